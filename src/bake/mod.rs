@@ -1,0 +1,1 @@
+//! Recipes, planning, the parallel bake, sheets and outputs.

@@ -1,0 +1,78 @@
+//! Errors shared by every part of kiln.
+//!
+//! Parse errors always carry the file, the field being read and the byte
+//! offset, because a user holding a broken model needs all three to act.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// A malformed or unsupported input file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParseError {
+    pub file: PathBuf,
+    /// The field being read, e.g. `node[3].vertices[17]`.
+    pub field: String,
+    /// Byte offset in the file where the field starts (or where reading failed).
+    pub offset: u64,
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {} at byte {} (0x{:x}): {}",
+            self.file.display(),
+            self.field,
+            self.offset,
+            self.offset,
+            self.message
+        )
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+#[derive(Debug)]
+pub enum Error {
+    Parse(ParseError),
+    Io { path: PathBuf, source: std::io::Error },
+    /// A recipe or command-line value that cannot be used (exit code 2 from the CLI).
+    Usage(String),
+    /// Anything else, already worded for the user.
+    Other(String),
+}
+
+impl Error {
+    pub fn io(path: &Path, source: std::io::Error) -> Self {
+        Error::Io { path: path.to_path_buf(), source }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Parse(e) => e.fmt(f),
+            Error::Io { path, source } => write!(f, "{}: {}", path.display(), source),
+            Error::Usage(m) | Error::Other(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Parse(e) => Some(e),
+            Error::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+impl From<ParseError> for Error {
+    fn from(e: ParseError) -> Self {
+        Error::Parse(e)
+    }
+}

@@ -1,0 +1,1 @@
+//! Writing a posed model as glTF binary or Wavefront OBJ.

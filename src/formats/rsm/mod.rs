@@ -1,0 +1,147 @@
+//! Ragnarok Online RSM models: RSM 1.1–1.5 (with the 1.6/1.7 per-node scale
+//! keys) and RSM2 2.2/2.3. These structs mirror the file; every quirk of
+//! interpretation (milliseconds vs frames, mirrors, centering) is resolved in
+//! `scene::lower_rsm`, not here.
+
+mod parse;
+mod write;
+
+pub use parse::{parse, parse_file};
+pub use write::write;
+
+use glam::{Quat, Vec3};
+
+/// A name as stored in the file: raw bytes (CP949 in Korean clients).
+pub type RawName = Vec<u8>;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rsm {
+    pub major: u8,
+    pub minor: u8,
+    /// Animation length: milliseconds in 1.x, frames in 2.x.
+    pub anim_len: i32,
+    pub shade_type: i32,
+    /// Header alpha byte (1.4+); unused by the game client.
+    pub alpha: u8,
+    /// Frames per second (2.x only).
+    pub fps: Option<f32>,
+    /// Model-level texture names (1.x: 40-byte names; 2.2: length-prefixed; 2.3: empty).
+    pub textures: Vec<RawName>,
+    /// Root node names: one in 1.x (40-byte main node name), a list in 2.x.
+    pub root_names: Vec<RawName>,
+    pub nodes: Vec<RsmNode>,
+    /// Model-level position keys of 1.x files before 1.6 (always empty in practice).
+    pub model_pos_keys: Vec<PosKey>,
+    pub volume_boxes: Vec<VolumeBox>,
+    /// Bytes left after the last structure; tolerated with a warning.
+    pub trailing_bytes: usize,
+    pub warnings: Vec<String>,
+}
+
+impl Rsm {
+    pub fn is_rsm2(&self) -> bool {
+        self.major >= 2
+    }
+    /// True when `(major, minor) >= (maj, min)`.
+    pub fn at_least(&self, maj: u8, min: u8) -> bool {
+        (self.major, self.minor) >= (maj, min)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RsmNode {
+    pub name: RawName,
+    pub parent: RawName,
+    /// Indices into `Rsm::textures` (1.x and 2.2).
+    pub texture_ids: Vec<i32>,
+    /// Per-node texture names (2.3).
+    pub texture_names: Vec<RawName>,
+    /// 3×3 matrix as three basis images: [0..3] image of X, [3..6] of Y, [6..9] of Z.
+    pub matrix: [f32; 9],
+    /// The "offset" translation applied to the node's own geometry (`T(offset)·M3`).
+    pub offset: Vec3,
+    /// 1.x only: node position, rotation (radians about axis) and scale.
+    pub position: Vec3,
+    pub rot_angle: f32,
+    pub rot_axis: Vec3,
+    pub scale: Vec3,
+    pub vertices: Vec<Vec3>,
+    pub tex_coords: Vec<TexCoord>,
+    pub faces: Vec<Face>,
+    /// 1.6+ and 2.x.
+    pub scale_keys: Vec<ScaleKey>,
+    pub rot_keys: Vec<RotKey>,
+    /// 2.x.
+    pub pos_keys: Vec<PosKey>,
+    /// 2.3 texture animations.
+    pub tex_anims: Vec<TextureAnim>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TexCoord {
+    /// Vertex colour (1.2+), ARGB as stored; 0xFFFFFFFF before 1.2.
+    pub color: u32,
+    pub u: f32,
+    pub v: f32,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Face {
+    pub vertex_ids: [u16; 3],
+    pub tex_coord_ids: [u16; 3],
+    pub texture_id: u16,
+    pub padding: u16,
+    pub two_side: i32,
+    /// One id in 1.2+ files, `(len - 24) / 4` ids in 2.x, none before 1.2.
+    pub smooth_groups: Vec<i32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ScaleKey {
+    pub frame: i32,
+    pub scale: Vec3,
+    pub data: f32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RotKey {
+    pub frame: i32,
+    pub rotation: Quat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PosKey {
+    pub frame: i32,
+    pub position: Vec3,
+    /// Trailing 4 bytes of the key (f32 in 1.x model keys, i32 in 2.x), kept raw.
+    pub data: u32,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextureAnim {
+    /// Index into the node's `texture_names`.
+    pub texture: i32,
+    pub channels: Vec<TexAnimChannel>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TexAnimChannel {
+    /// 0/1 translate U/V, 2/3 scale U/V, 4 rotate (radians).
+    pub kind: i32,
+    pub keys: Vec<TexAnimKey>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TexAnimKey {
+    pub frame: i32,
+    pub value: f32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VolumeBox {
+    pub size: Vec3,
+    pub position: Vec3,
+    pub rotation: Vec3,
+    /// 1.3+ flag.
+    pub flag: i32,
+}

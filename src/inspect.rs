@@ -1,0 +1,1 @@
+//! `kiln inspect`: what a file holds.

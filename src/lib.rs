@@ -1,0 +1,18 @@
+//! kiln bakes animated 3D game models into 2D sprites.
+//!
+//! Data flows one way:
+//! `formats` (faithful typed structs of each file) → `scene` (one intermediate
+//! model for every format, posed at any time) → `raster` (kiln's own CPU
+//! rasterizer) → `bake` (recipes, sheets, GIFs, metadata) and `export`.
+#![forbid(unsafe_code)]
+
+pub mod bake;
+pub mod error;
+pub mod export;
+pub mod formats;
+pub mod inspect;
+pub mod raster;
+pub mod scene;
+pub mod texture;
+
+pub use error::{Error, ParseError, Result};

@@ -1,0 +1,1 @@
+//! RSM/RSM2 → `scene::Model`.

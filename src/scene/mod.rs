@@ -1,0 +1,16 @@
+//! The one intermediate form every format lowers into, and posing.
+//!
+//! A [`Model`] is fully resolved: times in seconds, interpolation mode per
+//! track, a display matrix that brings the format's axes into kiln's world
+//! (right-handed, Y up, ground at y = 0). Posing is one function for all
+//! formats.
+
+mod model;
+pub mod pose;
+mod track;
+
+pub mod lower_rsm;
+
+pub use model::*;
+pub use pose::{pose, PosedModel, PosedPrimitive};
+pub use track::{Interp, Track};

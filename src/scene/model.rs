@@ -1,0 +1,136 @@
+use super::track::Track;
+use crate::texture::Texture;
+use glam::{Mat3, Mat4, Quat, Vec2, Vec3};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+#[derive(Debug, Clone)]
+pub struct Model {
+    pub name: String,
+    pub source: PathBuf,
+    /// Parents always come before their children.
+    pub nodes: Vec<Node>,
+    pub meshes: Vec<Mesh>,
+    pub materials: Vec<Material>,
+    pub textures: Vec<TextureSlot>,
+    /// Loop period in seconds; 0 for a static model.
+    pub duration: f32,
+    /// The file's own frame rate, used as the default sampling rate.
+    pub frame_rate: f32,
+    /// Maps the format's model space into kiln's world (Y up, right-handed,
+    /// ground at y = 0). Applied after every node transform.
+    pub display: Mat4,
+    /// Notes for the user (missing textures, clamped indices, trailing bytes).
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Node {
+    pub name: String,
+    pub parent: Option<usize>,
+    /// Rest values, used for every component that has no track.
+    pub translation: Vec3,
+    /// General 3×3 linear part (not always a pure rotation: RSM2's
+    /// `inv(M3_parent)·M3`).
+    pub linear: Mat3,
+    pub scale: Vec3,
+    pub anim: NodeAnim,
+    /// Applied to this node's own meshes only, never inherited by children
+    /// (RSM1's `T(offset)·M3`).
+    pub geometry: Mat4,
+}
+
+/// `local(t) = T(translation) · R(rotation) · S(scale)`; a missing track uses
+/// the node's rest value.
+#[derive(Debug, Clone, Default)]
+pub struct NodeAnim {
+    pub translation: Option<Track<Vec3>>,
+    pub rotation: Option<Track<Quat>>,
+    pub scale: Option<Track<Vec3>>,
+}
+
+impl NodeAnim {
+    pub fn is_empty(&self) -> bool {
+        self.translation.is_none() && self.rotation.is_none() && self.scale.is_none()
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Mesh {
+    pub name: String,
+    /// The node whose world transform places this mesh.
+    pub node: usize,
+    pub positions: Vec<Vec3>,
+    pub normals: Vec<Vec3>,
+    pub uvs: Vec<Vec2>,
+    pub skin: Option<Skin>,
+    pub primitives: Vec<Primitive>,
+}
+
+/// Triangles sharing one material and face mode.
+#[derive(Debug, Clone)]
+pub struct Primitive {
+    pub material: usize,
+    /// Counter-clockwise = front, in the mesh's own space before `display`.
+    /// Posing swaps winding where the final matrix mirrors.
+    pub triangles: Vec<[u32; 3]>,
+    pub two_sided: bool,
+    /// Texture-coordinate animation, applied in order (RSM2 2.3).
+    pub uv_anims: Vec<UvAnim>,
+}
+
+#[derive(Debug, Clone)]
+pub struct UvAnim {
+    pub kind: UvAnimKind,
+    pub track: Track<f32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UvAnimKind {
+    TranslateU,
+    TranslateV,
+    ScaleU,
+    ScaleV,
+    /// Radians, about `(0.5, 0.5)`.
+    Rotate,
+}
+
+/// Linear-blend skinning: `v = Σ w · world(joint) · inverse_bind · v_stored`.
+#[derive(Debug, Clone)]
+pub struct Skin {
+    pub joints: Vec<usize>,
+    pub inverse_bind: Vec<Mat4>,
+    /// Per vertex: indices into `joints`.
+    pub vertex_joints: Vec<[u16; 4]>,
+    pub vertex_weights: Vec<[f32; 4]>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum AlphaMode {
+    Opaque,
+    /// Alpha test: texels below the cutoff are discarded (colour keys).
+    Mask(f32),
+    /// Blended after opaque geometry, back to front.
+    Blend,
+}
+
+#[derive(Debug, Clone)]
+pub struct Material {
+    pub name: String,
+    pub texture: Option<usize>,
+    pub alpha: AlphaMode,
+    /// Shade type 0: no lighting.
+    pub unlit: bool,
+    /// Multiplies the texture (or is the colour when there is none), straight RGBA.
+    pub base_color: [f32; 4],
+}
+
+#[derive(Debug, Clone)]
+pub struct TextureSlot {
+    /// The name as the model gives it.
+    pub name: String,
+    /// Where it was found, if anywhere.
+    pub path: Option<PathBuf>,
+    /// The decoded image; the checker when the file was not found or not readable.
+    pub image: Arc<Texture>,
+}

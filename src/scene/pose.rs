@@ -1,0 +1,181 @@
+//! Posing: a model at a time becomes world-space geometry ready to draw.
+
+use super::model::*;
+use glam::{Affine2, Mat3, Mat4, Vec2, Vec3};
+
+/// One mesh's vertices in kiln's world space at one instant.
+#[derive(Debug, Clone)]
+pub struct PosedMesh {
+    pub positions: Vec<Vec3>,
+    pub normals: Vec<Vec3>,
+}
+
+#[derive(Debug, Clone)]
+pub struct PosedPrimitive {
+    pub mesh: usize,
+    pub material: usize,
+    pub two_sided: bool,
+    /// Counter-clockwise = front in world space (winding already swapped
+    /// where the posed transform mirrors).
+    pub triangles: Vec<[u32; 3]>,
+    /// Texture-coordinate transform at this instant (identity unless animated).
+    pub uv_transform: Affine2,
+}
+
+#[derive(Debug, Clone)]
+pub struct PosedModel {
+    /// World matrix of every node (display matrix applied).
+    pub node_world: Vec<Mat4>,
+    pub meshes: Vec<PosedMesh>,
+    pub primitives: Vec<PosedPrimitive>,
+}
+
+/// Wraps a time into the model's loop.
+pub fn clip_time(model: &Model, t: f32) -> f32 {
+    if model.duration > 0.0 && t.is_finite() {
+        t.rem_euclid(model.duration)
+    } else {
+        0.0
+    }
+}
+
+/// Each node's local matrix at time `t` (already wrapped).
+pub fn node_local(node: &Node, t: f32) -> Mat4 {
+    let tr = node.anim.translation.as_ref().and_then(|k| k.sample(t)).unwrap_or(node.translation);
+    let lin = match node.anim.rotation.as_ref().and_then(|k| k.sample(t)) {
+        Some(q) => Mat3::from_quat(q.normalize()),
+        None => node.linear,
+    };
+    let sc = node.anim.scale.as_ref().and_then(|k| k.sample(t)).unwrap_or(node.scale);
+    Mat4::from_translation(tr) * Mat4::from_mat3(lin) * Mat4::from_scale(sc)
+}
+
+/// World matrices of every node at time `t` (seconds, wrapped into the clip),
+/// without the display matrix.
+pub fn node_worlds(model: &Model, t: f32) -> Vec<Mat4> {
+    let t = clip_time(model, t);
+    let mut world: Vec<Mat4> = Vec::with_capacity(model.nodes.len());
+    for node in &model.nodes {
+        let local = node_local(node, t);
+        let w = match node.parent {
+            Some(p) if p < world.len() => world[p] * local,
+            _ => local,
+        };
+        world.push(w);
+    }
+    world
+}
+
+/// The full transform of a mesh's vertices at time `t`, display included
+/// (`display · world(node) · geometry`). For skinned meshes this is only the
+/// transform used to decide winding.
+pub fn mesh_matrix(model: &Model, worlds: &[Mat4], mesh: &Mesh) -> Mat4 {
+    let w = worlds.get(mesh.node).copied().unwrap_or(Mat4::IDENTITY);
+    model.display * w * model.nodes.get(mesh.node).map_or(Mat4::IDENTITY, |n| n.geometry)
+}
+
+/// Poses the model at time `t` seconds.
+pub fn pose(model: &Model, t: f32) -> PosedModel {
+    let tw = clip_time(model, t);
+    let worlds = node_worlds(model, t);
+    let mut meshes = Vec::with_capacity(model.meshes.len());
+    let mut primitives = Vec::new();
+    for (mi, mesh) in model.meshes.iter().enumerate() {
+        let m = mesh_matrix(model, &worlds, mesh);
+        let (positions, normals) = match &mesh.skin {
+            Some(skin) => skin_vertices(model, &worlds, mesh, skin),
+            None => {
+                let nm = normal_matrix(m);
+                (
+                    mesh.positions.iter().map(|&p| m.transform_point3(p)).collect(),
+                    mesh.normals.iter().map(|&n| (nm * n).normalize_or_zero()).collect(),
+                )
+            }
+        };
+        let mirrored = m.determinant() < 0.0;
+        for prim in &mesh.primitives {
+            let triangles = if mirrored {
+                prim.triangles.iter().map(|&[a, b, c]| [a, c, b]).collect()
+            } else {
+                prim.triangles.clone()
+            };
+            primitives.push(PosedPrimitive {
+                mesh: mi,
+                material: prim.material,
+                two_sided: prim.two_sided,
+                triangles,
+                uv_transform: uv_transform(&prim.uv_anims, tw),
+            });
+        }
+        meshes.push(PosedMesh { positions, normals });
+    }
+    let node_world = worlds.iter().map(|w| model.display * *w).collect();
+    PosedModel { node_world, meshes, primitives }
+}
+
+fn normal_matrix(m: Mat4) -> Mat3 {
+    let m3 = Mat3::from_mat4(m);
+    if m3.determinant().abs() > 1e-12 {
+        m3.inverse().transpose()
+    } else {
+        m3
+    }
+}
+
+fn skin_vertices(model: &Model, worlds: &[Mat4], mesh: &Mesh, skin: &Skin) -> (Vec<Vec3>, Vec<Vec3>) {
+    let joint_mats: Vec<Mat4> = skin
+        .joints
+        .iter()
+        .zip(&skin.inverse_bind)
+        .map(|(&j, ib)| model.display * worlds.get(j).copied().unwrap_or(Mat4::IDENTITY) * *ib)
+        .collect();
+    let mut positions = Vec::with_capacity(mesh.positions.len());
+    let mut normals = Vec::with_capacity(mesh.normals.len());
+    for (i, &p) in mesh.positions.iter().enumerate() {
+        let js = skin.vertex_joints.get(i).copied().unwrap_or([0; 4]);
+        let ws = skin.vertex_weights.get(i).copied().unwrap_or([1.0, 0.0, 0.0, 0.0]);
+        let mut acc = Mat4::ZERO;
+        let mut total = 0.0;
+        for k in 0..4 {
+            if ws[k] > 0.0 {
+                if let Some(jm) = joint_mats.get(js[k] as usize) {
+                    acc += *jm * ws[k];
+                    total += ws[k];
+                }
+            }
+        }
+        let m = if total > 0.0 { acc * (1.0 / total) } else { model.display };
+        positions.push(m.transform_point3(p));
+        if let Some(&n) = mesh.normals.get(i) {
+            normals.push((normal_matrix(m) * n).normalize_or_zero());
+        }
+    }
+    (positions, normals)
+}
+
+/// Composes RSM2-style texture animations: translate, scale, then rotate about
+/// the texture centre, in the order the channels are listed.
+pub fn uv_transform(anims: &[UvAnim], t: f32) -> Affine2 {
+    let mut tr = Vec2::ZERO;
+    let mut sc = Vec2::ONE;
+    let mut rot = 0.0f32;
+    for a in anims {
+        let v = a.track.sample(t).unwrap_or(0.0);
+        match a.kind {
+            UvAnimKind::TranslateU => tr.x += v,
+            UvAnimKind::TranslateV => tr.y += v,
+            UvAnimKind::ScaleU => sc.x += v,
+            UvAnimKind::ScaleV => sc.y += v,
+            UvAnimKind::Rotate => rot += v,
+        }
+    }
+    if anims.is_empty() {
+        return Affine2::IDENTITY;
+    }
+    let centre = Vec2::splat(0.5);
+    Affine2::from_translation(tr)
+        * Affine2::from_translation(centre)
+        * Affine2::from_angle(rot)
+        * Affine2::from_translation(-centre)
+        * Affine2::from_scale(sc)
+}

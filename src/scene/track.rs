@@ -1,0 +1,100 @@
+//! Keyframe tracks sampled at any time in seconds.
+
+use glam::{Quat, Vec3};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interp {
+    /// Lerp for vectors, slerp for rotations.
+    Linear,
+    /// Normalised lerp with a sign flip for the shortest arc (Grimrock).
+    Nlerp,
+    Step,
+}
+
+#[derive(Debug, Clone)]
+pub struct Track<T> {
+    /// Key times in seconds, non-decreasing.
+    pub times: Vec<f32>,
+    pub values: Vec<T>,
+    pub interp: Interp,
+    /// Before the first key: `Some(v)` interpolates from `v` at t = 0 to the
+    /// first key (RSM2's default-value rule); `None` holds the first key.
+    pub before_first: Option<T>,
+    /// After the last key: `Some(period)` interpolates from the last key back to
+    /// the first, reaching it at `period` (Grimrock's looping); `None` holds the last key.
+    pub wrap_to_first: Option<f32>,
+}
+
+pub trait Interpolate: Copy {
+    fn interpolate(a: Self, b: Self, s: f32, mode: Interp) -> Self;
+}
+
+impl Interpolate for f32 {
+    fn interpolate(a: f32, b: f32, s: f32, mode: Interp) -> f32 {
+        if mode == Interp::Step { a } else { a + (b - a) * s }
+    }
+}
+
+impl Interpolate for Vec3 {
+    fn interpolate(a: Vec3, b: Vec3, s: f32, mode: Interp) -> Vec3 {
+        if mode == Interp::Step { a } else { a.lerp(b, s) }
+    }
+}
+
+impl Interpolate for Quat {
+    fn interpolate(a: Quat, b: Quat, s: f32, mode: Interp) -> Quat {
+        match mode {
+            Interp::Step => a,
+            Interp::Linear => a.normalize().slerp(b.normalize(), s).normalize(),
+            Interp::Nlerp => {
+                let b = if a.dot(b) < 0.0 { -b } else { b };
+                (a * (1.0 - s) + b * s).normalize()
+            }
+        }
+    }
+}
+
+impl<T: Interpolate> Track<T> {
+    pub fn new(times: Vec<f32>, values: Vec<T>, interp: Interp) -> Self {
+        Track { times, values, interp, before_first: None, wrap_to_first: None }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// Samples the track at time `t` (seconds, already wrapped into the clip).
+    /// Returns `None` for an empty track.
+    pub fn sample(&self, t: f32) -> Option<T> {
+        let n = self.values.len().min(self.times.len());
+        if n == 0 {
+            return None;
+        }
+        let (t0, v0) = (self.times[0], self.values[0]);
+        if t < t0 || n == 1 {
+            if t < t0 {
+                if let Some(d) = self.before_first {
+                    let s = if t0 > 0.0 { (t / t0).clamp(0.0, 1.0) } else { 1.0 };
+                    return Some(T::interpolate(d, v0, s, self.interp));
+                }
+                return Some(v0);
+            }
+        }
+        let (tl, vl) = (self.times[n - 1], self.values[n - 1]);
+        if t >= tl {
+            if let Some(period) = self.wrap_to_first {
+                if period > tl && n > 1 {
+                    let s = ((t - tl) / (period - tl)).clamp(0.0, 1.0);
+                    return Some(T::interpolate(vl, v0, s, self.interp));
+                }
+            }
+            return Some(vl);
+        }
+        // Last index whose time is <= t; keys are few, and a binary search
+        // keeps long clips cheap.
+        let i = self.times[..n].partition_point(|&k| k <= t).saturating_sub(1);
+        let (ta, tb) = (self.times[i], self.times[i + 1]);
+        let s = if tb > ta { (t - ta) / (tb - ta) } else { 0.0 };
+        Some(T::interpolate(self.values[i], self.values[i + 1], s, self.interp))
+    }
+}
