@@ -38,7 +38,10 @@ impl std::error::Error for ParseError {}
 #[derive(Debug)]
 pub enum Error {
     Parse(ParseError),
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     /// A recipe or command-line value that cannot be used (exit code 2 from the CLI).
     Usage(String),
     /// Anything else, already worded for the user.
@@ -47,7 +50,10 @@ pub enum Error {
 
 impl Error {
     pub fn io(path: &Path, source: std::io::Error) -> Self {
-        Error::Io { path: path.to_path_buf(), source }
+        Error::Io {
+            path: path.to_path_buf(),
+            source,
+        }
     }
 }
 

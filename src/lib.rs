@@ -11,6 +11,7 @@ pub mod error;
 pub mod export;
 pub mod formats;
 pub mod inspect;
+pub mod output;
 pub mod raster;
 pub mod scene;
 pub mod texture;

@@ -17,7 +17,11 @@ pub struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     pub fn new(data: &'a [u8], file: &Path) -> Self {
-        Reader { data, pos: 0, file: file.to_path_buf() }
+        Reader {
+            data,
+            pos: 0,
+            file: file.to_path_buf(),
+        }
     }
 
     pub fn file(&self) -> &Path {
@@ -47,7 +51,11 @@ impl<'a> Reader<'a> {
     /// Moves to an absolute offset (must be within the data).
     pub fn seek(&mut self, pos: usize, field: &str) -> Result<(), ParseError> {
         if pos > self.data.len() {
-            return Err(self.error_at(self.pos, field, format!("seek to {pos} past the end ({} bytes)", self.data.len())));
+            return Err(self.error_at(
+                self.pos,
+                field,
+                format!("seek to {pos} past the end ({} bytes)", self.data.len()),
+            ));
         }
         self.pos = pos;
         Ok(())
@@ -71,7 +79,10 @@ impl<'a> Reader<'a> {
         if n > self.remaining() {
             return Err(self.error(
                 field,
-                format!("needs {n} bytes but the file ends after {}", self.remaining()),
+                format!(
+                    "needs {n} bytes but the file ends after {}",
+                    self.remaining()
+                ),
             ));
         }
         let s = &self.data[self.pos..self.pos + n];
@@ -122,7 +133,12 @@ impl<'a> Reader<'a> {
     /// Quaternion stored as x, y, z, w.
     pub fn quat_xyzw(&mut self, field: &str) -> Result<Quat, ParseError> {
         let a: [u8; 16] = self.array(field)?;
-        Ok(Quat::from_xyzw(f(&a[0..4]), f(&a[4..8]), f(&a[8..12]), f(&a[12..16])))
+        Ok(Quat::from_xyzw(
+            f(&a[0..4]),
+            f(&a[4..8]),
+            f(&a[8..12]),
+            f(&a[12..16]),
+        ))
     }
     pub fn f32s<const N: usize>(&mut self, field: &str) -> Result<[f32; N], ParseError> {
         let b = self.bytes(N * 4, field)?;
@@ -146,7 +162,10 @@ impl<'a> Reader<'a> {
             return Err(self.error_at(
                 start,
                 field,
-                format!("string length {n} does not fit in the {} bytes left", self.remaining()),
+                format!(
+                    "string length {n} does not fit in the {} bytes left",
+                    self.remaining()
+                ),
             ));
         }
         Ok(crate::formats::text::until_nul(self.bytes(n as usize, field)?).to_vec())
@@ -161,7 +180,10 @@ impl<'a> Reader<'a> {
                 self.pos += n + 1;
                 Ok(s)
             }
-            None => Err(self.error(field, "string has no terminating NUL before the end of the file")),
+            None => Err(self.error(
+                field,
+                "string has no terminating NUL before the end of the file",
+            )),
         }
     }
 

@@ -52,7 +52,12 @@ pub struct RenderOptions {
 }
 
 /// Renders the batches into a straight-alpha RGBA image.
-pub fn render(batches: &[Batch<'_>], camera: &Camera, light: &Light, opts: &RenderOptions) -> image::RgbaImage {
+pub fn render(
+    batches: &[Batch<'_>],
+    camera: &Camera,
+    light: &Light,
+    opts: &RenderOptions,
+) -> image::RgbaImage {
     let _ = (batches, camera, light, opts);
     todo!("rasterizer")
 }

@@ -41,12 +41,22 @@ pub fn clip_time(model: &Model, t: f32) -> f32 {
 
 /// Each node's local matrix at time `t` (already wrapped).
 pub fn node_local(node: &Node, t: f32) -> Mat4 {
-    let tr = node.anim.translation.as_ref().and_then(|k| k.sample(t)).unwrap_or(node.translation);
+    let tr = node
+        .anim
+        .translation
+        .as_ref()
+        .and_then(|k| k.sample(t))
+        .unwrap_or(node.translation);
     let lin = match node.anim.rotation.as_ref().and_then(|k| k.sample(t)) {
         Some(q) => Mat3::from_quat(q.normalize()),
         None => node.linear,
     };
-    let sc = node.anim.scale.as_ref().and_then(|k| k.sample(t)).unwrap_or(node.scale);
+    let sc = node
+        .anim
+        .scale
+        .as_ref()
+        .and_then(|k| k.sample(t))
+        .unwrap_or(node.scale);
     Mat4::from_translation(tr) * Mat4::from_mat3(lin) * Mat4::from_scale(sc)
 }
 
@@ -71,7 +81,12 @@ pub fn node_worlds(model: &Model, t: f32) -> Vec<Mat4> {
 /// transform used to decide winding.
 pub fn mesh_matrix(model: &Model, worlds: &[Mat4], mesh: &Mesh) -> Mat4 {
     let w = worlds.get(mesh.node).copied().unwrap_or(Mat4::IDENTITY);
-    model.display * w * model.nodes.get(mesh.node).map_or(Mat4::IDENTITY, |n| n.geometry)
+    model.display
+        * w
+        * model
+            .nodes
+            .get(mesh.node)
+            .map_or(Mat4::IDENTITY, |n| n.geometry)
 }
 
 /// Poses the model at time `t` seconds.
@@ -87,8 +102,14 @@ pub fn pose(model: &Model, t: f32) -> PosedModel {
             None => {
                 let nm = normal_matrix(m);
                 (
-                    mesh.positions.iter().map(|&p| m.transform_point3(p)).collect(),
-                    mesh.normals.iter().map(|&n| (nm * n).normalize_or_zero()).collect(),
+                    mesh.positions
+                        .iter()
+                        .map(|&p| m.transform_point3(p))
+                        .collect(),
+                    mesh.normals
+                        .iter()
+                        .map(|&n| (nm * n).normalize_or_zero())
+                        .collect(),
                 )
             }
         };
@@ -110,7 +131,11 @@ pub fn pose(model: &Model, t: f32) -> PosedModel {
         meshes.push(PosedMesh { positions, normals });
     }
     let node_world = worlds.iter().map(|w| model.display * *w).collect();
-    PosedModel { node_world, meshes, primitives }
+    PosedModel {
+        node_world,
+        meshes,
+        primitives,
+    }
 }
 
 fn normal_matrix(m: Mat4) -> Mat3 {
@@ -122,7 +147,12 @@ fn normal_matrix(m: Mat4) -> Mat3 {
     }
 }
 
-fn skin_vertices(model: &Model, worlds: &[Mat4], mesh: &Mesh, skin: &Skin) -> (Vec<Vec3>, Vec<Vec3>) {
+fn skin_vertices(
+    model: &Model,
+    worlds: &[Mat4],
+    mesh: &Mesh,
+    skin: &Skin,
+) -> (Vec<Vec3>, Vec<Vec3>) {
     let joint_mats: Vec<Mat4> = skin
         .joints
         .iter()
@@ -133,7 +163,11 @@ fn skin_vertices(model: &Model, worlds: &[Mat4], mesh: &Mesh, skin: &Skin) -> (V
     let mut normals = Vec::with_capacity(mesh.normals.len());
     for (i, &p) in mesh.positions.iter().enumerate() {
         let js = skin.vertex_joints.get(i).copied().unwrap_or([0; 4]);
-        let ws = skin.vertex_weights.get(i).copied().unwrap_or([1.0, 0.0, 0.0, 0.0]);
+        let ws = skin
+            .vertex_weights
+            .get(i)
+            .copied()
+            .unwrap_or([1.0, 0.0, 0.0, 0.0]);
         let mut acc = Mat4::ZERO;
         let mut total = 0.0;
         for k in 0..4 {
@@ -144,7 +178,11 @@ fn skin_vertices(model: &Model, worlds: &[Mat4], mesh: &Mesh, skin: &Skin) -> (V
                 }
             }
         }
-        let m = if total > 0.0 { acc * (1.0 / total) } else { model.display };
+        let m = if total > 0.0 {
+            acc * (1.0 / total)
+        } else {
+            model.display
+        };
         positions.push(m.transform_point3(p));
         if let Some(&n) = mesh.normals.get(i) {
             normals.push((normal_matrix(m) * n).normalize_or_zero());

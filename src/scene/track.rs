@@ -31,13 +31,21 @@ pub trait Interpolate: Copy {
 
 impl Interpolate for f32 {
     fn interpolate(a: f32, b: f32, s: f32, mode: Interp) -> f32 {
-        if mode == Interp::Step { a } else { a + (b - a) * s }
+        if mode == Interp::Step {
+            a
+        } else {
+            a + (b - a) * s
+        }
     }
 }
 
 impl Interpolate for Vec3 {
     fn interpolate(a: Vec3, b: Vec3, s: f32, mode: Interp) -> Vec3 {
-        if mode == Interp::Step { a } else { a.lerp(b, s) }
+        if mode == Interp::Step {
+            a
+        } else {
+            a.lerp(b, s)
+        }
     }
 }
 
@@ -56,7 +64,13 @@ impl Interpolate for Quat {
 
 impl<T: Interpolate> Track<T> {
     pub fn new(times: Vec<f32>, values: Vec<T>, interp: Interp) -> Self {
-        Track { times, values, interp, before_first: None, wrap_to_first: None }
+        Track {
+            times,
+            values,
+            interp,
+            before_first: None,
+            wrap_to_first: None,
+        }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -74,7 +88,11 @@ impl<T: Interpolate> Track<T> {
         if t < t0 || n == 1 {
             if t < t0 {
                 if let Some(d) = self.before_first {
-                    let s = if t0 > 0.0 { (t / t0).clamp(0.0, 1.0) } else { 1.0 };
+                    let s = if t0 > 0.0 {
+                        (t / t0).clamp(0.0, 1.0)
+                    } else {
+                        1.0
+                    };
                     return Some(T::interpolate(d, v0, s, self.interp));
                 }
                 return Some(v0);
@@ -92,9 +110,16 @@ impl<T: Interpolate> Track<T> {
         }
         // Last index whose time is <= t; keys are few, and a binary search
         // keeps long clips cheap.
-        let i = self.times[..n].partition_point(|&k| k <= t).saturating_sub(1);
+        let i = self.times[..n]
+            .partition_point(|&k| k <= t)
+            .saturating_sub(1);
         let (ta, tb) = (self.times[i], self.times[i + 1]);
         let s = if tb > ta { (t - ta) / (tb - ta) } else { 0.0 };
-        Some(T::interpolate(self.values[i], self.values[i + 1], s, self.interp))
+        Some(T::interpolate(
+            self.values[i],
+            self.values[i + 1],
+            s,
+            self.interp,
+        ))
     }
 }
