@@ -11,9 +11,12 @@ pub mod error;
 pub mod export;
 pub mod formats;
 pub mod inspect;
+pub mod load;
 pub mod output;
 pub mod raster;
+pub mod render;
 pub mod scene;
 pub mod texture;
+pub mod view;
 
 pub use error::{Error, ParseError, Result};
