@@ -1,1 +1,92 @@
-fn main() {}
+//! kiln on the peer benchmark's mesh: `../shared/bench`'s torus knot (10,000
+//! triangles, 256² texture with colour-keyed holes, smooth shading), parsed,
+//! posed and rasterized at 256² and 1024² with a 35° perspective camera,
+//! one frame per iteration, the camera turning as llvmpipe's mesh does.
+//!
+//! The assets come from `../shared/bench/make_assets.py` (numpy + Pillow).
+//! They are looked for in `$KILN_BENCH_ASSETS`, `../shared/bench/assets`
+//! and `target/bench-assets`; when absent the bench tries to generate them
+//! into `target/bench-assets`, and says so and skips if it cannot.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use kiln::raster::{Light, RenderOptions};
+use kiln::texture::TextureResolver;
+use kiln::view::{fit_cameras, Framing, Projection};
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+
+fn assets() -> Option<PathBuf> {
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    if let Ok(d) = std::env::var("KILN_BENCH_ASSETS") {
+        candidates.push(d.into());
+    }
+    candidates.push("../shared/bench/assets".into());
+    candidates.push("target/bench-assets".into());
+    if let Some(found) = candidates.iter().find(|d| d.join("knot.rsm").is_file()) {
+        return Some(found.clone());
+    }
+    let script = Path::new("../shared/bench/make_assets.py");
+    if script.is_file() {
+        let ok = std::process::Command::new("python3")
+            .arg(script)
+            .args(["--out", "target/bench-assets"])
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false);
+        if ok {
+            return Some("target/bench-assets".into());
+        }
+    }
+    None
+}
+
+fn bench(c: &mut Criterion) {
+    let Some(dir) = assets() else {
+        eprintln!("skipped: knot.rsm not found (run python3 ../shared/bench/make_assets.py --out target/bench-assets; it needs numpy and Pillow)");
+        return;
+    };
+    let path = dir.join("knot.rsm");
+    let bytes = std::fs::read(&path).expect("read knot.rsm");
+    let resolver = TextureResolver::default();
+
+    c.bench_function("knot/parse", |b| b.iter(|| kiln::formats::rsm::parse(black_box(&bytes), &path).unwrap()));
+    c.bench_function("knot/load (parse + lower + texture)", |b| {
+        b.iter(|| kiln::load::load_model(black_box(&path), &resolver).unwrap())
+    });
+    let model = kiln::load::load_model(&path, &resolver).unwrap();
+    c.bench_function("knot/pose", |b| b.iter(|| kiln::scene::pose(black_box(&model), 0.0)));
+
+    let posed = kiln::scene::pose(&model, 0.0);
+    let points: Vec<_> = kiln::render::posed_points(&posed).collect();
+    const TURN: usize = 200;
+    let views: Vec<(f32, f32)> = (0..TURN).map(|i| (360.0 * i as f32 / TURN as f32, 20.0)).collect();
+    let framing = Framing { projection: Projection::Perspective { fov_deg: 35.0 }, padding: 0.05, zoom: 1.0 };
+    let cameras = fit_cameras(&points, &views, 1.0, &framing);
+    let batches = kiln::render::batches(&model, &posed);
+    let mut group = c.benchmark_group("knot/render");
+    group.throughput(Throughput::Elements(1));
+    for size in [256u32, 1024] {
+        let opts = RenderOptions { width: size, height: size, supersample: 1, background: [0, 0, 0, 255] };
+        let mut i = 0usize;
+        group.bench_function(format!("{size}x{size}"), |b| {
+            b.iter(|| {
+                let cam = &cameras[i % TURN];
+                i += 1;
+                let light = Light {
+                    direction: glam::Vec3::new(0.3, 0.5, 0.8).normalize(),
+                    color: glam::Vec3::splat(0.75),
+                    ambient: glam::Vec3::splat(0.25),
+                };
+                kiln::raster::render(black_box(&batches), cam, &light, &opts)
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20).measurement_time(std::time::Duration::from_secs(4));
+    targets = bench
+}
+criterion_main!(benches);
