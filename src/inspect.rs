@@ -1,1 +1,184 @@
-//! `kiln inspect`: what a file holds.
+//! `kiln inspect`: what a file holds, as text or JSON.
+//!
+//! The report is built from two views of the file: the format's own summary
+//! (version, raw fields, as stored) and the lowered scene model (what kiln
+//! will draw: nodes, meshes, textures found or not, animation tracks).
+
+use crate::error::Result;
+use crate::load::{self, FileKind};
+use crate::scene::Model;
+use crate::texture::TextureResolver;
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::path::Path;
+
+#[derive(Debug, Serialize)]
+pub struct Report {
+    pub file: String,
+    pub format: String,
+    pub version: String,
+    pub nodes: Vec<NodeInfo>,
+    pub textures: Vec<TextureInfo>,
+    pub animation: AnimationInfo,
+    pub warnings: Vec<String>,
+    /// The format's own fields, as stored in the file.
+    pub details: serde_json::Value,
+}
+
+#[derive(Debug, Serialize)]
+pub struct NodeInfo {
+    pub name: String,
+    pub parent: Option<String>,
+    pub meshes: Vec<MeshInfo>,
+    pub rotation_keys: usize,
+    pub position_keys: usize,
+    pub scale_keys: usize,
+    pub uv_channels: usize,
+}
+
+#[derive(Debug, Serialize)]
+pub struct MeshInfo {
+    pub name: String,
+    pub vertices: usize,
+    pub triangles: usize,
+}
+
+#[derive(Debug, Serialize)]
+pub struct TextureInfo {
+    pub name: String,
+    pub found: Option<String>,
+    pub width: u32,
+    pub height: u32,
+    pub alpha: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct AnimationInfo {
+    pub duration_seconds: f32,
+    pub fps: f32,
+    pub frames: u32,
+    pub animated_nodes: usize,
+}
+
+/// Inspects a model file.
+pub fn inspect(path: &Path, resolver: &TextureResolver) -> Result<Report> {
+    let data = load::read(path)?;
+    match load::sniff(&data, path)? {
+        FileKind::Rsm => {
+            let rsm = crate::formats::rsm::parse(&data, path)?;
+            let model = crate::scene::lower_rsm::lower(&rsm, path, resolver);
+            let summary = crate::formats::rsm::summary(&rsm);
+            let format = if rsm.is_rsm2() { "RSM2" } else { "RSM" };
+            let version = format!("{}.{}", rsm.major, rsm.minor);
+            let details = serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null);
+            Ok(report_from_model(path, format, &version, &model, details))
+        }
+    }
+}
+
+fn report_from_model(path: &Path, format: &str, version: &str, model: &Model, details: serde_json::Value) -> Report {
+    let nodes = model
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let meshes: Vec<&crate::scene::Mesh> = model.meshes.iter().filter(|m| m.node == i).collect();
+            let uv_channels = meshes.iter().flat_map(|m| &m.primitives).map(|p| p.uv_anims.len()).sum();
+            NodeInfo {
+                name: n.name.clone(),
+                parent: n.parent.and_then(|p| model.nodes.get(p)).map(|p| p.name.clone()),
+                meshes: meshes
+                    .iter()
+                    .map(|m| MeshInfo {
+                        name: m.name.clone(),
+                        vertices: m.positions.len(),
+                        triangles: m.primitives.iter().map(|p| p.triangles.len()).sum(),
+                    })
+                    .collect(),
+                rotation_keys: n.anim.rotation.as_ref().map_or(0, |t| t.values.len()),
+                position_keys: n.anim.translation.as_ref().map_or(0, |t| t.values.len()),
+                scale_keys: n.anim.scale.as_ref().map_or(0, |t| t.values.len()),
+                uv_channels,
+            }
+        })
+        .collect::<Vec<_>>();
+    let animated_nodes =
+        nodes.iter().filter(|n| n.rotation_keys + n.position_keys + n.scale_keys + n.uv_channels > 0).count();
+    Report {
+        file: path.display().to_string(),
+        format: format.into(),
+        version: version.into(),
+        nodes,
+        textures: model
+            .textures
+            .iter()
+            .map(|t| TextureInfo {
+                name: t.name.clone(),
+                found: t.path.as_ref().map(|p| p.display().to_string()),
+                width: t.image.width,
+                height: t.image.height,
+                alpha: format!("{:?}", t.image.alpha),
+            })
+            .collect(),
+        animation: AnimationInfo {
+            duration_seconds: model.duration,
+            fps: model.frame_rate,
+            frames: (model.duration * model.frame_rate).round() as u32,
+            animated_nodes,
+        },
+        warnings: model.warnings.clone(),
+        details,
+    }
+}
+
+impl Report {
+    /// The human-readable form.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "{}: {} {}", self.file, self.format, self.version);
+        let a = &self.animation;
+        if a.duration_seconds > 0.0 {
+            let _ = writeln!(
+                s,
+                "animation: {:.3} s, {} fps, {} frames, {} animated node(s)",
+                a.duration_seconds, a.fps, a.frames, a.animated_nodes
+            );
+        } else {
+            let _ = writeln!(s, "animation: none (static)");
+        }
+        let _ = writeln!(s, "textures: {}", self.textures.len());
+        for t in &self.textures {
+            match &t.found {
+                Some(p) => {
+                    let _ = writeln!(s, "  {}  found {} ({}x{}, {})", t.name, p, t.width, t.height, t.alpha);
+                }
+                None => {
+                    let _ = writeln!(s, "  {}  NOT FOUND (drawn as a checker)", t.name);
+                }
+            }
+        }
+        let _ = writeln!(s, "nodes: {}", self.nodes.len());
+        for n in &self.nodes {
+            let parent = n.parent.as_deref().map(|p| format!(" (parent {p})")).unwrap_or_default();
+            let geo: Vec<String> =
+                n.meshes.iter().map(|m| format!("{} vertices, {} triangles", m.vertices, m.triangles)).collect();
+            let geo = if geo.is_empty() { "no mesh".to_string() } else { geo.join("; ") };
+            let _ = write!(s, "  {}{}: {}", n.name, parent, geo);
+            let keys = [("rotation", n.rotation_keys), ("position", n.position_keys), ("scale", n.scale_keys), ("uv", n.uv_channels)];
+            let keys: Vec<String> = keys.iter().filter(|(_, c)| *c > 0).map(|(k, c)| format!("{c} {k}")).collect();
+            if !keys.is_empty() {
+                let _ = write!(s, "; keys: {}", keys.join(", "));
+            }
+            let _ = writeln!(s);
+        }
+        if self.warnings.is_empty() {
+            let _ = writeln!(s, "warnings: none");
+        } else {
+            let _ = writeln!(s, "warnings:");
+            for w in &self.warnings {
+                let _ = writeln!(s, "  {w}");
+            }
+        }
+        s
+    }
+}
