@@ -4,9 +4,11 @@
 //! `scene::lower_rsm`, not here.
 
 mod parse;
+mod summary;
 mod write;
 
 pub use parse::{parse, parse_file};
+pub use summary::{summary, RsmSummary, SummaryNode};
 pub use write::write;
 
 use glam::{Quat, Vec3};
@@ -23,6 +25,8 @@ pub struct Rsm {
     pub shade_type: i32,
     /// Header alpha byte (1.4+); unused by the game client.
     pub alpha: u8,
+    /// The 16 reserved header bytes of 1.x files, kept so files round-trip.
+    pub reserved: [u8; 16],
     /// Frames per second (2.x only).
     pub fps: Option<f32>,
     /// Model-level texture names (1.x: 40-byte names; 2.2: length-prefixed; 2.3: empty).
@@ -33,12 +37,66 @@ pub struct Rsm {
     /// Model-level position keys of 1.x files before 1.6 (always empty in practice).
     pub model_pos_keys: Vec<PosKey>,
     pub volume_boxes: Vec<VolumeBox>,
+    /// False when a 2.3 file ends right after its nodes, with no volume-box
+    /// count (as every real 2.3 file does). Always true for other versions.
+    pub volume_box_block: bool,
+    /// A 1.5 file laid out with a per-node position-key block after each
+    /// node's rotation keys (the roBrowser/RagLite reading). Real 1.5 files
+    /// read like 1.4; this layout is only chosen when it alone fits the file.
+    pub node_pos_keys_v15: bool,
     /// Bytes left after the last structure; tolerated with a warning.
     pub trailing_bytes: usize,
     pub warnings: Vec<String>,
 }
 
 impl Rsm {
+    /// An empty model of the given version with the fields a parse of a
+    /// minimal file of that version would produce.
+    pub fn new(major: u8, minor: u8) -> Self {
+        Rsm {
+            major,
+            minor,
+            anim_len: 0,
+            shade_type: 0,
+            alpha: 255,
+            reserved: [0; 16],
+            fps: if major >= 2 { Some(30.0) } else { None },
+            textures: Vec::new(),
+            root_names: if major >= 2 {
+                Vec::new()
+            } else {
+                vec![Vec::new()]
+            },
+            nodes: Vec::new(),
+            model_pos_keys: Vec::new(),
+            volume_boxes: Vec::new(),
+            volume_box_block: (major, minor) != (2, 3),
+            node_pos_keys_v15: false,
+            trailing_bytes: 0,
+            warnings: Vec::new(),
+        }
+    }
+    /// "1.4", "2.3".
+    pub fn version_string(&self) -> String {
+        format!("{}.{}", self.major, self.minor)
+    }
+    /// The single main node name of a 1.x file, or the first root of a 2.x file.
+    pub fn main_node_name(&self) -> Option<String> {
+        self.root_names
+            .first()
+            .map(|n| crate::formats::text::decode_cp949(n))
+    }
+    /// Model-level texture names decoded from CP949.
+    pub fn texture_names(&self) -> Vec<String> {
+        self.textures
+            .iter()
+            .map(|n| crate::formats::text::decode_cp949(n))
+            .collect()
+    }
+    /// Index of the first node whose raw name equals `name`.
+    pub fn find_node(&self, name: &[u8]) -> Option<usize> {
+        self.nodes.iter().position(|n| n.name == name)
+    }
     pub fn is_rsm2(&self) -> bool {
         self.major >= 2
     }
@@ -75,6 +133,59 @@ pub struct RsmNode {
     pub pos_keys: Vec<PosKey>,
     /// 2.3 texture animations.
     pub tex_anims: Vec<TextureAnim>,
+}
+
+impl RsmNode {
+    /// A node with no geometry, identity matrix and unit scale.
+    pub fn new(name: &[u8], parent: &[u8]) -> Self {
+        RsmNode {
+            name: name.to_vec(),
+            parent: parent.to_vec(),
+            texture_ids: Vec::new(),
+            texture_names: Vec::new(),
+            matrix: [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0],
+            offset: Vec3::ZERO,
+            position: Vec3::ZERO,
+            rot_angle: 0.0,
+            rot_axis: Vec3::ZERO,
+            scale: Vec3::ONE,
+            vertices: Vec::new(),
+            tex_coords: Vec::new(),
+            faces: Vec::new(),
+            scale_keys: Vec::new(),
+            rot_keys: Vec::new(),
+            pos_keys: Vec::new(),
+            tex_anims: Vec::new(),
+        }
+    }
+    /// The node name decoded from CP949.
+    pub fn name_str(&self) -> String {
+        crate::formats::text::decode_cp949(&self.name)
+    }
+    /// The parent name decoded from CP949 (empty for roots).
+    pub fn parent_str(&self) -> String {
+        crate::formats::text::decode_cp949(&self.parent)
+    }
+    /// Per-node texture names (2.3) decoded from CP949.
+    pub fn texture_names_str(&self) -> Vec<String> {
+        self.texture_names
+            .iter()
+            .map(|n| crate::formats::text::decode_cp949(n))
+            .collect()
+    }
+    /// True when the parent name is empty or names the node itself (some
+    /// exporters write a self-parent for the root).
+    pub fn is_root(&self) -> bool {
+        self.parent.is_empty() || self.parent == self.name
+    }
+    /// The 3×3 matrix as a glam matrix (columns = basis images).
+    pub fn matrix3(&self) -> glam::Mat3 {
+        glam::Mat3::from_cols_array(&self.matrix)
+    }
+    /// Total number of texture-animation channels.
+    pub fn tex_anim_channel_count(&self) -> usize {
+        self.tex_anims.iter().map(|a| a.channels.len()).sum()
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -1,11 +1,401 @@
 use super::*;
 use crate::error::ParseError;
+use crate::formats::reader::Reader;
 use std::path::Path;
+
+/// Up to this many stray bytes after the last structure are normal: real
+/// 1.5 files carry about 4, korangar's `missing.rsm` carries one.
+const TOLERATED_TRAILING: usize = 8;
+
+/// Bytes of a 1.x node that holds no textures, geometry or keys.
+const MIN_NODE_V1: usize = 40 + 40 + 4 + 22 * 4 + 4 + 4 + 4 + 4;
+/// Bytes of a 2.x node with empty names and no textures, geometry or keys.
+const MIN_NODE_V2: usize = 4 + 4 + 4 + 12 * 4 + 4 * 3 + 4 * 3;
+const KEY_SIZE: usize = 20;
 
 /// Parses an RSM/RSM2 file held in memory; `file` names it in errors.
 pub fn parse(data: &[u8], file: &Path) -> Result<Rsm, ParseError> {
-    let _ = (data, file);
-    todo!("RSM parser")
+    let mut r = Reader::new(data, file);
+    let magic = r.bytes(4, "magic")?;
+    if magic != b"GRSM" {
+        return Err(r.error_at(
+            0,
+            "magic",
+            format!("not an RSM model: expected \"GRSM\", found {:02x?}", magic),
+        ));
+    }
+    let major = r.u8("version.major")?;
+    let minor = r.u8("version.minor")?;
+    let supported = matches!((major, minor), (1, 1..=7) | (2, 2..=3));
+    if !supported {
+        return Err(r.error_at(
+            4,
+            "version",
+            format!("unsupported RSM version {major}.{minor} (kiln reads 1.1–1.7, 2.2 and 2.3)"),
+        ));
+    }
+    let mut rsm = Rsm::new(major, minor);
+    rsm.root_names.clear();
+    if major == 1 {
+        let primary = parse_v1(&mut r, &mut rsm, false);
+        // The roBrowser/RagLite reading of 1.5 (a position-key block per
+        // node) is only taken when the 1.4 reading fails or leaves more bytes
+        // than real files carry, and this one lands exactly on the end.
+        let primary_fits = primary.is_ok() && rsm.trailing_bytes <= TOLERATED_TRAILING;
+        if (major, minor) == (1, 5) && !primary_fits {
+            if let Some(alt) = v15_node_pos_keys(data, file) {
+                return Ok(alt);
+            }
+        }
+        primary?;
+    } else {
+        parse_v2(&mut r, &mut rsm)?;
+    }
+    Ok(rsm)
+}
+
+/// The per-node-position-key reading of a 1.5 file, if it consumes the
+/// file exactly.
+fn v15_node_pos_keys(data: &[u8], file: &Path) -> Option<Rsm> {
+    let mut r = Reader::new(data, file);
+    r.seek(6, "header").ok()?;
+    let mut alt = Rsm::new(1, 5);
+    alt.root_names.clear();
+    match parse_v1(&mut r, &mut alt, true) {
+        Ok(()) if alt.trailing_bytes == 0 => {
+            alt.warnings.push(
+                "1.5 file read with a position-key block per node (roBrowser/RagLite layout): \
+                 the 1.4 layout does not fit it"
+                    .to_string(),
+            );
+            Some(alt)
+        }
+        _ => None,
+    }
+}
+
+/// Reads everything after the version bytes of a 1.x file into `rsm`.
+fn parse_v1(r: &mut Reader, rsm: &mut Rsm, node_pos_keys: bool) -> Result<(), ParseError> {
+    rsm.node_pos_keys_v15 = node_pos_keys;
+    rsm.anim_len = r.i32("anim_len")?;
+    rsm.shade_type = r.i32("shade_type")?;
+    if rsm.at_least(1, 4) {
+        rsm.alpha = r.u8("alpha")?;
+    }
+    let reserved = r.bytes(16, "reserved")?;
+    rsm.reserved.copy_from_slice(reserved);
+    let n = r.count_i32("texture_count", 40)?;
+    rsm.textures = Vec::with_capacity(n);
+    for i in 0..n {
+        rsm.textures
+            .push(r.fixed_name(40, &format!("textures[{i}]"))?);
+    }
+    rsm.root_names = vec![r.fixed_name(40, "main_node")?];
+    let min_node = MIN_NODE_V1 + if rsm.at_least(1, 6) { 4 } else { 0 };
+    let n = r.count_i32("node_count", min_node)?;
+    rsm.nodes = Vec::with_capacity(n);
+    for i in 0..n {
+        let node = parse_node_v1(r, rsm, i, node_pos_keys)?;
+        rsm.nodes.push(node);
+    }
+    if !rsm.at_least(1, 6) {
+        rsm.model_pos_keys = pos_keys(r, "model_pos_keys")?;
+    }
+    rsm.volume_boxes = volume_boxes(r, rsm.at_least(1, 3))?;
+    rsm.volume_box_block = true;
+    finish(r, rsm);
+    Ok(())
+}
+
+fn parse_node_v1(
+    r: &mut Reader,
+    rsm: &Rsm,
+    i: usize,
+    node_pos_keys: bool,
+) -> Result<RsmNode, ParseError> {
+    let p = format!("node[{i}]");
+    let name = r.fixed_name(40, &format!("{p}.name"))?;
+    let parent = r.fixed_name(40, &format!("{p}.parent"))?;
+    let mut node = RsmNode::new(&name, &parent);
+    node.texture_ids = texture_ids(r, &p)?;
+    node.matrix = r.f32s::<9>(&format!("{p}.matrix"))?;
+    node.offset = r.vec3(&format!("{p}.offset"))?;
+    node.position = r.vec3(&format!("{p}.position"))?;
+    node.rot_angle = r.f32(&format!("{p}.rot_angle"))?;
+    node.rot_axis = r.vec3(&format!("{p}.rot_axis"))?;
+    node.scale = r.vec3(&format!("{p}.scale"))?;
+    node.vertices = vertices(r, &p)?;
+    let colored = rsm.at_least(1, 2);
+    node.tex_coords = tex_coords(r, &p, colored)?;
+
+    let field = format!("{p}.face_count");
+    let n = r.count_i32(&field, if colored { 24 } else { 20 })?;
+    node.faces = Vec::with_capacity(n);
+    for f in 0..n {
+        let fp = format!("{p}.faces[{f}]");
+        let mut face = face_fixed(r, &fp)?;
+        if colored {
+            face.smooth_groups = vec![r.i32(&format!("{fp}.smooth_group"))?];
+        }
+        node.faces.push(face);
+    }
+    if rsm.at_least(1, 6) {
+        node.scale_keys = scale_keys(r, &p)?;
+    }
+    node.rot_keys = rot_keys(r, &p)?;
+    if node_pos_keys {
+        node.pos_keys = pos_keys(r, &format!("{p}.pos_keys"))?;
+    }
+    Ok(node)
+}
+
+fn parse_v2(r: &mut Reader, rsm: &mut Rsm) -> Result<(), ParseError> {
+    rsm.anim_len = r.i32("anim_len")?;
+    rsm.shade_type = r.i32("shade_type")?;
+    rsm.alpha = r.u8("alpha")?;
+    rsm.fps = Some(r.f32("fps")?);
+    let v23 = rsm.at_least(2, 3);
+    if !v23 {
+        let n = r.count_i32("texture_count", 4)?;
+        rsm.textures = Vec::with_capacity(n);
+        for i in 0..n {
+            rsm.textures.push(r.len_name(&format!("textures[{i}]"))?);
+        }
+    }
+    let n = r.count_i32("root_count", 4)?;
+    rsm.root_names = Vec::with_capacity(n);
+    for i in 0..n {
+        rsm.root_names.push(r.len_name(&format!("roots[{i}]"))?);
+    }
+    let min_node = MIN_NODE_V2 + if v23 { 4 } else { 0 };
+    let n = r.count_i32("node_count", min_node)?;
+    rsm.nodes = Vec::with_capacity(n);
+    for i in 0..n {
+        let node = parse_node_v2(r, v23, i)?;
+        rsm.nodes.push(node);
+    }
+    // Every real 2.3 file ends right after the nodes; 2.2 files carry the
+    // volume-box count as 1.x files do.
+    if v23 && r.at_end() {
+        rsm.volume_box_block = false;
+    } else {
+        rsm.volume_boxes = volume_boxes(r, true)?;
+        rsm.volume_box_block = true;
+    }
+    finish(r, rsm);
+    Ok(())
+}
+
+fn parse_node_v2(r: &mut Reader, v23: bool, i: usize) -> Result<RsmNode, ParseError> {
+    let p = format!("node[{i}]");
+    let name = r.len_name(&format!("{p}.name"))?;
+    let parent = r.len_name(&format!("{p}.parent"))?;
+    let mut node = RsmNode::new(&name, &parent);
+    if v23 {
+        let n = r.count_i32(&format!("{p}.texture_count"), 4)?;
+        node.texture_names = Vec::with_capacity(n);
+        for t in 0..n {
+            node.texture_names
+                .push(r.len_name(&format!("{p}.textures[{t}]"))?);
+        }
+    } else {
+        node.texture_ids = texture_ids(r, &p)?;
+    }
+    node.matrix = r.f32s::<9>(&format!("{p}.matrix"))?;
+    node.offset = r.vec3(&format!("{p}.offset"))?;
+    node.vertices = vertices(r, &p)?;
+    node.tex_coords = tex_coords(r, &p, true)?;
+
+    let n = r.count_i32(&format!("{p}.face_count"), 4 + 20)?;
+    node.faces = Vec::with_capacity(n);
+    for f in 0..n {
+        let fp = format!("{p}.faces[{f}]");
+        let len_at = r.pos();
+        let len = r.i32(&format!("{fp}.length"))?;
+        // The fixed part is 20 bytes; every 4 bytes after it is one more
+        // smoothing-group id (24 = one id, the usual case).
+        if len < 20 || len % 4 != 0 || len as usize > r.remaining() {
+            return Err(r.error_at(
+                len_at,
+                &format!("{fp}.length"),
+                format!(
+                    "face length {len} is not 20 + 4·n bytes within the {} bytes left",
+                    r.remaining()
+                ),
+            ));
+        }
+        let mut face = face_fixed(r, &fp)?;
+        let groups = (len as usize - 20) / 4;
+        face.smooth_groups = Vec::with_capacity(groups);
+        for g in 0..groups {
+            face.smooth_groups
+                .push(r.i32(&format!("{fp}.smooth_groups[{g}]"))?);
+        }
+        node.faces.push(face);
+    }
+    node.scale_keys = scale_keys(r, &p)?;
+    node.rot_keys = rot_keys(r, &p)?;
+    node.pos_keys = pos_keys(r, &format!("{p}.pos_keys"))?;
+    if v23 {
+        node.tex_anims = tex_anims(r, &p)?;
+    }
+    Ok(node)
+}
+
+fn texture_ids(r: &mut Reader, p: &str) -> Result<Vec<i32>, ParseError> {
+    let n = r.count_i32(&format!("{p}.texture_count"), 4)?;
+    let mut ids = Vec::with_capacity(n);
+    for t in 0..n {
+        ids.push(r.i32(&format!("{p}.texture_ids[{t}]"))?);
+    }
+    Ok(ids)
+}
+
+fn vertices(r: &mut Reader, p: &str) -> Result<Vec<Vec3>, ParseError> {
+    let n = r.count_i32(&format!("{p}.vertex_count"), 12)?;
+    let mut v = Vec::with_capacity(n);
+    for i in 0..n {
+        v.push(r.vec3(&format!("{p}.vertices[{i}]"))?);
+    }
+    Ok(v)
+}
+
+fn tex_coords(r: &mut Reader, p: &str, colored: bool) -> Result<Vec<TexCoord>, ParseError> {
+    let size = if colored { 12 } else { 8 };
+    let n = r.count_i32(&format!("{p}.texcoord_count"), size)?;
+    let mut v = Vec::with_capacity(n);
+    for i in 0..n {
+        let field = format!("{p}.tex_coords[{i}]");
+        let color = if colored { r.u32(&field)? } else { 0xFFFF_FFFF };
+        let u = r.f32(&field)?;
+        let vv = r.f32(&field)?;
+        v.push(TexCoord { color, u, v: vv });
+    }
+    Ok(v)
+}
+
+/// The 20 bytes every face starts with, in every version.
+fn face_fixed(r: &mut Reader, fp: &str) -> Result<Face, ParseError> {
+    let mut vertex_ids = [0u16; 3];
+    for v in &mut vertex_ids {
+        *v = r.u16(&format!("{fp}.vertex_ids"))?;
+    }
+    let mut tex_coord_ids = [0u16; 3];
+    for t in &mut tex_coord_ids {
+        *t = r.u16(&format!("{fp}.tex_coord_ids"))?;
+    }
+    Ok(Face {
+        vertex_ids,
+        tex_coord_ids,
+        texture_id: r.u16(&format!("{fp}.texture_id"))?,
+        padding: r.u16(&format!("{fp}.padding"))?,
+        two_side: r.i32(&format!("{fp}.two_side"))?,
+        smooth_groups: Vec::new(),
+    })
+}
+
+fn scale_keys(r: &mut Reader, p: &str) -> Result<Vec<ScaleKey>, ParseError> {
+    let n = r.count_i32(&format!("{p}.scale_key_count"), KEY_SIZE)?;
+    let mut keys = Vec::with_capacity(n);
+    for k in 0..n {
+        let field = format!("{p}.scale_keys[{k}]");
+        keys.push(ScaleKey {
+            frame: r.i32(&field)?,
+            scale: r.vec3(&field)?,
+            data: r.f32(&field)?,
+        });
+    }
+    Ok(keys)
+}
+
+fn rot_keys(r: &mut Reader, p: &str) -> Result<Vec<RotKey>, ParseError> {
+    let n = r.count_i32(&format!("{p}.rot_key_count"), KEY_SIZE)?;
+    let mut keys = Vec::with_capacity(n);
+    for k in 0..n {
+        let field = format!("{p}.rot_keys[{k}]");
+        keys.push(RotKey {
+            frame: r.i32(&field)?,
+            rotation: r.quat_xyzw(&field)?,
+        });
+    }
+    Ok(keys)
+}
+
+/// `field` is the block name, e.g. `model_pos_keys` or `node[2].pos_keys`.
+fn pos_keys(r: &mut Reader, field: &str) -> Result<Vec<PosKey>, ParseError> {
+    let n = r.count_i32(&format!("{field}.count"), KEY_SIZE)?;
+    let mut keys = Vec::with_capacity(n);
+    for k in 0..n {
+        let f = format!("{field}[{k}]");
+        keys.push(PosKey {
+            frame: r.i32(&f)?,
+            position: r.vec3(&f)?,
+            data: r.u32(&f)?,
+        });
+    }
+    Ok(keys)
+}
+
+fn tex_anims(r: &mut Reader, p: &str) -> Result<Vec<TextureAnim>, ParseError> {
+    let n = r.count_i32(&format!("{p}.tex_anim_count"), 8)?;
+    let mut anims = Vec::with_capacity(n);
+    for a in 0..n {
+        let ap = format!("{p}.tex_anims[{a}]");
+        let texture = r.i32(&format!("{ap}.texture"))?;
+        let nc = r.count_i32(&format!("{ap}.channel_count"), 8)?;
+        let mut channels = Vec::with_capacity(nc);
+        for c in 0..nc {
+            let cp = format!("{ap}.channels[{c}]");
+            let kind = r.i32(&format!("{cp}.type"))?;
+            let nk = r.count_i32(&format!("{cp}.key_count"), 8)?;
+            let mut keys = Vec::with_capacity(nk);
+            for k in 0..nk {
+                let kf = format!("{cp}.keys[{k}]");
+                keys.push(TexAnimKey {
+                    frame: r.i32(&kf)?,
+                    value: r.f32(&kf)?,
+                });
+            }
+            channels.push(TexAnimChannel { kind, keys });
+        }
+        anims.push(TextureAnim { texture, channels });
+    }
+    Ok(anims)
+}
+
+fn volume_boxes(r: &mut Reader, with_flag: bool) -> Result<Vec<VolumeBox>, ParseError> {
+    let size = if with_flag { 40 } else { 36 };
+    let n = r.count_i32("volume_box_count", size)?;
+    let mut boxes = Vec::with_capacity(n);
+    for b in 0..n {
+        let f = format!("volume_boxes[{b}]");
+        boxes.push(VolumeBox {
+            size: r.vec3(&f)?,
+            position: r.vec3(&f)?,
+            rotation: r.vec3(&f)?,
+            flag: if with_flag { r.i32(&f)? } else { 0 },
+        });
+    }
+    Ok(boxes)
+}
+
+/// Records (and warns about) bytes after the last structure.
+fn finish(r: &Reader, rsm: &mut Rsm) {
+    let left = r.remaining();
+    rsm.trailing_bytes = left;
+    if left == 0 {
+        return;
+    }
+    let at = r.pos();
+    let what = if left <= TOLERATED_TRAILING {
+        "ignored (common in real files)"
+    } else {
+        "ignored, but more than real files carry: the file may be misread"
+    };
+    rsm.warnings.push(format!(
+        "{}: {left} trailing byte(s) after the last structure at byte {at}: {what}",
+        r.file().display()
+    ));
 }
 
 /// Reads and parses an RSM/RSM2 file.
