@@ -126,7 +126,7 @@ fn sample_model() -> Model {
                 texture: None,
                 alpha: AlphaMode::Blend,
                 unlit: true,
-                base_color: [1.0, 0.5, 0.25, 0.75],
+                base_color: [0.8, 0.5, 0.25, 0.75],
             },
         ],
         textures: vec![TextureSlot {
@@ -371,7 +371,8 @@ fn glb_materials_textures_and_images() {
         .is_none());
     assert_eq!(
         glow["pbrMetallicRoughness"]["baseColorFactor"],
-        serde_json::json!([1.0, 0.5, 0.25, 0.75])
+        // Written as the shortest decimal of the f32, not its f64 expansion.
+        serde_json::json!([0.8, 0.5, 0.25, 0.75])
     );
     assert_eq!(
         glow["extensions"]["KHR_materials_unlit"],
@@ -491,7 +492,7 @@ fn obj_text_matches_the_pose() {
         vec!["map_Kd scene_t0_leaf.png"]
     );
     assert_eq!(lines_with(&mtl, "map_d "), vec!["map_d scene_t0_leaf.png"]);
-    assert_eq!(lines_with(&mtl, "Kd "), vec!["Kd 1 1 1", "Kd 1 0.5 0.25"]);
+    assert_eq!(lines_with(&mtl, "Kd "), vec!["Kd 1 1 1", "Kd 0.8 0.5 0.25"]);
     assert_eq!(lines_with(&mtl, "d "), vec!["d 1", "d 0.75"]);
     assert_eq!(lines_with(&mtl, "illum "), vec!["illum 1", "illum 0"]);
     assert_eq!(files.textures.len(), 1);
@@ -577,4 +578,28 @@ fn unknown_extension_is_a_usage_error() {
     }
     assert!(listing(&dir).is_empty());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn missing_normals_or_uvs_are_left_out() {
+    let mut model = sample_model();
+    model.meshes[0].normals.clear();
+    model.meshes[1].uvs.clear();
+    let posed = pose(&model, 0.0);
+    let (json, _) = parse_glb(&glb_bytes(&model, &posed).unwrap());
+    let a0 = &json["meshes"][0]["primitives"][0]["attributes"];
+    assert!(a0.get("NORMAL").is_none());
+    assert!(a0.get("TEXCOORD_0").is_some());
+    let a1 = &json["meshes"][1]["primitives"][0]["attributes"];
+    assert!(a1.get("NORMAL").is_some());
+    assert!(a1.get("TEXCOORD_0").is_none());
+
+    let files = obj_files(&model, &posed, "x").unwrap();
+    let obj = String::from_utf8(files.obj).unwrap();
+    assert_eq!(lines_with(&obj, "vn ").len(), 3);
+    assert_eq!(lines_with(&obj, "vt ").len(), 8);
+    assert_eq!(
+        lines_with(&obj, "f "),
+        vec!["f 1/1 2/2 3/3", "f 1/5 3/7 4/8", "f 5//1 7//3 6//2"]
+    );
 }

@@ -132,7 +132,7 @@ pub fn glb_bytes(model: &Model, posed: &PosedModel) -> Result<Vec<u8>> {
             let mut pbr = Map::new();
             pbr.insert(
                 "baseColorFactor".into(),
-                json!(m.base_color.map(|c| finite(c).clamp(0.0, 1.0))),
+                json!(m.base_color.map(|c| short(finite(c).clamp(0.0, 1.0)))),
             );
             if let Some(t) = m.texture.and_then(|t| tex_index.get(t).copied().flatten()) {
                 pbr.insert("baseColorTexture".into(), json!({ "index": t }));
@@ -148,7 +148,7 @@ pub fn glb_bytes(model: &Model, posed: &PosedModel) -> Result<Vec<u8>> {
                 }
                 AlphaMode::Mask(cut) => {
                     o.insert("alphaMode".into(), json!("MASK"));
-                    o.insert("alphaCutoff".into(), json!(finite(cut).max(0.0)));
+                    o.insert("alphaCutoff".into(), json!(short(finite(cut).max(0.0))));
                 }
                 AlphaMode::Blend => {
                     o.insert("alphaMode".into(), json!("BLEND"));
@@ -212,6 +212,13 @@ pub fn glb_bytes(model: &Model, posed: &PosedModel) -> Result<Vec<u8>> {
     let json = serde_json::to_vec(&Value::Object(root))
         .map_err(|e| Error::Other(format!("glTF JSON encoding: {e}")))?;
     assemble(json, b.bin)
+}
+
+/// The shortest decimal that reads back as the same f32, so a colour of 0.8
+/// is written `0.8` rather than the f64 expansion of the f32. Geometry bounds
+/// keep the exact expansion instead (see `Builder::vec3`).
+fn short(x: f32) -> f64 {
+    x.to_string().parse().unwrap_or(0.0)
 }
 
 fn assemble(mut json: Vec<u8>, mut bin: Vec<u8>) -> Result<Vec<u8>> {
