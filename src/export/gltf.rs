@@ -222,10 +222,10 @@ fn short(x: f32) -> f64 {
 }
 
 fn assemble(mut json: Vec<u8>, mut bin: Vec<u8>) -> Result<Vec<u8>> {
-    while json.len() % 4 != 0 {
+    while !json.len().is_multiple_of(4) {
         json.push(b' ');
     }
-    while bin.len() % 4 != 0 {
+    while !bin.len().is_multiple_of(4) {
         bin.push(0);
     }
     let bin_chunk = if bin.is_empty() { 0 } else { 8 + bin.len() };
@@ -262,7 +262,7 @@ impl Builder {
     /// Appends bytes as a new bufferView starting on a 4-byte boundary, which
     /// satisfies the alignment of every component type used here.
     fn view(&mut self, bytes: &[u8], target: Option<u32>) -> usize {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         let mut v = Map::new();
