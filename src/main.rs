@@ -24,6 +24,36 @@ struct Cli {
 enum Command {
     /// Render one image of a model without a recipe
     Render(RenderArgs),
+    /// Say what a file holds: format, version, nodes, meshes, textures, animation, warnings
+    Inspect(InspectArgs),
+    /// Write the model posed at one instant as glTF binary (.glb) or Wavefront OBJ (.obj + .mtl + textures)
+    Export(ExportArgs),
+}
+
+#[derive(Args)]
+struct InspectArgs {
+    /// Model file
+    file: PathBuf,
+    /// Print the report as JSON
+    #[arg(long)]
+    json: bool,
+    /// Extra folder to search for textures (repeatable)
+    #[arg(long = "data", value_name = "DIR")]
+    data: Vec<PathBuf>,
+}
+
+#[derive(Args)]
+struct ExportArgs {
+    /// Model file
+    model: PathBuf,
+    /// Output file: .glb or .obj
+    #[arg(short, long)]
+    output: PathBuf,
+    #[command(flatten)]
+    time: TimeArgs,
+    /// Extra folder to search for textures (repeatable)
+    #[arg(long = "data", value_name = "DIR")]
+    data: Vec<PathBuf>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -122,6 +152,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Render(a) => cmd_render(a),
+        Command::Inspect(a) => cmd_inspect(a),
+        Command::Export(a) => cmd_export(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -191,4 +223,25 @@ fn default_light(cam: &kiln::raster::Camera) -> Light {
         color: glam::Vec3::splat(0.65),
         ambient: glam::Vec3::splat(0.45),
     }
+}
+
+fn cmd_inspect(a: InspectArgs) -> Result<(), Error> {
+    let report = kiln::inspect::inspect(&a.file, &TextureResolver::new(a.data))?;
+    if a.json {
+        let text = serde_json::to_string_pretty(&report).map_err(|e| Error::Other(format!("JSON: {e}")))?;
+        println!("{text}");
+    } else {
+        print!("{}", report.to_text());
+    }
+    Ok(())
+}
+
+fn cmd_export(a: ExportArgs) -> Result<(), Error> {
+    let model = kiln::load::load_model(&a.model, &TextureResolver::new(a.data.clone()))?;
+    warn_all(&model);
+    let t = model_time(&model, &a.time);
+    let posed = kiln::scene::pose(&model, t);
+    kiln::export::export(&model, &posed, &a.output)?;
+    eprintln!("kiln: wrote {} (t = {t:.3} s)", a.output.display());
+    Ok(())
 }
