@@ -152,6 +152,24 @@ fn aste_trap_tgas_are_translucent() {
     }
 }
 
+#[test]
+fn grimrock_dxt1_dds_top_mip() {
+    let Some(t) = load(
+        "grimrock/grimrock+eob1-waterdeep/mod_assets/plugins/skeleton_warrior_axe/textures/corrupt_great_axe_dif.dds",
+    ) else {
+        return;
+    };
+    // 128×128 DXT1 with 8 mips; only the top level is decoded. Expected
+    // values from an independent script over the same block layout.
+    assert_eq!((t.width, t.height), (128, 128));
+    assert_eq!(t.alpha, TextureAlpha::Opaque);
+    assert_eq!(at(&t, 0, 0), [57, 60, 74, 255]);
+    assert_eq!(at(&t, 64, 64), [8, 12, 16, 255]);
+    assert_eq!(at(&t, 127, 127), [33, 36, 41, 255]);
+    assert_eq!(at(&t, 10, 100), [8, 4, 0, 255]);
+    assert_eq!(at(&t, 100, 10), [44, 25, 11, 255]);
+}
+
 // ---------------------------------------------------------------- lookup
 
 /// The first texture name of an RSM 1.x file: 40-byte NUL-padded names

@@ -9,8 +9,10 @@
 //! Latin-1 and re-encoded as UTF-8 (how the corpus's Aste-Grf files and many
 //! GRF extractors store them).
 //!
-//! Case folding is ASCII-only: in CP949 only ASCII letters have case, so
-//! folding the mojibake's `Â`/`â` would match different Korean names.
+//! Case folding is ASCII-only and CP949-aware: in CP949 only ASCII letters
+//! have case, and a double-byte character's trail byte may look like an
+//! ASCII letter without being one. Folding the mojibake's `Â`/`â`, or such a
+//! trail byte, would match a different Korean name.
 
 use super::{load, Texture};
 use crate::formats::text::decode_cp949;
@@ -137,14 +139,17 @@ fn find(base: &Path, prefix: &[Vec<u8>], name: &[Vec<u8>]) -> Option<PathBuf> {
 /// same whatever order the file system lists them in.
 fn walk(dir: PathBuf, components: &[&[u8]]) -> Option<PathBuf> {
     let (first, rest) = components.split_first()?;
-    let spellings = spellings(first);
+    let raw = raw_spelling(first);
+    let korean = decode_cp949(first);
     let mut matches: Vec<OsString> = std::fs::read_dir(&dir)
         .ok()?
         .filter_map(|e| e.ok())
         .map(|e| e.file_name())
         .filter(|n| {
             let b = n.as_encoded_bytes();
-            spellings.iter().any(|s| s.eq_ignore_ascii_case(b))
+            eq_fold_cp949(&raw, b)
+                || korean.as_bytes().eq_ignore_ascii_case(b)
+                || latin1_bytes(b).is_some_and(|l| eq_fold_cp949(&raw, &l))
         })
         .collect();
     matches.sort_by(|a, b| a.as_encoded_bytes().cmp(b.as_encoded_bytes()));
@@ -163,22 +168,37 @@ fn walk(dir: PathBuf, components: &[&[u8]]) -> Option<PathBuf> {
     None
 }
 
-/// The on-disk byte spellings a stored name component may have.
-fn spellings(raw: &[u8]) -> Vec<Vec<u8>> {
-    let mut out: Vec<Vec<u8>> = Vec::with_capacity(3);
-    let mut add = |s: Vec<u8>| {
-        if !out.contains(&s) {
-            out.push(s);
+/// Case-insensitive equality of CP949 bytes. A CP949 trail byte may be an
+/// ASCII letter (0x41..=0x5A, 0x61..=0x7A in the extended Hangul range), and
+/// folding it would turn one Korean syllable into another, so only bytes that
+/// start a character are folded.
+fn eq_fold_cp949(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] >= 0x81 && a[i] != 0xff && i + 1 < a.len() {
+            if a[i..i + 2] != b[i..i + 2] {
+                return false;
+            }
+            i += 2;
+        } else {
+            if !a[i].eq_ignore_ascii_case(&b[i]) {
+                return false;
+            }
+            i += 1;
         }
-    };
-    add(raw_spelling(raw));
-    add(decode_cp949(raw).into_bytes());
-    add(raw
-        .iter()
-        .map(|&b| b as char)
-        .collect::<String>()
-        .into_bytes());
-    out
+    }
+    true
+}
+
+/// Undoes the Latin-1 mojibake: UTF-8 text whose every character is below
+/// U+0100 back to one byte per character. Korean UTF-8 never qualifies, and
+/// ASCII comes back unchanged.
+fn latin1_bytes(utf8: &[u8]) -> Option<Vec<u8>> {
+    let text = std::str::from_utf8(utf8).ok()?;
+    text.chars().map(|c| u8::try_from(c).ok()).collect()
 }
 
 /// The raw bytes as the platform would store them.
@@ -283,14 +303,23 @@ mod tests {
     }
 
     #[test]
-    fn korean_component_has_three_spellings() {
-        // "트랩" in CP949.
-        let raw = [0xc6, 0xae, 0xb7, 0xa6];
-        let s = spellings(&raw);
-        assert_eq!(s.len(), 3);
-        assert_eq!(s[1], "트랩".as_bytes());
-        assert_eq!(s[2], "Æ®·¦".as_bytes());
-        // ASCII names have one spelling.
-        assert_eq!(spellings(b"Goomba").len(), 1);
+    fn latin1_mojibake_maps_back_to_cp949_bytes() {
+        // "트랩" in CP949, as extractors that read it as Latin-1 store it.
+        assert_eq!(
+            latin1_bytes("Æ®·¦".as_bytes()),
+            Some(vec![0xc6, 0xae, 0xb7, 0xa6])
+        );
+        assert_eq!(latin1_bytes(b"abc"), Some(b"abc".to_vec()));
+        assert_eq!(latin1_bytes("트랩".as_bytes()), None);
+        assert_eq!(latin1_bytes(&[0xc6, 0xae]), None);
+    }
+
+    #[test]
+    fn cp949_folding_leaves_trail_bytes_alone() {
+        // 0x81 0x41 and 0x81 0x61 are two different extended-Hangul syllables.
+        assert!(!eq_fold_cp949(&[0x81, 0x41, b'a'], &[0x81, 0x61, b'A']));
+        assert!(eq_fold_cp949(&[0x81, 0x41, b'a'], &[0x81, 0x41, b'A']));
+        assert!(eq_fold_cp949(b"Error_01.BMP", b"error_01.bmp"));
+        assert!(!eq_fold_cp949(b"error_01.bmp", b"error_01.bm"));
     }
 }

@@ -1,10 +1,11 @@
-//! Texture decoding (BMP, TGA, PNG), colour keys, and texture lookup.
+//! Texture decoding (BMP, TGA, PNG, DDS), colour keys, and texture lookup.
 //!
 //! Every decoder produces the same [`Texture`]: premultiplied RGBA8 with row 0
 //! at the top (UV v = 0), so bilinear filtering never bleeds colour out of
 //! transparent texels (no pink fringes from colour-keyed magenta).
 
 mod bmp;
+mod dds;
 mod lookup;
 mod png;
 mod tga;
@@ -84,7 +85,7 @@ impl Texture {
     }
 }
 
-/// Decodes a texture file by its contents (BMP, TGA or PNG), applying the
+/// Decodes a texture file by its contents (BMP, TGA, PNG or DDS), applying the
 /// Ragnarok magenta colour key to BMPs.
 pub fn load(path: &Path) -> crate::Result<Texture> {
     let data = std::fs::read(path).map_err(|e| crate::Error::io(path, e))?;
@@ -98,6 +99,8 @@ pub fn decode(data: &[u8], name: &Path) -> crate::Result<Texture> {
         bmp::decode(data, name)
     } else if data.starts_with(png::MAGIC) {
         png::decode(data, name)
+    } else if data.starts_with(dds::MAGIC) {
+        dds::decode(data, name)
     } else if tga::looks_like_tga(data) {
         tga::decode(data, name)
     } else {
@@ -105,7 +108,7 @@ pub fn decode(data: &[u8], name: &Path) -> crate::Result<Texture> {
             name,
             "magic",
             0,
-            "not a BMP (\"BM\"), PNG or TGA (no sensible TGA header) file",
+            "not a BMP (\"BM\"), PNG, DDS or TGA (no sensible TGA header) file",
         ))
     };
     Ok(decoded?)
