@@ -113,7 +113,8 @@ fn robrowser_tga_fixtures() {
 
 #[test]
 fn aste_trap_tgas_are_translucent() {
-    let cases: [(&str, [((u32, u32), [u8; 4]); 3]); 3] = [
+    type Texels = [((u32, u32), [u8; 4]); 3];
+    let cases: [(&str, Texels); 3] = [
         (
             "aste_thorntrap.tga",
             [

@@ -58,7 +58,7 @@ impl Texture {
         let texels = (0..n * n)
             .map(|i| {
                 let (x, y) = (i % n, i / n);
-                if (x / CHECKER_CELL + y / CHECKER_CELL) % 2 == 0 {
+                if (x / CHECKER_CELL + y / CHECKER_CELL).is_multiple_of(2) {
                     CHECKER_LIGHT
                 } else {
                     CHECKER_DARK
