@@ -1,16 +1,25 @@
-//! Texture decoding (BMP, TGA, PNG), colour keys, and texture lookup.
+//! Texture decoding (BMP, TGA, PNG, DDS), colour keys, and texture lookup.
 //!
 //! Every decoder produces the same [`Texture`]: premultiplied RGBA8 with row 0
 //! at the top (UV v = 0), so bilinear filtering never bleeds colour out of
 //! transparent texels (no pink fringes from colour-keyed magenta).
 
 mod bmp;
+mod dds;
 mod lookup;
+mod png;
 mod tga;
 
-pub use lookup::TextureResolver;
+pub use bmp::{encode_bmp24, encode_bmp8};
+pub use lookup::{load_or_checker, LoadedTexture, TextureResolver};
+pub use tga::encode_tga32;
 
+use crate::error::ParseError;
 use std::path::Path;
+
+/// Largest width or height any decoder accepts. Ragnarok textures are at most
+/// 1024²; the cap keeps a corrupt header from asking for gigabytes.
+pub const MAX_DIMENSION: u32 = 16384;
 
 /// How a texture uses alpha; decides the material's alpha mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,22 +42,224 @@ pub struct Texture {
     pub alpha: TextureAlpha,
 }
 
+/// Side of one checker cell in texels.
+const CHECKER_CELL: u32 = 8;
+const CHECKER_SIZE: u32 = 64;
+/// Orange and dark grey: loud enough to spot a missing texture, and never
+/// magenta, which the colour key reserves for "transparent".
+pub const CHECKER_LIGHT: [u8; 4] = [255, 140, 0, 255];
+pub const CHECKER_DARK: [u8; 4] = [48, 48, 48, 255];
+
 impl Texture {
-    /// The visible checker drawn where a texture is missing.
+    /// The visible checker drawn where a texture is missing: 64×64 texels in
+    /// 8×8 cells, orange in the top-left cell, opaque.
     pub fn checker() -> Texture {
-        todo!("checker")
+        let n = CHECKER_SIZE;
+        let texels = (0..n * n)
+            .map(|i| {
+                let (x, y) = (i % n, i / n);
+                if (x / CHECKER_CELL + y / CHECKER_CELL).is_multiple_of(2) {
+                    CHECKER_LIGHT
+                } else {
+                    CHECKER_DARK
+                }
+            })
+            .collect();
+        Texture {
+            name: "checker".to_string(),
+            width: n,
+            height: n,
+            texels,
+            alpha: TextureAlpha::Opaque,
+        }
+    }
+
+    /// The texel at column `x`, row `y` (row 0 = top), if inside the image.
+    pub fn texel(&self, x: u32, y: u32) -> Option<[u8; 4]> {
+        if x >= self.width || y >= self.height {
+            return None;
+        }
+        self.texels
+            .get(y as usize * self.width as usize + x as usize)
+            .copied()
     }
 }
 
-/// Decodes a texture file by its contents (BMP, TGA or PNG), applying the
+/// Decodes a texture file by its contents (BMP, TGA, PNG or DDS), applying the
 /// Ragnarok magenta colour key to BMPs.
 pub fn load(path: &Path) -> crate::Result<Texture> {
-    let _ = path;
-    todo!("texture load")
+    let data = std::fs::read(path).map_err(|e| crate::Error::io(path, e))?;
+    decode(&data, path)
 }
 
-/// As [`load`], from bytes; `name` is used in errors.
+/// As [`load`], from bytes; `name` is used in errors and as [`Texture::name`]
+/// (its last component).
 pub fn decode(data: &[u8], name: &Path) -> crate::Result<Texture> {
-    let _ = (data, name);
-    todo!("texture decode")
+    let decoded = if data.starts_with(b"BM") {
+        bmp::decode(data, name)
+    } else if data.starts_with(png::MAGIC) {
+        png::decode(data, name)
+    } else if data.starts_with(dds::MAGIC) {
+        dds::decode(data, name)
+    } else if tga::looks_like_tga(data) {
+        tga::decode(data, name)
+    } else {
+        Err(parse_error(
+            name,
+            "magic",
+            0,
+            "not a BMP (\"BM\"), PNG, DDS or TGA (no sensible TGA header) file",
+        ))
+    };
+    Ok(decoded?)
+}
+
+/// Builds the texture from straight-alpha texels: premultiplies and classifies.
+pub(crate) fn finish(name: &Path, width: u32, height: u32, mut texels: Vec<[u8; 4]>) -> Texture {
+    for t in &mut texels {
+        *t = premultiply(*t);
+    }
+    let alpha = classify(&texels);
+    Texture {
+        name: display_name(name),
+        width,
+        height,
+        texels,
+        alpha,
+    }
+}
+
+fn display_name(name: &Path) -> String {
+    name.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| name.to_string_lossy().into_owned())
+}
+
+/// Straight → premultiplied, rounding to nearest.
+pub(crate) fn premultiply([r, g, b, a]: [u8; 4]) -> [u8; 4] {
+    let m = |c: u8| ((c as u32 * a as u32 + 127) / 255) as u8;
+    [m(r), m(g), m(b), a]
+}
+
+/// Every alpha 255 → Opaque; only 0 and 255 → ColorKey; else Translucent.
+pub(crate) fn classify(texels: &[[u8; 4]]) -> TextureAlpha {
+    let mut alpha = TextureAlpha::Opaque;
+    for t in texels {
+        match t[3] {
+            255 => {}
+            0 => alpha = TextureAlpha::ColorKey,
+            _ => return TextureAlpha::Translucent,
+        }
+    }
+    alpha
+}
+
+/// The Ragnarok colour key (BrowEdit / GRF Editor thresholds): near-magenta
+/// becomes transparent black so filtering leaves no pink fringe.
+pub(crate) fn is_color_key(r: u8, g: u8, b: u8) -> bool {
+    r > 247 && g < 8 && b > 247
+}
+
+pub(crate) fn parse_error(
+    file: &Path,
+    field: &str,
+    offset: usize,
+    message: impl Into<String>,
+) -> ParseError {
+    ParseError {
+        file: file.to_path_buf(),
+        field: field.to_string(),
+        offset: offset as u64,
+        message: message.into(),
+    }
+}
+
+/// Checks both dimensions against [`MAX_DIMENSION`] and zero.
+pub(crate) fn check_dimensions(
+    file: &Path,
+    offset: usize,
+    width: u64,
+    height: u64,
+) -> Result<(), ParseError> {
+    if width == 0 || height == 0 {
+        return Err(parse_error(
+            file,
+            "dimensions",
+            offset,
+            format!("empty image {width}×{height}"),
+        ));
+    }
+    if width > MAX_DIMENSION as u64 || height > MAX_DIMENSION as u64 {
+        return Err(parse_error(
+            file,
+            "dimensions",
+            offset,
+            format!(
+                "{width}×{height} is larger than the {MAX_DIMENSION}×{MAX_DIMENSION} kiln accepts"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checker_is_64_square_orange_and_grey_cells_of_8() {
+        let c = Texture::checker();
+        assert_eq!((c.width, c.height, c.texels.len()), (64, 64, 4096));
+        assert_eq!(c.alpha, TextureAlpha::Opaque);
+        assert_eq!(c.texel(0, 0), Some(CHECKER_LIGHT));
+        assert_eq!(c.texel(7, 7), Some(CHECKER_LIGHT));
+        assert_eq!(c.texel(8, 0), Some(CHECKER_DARK));
+        assert_eq!(c.texel(0, 8), Some(CHECKER_DARK));
+        assert_eq!(c.texel(8, 8), Some(CHECKER_LIGHT));
+        assert_eq!(c.texel(63, 63), Some(CHECKER_LIGHT));
+        assert_eq!(c.texel(64, 0), None);
+        // No texel may look like the colour key.
+        assert!(c.texels.iter().all(|t| !is_color_key(t[0], t[1], t[2])));
+    }
+
+    #[test]
+    fn premultiply_rounds_to_nearest() {
+        assert_eq!(premultiply([255, 128, 1, 128]), [128, 64, 1, 128]);
+        assert_eq!(premultiply([200, 100, 50, 0]), [0, 0, 0, 0]);
+        assert_eq!(premultiply([200, 100, 50, 255]), [200, 100, 50, 255]);
+    }
+
+    #[test]
+    fn classify_by_alpha_values() {
+        assert_eq!(classify(&[[1, 2, 3, 255]]), TextureAlpha::Opaque);
+        assert_eq!(
+            classify(&[[1, 2, 3, 255], [0, 0, 0, 0]]),
+            TextureAlpha::ColorKey
+        );
+        assert_eq!(
+            classify(&[[0, 0, 0, 0], [1, 1, 1, 1], [1, 2, 3, 255]]),
+            TextureAlpha::Translucent
+        );
+    }
+
+    #[test]
+    fn colour_key_thresholds() {
+        assert!(is_color_key(255, 0, 255));
+        assert!(is_color_key(248, 7, 248));
+        assert!(!is_color_key(247, 0, 255));
+        assert!(!is_color_key(255, 8, 255));
+        assert!(!is_color_key(255, 0, 247));
+    }
+
+    #[test]
+    fn unknown_content_is_a_parse_error_at_byte_0() {
+        let e = decode(b"hello world, not an image", Path::new("x.bmp")).unwrap_err();
+        match e {
+            crate::Error::Parse(p) => {
+                assert_eq!((p.field.as_str(), p.offset), ("magic", 0));
+                assert_eq!(p.file, Path::new("x.bmp"));
+            }
+            other => panic!("expected a parse error, got {other}"),
+        }
+    }
 }

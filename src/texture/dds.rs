@@ -1,0 +1,349 @@
+//! DirectDraw Surface: BC1/DXT1, BC2/DXT3, BC3/DXT5 (also behind a DX10
+//! header) and uncompressed 24/32-bit masks. Only the top mip level is read;
+//! Grimrock's textures are DXT1/DXT5 with full mip chains.
+
+use super::{check_dimensions, finish, parse_error, Texture};
+use crate::error::ParseError;
+use crate::formats::reader::Reader;
+use std::path::Path;
+
+pub(crate) const MAGIC: &[u8] = b"DDS ";
+
+const DDPF_ALPHAPIXELS: u32 = 0x1;
+const DDPF_FOURCC: u32 = 0x4;
+const DDPF_RGB: u32 = 0x40;
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Format {
+    Bc1,
+    Bc2,
+    Bc3,
+    Masks {
+        bytes: usize,
+        r: u32,
+        g: u32,
+        b: u32,
+        a: u32,
+    },
+}
+
+pub(crate) fn decode(data: &[u8], file: &Path) -> Result<Texture, ParseError> {
+    let mut r = Reader::new(data, file);
+    r.skip(4, "magic")?;
+    let size_at = r.pos();
+    let size = r.u32("header.size")?;
+    if size != 124 {
+        return Err(r.error_at(
+            size_at,
+            "header.size",
+            format!("DDS header size {size}, expected 124"),
+        ));
+    }
+    r.u32("header.flags")?;
+    let height = r.u32("header.height")?;
+    let width = r.u32("header.width")?;
+    check_dimensions(file, 12, width as u64, height as u64)?;
+    r.skip(4 + 4 + 4 + 44, "header.reserved")?;
+    let pf_at = r.pos();
+    r.u32("pixel_format.size")?;
+    let pf_flags = r.u32("pixel_format.flags")?;
+    let fourcc_at = r.pos();
+    let fourcc: [u8; 4] = r
+        .bytes(4, "pixel_format.four_cc")?
+        .try_into()
+        .unwrap_or([0; 4]);
+    let bits = r.u32("pixel_format.rgb_bit_count")?;
+    let (mr, mg, mb, ma) = (
+        r.u32("pixel_format.r_mask")?,
+        r.u32("pixel_format.g_mask")?,
+        r.u32("pixel_format.b_mask")?,
+        r.u32("pixel_format.a_mask")?,
+    );
+    r.skip(20, "header.caps")?;
+
+    let format = if pf_flags & DDPF_FOURCC != 0 {
+        match &fourcc {
+            b"DXT1" => Format::Bc1,
+            b"DXT2" | b"DXT3" => Format::Bc2,
+            b"DXT4" | b"DXT5" => Format::Bc3,
+            b"DX10" => {
+                let at = r.pos();
+                let dxgi = r.u32("dx10.dxgi_format")?;
+                r.skip(16, "dx10")?;
+                match dxgi {
+                    71 | 72 => Format::Bc1,
+                    74 | 75 => Format::Bc2,
+                    77 | 78 => Format::Bc3,
+                    f => {
+                        return Err(parse_error(
+                            file,
+                            "dx10.dxgi_format",
+                            at,
+                            format!("unsupported DXGI format {f}"),
+                        ))
+                    }
+                }
+            }
+            other => {
+                return Err(parse_error(
+                    file,
+                    "pixel_format.four_cc",
+                    fourcc_at,
+                    format!(
+                        "unsupported compression {:?}",
+                        String::from_utf8_lossy(other)
+                    ),
+                ))
+            }
+        }
+    } else if pf_flags & DDPF_RGB != 0 && (bits == 24 || bits == 32) {
+        Format::Masks {
+            bytes: bits as usize / 8,
+            r: mr,
+            g: mg,
+            b: mb,
+            a: if pf_flags & DDPF_ALPHAPIXELS != 0 {
+                ma
+            } else {
+                0
+            },
+        }
+    } else {
+        return Err(parse_error(
+            file,
+            "pixel_format.flags",
+            pf_at + 4,
+            format!("unsupported pixel format (flags 0x{pf_flags:x}, {bits} bits)"),
+        ));
+    };
+
+    let (w, h) = (width as usize, height as usize);
+    let (bw, bh) = (w.div_ceil(4), h.div_ceil(4));
+    let need = match format {
+        Format::Bc1 => bw as u64 * bh as u64 * 8,
+        Format::Bc2 | Format::Bc3 => bw as u64 * bh as u64 * 16,
+        Format::Masks { bytes, .. } => w as u64 * h as u64 * bytes as u64,
+    };
+    if need > r.remaining() as u64 {
+        return Err(r.error(
+            "pixels",
+            format!(
+                "{w}×{h} needs {need} bytes for the top mip level but only {} are left",
+                r.remaining()
+            ),
+        ));
+    }
+    let body = r.bytes(need as usize, "pixels")?;
+
+    let mut texels = vec![[0u8; 4]; w * h];
+    match format {
+        Format::Masks {
+            bytes,
+            r: mr,
+            g: mg,
+            b: mb,
+            a: ma,
+        } => {
+            for (t, p) in texels.iter_mut().zip(body.chunks_exact(bytes)) {
+                let v = p
+                    .iter()
+                    .rev()
+                    .fold(0u32, |acc, &byte| (acc << 8) | byte as u32);
+                let a = if ma == 0 { 255 } else { channel(v, ma) };
+                *t = [channel(v, mr), channel(v, mg), channel(v, mb), a];
+            }
+            if ma != 0 && texels.iter().all(|t| t[3] == 0) {
+                texels.iter_mut().for_each(|t| t[3] = 255);
+            }
+        }
+        _ => {
+            let block_bytes = if format == Format::Bc1 { 8 } else { 16 };
+            for (i, block) in body.chunks_exact(block_bytes).enumerate() {
+                let decoded = match format {
+                    Format::Bc1 => colour_block(block, true),
+                    Format::Bc2 => {
+                        let mut c = colour_block(&block[8..], false);
+                        let bits = u64::from_le_bytes(block[..8].try_into().unwrap_or([0; 8]));
+                        for (k, t) in c.iter_mut().enumerate() {
+                            t[3] = ((bits >> (4 * k)) & 15) as u8 * 17;
+                        }
+                        c
+                    }
+                    _ => {
+                        let mut c = colour_block(&block[8..], false);
+                        let alphas = bc3_alpha(&block[..8]);
+                        for (t, a) in c.iter_mut().zip(alphas) {
+                            t[3] = a;
+                        }
+                        c
+                    }
+                };
+                let (bx, by) = (i % bw * 4, i / bw * 4);
+                for (k, t) in decoded.into_iter().enumerate() {
+                    let (x, y) = (bx + k % 4, by + k / 4);
+                    if x < w && y < h {
+                        texels[y * w + x] = t;
+                    }
+                }
+            }
+        }
+    }
+    Ok(finish(file, width, height, texels))
+}
+
+fn channel(px: u32, mask: u32) -> u8 {
+    if mask == 0 {
+        return 0;
+    }
+    let shift = mask.trailing_zeros();
+    let max = (mask >> shift) as u64;
+    ((((px & mask) >> shift) as u64 * 255 + max / 2) / max) as u8
+}
+
+fn rgb565(v: u16) -> [u32; 3] {
+    let (r, g, b) = ((v >> 11) as u32, ((v >> 5) & 63) as u32, (v & 31) as u32);
+    [
+        (r << 3) | (r >> 2),
+        (g << 2) | (g >> 4),
+        (b << 3) | (b >> 2),
+    ]
+}
+
+/// A BC1 colour block → 16 straight RGBA texels, row-major. `bc1` enables
+/// the 3-colour + transparent mode when `c0 <= c1` (BC2/BC3 never use it).
+fn colour_block(b: &[u8], bc1: bool) -> [[u8; 4]; 16] {
+    let c0 = u16::from_le_bytes([b[0], b[1]]);
+    let c1 = u16::from_le_bytes([b[2], b[3]]);
+    let (p0, p1) = (rgb565(c0), rgb565(c1));
+    let mix = |w0: u32, w1: u32, d: u32| -> [u8; 4] {
+        let m = |i: usize| ((p0[i] * w0 + p1[i] * w1 + d / 2) / d) as u8;
+        [m(0), m(1), m(2), 255]
+    };
+    let palette = if c0 > c1 || !bc1 {
+        [mix(1, 0, 1), mix(0, 1, 1), mix(2, 1, 3), mix(1, 2, 3)]
+    } else {
+        [mix(1, 0, 1), mix(0, 1, 1), mix(1, 1, 2), [0, 0, 0, 0]]
+    };
+    let idx = u32::from_le_bytes([b[4], b[5], b[6], b[7]]);
+    std::array::from_fn(|k| palette[((idx >> (2 * k)) & 3) as usize])
+}
+
+fn bc3_alpha(b: &[u8]) -> [u8; 16] {
+    let (a0, a1) = (b[0] as u32, b[1] as u32);
+    let mut table = [0u8; 8];
+    table[0] = a0 as u8;
+    table[1] = a1 as u8;
+    if a0 > a1 {
+        for i in 1..7u32 {
+            table[i as usize + 1] = (((7 - i) * a0 + i * a1 + 3) / 7) as u8;
+        }
+    } else {
+        for i in 1..5u32 {
+            table[i as usize + 1] = (((5 - i) * a0 + i * a1 + 2) / 5) as u8;
+        }
+        table[6] = 0;
+        table[7] = 255;
+    }
+    let bits = b[2..8]
+        .iter()
+        .rev()
+        .fold(0u64, |acc, &byte| (acc << 8) | byte as u64);
+    std::array::from_fn(|k| table[((bits >> (3 * k)) & 7) as usize])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::texture::TextureAlpha;
+
+    fn header(
+        w: u32,
+        h: u32,
+        pf_flags: u32,
+        fourcc: &[u8; 4],
+        bits: u32,
+        masks: [u32; 4],
+    ) -> Vec<u8> {
+        let mut v = b"DDS ".to_vec();
+        for x in [124u32, 0x1007, h, w, 0, 0, 1] {
+            v.extend_from_slice(&x.to_le_bytes());
+        }
+        v.extend_from_slice(&[0; 44]);
+        v.extend_from_slice(&32u32.to_le_bytes());
+        v.extend_from_slice(&pf_flags.to_le_bytes());
+        v.extend_from_slice(fourcc);
+        v.extend_from_slice(&bits.to_le_bytes());
+        for m in masks {
+            v.extend_from_slice(&m.to_le_bytes());
+        }
+        v.extend_from_slice(&[0; 20]);
+        assert_eq!(v.len(), 128);
+        v
+    }
+
+    #[test]
+    fn dxt1_four_and_three_colour_modes() {
+        // 8×4: two blocks. Block 0: red (0xf800) > blue (0x001f), indices
+        // 0,1,2,3 in the first row, 0 elsewhere. Block 1: c0 <= c1, index 3
+        // (transparent) everywhere.
+        let mut d = header(6, 4, DDPF_FOURCC, b"DXT1", 0, [0; 4]);
+        d.extend_from_slice(&[0x00, 0xf8, 0x1f, 0x00, 0b1110_0100, 0, 0, 0]);
+        d.extend_from_slice(&[0x1f, 0x00, 0x00, 0xf8, 0xff, 0xff, 0xff, 0xff]);
+        let t = crate::texture::decode(&d, Path::new("a.dds")).unwrap();
+        assert_eq!((t.width, t.height), (6, 4));
+        assert_eq!(
+            &t.texels[..6],
+            &[
+                [255, 0, 0, 255],
+                [0, 0, 255, 255],
+                [170, 0, 85, 255],
+                [85, 0, 170, 255],
+                [0, 0, 0, 0],
+                [0, 0, 0, 0]
+            ]
+        );
+        assert_eq!(t.texels[6], [255, 0, 0, 255]);
+        assert_eq!(t.alpha, TextureAlpha::ColorKey);
+    }
+
+    #[test]
+    fn dxt5_interpolated_alpha_is_premultiplied() {
+        let mut d = header(4, 4, DDPF_FOURCC, b"DXT5", 0, [0; 4]);
+        // a0 = 255, a1 = 0: index 2 → (6·255 + 0 + 3) / 7 = 219. First
+        // texel index 2, the rest 0.
+        d.extend_from_slice(&[255, 0, 2, 0, 0, 0, 0, 0]);
+        d.extend_from_slice(&[0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]);
+        let t = crate::texture::decode(&d, Path::new("a.dds")).unwrap();
+        assert_eq!(t.texels[0], [219, 219, 219, 219]);
+        assert_eq!(t.texels[1], [255, 255, 255, 255]);
+        assert_eq!(t.alpha, TextureAlpha::Translucent);
+    }
+
+    #[test]
+    fn uncompressed_bgra_and_truncation() {
+        let mut d = header(
+            2,
+            1,
+            DDPF_RGB | DDPF_ALPHAPIXELS,
+            &[0; 4],
+            32,
+            [0xff_0000, 0xff00, 0xff, 0xff00_0000],
+        );
+        d.extend_from_slice(&[10, 20, 30, 255, 1, 2, 3, 0]);
+        let t = crate::texture::decode(&d, Path::new("a.dds")).unwrap();
+        assert_eq!(t.texels, vec![[30, 20, 10, 255], [0, 0, 0, 0]]);
+        for len in 0..d.len() {
+            assert!(crate::texture::decode(&d[..len], Path::new("a.dds")).is_err());
+        }
+        let mut huge = header(16384, 16384, DDPF_FOURCC, b"DXT5", 0, [0; 4]);
+        huge.extend_from_slice(&[0; 64]);
+        let e = decode(&huge, Path::new("a.dds")).unwrap_err();
+        assert_eq!((e.field.as_str(), e.offset), ("pixels", 128));
+        let e = decode(
+            &header(4, 4, DDPF_FOURCC, b"ATI2", 0, [0; 4]),
+            Path::new("a.dds"),
+        )
+        .unwrap_err();
+        assert_eq!((e.field.as_str(), e.offset), ("pixel_format.four_cc", 84));
+    }
+}
