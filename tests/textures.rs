@@ -581,6 +581,25 @@ fn tga_errors_name_field_and_offset() {
     assert_eq!((e.field.as_str(), e.offset), ("pixels[1]", 18 + 3 + 3 + 1));
     assert_eq!(e.file, Path::new("h.tga"));
 
+    // A colour map with an odd entry size, and one longer than the file.
+    let e = parse_error(decode(&tga(
+        1,
+        Some((0, 12, &[1, 2, 3])),
+        1,
+        1,
+        8,
+        0x20,
+        &[0],
+    )));
+    assert_eq!(
+        (e.field.as_str(), e.offset),
+        ("header.color_map_entry_size", 5)
+    );
+    let mut long_map = tga(1, Some((0, 24, &map)), 1, 1, 8, 0x20, &[0]);
+    long_map[5..7].copy_from_slice(&1000u16.to_le_bytes());
+    let e = parse_error(decode(&long_map));
+    assert_eq!((e.field.as_str(), e.offset), ("color_map", 21));
+
     // An RLE packet running past the image.
     let e = parse_error(decode(&tga(10, None, 2, 1, 24, 0x20, &[0x82, 1, 2, 3])));
     assert_eq!((e.field.as_str(), e.offset), ("pixels.packet", 21));
