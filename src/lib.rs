@@ -15,6 +15,7 @@ pub mod load;
 pub mod output;
 pub mod raster;
 pub mod render;
+pub mod samples;
 pub mod scene;
 pub mod texture;
 pub mod view;

@@ -14,7 +14,6 @@ use crate::texture::{self, TextureAlpha, TextureResolver};
 use glam::{Mat3, Mat4, Quat, Vec2, Vec3};
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Arc;
 
 /// Cutoff for colour-keyed textures: bilinear filtering blends keyed texels
 /// in as transparent black, and half coverage is where the key's edge lies.
@@ -496,25 +495,10 @@ impl TextureTable {
         if let Some(i) = self.keys.iter().position(|k| *k == key) {
             return i;
         }
-        let path = resolver.resolve(source, raw);
-        let image = match &path {
-            Some(p) => match texture::load(p) {
-                Ok(t) => Arc::new(t),
-                Err(e) => {
-                    self.warnings.push(format!(
-                        "texture '{name}' unreadable, drawn as a checker: {e}"
-                    ));
-                    Arc::new(texture::Texture::checker())
-                }
-            },
-            None => {
-                self.warnings
-                    .push(format!("texture '{name}' not found, drawn as a checker"));
-                Arc::new(texture::Texture::checker())
-            }
-        };
+        let loaded = texture::load_or_checker(resolver, source, raw);
+        self.warnings.extend(loaded.warning.clone());
         self.keys.push(key);
-        self.slots.push(TextureSlot { name, path, image });
+        self.slots.push(loaded.into_slot());
         self.slots.len() - 1
     }
 
