@@ -117,8 +117,13 @@ pub fn clip_triangle(tri: [ClipVertex; 3], band: &GuardBand) -> Polygon {
                 m += 1;
             }
             if (da >= 0.0) != (db >= 0.0) && m < MAX_POLY {
-                let t = da / (da - db);
-                let mut v = a.lerp(&b, t);
+                // Always step from the inside vertex: from a far-away outside
+                // vertex, t rounds to 1 and the result cancels to garbage.
+                let mut v = if da >= 0.0 {
+                    a.lerp(&b, da / (da - db))
+                } else {
+                    b.lerp(&a, db / (db - da))
+                };
                 // Rounding can leave the new vertex a hair outside the plane it
                 // was clipped to; later planes and the setup clamp tolerate it.
                 if !v.pos.is_finite() {
