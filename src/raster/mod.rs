@@ -5,10 +5,31 @@
 //! projected vertices run counter-clockwise on screen (y up) is front-facing;
 //! back faces are culled unless the batch is two-sided, and two-sided back
 //! faces are lit with the flipped normal.
+//!
+//! Pipeline: vertices are transformed once per batch, triangles clipped in
+//! homogeneous space ([`clip`]), snapped to 8-bit sub-sample fixed point and
+//! set up as integer edge functions plus attribute planes ([`setup`]), binned
+//! to 32×32-sample tiles ([`bin`]). Each tile is then drawn on its own
+//! supersampled buffer ([`tile`], [`shade`], [`sample`]) and box-filtered
+//! straight into the output ([`resolve`]), so memory stays at one output
+//! image plus one tile of samples however large the supersampling.
+//!
+//! Opaque and masked triangles draw first in submission order; blended ones
+//! follow, back to front by the view depth of their centroid.
+
+mod bin;
+mod clip;
+mod framebuffer;
+mod lanes;
+mod resolve;
+mod sample;
+mod setup;
+mod shade;
+mod tile;
 
 use crate::scene::AlphaMode;
 use crate::texture::Texture;
-use glam::{Affine2, Mat4, Vec2, Vec3};
+use glam::{Affine2, Mat4, Vec2, Vec3, Vec4};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Camera {
@@ -51,13 +72,168 @@ pub struct RenderOptions {
     pub background: [u8; 4],
 }
 
+/// Largest supported target edge in samples; the supersampling factor is
+/// lowered until the target fits, and the guard band in [`clip`] is sized so
+/// fixed-point coordinates of such a target cannot overflow.
+pub const MAX_SAMPLES: u32 = 16384;
+
 /// Renders the batches into a straight-alpha RGBA image.
+///
+/// Images wider or taller than [`MAX_SAMPLES`] pixels are not rasterized and
+/// come back filled with the background.
 pub fn render(
     batches: &[Batch<'_>],
     camera: &Camera,
     light: &Light,
     opts: &RenderOptions,
 ) -> image::RgbaImage {
-    let _ = (batches, camera, light, opts);
-    todo!("rasterizer")
+    let (w, h) = (opts.width, opts.height);
+    let bg = opts.background;
+    if w == 0 || h == 0 || w > MAX_SAMPLES || h > MAX_SAMPLES {
+        return image::RgbaImage::from_pixel(w, h, image::Rgba(bg));
+    }
+    let mut ss = opts.supersample.clamp(1, 4);
+    while ss > 1 && (w * ss > MAX_SAMPLES || h * ss > MAX_SAMPLES) {
+        ss -= 1;
+    }
+    let vp = setup::Viewport {
+        width: w * ss,
+        height: h * ss,
+    };
+    let tris = set_up(batches, camera, &vp);
+    let materials: Vec<shade::Material> = batches.iter().map(shade::Material::new).collect();
+    let lighting = shade::Lighting::new(light);
+
+    let tile_px = framebuffer::TILE as u32 / ss;
+    let grid = bin::Grid {
+        tile: (tile_px * ss) as i32,
+        tiles_x: w.div_ceil(tile_px) as usize,
+        tiles_y: h.div_ceil(tile_px) as usize,
+        width: vp.width as i32,
+        height: vp.height as i32,
+    };
+    let bins = bin::Bins::build(&tris, &grid);
+
+    let a = bg[3] as f32 / 255.0;
+    let bg_premul = [
+        bg[0] as f32 / 255.0 * a,
+        bg[1] as f32 / 255.0 * a,
+        bg[2] as f32 / 255.0 * a,
+        a,
+    ];
+    let mut img = image::RgbaImage::new(w, h);
+    let stride = w as usize * 4;
+    let pixels: &mut [u8] = &mut img;
+    let mut buf = framebuffer::TileBuffer::new();
+    for ty in 0..grid.tiles_y {
+        for tx in 0..grid.tiles_x {
+            let rect = grid.rect(tx, ty);
+            buf.clear(bg_premul);
+            for &t in bins.tile(ty * grid.tiles_x + tx) {
+                let tri = &tris[t as usize];
+                tile::draw(
+                    tri,
+                    &materials[tri.material as usize],
+                    &lighting,
+                    &rect,
+                    &mut buf,
+                );
+            }
+            let (px, py) = (tx * tile_px as usize, ty * tile_px as usize);
+            resolve::resolve(
+                &buf,
+                ss as usize,
+                resolve::Target {
+                    pixels,
+                    stride,
+                    x: px,
+                    y: py,
+                    w: (tile_px as usize).min(w as usize - px),
+                    h: (tile_px as usize).min(h as usize - py),
+                },
+            );
+        }
+    }
+    img
+}
+
+/// Transforms, clips and sets up every triangle in draw order.
+fn set_up(batches: &[Batch<'_>], camera: &Camera, vp: &setup::Viewport) -> Vec<setup::Tri> {
+    let view_proj = camera.proj * camera.view;
+    let band = clip::GuardBand::new(vp.width, vp.height);
+    let clip_pos: Vec<Vec<Vec4>> = batches
+        .iter()
+        .map(|b| {
+            b.positions
+                .iter()
+                .map(|p| view_proj * p.extend(1.0))
+                .collect()
+        })
+        .collect();
+
+    // Opaque and masked first in submission order, then blended back to
+    // front; the stable sort keeps submission order among equal depths.
+    let mut order: Vec<(u32, u32)> = Vec::new();
+    let mut blended: Vec<(f32, u32, u32)> = Vec::new();
+    for (bi, b) in batches.iter().enumerate() {
+        let is_blend = b.alpha == crate::scene::AlphaMode::Blend;
+        for (ti, t) in b.triangles.iter().enumerate() {
+            let Some(p) = fetch(b.positions, t) else {
+                continue;
+            };
+            if is_blend {
+                let centroid = (p[0] + p[1] + p[2]) / 3.0;
+                let z = camera.view.transform_point3(centroid).z;
+                if z.is_finite() {
+                    blended.push((z, bi as u32, ti as u32));
+                }
+            } else {
+                order.push((bi as u32, ti as u32));
+            }
+        }
+    }
+    // Right-handed view space looks down -z: the farthest has the lowest z.
+    blended.sort_by(|a, b| a.0.total_cmp(&b.0));
+    order.extend(blended.iter().map(|&(_, b, t)| (b, t)));
+
+    let mut tris = Vec::with_capacity(order.len());
+    for (bi, ti) in order {
+        let b = &batches[bi as usize];
+        let t = b.triangles[ti as usize];
+        let Some(world) = fetch(b.positions, &t) else {
+            continue;
+        };
+        let face_normal = (world[1] - world[0]).cross(world[2] - world[0]);
+        let vert = |k: usize| {
+            let i = t[k] as usize;
+            let finite2 = |v: Vec2| if v.is_finite() { v } else { Vec2::ZERO };
+            let finite3 = |v: Vec3| if v.is_finite() { v } else { Vec3::ZERO };
+            clip::ClipVertex {
+                pos: clip_pos[bi as usize][i],
+                uv: finite2(
+                    b.uv_transform
+                        .transform_point2(b.uvs.get(i).copied().unwrap_or(Vec2::ZERO)),
+                ),
+                // Without per-vertex normals the face is lit flat.
+                normal: finite3(b.normals.get(i).copied().unwrap_or(face_normal)),
+            }
+        };
+        let poly = clip::clip_triangle([vert(0), vert(1), vert(2)], &band);
+        for k in 1..poly.len.saturating_sub(1) {
+            let v = [&poly.verts[0], &poly.verts[k], &poly.verts[k + 1]];
+            if let Some(tri) = setup::setup(v, vp, bi, b.two_sided) {
+                tris.push(tri);
+            }
+        }
+    }
+    tris
+}
+
+/// The triangle's world positions; `None` when an index is out of range.
+fn fetch(positions: &[Vec3], t: &[u32; 3]) -> Option<[Vec3; 3]> {
+    Some([
+        *positions.get(t[0] as usize)?,
+        *positions.get(t[1] as usize)?,
+        *positions.get(t[2] as usize)?,
+    ])
 }

@@ -1,0 +1,165 @@
+//! Bilinear texture sampling with repeat addressing, eight lanes at a time.
+//!
+//! Texels are premultiplied, so filtering across a transparent texel fades
+//! alpha and colour together instead of dragging its colour in.
+
+use super::lanes::{F32x8, I32x8, LANES};
+use crate::texture::Texture;
+
+/// Keeps coordinates where the truncating floor in [`F32x8::floor`] is exact;
+/// beyond it a float has no fractional bits left to filter with anyway.
+const UV_LIMIT: f32 = 1.0e6;
+
+#[derive(Debug, Clone, Copy)]
+pub struct TexView<'a> {
+    texels: &'a [[u8; 4]],
+    w: i32,
+    h: i32,
+}
+
+impl<'a> TexView<'a> {
+    /// `None` for an empty texture or one whose texel count does not match
+    /// its size; those draw as if untextured.
+    pub fn new(t: &'a Texture) -> Option<Self> {
+        let n = (t.width as u64).checked_mul(t.height as u64)?;
+        if n == 0 || n != t.texels.len() as u64 || t.width > i32::MAX as u32 / 2 {
+            return None;
+        }
+        Some(TexView {
+            texels: &t.texels,
+            w: t.width as i32,
+            h: t.height as i32,
+        })
+    }
+
+    /// Premultiplied RGBA in 0..1 per lane; lanes outside `mask` are zero.
+    pub fn sample(&self, u: F32x8, v: F32x8, mask: I32x8) -> [F32x8; 4] {
+        let (ix0, ix1, fx) = wrap_axis(u, self.w);
+        let (iy0, iy1, fy) = wrap_axis(v, self.h);
+        let mut t = [[[0.0f32; LANES]; 4]; 4];
+        for i in 0..LANES {
+            if mask.0[i] == 0 {
+                continue;
+            }
+            let r0 = (iy0.0[i] * self.w) as usize;
+            let r1 = (iy1.0[i] * self.w) as usize;
+            let (c0, c1) = (ix0.0[i] as usize, ix1.0[i] as usize);
+            for (k, idx) in [r0 + c0, r0 + c1, r1 + c0, r1 + c1].into_iter().enumerate() {
+                let px = self.texels.get(idx).copied().unwrap_or([0; 4]);
+                for ch in 0..4 {
+                    t[k][ch][i] = px[ch] as f32;
+                }
+            }
+        }
+        let scale = F32x8::splat(1.0 / 255.0);
+        let mut out = [F32x8::splat(0.0); 4];
+        for ch in 0..4 {
+            let t00 = F32x8(t[0][ch]);
+            let t10 = F32x8(t[1][ch]);
+            let t01 = F32x8(t[2][ch]);
+            let t11 = F32x8(t[3][ch]);
+            let top = t00 + (t10 - t00) * fx;
+            let bottom = t01 + (t11 - t01) * fx;
+            out[ch] = (top + (bottom - top) * fy) * scale;
+        }
+        out
+    }
+}
+
+/// Texel indices either side of the sample and the weight of the second,
+/// with texel centres at (i + ½) / size and wrap-around at both ends.
+#[inline(always)]
+fn wrap_axis(u: F32x8, size: i32) -> (I32x8, I32x8, F32x8) {
+    let u = u.max(F32x8::splat(-UV_LIMIT)).min(F32x8::splat(UV_LIMIT));
+    let fu = u - u.floor();
+    let x = fu * F32x8::splat(size as f32) - F32x8::splat(0.5);
+    let xf = x.floor();
+    let frac = x - xf;
+    let mut i0 = xf.to_i32();
+    let mut i1 = i0;
+    for k in 0..LANES {
+        // -1 wraps to the last texel, `size` to the first; the clamp only
+        // guards against float edge cases.
+        let a = if i0.0[k] < 0 { size - 1 } else { i0.0[k] };
+        let a = a.clamp(0, size - 1);
+        let b = if a + 1 >= size { 0 } else { a + 1 };
+        i0.0[k] = a;
+        i1.0[k] = b;
+    }
+    (i0, i1, frac)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::texture::TextureAlpha;
+
+    fn tex2x2() -> Texture {
+        Texture {
+            name: "t".into(),
+            width: 2,
+            height: 2,
+            // top-left red, top-right green, bottom-left blue, bottom-right white
+            texels: vec![
+                [255, 0, 0, 255],
+                [0, 255, 0, 255],
+                [0, 0, 255, 255],
+                [255, 255, 255, 255],
+            ],
+            alpha: TextureAlpha::Opaque,
+        }
+    }
+
+    fn one(view: &TexView, u: f32, v: f32) -> [f32; 4] {
+        let r = view.sample(F32x8::splat(u), F32x8::splat(v), I32x8::splat(-1));
+        [r[0].0[0], r[1].0[0], r[2].0[0], r[3].0[0]]
+    }
+
+    fn close(a: [f32; 4], b: [f32; 4]) {
+        for i in 0..4 {
+            assert!((a[i] - b[i]).abs() < 1e-5, "{a:?} vs {b:?}");
+        }
+    }
+
+    #[test]
+    fn texel_centres_return_the_texel() {
+        let t = tex2x2();
+        let v = TexView::new(&t).unwrap();
+        close(one(&v, 0.25, 0.25), [1.0, 0.0, 0.0, 1.0]);
+        close(one(&v, 0.75, 0.25), [0.0, 1.0, 0.0, 1.0]);
+        close(one(&v, 0.25, 0.75), [0.0, 0.0, 1.0, 1.0]);
+        close(one(&v, 0.75, 0.75), [1.0, 1.0, 1.0, 1.0]);
+    }
+
+    #[test]
+    fn centre_averages_and_edges_wrap() {
+        let t = tex2x2();
+        let v = TexView::new(&t).unwrap();
+        close(one(&v, 0.5, 0.5), [0.5, 0.5, 0.5, 1.0]);
+        // u = 0 sits halfway between the last and the first column.
+        close(one(&v, 0.0, 0.25), [0.5, 0.5, 0.0, 1.0]);
+        close(one(&v, 1.0, 0.25), [0.5, 0.5, 0.0, 1.0]);
+        // 3/8 across: 3/4 of the left texel, 1/4 of the right one.
+        close(one(&v, 0.375, 0.25), [0.75, 0.25, 0.0, 1.0]);
+        // Repeat: u + 3 and v - 2 sample the same place.
+        close(one(&v, 3.375, -1.75), [0.75, 0.25, 0.0, 1.0]);
+    }
+
+    #[test]
+    fn empty_or_inconsistent_textures_are_rejected() {
+        let mut t = tex2x2();
+        t.texels.pop();
+        assert!(TexView::new(&t).is_none());
+        t.width = 0;
+        t.texels.clear();
+        assert!(TexView::new(&t).is_none());
+    }
+
+    #[test]
+    fn nan_coordinates_do_not_panic() {
+        let t = tex2x2();
+        let v = TexView::new(&t).unwrap();
+        let r = one(&v, f32::NAN, f32::INFINITY);
+        assert!(r.iter().all(|c| c.is_finite()));
+    }
+}

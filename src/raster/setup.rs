@@ -1,0 +1,299 @@
+//! Triangle setup: viewport transform, snapping to 8-bit sub-sample fixed
+//! point, integer edge functions with the top-left rule, and the screen-space
+//! planes of every interpolated attribute.
+//!
+//! Edge functions are rescaled to whole-sample steps (see [`Edge`]) so that
+//! inside a tile they fit i32 lanes exactly; the fill rule is folded into the
+//! constant, so the inner loop is one add and a sign test per edge.
+
+use super::clip::{ClipVertex, GUARD_SAMPLES};
+
+pub const SUB_BITS: u32 = 8;
+const SUB: i64 = 1 << SUB_BITS;
+const HALF: i64 = SUB / 2;
+
+/// `e(px, py) = a·px + b·py + c` at the centre of sample `(px, py)`; the
+/// sample is covered when `e >= 0` for all three edges.
+///
+/// With snapped vertices the exact edge function at sample centre
+/// `(px + ½, py + ½)` is `E = 256·(a·px + b·py) + K`; covered means `E > 0`, or
+/// `E == 0` on a top/left edge. Since `a·px + b·py` is an integer, that test is
+/// exactly `a·px + b·py + ceil(K'/256) - 1 >= 0` with `K' = K + [top-left]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Edge {
+    pub a: i32,
+    pub b: i32,
+    pub c: i64,
+}
+
+impl Edge {
+    #[inline]
+    pub fn at(&self, px: i64, py: i64) -> i64 {
+        self.a as i64 * px + self.b as i64 * py + self.c
+    }
+}
+
+/// An attribute as a screen-space plane: value at sample centre `(px, py)` is
+/// `v + dx·px + dy·py`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Plane {
+    pub v: f64,
+    pub dx: f64,
+    pub dy: f64,
+}
+
+impl Plane {
+    #[inline]
+    pub fn at(&self, px: f64, py: f64) -> f64 {
+        self.v + self.dx * px + self.dy * py
+    }
+}
+
+pub const P_Z: usize = 0;
+pub const P_INV_W: usize = 1;
+pub const P_U: usize = 2;
+pub const P_V: usize = 3;
+pub const P_NX: usize = 4;
+pub const P_NY: usize = 5;
+pub const P_NZ: usize = 6;
+pub const PLANES: usize = 7;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tri {
+    pub edges: [Edge; 3],
+    /// Covered samples lie in `min_x..=max_x`, `min_y..=max_y` (clamped to
+    /// the target).
+    pub min_x: i32,
+    pub min_y: i32,
+    pub max_x: i32,
+    pub max_y: i32,
+    /// z (NDC, affine in screen space), then 1/w and u/w, v/w, n/w.
+    pub planes: [Plane; PLANES],
+    pub material: u32,
+    /// Seen from behind (only kept for two-sided batches).
+    pub back: bool,
+}
+
+/// Sample-space target size and the precomputed viewport transform.
+#[derive(Debug, Clone, Copy)]
+pub struct Viewport {
+    pub width: u32,
+    pub height: u32,
+}
+
+impl Viewport {
+    fn to_fixed(&self, v: &ClipVertex) -> (i64, i64) {
+        let inv_w = 1.0 / v.pos.w as f64;
+        let hw = self.width as f64 * 0.5;
+        let hh = self.height as f64 * 0.5;
+        let sx = (v.pos.x as f64 * inv_w) * hw;
+        let sy = -(v.pos.y as f64 * inv_w) * hh;
+        // Relative to the centre, clamped to the guard band the clipper
+        // enforced (rounding can overshoot it by a hair), then shifted.
+        let lim = (GUARD_SAMPLES as f64 + 1.0) * SUB as f64;
+        let fx = (sx * SUB as f64).round().clamp(-lim, lim) as i64;
+        let fy = (sy * SUB as f64).round().clamp(-lim, lim) as i64;
+        (
+            fx + self.width as i64 * HALF,
+            fy + self.height as i64 * HALF,
+        )
+    }
+}
+
+/// Whether a triangle faces the viewer; `None` when it has no area.
+pub fn setup(v: [&ClipVertex; 3], vp: &Viewport, material: u32, two_sided: bool) -> Option<Tri> {
+    let mut p = [vp.to_fixed(v[0]), vp.to_fixed(v[1]), vp.to_fixed(v[2])];
+    let mut v = v;
+    let area = (p[1].0 - p[0].0) * (p[2].1 - p[0].1) - (p[2].0 - p[0].0) * (p[1].1 - p[0].1);
+    if area == 0 {
+        return None;
+    }
+    // Screen y runs down, so counter-clockwise in NDC (front) is negative here.
+    let back = area > 0;
+    if back && !two_sided {
+        return None;
+    }
+    if !back {
+        p.swap(1, 2);
+        v.swap(1, 2);
+    }
+    let area = area.abs();
+
+    let mut edges = [Edge { a: 0, b: 0, c: 0 }; 3];
+    for (k, (i, j)) in [(0, 1), (1, 2), (2, 0)].into_iter().enumerate() {
+        let (xa, ya) = p[i];
+        let (xb, yb) = p[j];
+        let a = ya - yb;
+        let b = xb - xa;
+        let c = xa * yb - xb * ya;
+        let top_left = a > 0 || (a == 0 && b > 0);
+        let k_full = HALF * (a + b) + c + top_left as i64;
+        let ceil = -(-k_full).div_euclid(SUB);
+        edges[k] = Edge {
+            a: a as i32,
+            b: b as i32,
+            c: ceil - 1,
+        };
+    }
+
+    let xs = [p[0].0, p[1].0, p[2].0];
+    let ys = [p[0].1, p[1].1, p[2].1];
+    let lo = |m: i64| -((-(m - HALF)).div_euclid(SUB));
+    let hi = |m: i64| (m - HALF).div_euclid(SUB);
+    let min_x = lo(*xs.iter().min()?).max(0);
+    let min_y = lo(*ys.iter().min()?).max(0);
+    let max_x = hi(*xs.iter().max()?).min(vp.width as i64 - 1);
+    let max_y = hi(*ys.iter().max()?).min(vp.height as i64 - 1);
+    if min_x > max_x || min_y > max_y {
+        return None;
+    }
+
+    // Attribute planes in f64 from the snapped positions, so interpolation
+    // agrees with coverage; sample centres sit at +½.
+    let sx = |i: usize| xs[i] as f64 / SUB as f64 - 0.5;
+    let sy = |i: usize| ys[i] as f64 / SUB as f64 - 0.5;
+    let (x0, y0) = (sx(0), sy(0));
+    let (dx1, dy1) = (sx(1) - x0, sy(1) - y0);
+    let (dx2, dy2) = (sx(2) - x0, sy(2) - y0);
+    let inv_area = (SUB * SUB) as f64 / area as f64;
+    let plane = |a: [f64; 3]| {
+        let (d1, d2) = (a[1] - a[0], a[2] - a[0]);
+        let dx = (d1 * dy2 - d2 * dy1) * inv_area;
+        let dy = (d2 * dx1 - d1 * dx2) * inv_area;
+        Plane {
+            v: a[0] - dx * x0 - dy * y0,
+            dx,
+            dy,
+        }
+    };
+    let inv_w = [
+        1.0 / v[0].pos.w as f64,
+        1.0 / v[1].pos.w as f64,
+        1.0 / v[2].pos.w as f64,
+    ];
+    let per_w = |f: &dyn Fn(&ClipVertex) -> f32| {
+        plane([
+            f(v[0]) as f64 * inv_w[0],
+            f(v[1]) as f64 * inv_w[1],
+            f(v[2]) as f64 * inv_w[2],
+        ])
+    };
+    let planes = [
+        per_w(&|c| c.pos.z),
+        plane(inv_w),
+        per_w(&|c| c.uv.x),
+        per_w(&|c| c.uv.y),
+        per_w(&|c| c.normal.x),
+        per_w(&|c| c.normal.y),
+        per_w(&|c| c.normal.z),
+    ];
+    Some(Tri {
+        edges,
+        min_x: min_x as i32,
+        min_y: min_y as i32,
+        max_x: max_x as i32,
+        max_y: max_y as i32,
+        planes,
+        material,
+        back,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{Vec2, Vec3, Vec4};
+
+    fn ndc(x: f32, y: f32) -> ClipVertex {
+        ClipVertex {
+            pos: Vec4::new(x, y, 0.5, 1.0),
+            uv: Vec2::new(x, y),
+            normal: Vec3::Z,
+        }
+    }
+
+    fn covered(t: &Tri, px: i64, py: i64) -> bool {
+        t.edges.iter().all(|e| e.at(px, py) >= 0)
+    }
+
+    #[test]
+    fn shared_diagonal_covers_each_sample_once() {
+        let vp = Viewport {
+            width: 16,
+            height: 16,
+        };
+        let (a, b, c, d) = (
+            ndc(-0.8, -0.7),
+            ndc(0.6, -0.8),
+            ndc(0.7, 0.9),
+            ndc(-0.9, 0.5),
+        );
+        let t1 = setup([&a, &b, &c], &vp, 0, false).unwrap();
+        let t2 = setup([&a, &c, &d], &vp, 0, false).unwrap();
+        for py in 0..16 {
+            for px in 0..16 {
+                assert!(!(covered(&t1, px, py) && covered(&t2, px, py)), "{px},{py}");
+            }
+        }
+    }
+
+    #[test]
+    fn square_on_sample_centres_follows_top_left_rule() {
+        // Vertices exactly on sample centres 2.5 and 5.5 in an 8×8 target.
+        let vp = Viewport {
+            width: 8,
+            height: 8,
+        };
+        let s = |x: f32| x / 4.0 - 1.0;
+        let (a, b, c, d) = (
+            ndc(s(2.5), -s(2.5)),
+            ndc(s(5.5), -s(2.5)),
+            ndc(s(5.5), -s(5.5)),
+            ndc(s(2.5), -s(5.5)),
+        );
+        // a-b-c is counter-clockwise in NDC y-up? a is top-left on screen.
+        let t1 = setup([&a, &d, &c], &vp, 0, true).unwrap();
+        let t2 = setup([&a, &c, &b], &vp, 0, true).unwrap();
+        let mut count = 0;
+        for py in 0..8 {
+            for px in 0..8 {
+                let n = covered(&t1, px, py) as u32 + covered(&t2, px, py) as u32;
+                assert!(n <= 1);
+                if n == 1 {
+                    count += 1;
+                    // Left and top edges included, right and bottom excluded.
+                    assert!((2..5).contains(&px) && (2..5).contains(&py), "{px},{py}");
+                }
+            }
+        }
+        assert_eq!(count, 9);
+    }
+
+    #[test]
+    fn back_faces_are_culled_unless_two_sided() {
+        let vp = Viewport {
+            width: 8,
+            height: 8,
+        };
+        let (a, b, c) = (ndc(-0.5, -0.5), ndc(0.5, -0.5), ndc(0.0, 0.5));
+        let front = setup([&a, &b, &c], &vp, 0, false).unwrap();
+        assert!(!front.back);
+        assert!(setup([&a, &c, &b], &vp, 0, false).is_none());
+        assert!(setup([&a, &c, &b], &vp, 0, true).unwrap().back);
+    }
+
+    #[test]
+    fn planes_interpolate_vertex_values() {
+        let vp = Viewport {
+            width: 100,
+            height: 100,
+        };
+        let (a, b, c) = (ndc(-0.5, -0.5), ndc(0.5, -0.5), ndc(0.0, 0.5));
+        let t = setup([&a, &b, &c], &vp, 0, false).unwrap();
+        // uv.x = ndc x; at screen sample centre (px + ½) that is (px+½)/50 - 1.
+        let u = t.planes[P_U].at(49.5, 30.0);
+        assert!((u - 0.0).abs() < 1e-9, "{u}");
+        let u = t.planes[P_U].at(24.5, 60.0);
+        assert!((u + 0.5).abs() < 1e-9, "{u}");
+    }
+}

@@ -1,0 +1,156 @@
+//! Fragment shading: texture × base colour, Lambert lighting, alpha modes.
+
+use super::lanes::{F32x8, I32x8};
+use super::sample::TexView;
+use super::{Batch, Light};
+use crate::scene::AlphaMode;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Mode {
+    Opaque,
+    Mask(f32),
+    Blend,
+}
+
+/// A batch's shading inputs, resolved once per render.
+#[derive(Debug, Clone, Copy)]
+pub struct Material<'a> {
+    pub tex: Option<TexView<'a>>,
+    /// Premultiplied base colour.
+    pub base: [f32; 4],
+    pub mode: Mode,
+    pub unlit: bool,
+}
+
+impl<'a> Material<'a> {
+    pub fn new(b: &Batch<'a>) -> Self {
+        let clean = |v: f32| {
+            if v.is_finite() {
+                v.clamp(0.0, 1.0)
+            } else {
+                0.0
+            }
+        };
+        let a = clean(b.base_color[3]);
+        let mode = match b.alpha {
+            AlphaMode::Opaque => Mode::Opaque,
+            // A NaN cutoff keeps everything rather than nothing.
+            AlphaMode::Mask(c) => Mode::Mask(if c.is_nan() { 0.0 } else { c }),
+            AlphaMode::Blend => Mode::Blend,
+        };
+        Material {
+            tex: b.texture.and_then(TexView::new),
+            base: [
+                clean(b.base_color[0]) * a,
+                clean(b.base_color[1]) * a,
+                clean(b.base_color[2]) * a,
+                a,
+            ],
+            mode,
+            unlit: b.unlit,
+        }
+    }
+
+    pub fn writes_depth(&self) -> bool {
+        self.mode != Mode::Blend
+    }
+}
+
+/// The light with its direction normalised and non-finite values zeroed.
+#[derive(Debug, Clone, Copy)]
+pub struct Lighting {
+    pub dir: [f32; 3],
+    pub color: [f32; 3],
+    pub ambient: [f32; 3],
+}
+
+impl Lighting {
+    pub fn new(l: &Light) -> Self {
+        let d = l.direction.normalize_or_zero();
+        let fin = |v: glam::Vec3| {
+            let a = v.to_array();
+            a.map(|x| if x.is_finite() { x } else { 0.0 })
+        };
+        Lighting {
+            dir: fin(d),
+            color: fin(l.color),
+            ambient: fin(l.ambient),
+        }
+    }
+}
+
+/// Interpolated, perspective-corrected inputs of eight fragments.
+pub struct Inputs {
+    pub u: F32x8,
+    pub v: F32x8,
+    pub n: [F32x8; 3],
+}
+
+/// Premultiplied colour of the fragments and the lanes that survive the
+/// alpha test.
+pub fn shade(
+    mat: &Material,
+    light: &Lighting,
+    inp: &Inputs,
+    back: bool,
+    mask: I32x8,
+) -> ([F32x8; 4], I32x8) {
+    let mut c = match &mat.tex {
+        Some(t) => {
+            let s = t.sample(inp.u, inp.v, mask);
+            [
+                s[0] * F32x8::splat(mat.base[0]),
+                s[1] * F32x8::splat(mat.base[1]),
+                s[2] * F32x8::splat(mat.base[2]),
+                s[3] * F32x8::splat(mat.base[3]),
+            ]
+        }
+        None => mat.base.map(F32x8::splat),
+    };
+    let mut keep = mask;
+    match mat.mode {
+        Mode::Blend => {}
+        Mode::Opaque | Mode::Mask(_) => {
+            if let Mode::Mask(cut) = mat.mode {
+                keep = keep & !c[3].lt(F32x8::splat(cut));
+            }
+            // Written opaque with the straight colour: an edge texel filtered
+            // against a transparent (black) neighbour keeps its own colour.
+            let a = c[3];
+            let inv = F32x8::splat(1.0).div(a);
+            let pos = F32x8::splat(0.0).lt(a);
+            for ch in &mut c[..3] {
+                *ch = (*ch * inv).min(F32x8::splat(1.0)).select(*ch, pos);
+            }
+            c[3] = F32x8::splat(1.0);
+        }
+    }
+    if !mat.unlit {
+        let f = light_factor(light, &inp.n, back);
+        for ch in 0..3 {
+            c[ch] = c[ch] * f[ch];
+        }
+    }
+    (c, keep)
+}
+
+/// `min(1, ambient + colour · max(0, n·l))` per channel: lighting saturates
+/// like a clamped fixed-function vertex colour before modulating the texel.
+#[inline(always)]
+fn light_factor(light: &Lighting, n: &[F32x8; 3], back: bool) -> [F32x8; 3] {
+    let len2 = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
+    let dot = n[0] * F32x8::splat(light.dir[0])
+        + n[1] * F32x8::splat(light.dir[1])
+        + n[2] * F32x8::splat(light.dir[2]);
+    let sign = if back { -1.0 } else { 1.0 };
+    let inv_len = F32x8::splat(sign).div(len2.sqrt());
+    // A zero or NaN normal gives a NaN product, which max() turns into 0.
+    let d = (dot * inv_len).max(F32x8::splat(0.0));
+    let mut f = [F32x8::splat(0.0); 3];
+    for ch in 0..3 {
+        f[ch] = (F32x8::splat(light.ambient[ch]) + F32x8::splat(light.color[ch]) * d)
+            .min(F32x8::splat(1.0))
+            .max(F32x8::splat(0.0));
+    }
+    f
+}
