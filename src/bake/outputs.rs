@@ -1,0 +1,86 @@
+//! Writing one job's results: per-frame PNGs, the sheet with its JSON, and
+//! one GIF per direction, each file atomically.
+
+use super::meta::{sheet_json, SheetMeta};
+use super::recipe::{FrameTimes, Job};
+use super::sheet::SheetLayout;
+use crate::error::{Error, Result};
+use crate::output::{write_atomic, write_png};
+use image::RgbaImage;
+use std::path::PathBuf;
+
+/// Writes every output `job` asks for. `frames[d][f]` is direction
+/// `job.directions[d]` at `times.times[f]`, each `job.width × job.height`.
+/// `pivot` is the model origin's position in a frame as fractions of its
+/// size. Returns the files written, in writing order.
+pub fn write_outputs(
+    job: &Job,
+    times: &FrameTimes,
+    frames: &[Vec<RgbaImage>],
+    pivot: [f32; 2],
+) -> Result<Vec<PathBuf>> {
+    let job_err = |m: String| Error::Other(format!("job '{}': {m}", job.name));
+    if frames.len() != job.directions.len() {
+        return Err(job_err(format!(
+            "{} rows of frames for {} directions",
+            frames.len(),
+            job.directions.len()
+        )));
+    }
+    let n = times.times.len();
+    if let Some(row) = frames.iter().find(|r| r.len() != n) {
+        return Err(job_err(format!(
+            "a row has {} frames, expected {n}",
+            row.len()
+        )));
+    }
+    let mut written = Vec::new();
+
+    for (d, row) in frames.iter().enumerate() {
+        for (f, img) in row.iter().enumerate() {
+            if let Some(p) = job.frame_path(d, f) {
+                write_png(&p, img)?;
+                written.push(p);
+            }
+        }
+    }
+
+    if let Some(sheet_path) = &job.output.sheet {
+        let cols = u32::try_from(n).map_err(|_| job_err("too many frames".into()))?;
+        let layout =
+            SheetLayout::new(job.width, job.height, cols, frames.len() as u32).map_err(job_err)?;
+        let cells: Vec<&RgbaImage> = frames.iter().flatten().collect();
+        let sheet = layout.compose(&cells).map_err(job_err)?;
+        write_png(sheet_path, &sheet)?;
+        written.push(sheet_path.clone());
+        if let Some(meta_path) = &job.output.meta {
+            let image = sheet_path
+                .file_name()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let json = sheet_json(&SheetMeta {
+                name: &job.name,
+                image: &image,
+                layout,
+                directions: &job.directions,
+                frame_seconds: times.frame_seconds,
+                pivot,
+            });
+            write_atomic(meta_path, json.as_bytes())?;
+            written.push(meta_path.clone());
+        }
+    }
+
+    if job.output.gif.is_some() {
+        let delay = super::gif::delay_cs(times.frame_seconds);
+        for (d, row) in frames.iter().enumerate() {
+            if let Some(p) = job.gif_path(d) {
+                let refs: Vec<&RgbaImage> = row.iter().collect();
+                let bytes = super::gif::encode(&refs, delay).map_err(job_err)?;
+                write_atomic(&p, &bytes)?;
+                written.push(p);
+            }
+        }
+    }
+    Ok(written)
+}

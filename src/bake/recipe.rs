@@ -1,0 +1,1584 @@
+//! Recipes: a YAML file holding several bake jobs, turned into fully resolved
+//! [`Job`]s the run loop can use without further checks.
+//!
+//! Parsing is two-layered. serde (through serde-saphyr) does the typing and
+//! rejects unknown keys; every value we still have to check is wrapped in
+//! [`Spanned`] so a range error can point at its own line and column. Because a
+//! serde error does not know which job it happened in, a second, lenient parse
+//! of the same text finds where each job starts so the message can still name
+//! the job.
+
+use glam::{Mat3, Vec3};
+use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_saphyr::{Location, MessageFormatter, Spanned};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Component, Path, PathBuf};
+
+/// Defaults applied when neither the job nor `defaults:` sets a key.
+/// The README's recipe reference quotes these values; keep them in step.
+pub mod default {
+    pub const SIZE: (u32, u32) = (128, 128);
+    pub const DIRECTIONS: u32 = 8;
+    pub const PITCH: f32 = 30.0;
+    pub const FPS: f32 = 12.0;
+    pub const ANTIALIAS: u32 = 2;
+    pub const PADDING: f32 = 0.05;
+    pub const ZOOM: f32 = 1.0;
+    pub const FOV: f32 = 35.0;
+    pub const LIGHT_YAW: f32 = -45.0;
+    pub const LIGHT_PITCH: f32 = 45.0;
+    pub const LIGHT_COLOR: [f32; 3] = [1.0, 1.0, 1.0];
+    pub const AMBIENT: [f32; 3] = [0.45, 0.45, 0.45];
+    pub const OUTPUT_DIR: &str = "out/{name}";
+    pub const SHEET: &str = "{name}.png";
+}
+
+/// Largest frame side, in pixels.
+pub const MAX_SIZE: u32 = 8192;
+/// Most directions a job may render.
+pub const MAX_DIRECTIONS: usize = 360;
+/// Most frames one clip may sample; a guard against `fps` × a very long model.
+pub const MAX_FRAMES: usize = 4096;
+
+// ---------------------------------------------------------------------------
+// Resolved types
+// ---------------------------------------------------------------------------
+
+/// One bake job, fully resolved: paths made relative to the recipe's folder,
+/// defaults applied, values validated.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Job {
+    pub name: String,
+    /// The recipe file and the job's line there, for messages.
+    pub recipe: PathBuf,
+    pub line: u64,
+    pub model: PathBuf,
+    /// Extra texture search folders, in the order given.
+    pub data: Vec<PathBuf>,
+    pub clip: Clip,
+    /// Camera yaws, in order; row `i` of the sheet is `directions[i]`.
+    pub directions: Vec<Direction>,
+    /// Camera elevation above the horizon, degrees, −90..=90.
+    pub pitch: f32,
+    pub width: u32,
+    pub height: u32,
+    pub camera: CameraSpec,
+    pub light: LightSpec,
+    /// Straight RGBA; alpha 0 is a transparent background.
+    pub background: [u8; 4],
+    /// Supersampling factor per axis, 1..=4 (`raster::RenderOptions::supersample`).
+    pub antialias: u32,
+    pub output: Outputs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Direction {
+    pub index: usize,
+    /// Degrees; 0 looks at the model's front (+Z) and angles grow toward +X.
+    pub yaw: f32,
+}
+
+/// Which moments of the animation become frames.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Clip {
+    /// One frame at `time` seconds.
+    Still { time: f32 },
+    /// Frames over `[start, end)`; `end: None` means the model's duration.
+    Range {
+        start: f32,
+        end: Option<f32>,
+        step: Step,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Step {
+    /// Frames every `1/fps` seconds.
+    Fps(f32),
+    /// This many frames spread evenly over the range.
+    Frames(u32),
+}
+
+/// The sample times of a clip once the model's duration is known.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FrameTimes {
+    /// Seconds, ascending.
+    pub times: Vec<f32>,
+    /// How long each frame is shown, seconds (0 for a still).
+    pub frame_seconds: f32,
+}
+
+impl FrameTimes {
+    /// Frames per second implied by the spacing (0 for a still).
+    pub fn fps(&self) -> f32 {
+        if self.frame_seconds > 0.0 {
+            1.0 / self.frame_seconds
+        } else {
+            0.0
+        }
+    }
+}
+
+impl Clip {
+    /// Whether this clip can only ever produce one frame (so file-name
+    /// templates need no `{frame}`).
+    pub fn is_single(&self) -> bool {
+        matches!(
+            self,
+            Clip::Still { .. }
+                | Clip::Range {
+                    step: Step::Frames(1),
+                    ..
+                }
+        )
+    }
+
+    /// Sample times for a model whose animation lasts `model_duration`
+    /// seconds. A range over a static model (duration 0) yields one frame.
+    pub fn frame_times(&self, model_duration: f32) -> Result<FrameTimes, String> {
+        match *self {
+            Clip::Still { time } => Ok(FrameTimes {
+                times: vec![time],
+                frame_seconds: 0.0,
+            }),
+            Clip::Range { start, end, step } => {
+                let end = end.unwrap_or(model_duration.max(0.0));
+                if !end.is_finite() || end < start {
+                    return Err(format!(
+                        "clip starts at {start} s but the animation ends at {end} s"
+                    ));
+                }
+                let span = end - start;
+                match step {
+                    Step::Fps(fps) => {
+                        // A hair below whole numbers so 2 s at 12 fps is 24 frames, not 25.
+                        let n = ((span as f64 * fps as f64) - 1e-4).ceil().max(1.0);
+                        if n > MAX_FRAMES as f64 {
+                            return Err(format!(
+                                "clip of {span} s at {fps} fps is {n} frames, more than {MAX_FRAMES}"
+                            ));
+                        }
+                        let n = n as usize;
+                        let times = (0..n)
+                            .map(|i| (start as f64 + i as f64 / fps as f64) as f32)
+                            .collect();
+                        Ok(FrameTimes {
+                            times,
+                            frame_seconds: 1.0 / fps,
+                        })
+                    }
+                    Step::Frames(n) => {
+                        let dt = span as f64 / n as f64;
+                        let times = (0..n)
+                            .map(|i| (start as f64 + i as f64 * dt) as f32)
+                            .collect();
+                        Ok(FrameTimes {
+                            times,
+                            frame_seconds: dt as f32,
+                        })
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Projection {
+    Orthographic,
+    Perspective,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CameraSpec {
+    pub projection: Projection,
+    /// Fraction of the frame left empty on each side, 0..0.5.
+    pub padding: f32,
+    /// Magnification after fitting the model in the frame, > 0.
+    pub zoom: f32,
+    /// Vertical field of view in degrees (perspective only), 1..=170.
+    pub fov: f32,
+}
+
+/// Whether the light turns with the camera (every direction lit alike, the
+/// usual choice for sprites) or stays fixed in the world.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LightSpace {
+    Camera,
+    World,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LightSpec {
+    /// Unit vector toward the light, in `space`: for `Camera`, x = screen
+    /// right, y = up, z = toward the viewer, before the camera's yaw is applied.
+    pub direction: Vec3,
+    pub space: LightSpace,
+    pub color: Vec3,
+    pub ambient: Vec3,
+}
+
+impl LightSpec {
+    /// Direction toward the light in world space for a camera at `camera_yaw`
+    /// degrees.
+    pub fn world_direction(&self, camera_yaw: f32) -> Vec3 {
+        match self.space {
+            LightSpace::World => self.direction,
+            LightSpace::Camera => {
+                (Mat3::from_rotation_y(camera_yaw.to_radians()) * self.direction).normalize()
+            }
+        }
+    }
+}
+
+/// Unit vector for a yaw/pitch pair in degrees: yaw 0 points at +Z, positive
+/// yaw turns toward +X, pitch lifts toward +Y.
+pub fn yaw_pitch_vector(yaw: f32, pitch: f32) -> Vec3 {
+    let (sy, cy) = yaw.to_radians().sin_cos();
+    let (sp, cp) = pitch.to_radians().sin_cos();
+    Vec3::new(sy * cp, sp, cy * cp)
+}
+
+/// Camera frame for a yaw/pitch: `(back, right, up)` where `back` points from
+/// the target toward the eye. Built from rotations, so a straight-down view
+/// (pitch 90) still has a well-defined `up`.
+pub fn camera_basis(yaw: f32, pitch: f32) -> (Vec3, Vec3, Vec3) {
+    let back = yaw_pitch_vector(yaw, pitch);
+    let (sy, cy) = yaw.to_radians().sin_cos();
+    let right = Vec3::new(cy, 0.0, -sy);
+    let up = back.cross(right).normalize();
+    (back, right, up)
+}
+
+/// Where a job writes. Templates may use `{name}`, `{dir}` (direction index),
+/// `{yaw}` (whole degrees) and `{frame}` (frame index).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outputs {
+    pub dir: PathBuf,
+    pub frames: Option<Template>,
+    pub sheet: Option<PathBuf>,
+    /// JSON metadata; only written with a sheet.
+    pub meta: Option<PathBuf>,
+    pub gif: Option<Template>,
+}
+
+impl Job {
+    /// The per-frame PNG path, when per-frame output is on.
+    pub fn frame_path(&self, dir: usize, frame: usize) -> Option<PathBuf> {
+        let t = self.output.frames.as_ref()?;
+        let d = self.directions.get(dir)?;
+        Some(
+            self.output
+                .dir
+                .join(t.render(&self.name, Some(d), Some(frame))),
+        )
+    }
+
+    /// The GIF path for one direction, when GIF output is on.
+    pub fn gif_path(&self, dir: usize) -> Option<PathBuf> {
+        let t = self.output.gif.as_ref()?;
+        let d = self.directions.get(dir)?;
+        Some(self.output.dir.join(t.render(&self.name, Some(d), None)))
+    }
+}
+
+/// A file-name pattern with `{name}`, `{dir}`, `{yaw}`, `{frame}` holes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Template {
+    parts: Vec<Part>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Part {
+    Text(String),
+    Name,
+    Dir,
+    Yaw,
+    Frame,
+}
+
+impl Template {
+    /// Parses `text`; `allowed` lists the placeholders this output may use.
+    pub fn parse(text: &str, allowed: &[&str]) -> Result<Template, String> {
+        let mut parts = Vec::new();
+        let mut lit = String::new();
+        let mut rest = text;
+        while let Some(i) = rest.find(['{', '}']) {
+            lit.push_str(&rest[..i]);
+            if rest[i..].starts_with('}') {
+                return Err(format!("unmatched `}}` in `{text}`"));
+            }
+            let close = rest[i..]
+                .find('}')
+                .ok_or_else(|| format!("unclosed `{{` in `{text}`"))?;
+            let key = &rest[i + 1..i + close];
+            let part = match key {
+                "name" => Part::Name,
+                "dir" => Part::Dir,
+                "yaw" => Part::Yaw,
+                "frame" => Part::Frame,
+                _ => {
+                    return Err(format!(
+                        "unknown placeholder `{{{key}}}` in `{text}`, expected one of {}",
+                        allowed
+                            .iter()
+                            .map(|a| format!("`{{{a}}}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ))
+                }
+            };
+            if !allowed.contains(&key) {
+                return Err(format!(
+                    "placeholder `{{{key}}}` cannot be used in `{text}`, expected only {}",
+                    allowed
+                        .iter()
+                        .map(|a| format!("`{{{a}}}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+            if !lit.is_empty() {
+                parts.push(Part::Text(std::mem::take(&mut lit)));
+            }
+            parts.push(part);
+            rest = &rest[i + close + 1..];
+        }
+        lit.push_str(rest);
+        if !lit.is_empty() {
+            parts.push(Part::Text(lit));
+        }
+        if parts.is_empty() {
+            return Err("empty file name".into());
+        }
+        Ok(Template { parts })
+    }
+
+    fn uses(&self, p: &Part) -> bool {
+        self.parts.contains(p)
+    }
+
+    /// Fills the holes; a hole whose value is not given is left as written,
+    /// which is how two jobs' patterns are compared.
+    pub fn render(&self, name: &str, dir: Option<&Direction>, frame: Option<usize>) -> String {
+        let mut s = String::new();
+        for p in &self.parts {
+            match p {
+                Part::Text(t) => s.push_str(t),
+                Part::Name => s.push_str(name),
+                Part::Dir => match dir {
+                    Some(d) => s.push_str(&d.index.to_string()),
+                    None => s.push_str("{dir}"),
+                },
+                Part::Yaw => match dir {
+                    Some(d) => s.push_str(&format!("{}", d.yaw.round() as i64)),
+                    None => s.push_str("{yaw}"),
+                },
+                Part::Frame => match frame {
+                    Some(f) => s.push_str(&f.to_string()),
+                    None => s.push_str("{frame}"),
+                },
+            }
+        }
+        s
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------
+
+/// A recipe that cannot be used. `line`/`column` are 1-based; 0 when unknown
+/// (e.g. the file cannot be read).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecipeError {
+    pub file: PathBuf,
+    pub line: u64,
+    pub column: u64,
+    /// `job 'name'`, `job #3` or `defaults`, when the error lies inside one.
+    pub context: Option<String>,
+    pub message: String,
+}
+
+impl fmt::Display for RecipeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file.display())?;
+        if self.line > 0 {
+            write!(f, ":{}:{}", self.line, self.column)?;
+        }
+        write!(f, ": ")?;
+        if let Some(c) = &self.context {
+            write!(f, "{c}: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for RecipeError {}
+
+impl From<RecipeError> for crate::Error {
+    fn from(e: RecipeError) -> Self {
+        crate::Error::Usage(e.to_string())
+    }
+}
+
+impl RecipeError {
+    /// The offending source line with a caret under the column, for a
+    /// terminal; empty when the position is unknown.
+    pub fn snippet(&self, text: &str) -> String {
+        if self.line == 0 {
+            return String::new();
+        }
+        let Some(src) = text.lines().nth(self.line as usize - 1) else {
+            return String::new();
+        };
+        let pad: String = src
+            .chars()
+            .take(self.column.saturating_sub(1) as usize)
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
+        format!("{:>5} | {src}\n      | {pad}^", self.line)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Raw (deserialized) shape
+// ---------------------------------------------------------------------------
+
+type S<T> = Spanned<T>;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRecipe {
+    #[serde(default)]
+    defaults: Option<S<RawJob>>,
+    jobs: S<Vec<S<RawJob>>>,
+}
+
+#[derive(Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields)]
+struct RawJob {
+    name: Option<S<String>>,
+    model: Option<S<String>>,
+    data: Option<S<OneOrMany>>,
+    clip: Option<S<RawClip>>,
+    directions: Option<S<Directions>>,
+    pitch: Option<S<Num>>,
+    size: Option<S<Size>>,
+    camera: Option<RawCamera>,
+    light: Option<S<RawLight>>,
+    background: Option<S<Background>>,
+    antialias: Option<S<i64>>,
+    output: Option<RawOutput>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+struct RawClip {
+    start: Option<S<Num>>,
+    end: Option<S<Num>>,
+    fps: Option<S<Num>>,
+    frames: Option<S<i64>>,
+    time: Option<S<Num>>,
+}
+
+#[derive(Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields)]
+struct RawCamera {
+    projection: Option<S<Projection>>,
+    padding: Option<S<Num>>,
+    zoom: Option<S<Num>>,
+    fov: Option<S<Num>>,
+}
+
+#[derive(Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields)]
+struct RawLight {
+    yaw: Option<S<Num>>,
+    pitch: Option<S<Num>>,
+    direction: Option<S<[Num; 3]>>,
+    space: Option<S<LightSpace>>,
+    color: Option<S<[Num; 3]>>,
+    ambient: Option<S<[Num; 3]>>,
+}
+
+#[derive(Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields)]
+struct RawOutput {
+    dir: Option<S<String>>,
+    frames: Option<S<OutName>>,
+    sheet: Option<S<OutName>>,
+    meta: Option<S<OutName>>,
+    gif: Option<S<OutName>>,
+}
+
+/// A number; a custom type only so that `pitch: high` says "expected a
+/// number" instead of the parser's bare "invalid floating point".
+#[derive(Clone, Copy)]
+struct Num(f32);
+
+impl<'de> Deserialize<'de> for Num {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Num;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Num, E> {
+                Ok(Num(v as f32))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Num, E> {
+                Ok(Num(v as f32))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Num, E> {
+                Ok(Num(v as f32))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Num, E> {
+                Err(E::custom(format!("expected a number, got `{v}`")))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// `data: ../data` or `data: [a, b]`.
+#[derive(Clone)]
+struct OneOrMany(Vec<String>);
+
+impl<'de> Deserialize<'de> for OneOrMany {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = OneOrMany;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a folder or a list of folders")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<OneOrMany, E> {
+                Ok(OneOrMany(vec![v.to_owned()]))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<OneOrMany, A::Error> {
+                let mut v = Vec::new();
+                while let Some(s) = a.next_element::<String>()? {
+                    v.push(s);
+                }
+                Ok(OneOrMany(v))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// `directions: 8` or `directions: [0, 90, 180, 270]`.
+#[derive(Clone)]
+enum Directions {
+    Count(i64),
+    Yaws(Vec<f64>),
+}
+
+impl<'de> Deserialize<'de> for Directions {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Directions;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a count of directions or a list of yaw angles in degrees")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Directions, E> {
+                Ok(Directions::Count(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Directions, E> {
+                Ok(Directions::Count(i64::try_from(v).unwrap_or(i64::MAX)))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Directions, A::Error> {
+                let mut v = Vec::new();
+                while let Some(s) = a.next_element::<f64>()? {
+                    if v.len() >= MAX_DIRECTIONS {
+                        return Err(de::Error::custom(format!(
+                            "more than {MAX_DIRECTIONS} directions"
+                        )));
+                    }
+                    v.push(s);
+                }
+                Ok(Directions::Yaws(v))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// `size: 128x128`, `size: [128, 96]` or `size: 128` (square).
+#[derive(Clone, Copy)]
+struct Size(i64, i64, bool);
+
+impl<'de> Deserialize<'de> for Size {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Size;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a size like 128x96, [128, 96] or 128")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Size, E> {
+                Ok(Size(v, v, true))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Size, E> {
+                let v = i64::try_from(v).unwrap_or(i64::MAX);
+                Ok(Size(v, v, true))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Size, E> {
+                let bad = || E::custom(format!("expected a size like 128x96, got `{v}`"));
+                let (w, h) = v.split_once(['x', 'X']).ok_or_else(bad)?;
+                let w = w.trim().parse::<i64>().map_err(|_| bad())?;
+                let h = h.trim().parse::<i64>().map_err(|_| bad())?;
+                Ok(Size(w, h, false))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Size, A::Error> {
+                let w = a.next_element::<i64>()?;
+                let h = a.next_element::<i64>()?;
+                match (w, h) {
+                    (Some(w), Some(h)) => {
+                        if a.next_element::<IgnoredAny>()?.is_some() {
+                            return Err(de::Error::custom(
+                                "expected a size as [width, height], got more than two numbers",
+                            ));
+                        }
+                        Ok(Size(w, h, false))
+                    }
+                    _ => Err(de::Error::custom(
+                        "expected a size as [width, height], got fewer than two numbers",
+                    )),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// `background: transparent`, `"#rrggbb"` or `"#rrggbbaa"`.
+#[derive(Clone, Copy)]
+struct Background([u8; 4]);
+
+impl<'de> Deserialize<'de> for Background {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        parse_color(&s).map(Background).map_err(de::Error::custom)
+    }
+}
+
+fn parse_color(s: &str) -> Result<[u8; 4], String> {
+    if s.eq_ignore_ascii_case("transparent") {
+        return Ok([0, 0, 0, 0]);
+    }
+    let bad = || {
+        format!("expected `transparent`, \"#rrggbb\" or \"#rrggbbaa\" (quoted: # starts a YAML comment), got `{s}`")
+    };
+    let hex = s.strip_prefix('#').ok_or_else(bad)?;
+    if !(hex.len() == 6 || hex.len() == 8) || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(bad());
+    }
+    let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).map_err(|_| bad());
+    let a = if hex.len() == 8 { byte(6)? } else { 255 };
+    Ok([byte(0)?, byte(2)?, byte(4)?, a])
+}
+
+/// An output file name, or `false` to switch that output off.
+#[derive(Clone)]
+enum OutName {
+    Off,
+    Name(String),
+}
+
+impl<'de> Deserialize<'de> for OutName {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = OutName;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a file name, or false to turn this output off")
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<OutName, E> {
+                if v {
+                    Err(E::custom(
+                        "expected a file name, or false to turn this output off, got true",
+                    ))
+                } else {
+                    Ok(OutName::Off)
+                }
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<OutName, E> {
+                Ok(OutName::Name(v.to_owned()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+// The lenient reading used only to name the job an error lies in.
+#[derive(Deserialize)]
+struct LenientRecipe {
+    #[serde(default)]
+    defaults: Option<S<IgnoredAny>>,
+    #[serde(default)]
+    jobs: Option<Vec<S<LenientJob>>>,
+}
+
+#[derive(Deserialize)]
+struct LenientJob {
+    #[serde(default)]
+    name: Option<AnyName>,
+}
+
+struct AnyName(Option<String>);
+
+impl<'de> Deserialize<'de> for AnyName {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = AnyName;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("anything")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<AnyName, E> {
+                Ok(AnyName(Some(v.to_owned())))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<AnyName, E> {
+                Ok(AnyName(None))
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<AnyName, E> {
+                Ok(AnyName(None))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<AnyName, E> {
+                Ok(AnyName(None))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<AnyName, E> {
+                Ok(AnyName(None))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<AnyName, E> {
+                Ok(AnyName(None))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<AnyName, A::Error> {
+                while a.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(AnyName(None))
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut a: A) -> Result<AnyName, A::Error> {
+                while a.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(AnyName(None))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// Where each job (and the defaults) starts, to label a bare location.
+struct Regions(Vec<(Location, String)>);
+
+impl Regions {
+    fn find(text: &str) -> Regions {
+        let mut v = Vec::new();
+        if let Ok(l) = serde_saphyr::from_str::<LenientRecipe>(text) {
+            if let Some(d) = l.defaults {
+                v.push((d.referenced, "defaults".to_string()));
+            }
+            for (i, j) in l.jobs.unwrap_or_default().into_iter().enumerate() {
+                let label = job_label(j.value.name.and_then(|n| n.0).as_deref(), i);
+                v.push((j.referenced, label));
+            }
+        }
+        v.sort_by_key(|(l, _)| (l.line(), l.column()));
+        Regions(v)
+    }
+
+    fn label(&self, line: u64, column: u64) -> Option<String> {
+        // The last region starting at or before the position; a position
+        // left of the region's own column on a later line has left it (a
+        // top-level key after the job list).
+        let (start, label) = self
+            .0
+            .iter()
+            .rev()
+            .find(|(l, _)| (l.line(), l.column()) <= (line, column))?;
+        if line > start.line() && column < start.column() {
+            return None;
+        }
+        Some(label.clone())
+    }
+}
+
+fn job_label(name: Option<&str>, index: usize) -> String {
+    match name {
+        Some(n) => format!("job '{n}'"),
+        None => format!("job #{}", index + 1),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Resolution
+// ---------------------------------------------------------------------------
+
+/// A parsed, validated recipe.
+#[derive(Debug, Clone)]
+pub struct Recipe {
+    path: PathBuf,
+    jobs: Vec<Job>,
+}
+
+struct Ctx<'a> {
+    text: &'a str,
+    file: &'a Path,
+    base: &'a Path,
+}
+
+impl Ctx<'_> {
+    fn err(&self, at: &Location, context: &str, message: impl Into<String>) -> RecipeError {
+        RecipeError {
+            file: self.file.to_path_buf(),
+            line: at.line(),
+            column: at.column(),
+            context: Some(context.to_string()),
+            message: message.into(),
+        }
+    }
+}
+
+impl Recipe {
+    /// Reads and validates a recipe file.
+    pub fn load(path: &Path) -> Result<Recipe, RecipeError> {
+        let text = std::fs::read_to_string(path).map_err(|e| RecipeError {
+            file: path.to_path_buf(),
+            line: 0,
+            column: 0,
+            context: None,
+            message: format!("cannot read recipe: {e}"),
+        })?;
+        Recipe::from_str(&text, path)
+    }
+
+    /// Parses and validates recipe `text`; `path` names the file in messages
+    /// and its folder is the base for every relative path in the recipe.
+    #[allow(clippy::should_implement_trait)]
+    pub fn from_str(text: &str, path: &Path) -> Result<Recipe, RecipeError> {
+        let raw: RawRecipe = serde_saphyr::from_str(text).map_err(|e| {
+            let inner = e.without_snippet();
+            let (line, column) = inner
+                .location()
+                .map(|l| (l.line(), l.column()))
+                .unwrap_or((0, 0));
+            let msg = serde_saphyr::DefaultMessageFormatter
+                .format_message(inner)
+                .replace("unknown field", "unknown key")
+                .replace("missing field", "missing key");
+            let context = if line > 0 {
+                Regions::find(text).label(line, column)
+            } else {
+                None
+            };
+            RecipeError {
+                file: path.to_path_buf(),
+                line,
+                column,
+                context,
+                message: msg,
+            }
+        })?;
+        let base = path.parent().unwrap_or(Path::new(""));
+        let ctx = Ctx {
+            text,
+            file: path,
+            base,
+        };
+        let defaults = match &raw.defaults {
+            Some(d) => {
+                if let Some(n) = &d.value.name {
+                    return Err(ctx.err(
+                        &n.referenced,
+                        "defaults",
+                        "`name` cannot have a default; every job needs its own",
+                    ));
+                }
+                d.value.clone()
+            }
+            None => RawJob::default(),
+        };
+        if raw.jobs.value.is_empty() {
+            return Err(ctx.err(&raw.jobs.referenced, "jobs", "the recipe has no jobs"));
+        }
+        let mut jobs = Vec::with_capacity(raw.jobs.value.len());
+        // Output pattern → (job name) that claimed it, for the uniqueness check.
+        let mut claimed: BTreeMap<PathBuf, String> = BTreeMap::new();
+        let mut names: BTreeMap<String, u64> = BTreeMap::new();
+        for (i, sj) in raw.jobs.value.iter().enumerate() {
+            let at = &sj.referenced;
+            let j = &sj.value;
+            let name = match &j.name {
+                Some(n) => n,
+                None => return Err(ctx.err(at, &job_label(None, i), "missing key `name`")),
+            };
+            let label = job_label(Some(&name.value), i);
+            check_name(&name.value).map_err(|m| ctx.err(&name.referenced, &label, m))?;
+            if let Some(first) = names.get(&name.value) {
+                return Err(ctx.err(
+                    &name.referenced,
+                    &label,
+                    format!("duplicate job name; line {first} already uses it"),
+                ));
+            }
+            names.insert(name.value.clone(), name.referenced.line());
+            let job = resolve(&ctx, &label, &name.value, at, j, &defaults)?;
+            for (pattern, loc) in output_patterns(&job) {
+                let key = normalize(&pattern);
+                if let Some(other) = claimed.get(&key) {
+                    let loc = loc.unwrap_or(*at);
+                    return Err(ctx.err(
+                        &loc,
+                        &label,
+                        format!("output `{}` is also written by {other}", pattern.display()),
+                    ));
+                }
+                claimed.insert(key, label.clone());
+            }
+            jobs.push(job);
+        }
+        Ok(Recipe {
+            path: path.to_path_buf(),
+            jobs,
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The resolved jobs, in file order.
+    pub fn jobs(&self) -> Vec<Job> {
+        self.jobs.clone()
+    }
+}
+
+fn check_name(n: &str) -> Result<(), String> {
+    if n.trim().is_empty() {
+        return Err("job name is empty".into());
+    }
+    if n == "." || n == ".." || n.chars().any(|c| "/\\{}".contains(c) || c.is_control()) {
+        return Err(format!(
+            "job name `{n}` is used in file names, so it cannot contain /, \\, {{, }} or control characters"
+        ));
+    }
+    Ok(())
+}
+
+/// Every file pattern a job writes, with `{name}` filled and the other holes
+/// kept, so equal patterns mean two jobs would overwrite each other.
+fn output_patterns(job: &Job) -> Vec<(PathBuf, Option<Location>)> {
+    let mut v = Vec::new();
+    let o = &job.output;
+    if let Some(s) = &o.sheet {
+        v.push((s.clone(), None));
+    }
+    if let Some(m) = &o.meta {
+        v.push((m.clone(), None));
+    }
+    if let Some(t) = &o.frames {
+        v.push((o.dir.join(t.render(&job.name, None, None)), None));
+    }
+    if let Some(t) = &o.gif {
+        v.push((o.dir.join(t.render(&job.name, None, None)), None));
+    }
+    v
+}
+
+/// Lexical normalisation (no filesystem access): drops `.`, folds `..`.
+fn normalize(p: &Path) -> PathBuf {
+    let mut out: Vec<Component> = Vec::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => match out.last() {
+                Some(Component::Normal(_)) => {
+                    out.pop();
+                }
+                _ => out.push(c),
+            },
+            _ => out.push(c),
+        }
+    }
+    out.iter().collect()
+}
+
+fn pick<'a, T>(job: &'a Option<T>, def: &'a Option<T>) -> Option<&'a T> {
+    job.as_ref().or(def.as_ref())
+}
+
+fn finite(ctx: &Ctx, label: &str, key: &str, v: &S<Num>) -> Result<f32, RecipeError> {
+    if v.value.0.is_finite() {
+        Ok(v.value.0)
+    } else {
+        Err(ctx.err(
+            &v.referenced,
+            label,
+            format!("`{key}` must be a finite number, got {}", v.value.0),
+        ))
+    }
+}
+
+fn in_range(
+    ctx: &Ctx,
+    label: &str,
+    key: &str,
+    v: &S<Num>,
+    lo: f32,
+    hi: f32,
+    lo_open: bool,
+) -> Result<f32, RecipeError> {
+    let x = finite(ctx, label, key, v)?;
+    let ok = if lo_open { x > lo } else { x >= lo } && x <= hi;
+    if ok {
+        Ok(x)
+    } else {
+        let open = if lo_open { "(" } else { "[" };
+        Err(ctx.err(
+            &v.referenced,
+            label,
+            format!("`{key}` must be in {open}{lo}, {hi}], got {x}"),
+        ))
+    }
+}
+
+fn int_range(
+    ctx: &Ctx,
+    label: &str,
+    key: &str,
+    v: &S<i64>,
+    lo: i64,
+    hi: i64,
+) -> Result<u32, RecipeError> {
+    if (lo..=hi).contains(&v.value) {
+        Ok(v.value as u32)
+    } else {
+        Err(ctx.err(
+            &v.referenced,
+            label,
+            format!("`{key}` must be in {lo}..={hi}, got {}", v.value),
+        ))
+    }
+}
+
+fn color3(ctx: &Ctx, label: &str, key: &str, v: &S<[Num; 3]>) -> Result<Vec3, RecipeError> {
+    let c = v.value.map(|n| n.0);
+    if c.iter().all(|c| c.is_finite() && (0.0..=4.0).contains(c)) {
+        Ok(Vec3::from_array(c))
+    } else {
+        Err(ctx.err(
+            &v.referenced,
+            label,
+            format!("`{key}` components must be in [0, 4], got {c:?}"),
+        ))
+    }
+}
+
+fn resolve(
+    ctx: &Ctx,
+    label: &str,
+    name: &str,
+    at: &Location,
+    j: &RawJob,
+    d: &RawJob,
+) -> Result<Job, RecipeError> {
+    // A value taken from `defaults:` is reported against the defaults block
+    // (its own position), labelled so the user knows which job pulled it in.
+    let lab = |from_job: bool| -> String {
+        if from_job {
+            label.to_string()
+        } else {
+            format!("defaults (used by {label})")
+        }
+    };
+
+    let model = match pick(&j.model, &d.model) {
+        Some(m) => {
+            if m.value.trim().is_empty() {
+                return Err(ctx.err(&m.referenced, &lab(j.model.is_some()), "`model` is empty"));
+            }
+            ctx.base.join(&m.value)
+        }
+        None => return Err(ctx.err(at, label, "missing key `model`")),
+    };
+
+    let data = pick(&j.data, &d.data)
+        .map(|v| v.value.0.iter().map(|p| ctx.base.join(p)).collect())
+        .unwrap_or_default();
+
+    let clip = match pick(&j.clip, &d.clip) {
+        Some(c) => resolve_clip(ctx, &lab(j.clip.is_some()), c)?,
+        None => Clip::Range {
+            start: 0.0,
+            end: None,
+            step: Step::Fps(default::FPS),
+        },
+    };
+
+    let directions = match pick(&j.directions, &d.directions) {
+        None => evenly(default::DIRECTIONS as usize),
+        Some(s) => {
+            let l = lab(j.directions.is_some());
+            match &s.value {
+                Directions::Count(n) => {
+                    if !(1..=MAX_DIRECTIONS as i64).contains(n) {
+                        return Err(ctx.err(
+                            &s.referenced,
+                            &l,
+                            format!("`directions` must be in 1..={MAX_DIRECTIONS}, got {n}"),
+                        ));
+                    }
+                    evenly(*n as usize)
+                }
+                Directions::Yaws(list) => {
+                    if list.is_empty() {
+                        return Err(ctx.err(
+                            &s.referenced,
+                            &l,
+                            "`directions` needs at least one yaw angle",
+                        ));
+                    }
+                    let mut out = Vec::with_capacity(list.len());
+                    for (index, &y) in list.iter().enumerate() {
+                        if !y.is_finite() || y.abs() > 3600.0 {
+                            return Err(ctx.err(
+                                &s.referenced,
+                                &l,
+                                format!("`directions[{index}]` must be a finite angle in degrees, got {y}"),
+                            ));
+                        }
+                        let yaw = y as f32;
+                        if let Some(p) = out.iter().position(|o: &Direction| o.yaw == yaw) {
+                            return Err(ctx.err(
+                                &s.referenced,
+                                &l,
+                                format!(
+                                    "`directions[{index}]` repeats yaw {yaw} of directions[{p}]"
+                                ),
+                            ));
+                        }
+                        out.push(Direction { index, yaw });
+                    }
+                    out
+                }
+            }
+        }
+    };
+
+    let pitch = match pick(&j.pitch, &d.pitch) {
+        Some(p) => in_range(ctx, &lab(j.pitch.is_some()), "pitch", p, -90.0, 90.0, false)?,
+        None => default::PITCH,
+    };
+
+    let (width, height) = match pick(&j.size, &d.size) {
+        Some(s) => {
+            let Size(w, h, from_int) = s.value;
+            // YAML reads `0x40` as the hex number 64; a plain-number size must
+            // be spelled in decimal digits or it was meant as WxH.
+            if from_int
+                && !source_of(ctx.text, &s.referenced)
+                    .bytes()
+                    .all(|b| b.is_ascii_digit())
+            {
+                return Err(ctx.err(
+                    &s.referenced,
+                    &lab(j.size.is_some()),
+                    format!(
+                        "`size` `{}` reads as a number; write sizes as WIDTHxHEIGHT with both sides at least 1",
+                        source_of(ctx.text, &s.referenced)
+                    ),
+                ));
+            }
+            let r = 1..=MAX_SIZE as i64;
+            if !r.contains(&w) || !r.contains(&h) {
+                return Err(ctx.err(
+                    &s.referenced,
+                    &lab(j.size.is_some()),
+                    format!("`size` sides must be in 1..={MAX_SIZE}, got {w}x{h}"),
+                ));
+            }
+            (w as u32, h as u32)
+        }
+        None => default::SIZE,
+    };
+
+    let camera = {
+        let jc = j.camera.clone().unwrap_or_default();
+        let dc = d.camera.clone().unwrap_or_default();
+        let projection = pick(&jc.projection, &dc.projection)
+            .map(|p| p.value)
+            .unwrap_or(Projection::Orthographic);
+        let padding = match pick(&jc.padding, &dc.padding) {
+            Some(p) => {
+                let x = finite(ctx, &lab(jc.padding.is_some()), "camera.padding", p)?;
+                if !(0.0..0.5).contains(&x) {
+                    return Err(ctx.err(
+                        &p.referenced,
+                        &lab(jc.padding.is_some()),
+                        format!("`camera.padding` must be in [0, 0.5), got {x}"),
+                    ));
+                }
+                x
+            }
+            None => default::PADDING,
+        };
+        let zoom = match pick(&jc.zoom, &dc.zoom) {
+            Some(z) => in_range(
+                ctx,
+                &lab(jc.zoom.is_some()),
+                "camera.zoom",
+                z,
+                0.0,
+                100.0,
+                true,
+            )?,
+            None => default::ZOOM,
+        };
+        let fov = match pick(&jc.fov, &dc.fov) {
+            Some(f) => in_range(
+                ctx,
+                &lab(jc.fov.is_some()),
+                "camera.fov",
+                f,
+                1.0,
+                170.0,
+                false,
+            )?,
+            None => default::FOV,
+        };
+        CameraSpec {
+            projection,
+            padding,
+            zoom,
+            fov,
+        }
+    };
+
+    let light = resolve_light(ctx, &lab, j.light.as_ref(), d.light.as_ref())?;
+
+    let background = pick(&j.background, &d.background)
+        .map(|b| b.value.0)
+        .unwrap_or([0, 0, 0, 0]);
+
+    let antialias = match pick(&j.antialias, &d.antialias) {
+        Some(a) => int_range(ctx, &lab(j.antialias.is_some()), "antialias", a, 1, 4)?,
+        None => default::ANTIALIAS,
+    };
+
+    let output = resolve_output(ctx, &lab, name, at, j, d, &clip, directions.len())?;
+
+    Ok(Job {
+        name: name.to_string(),
+        recipe: ctx.file.to_path_buf(),
+        line: at.line(),
+        model,
+        data,
+        clip,
+        directions,
+        pitch,
+        width,
+        height,
+        camera,
+        light,
+        background,
+        antialias,
+        output,
+    })
+}
+
+/// The source text of a scalar, or "" when the span is unknown.
+fn source_of<'t>(text: &'t str, at: &Location) -> &'t str {
+    let span = at.span();
+    match (span.byte_offset(), span.byte_len()) {
+        (Some(o), Some(l)) => text.get(o as usize..(o + l) as usize).unwrap_or(""),
+        _ => "",
+    }
+}
+
+fn evenly(n: usize) -> Vec<Direction> {
+    (0..n)
+        .map(|index| Direction {
+            index,
+            yaw: (index as f64 * 360.0 / n as f64) as f32,
+        })
+        .collect()
+}
+
+fn resolve_clip(ctx: &Ctx, label: &str, c: &S<RawClip>) -> Result<Clip, RecipeError> {
+    let r = &c.value;
+    if let Some(t) = &r.time {
+        let clash = [
+            ("start", r.start.as_ref().map(|s| s.referenced)),
+            ("end", r.end.as_ref().map(|s| s.referenced)),
+            ("fps", r.fps.as_ref().map(|s| s.referenced)),
+            ("frames", r.frames.as_ref().map(|s| s.referenced)),
+        ];
+        if let Some((k, Some(loc))) = clash.iter().find(|(_, l)| l.is_some()) {
+            return Err(ctx.err(
+                loc,
+                label,
+                format!("`clip.time` takes a single frame; `clip.{k}` cannot be used with it"),
+            ));
+        }
+        let time = in_range(ctx, label, "clip.time", t, 0.0, f32::MAX, false)?;
+        return Ok(Clip::Still { time });
+    }
+    let start = match &r.start {
+        Some(s) => in_range(ctx, label, "clip.start", s, 0.0, f32::MAX, false)?,
+        None => 0.0,
+    };
+    let end = match &r.end {
+        Some(e) => {
+            let x = finite(ctx, label, "clip.end", e)?;
+            if x <= start {
+                return Err(ctx.err(
+                    &e.referenced,
+                    label,
+                    format!("`clip.end` ({x}) must be after `clip.start` ({start})"),
+                ));
+            }
+            Some(x)
+        }
+        None => None,
+    };
+    let step = match (&r.fps, &r.frames) {
+        (Some(_), Some(n)) => {
+            return Err(ctx.err(
+                &n.referenced,
+                label,
+                "give either `clip.fps` or `clip.frames`, not both",
+            ))
+        }
+        (Some(f), None) => Step::Fps(in_range(ctx, label, "clip.fps", f, 0.0, 1000.0, true)?),
+        (None, Some(n)) => Step::Frames(int_range(
+            ctx,
+            label,
+            "clip.frames",
+            n,
+            1,
+            MAX_FRAMES as i64,
+        )?),
+        (None, None) => Step::Fps(default::FPS),
+    };
+    Ok(Clip::Range { start, end, step })
+}
+
+fn resolve_light(
+    ctx: &Ctx,
+    lab: &dyn Fn(bool) -> String,
+    j: Option<&S<RawLight>>,
+    d: Option<&S<RawLight>>,
+) -> Result<LightSpec, RecipeError> {
+    let jl = j.map(|s| s.value.clone()).unwrap_or_default();
+    let dl = d.map(|s| s.value.clone()).unwrap_or_default();
+    for (l, from_job) in [(&jl, true), (&dl, false)] {
+        if let (Some(dir), true) = (&l.direction, l.yaw.is_some() || l.pitch.is_some()) {
+            return Err(ctx.err(
+                &dir.referenced,
+                &lab(from_job),
+                "give the light either as `direction` or as `yaw`/`pitch`, not both",
+            ));
+        }
+    }
+    // The orientation is one unit: a job that sets any of it does not
+    // inherit half of it from the defaults.
+    let job_orients = jl.direction.is_some() || jl.yaw.is_some() || jl.pitch.is_some();
+    let (o, from_job) = if job_orients {
+        (&jl, true)
+    } else {
+        (&dl, false)
+    };
+    let direction = if let Some(v) = &o.direction {
+        let x = Vec3::from_array(v.value.map(|n| n.0));
+        if !x.is_finite() || x.length() < 1e-6 {
+            return Err(ctx.err(
+                &v.referenced,
+                &lab(from_job),
+                format!(
+                    "`light.direction` must be a non-zero vector, got {:?}",
+                    x.to_array()
+                ),
+            ));
+        }
+        x.normalize()
+    } else {
+        let yaw = match &o.yaw {
+            Some(y) => finite(ctx, &lab(from_job), "light.yaw", y)?,
+            None => default::LIGHT_YAW,
+        };
+        let pitch = match &o.pitch {
+            Some(p) => in_range(ctx, &lab(from_job), "light.pitch", p, -90.0, 90.0, false)?,
+            None => default::LIGHT_PITCH,
+        };
+        yaw_pitch_vector(yaw, pitch)
+    };
+    let space = pick(&jl.space, &dl.space)
+        .map(|s| s.value)
+        .unwrap_or(LightSpace::Camera);
+    let color = match pick(&jl.color, &dl.color) {
+        Some(c) => color3(ctx, &lab(jl.color.is_some()), "light.color", c)?,
+        None => Vec3::from_array(default::LIGHT_COLOR),
+    };
+    let ambient = match pick(&jl.ambient, &dl.ambient) {
+        Some(c) => color3(ctx, &lab(jl.ambient.is_some()), "light.ambient", c)?,
+        None => Vec3::from_array(default::AMBIENT),
+    };
+    Ok(LightSpec {
+        direction,
+        space,
+        color,
+        ambient,
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn resolve_output(
+    ctx: &Ctx,
+    lab: &dyn Fn(bool) -> String,
+    name: &str,
+    at: &Location,
+    j: &RawJob,
+    d: &RawJob,
+    clip: &Clip,
+    n_dirs: usize,
+) -> Result<Outputs, RecipeError> {
+    let jo = j.output.clone().unwrap_or_default();
+    let do_ = d.output.clone().unwrap_or_default();
+    let dir = match pick(&jo.dir, &do_.dir) {
+        Some(s) => {
+            let t = Template::parse(&s.value, &["name"]).map_err(|m| {
+                ctx.err(
+                    &s.referenced,
+                    &lab(jo.dir.is_some()),
+                    format!("`output.dir`: {m}"),
+                )
+            })?;
+            ctx.base.join(t.render(name, None, None))
+        }
+        None => ctx.base.join(default::OUTPUT_DIR.replace("{name}", name)),
+    };
+    // Returns the template (None when switched off) and where it was written.
+    let get = |key: &str,
+               jv: &Option<S<OutName>>,
+               dv: &Option<S<OutName>>,
+               allowed: &[&str],
+               fallback: Option<&str>|
+     -> Result<Option<(Template, Option<Location>)>, RecipeError> {
+        match pick(jv, dv) {
+            Some(s) => match &s.value {
+                OutName::Off => Ok(None),
+                OutName::Name(n) => {
+                    let t = Template::parse(n, allowed).map_err(|m| {
+                        ctx.err(
+                            &s.referenced,
+                            &lab(jv.is_some()),
+                            format!("`output.{key}`: {m}"),
+                        )
+                    })?;
+                    Ok(Some((t, Some(s.referenced))))
+                }
+            },
+            None => Ok(fallback.map(|f| {
+                (
+                    Template::parse(f, allowed).unwrap_or(Template { parts: vec![] }),
+                    None,
+                )
+            })),
+        }
+    };
+    let need = |key: &str,
+                t: &Option<(Template, Option<Location>)>,
+                part: &[Part],
+                why: &str|
+     -> Result<(), RecipeError> {
+        if let Some((t, loc)) = t {
+            if !part.iter().any(|p| t.uses(p)) {
+                return Err(ctx.err(
+                    &loc.unwrap_or(*at),
+                    &lab(loc.is_some()),
+                    format!("`output.{key}` must contain {why}, or its files overwrite each other"),
+                ));
+            }
+        }
+        Ok(())
+    };
+
+    let frames = get(
+        "frames",
+        &jo.frames,
+        &do_.frames,
+        &["name", "dir", "yaw", "frame"],
+        None,
+    )?;
+    if !clip.is_single() {
+        need("frames", &frames, &[Part::Frame], "`{frame}`")?;
+    }
+    if n_dirs > 1 {
+        need(
+            "frames",
+            &frames,
+            &[Part::Dir, Part::Yaw],
+            "`{dir}` or `{yaw}`",
+        )?;
+    }
+    let gif = get("gif", &jo.gif, &do_.gif, &["name", "dir", "yaw"], None)?;
+    if n_dirs > 1 {
+        need("gif", &gif, &[Part::Dir, Part::Yaw], "`{dir}` or `{yaw}`")?;
+    }
+    let sheet = get(
+        "sheet",
+        &jo.sheet,
+        &do_.sheet,
+        &["name"],
+        Some(default::SHEET),
+    )?
+    .map(|(t, _)| dir.join(t.render(name, None, None)));
+    let meta = match pick(&jo.meta, &do_.meta) {
+        Some(s) => match &s.value {
+            OutName::Off => None,
+            OutName::Name(n) => {
+                let t = Template::parse(n, &["name"]).map_err(|m| {
+                    ctx.err(
+                        &s.referenced,
+                        &lab(jo.meta.is_some()),
+                        format!("`output.meta`: {m}"),
+                    )
+                })?;
+                Some(dir.join(t.render(name, None, None)))
+            }
+        },
+        None => sheet.as_ref().map(|s| s.with_extension("json")),
+    };
+    if let (Some(s), Some(m)) = (&sheet, &meta) {
+        if normalize(s) == normalize(m) {
+            return Err(ctx.err(
+                at,
+                &lab(true),
+                format!(
+                    "`output.sheet` and `output.meta` are the same file `{}`",
+                    s.display()
+                ),
+            ));
+        }
+    }
+    if frames.is_none() && sheet.is_none() && gif.is_none() {
+        return Err(ctx.err(
+            at,
+            &lab(true),
+            "every output is switched off; nothing to write",
+        ));
+    }
+    Ok(Outputs {
+        dir,
+        frames: frames.map(|(t, _)| t),
+        sheet,
+        meta,
+        gif: gif.map(|(t, _)| t),
+    })
+}
