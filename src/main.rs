@@ -22,12 +22,30 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Bake every job of one or more YAML recipes into sheets, metadata, frames and GIFs
+    Bake(BakeArgs),
     /// Render one image of a model without a recipe
     Render(RenderArgs),
     /// Say what a file holds: format, version, nodes, meshes, textures, animation, warnings
     Inspect(InspectArgs),
     /// Write the model posed at one instant as glTF binary (.glb) or Wavefront OBJ (.obj + .mtl + textures)
     Export(ExportArgs),
+}
+
+#[derive(Args)]
+struct BakeArgs {
+    /// Recipe files (YAML)
+    #[arg(required = true)]
+    recipes: Vec<PathBuf>,
+    /// Worker threads (default: one per core)
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+    /// Bake only the jobs with these names (repeatable)
+    #[arg(long = "only", value_name = "NAME")]
+    only: Vec<String>,
+    /// No progress bar and no per-job lines; errors and the summary still print
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 #[derive(Args)]
@@ -151,6 +169,7 @@ fn parse_color(s: &str) -> Result<[u8; 4], String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Bake(a) => return cmd_bake(a),
         Command::Render(a) => cmd_render(a),
         Command::Inspect(a) => cmd_inspect(a),
         Command::Export(a) => cmd_export(a),
@@ -244,4 +263,93 @@ fn cmd_export(a: ExportArgs) -> Result<(), Error> {
     kiln::export::export(&model, &posed, &a.output)?;
     eprintln!("kiln: wrote {} (t = {t:.3} s)", a.output.display());
     Ok(())
+}
+
+/// Runs every job; a failed job is reported and the others still run.
+/// Exit code: 0 all good, 1 a job failed, 2 a recipe could not be read.
+fn cmd_bake(a: BakeArgs) -> ExitCode {
+    use indicatif::{ProgressBar, ProgressStyle};
+    use std::io::IsTerminal;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    if let Some(n) = a.threads {
+        if let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(n as usize).build_global() {
+            eprintln!("kiln: error: cannot start {n} worker threads: {e}");
+            return ExitCode::from(1);
+        }
+    }
+    let started = std::time::Instant::now();
+    let mut jobs = Vec::new();
+    for path in &a.recipes {
+        match kiln::bake::Recipe::load(path) {
+            Ok(r) => jobs.extend(r.jobs()),
+            Err(e) => {
+                eprintln!("kiln: error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    for name in &a.only {
+        if !jobs.iter().any(|j| &j.name == name) {
+            eprintln!("kiln: error: --only {name}: no job of that name in the recipe(s)");
+            return ExitCode::from(2);
+        }
+    }
+    if !a.only.is_empty() {
+        jobs.retain(|j| a.only.contains(&j.name));
+    }
+
+    let show_progress = !a.quiet && std::io::stderr().is_terminal();
+    let bar = if show_progress {
+        let b = ProgressBar::new(0);
+        b.set_style(
+            ProgressStyle::with_template("{spinner} {msg:20} [{bar:30}] {pos}/{len} images {elapsed}/{eta}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
+        );
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    let done = AtomicU64::new(0);
+    let (mut ok, mut failed, mut images, mut files) = (0usize, 0usize, 0usize, 0usize);
+    for job in &jobs {
+        bar.set_message(job.name.clone());
+        let result = kiln::bake::run::plan_job(job).and_then(|(model, plan)| {
+            bar.inc_length((plan.times.len() * plan.views.len()) as u64);
+            let tick = || {
+                done.fetch_add(1, Ordering::Relaxed);
+                bar.inc(1);
+            };
+            kiln::bake::run::run_planned(job, &model, &plan, &tick)
+        });
+        match result {
+            Ok(report) => {
+                ok += 1;
+                images += report.images;
+                files += report.files.len();
+                for w in &report.warnings {
+                    bar.suspend(|| eprintln!("kiln: warning: job '{}': {w}", job.name));
+                }
+                if !a.quiet {
+                    bar.suspend(|| {
+                        eprintln!("kiln: {}: {} images, {} files in {}", job.name, report.images, report.files.len(), job.output.dir.display())
+                    });
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                bar.suspend(|| eprintln!("kiln: error: job '{}': {e}", job.name));
+            }
+        }
+    }
+    bar.finish_and_clear();
+    let secs = started.elapsed().as_secs_f64();
+    let status = if failed == 0 { String::new() } else { format!(", {failed} FAILED") };
+    eprintln!("kiln: baked {ok} of {} job(s): {images} images, {files} files in {secs:.2} s{status}", jobs.len());
+    if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }

@@ -4,6 +4,7 @@ pub mod gif;
 pub mod meta;
 pub mod outputs;
 pub mod recipe;
+pub mod run;
 pub mod sheet;
 
 pub use outputs::write_outputs;
