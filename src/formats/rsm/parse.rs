@@ -84,20 +84,26 @@ fn parse_v1(r: &mut Reader, rsm: &mut Rsm, node_pos_keys: bool) -> Result<(), Pa
     }
     let reserved = r.bytes(16, "reserved")?;
     rsm.reserved.copy_from_slice(reserved);
+    let mut raw = Vec::new();
     let n = r.count_i32("texture_count", 40)?;
     rsm.textures = Vec::with_capacity(n);
     for i in 0..n {
         rsm.textures
-            .push(r.fixed_name(40, &format!("textures[{i}]"))?);
+            .push(fixed_name(r, &mut raw, &format!("textures[{i}]"))?);
     }
-    rsm.root_names = vec![r.fixed_name(40, "main_node")?];
+    rsm.root_names = vec![fixed_name(r, &mut raw, "main_node")?];
     let min_node = MIN_NODE_V1 + if rsm.at_least(1, 6) { 4 } else { 0 };
     let n = r.count_i32("node_count", min_node)?;
     rsm.nodes = Vec::with_capacity(n);
     for i in 0..n {
-        let node = parse_node_v1(r, rsm, i, node_pos_keys)?;
+        let node = parse_node_v1(r, rsm, &mut raw, i, node_pos_keys)?;
         rsm.nodes.push(node);
     }
+    let clean = raw.iter().all(|f| {
+        let name = crate::formats::text::until_nul(f);
+        name.len() < 40 && f[name.len()..].iter().all(|&b| b == 0)
+    });
+    rsm.raw_name_fields = if clean { Vec::new() } else { raw };
     if !rsm.at_least(1, 6) {
         rsm.model_pos_keys = pos_keys(r, "model_pos_keys")?;
     }
@@ -110,12 +116,13 @@ fn parse_v1(r: &mut Reader, rsm: &mut Rsm, node_pos_keys: bool) -> Result<(), Pa
 fn parse_node_v1(
     r: &mut Reader,
     rsm: &Rsm,
+    raw: &mut Vec<[u8; 40]>,
     i: usize,
     node_pos_keys: bool,
 ) -> Result<RsmNode, ParseError> {
     let p = format!("node[{i}]");
-    let name = r.fixed_name(40, &format!("{p}.name"))?;
-    let parent = r.fixed_name(40, &format!("{p}.parent"))?;
+    let name = fixed_name(r, raw, &format!("{p}.name"))?;
+    let parent = fixed_name(r, raw, &format!("{p}.parent"))?;
     let mut node = RsmNode::new(&name, &parent);
     node.texture_ids = texture_ids(r, &p)?;
     node.matrix = r.f32s::<9>(&format!("{p}.matrix"))?;
@@ -240,6 +247,14 @@ fn parse_node_v2(r: &mut Reader, v23: bool, i: usize) -> Result<RsmNode, ParseEr
         node.tex_anims = tex_anims(r, &p)?;
     }
     Ok(node)
+}
+
+/// A 40-byte NUL-padded name; the raw field is kept for exact rewriting.
+fn fixed_name(r: &mut Reader, raw: &mut Vec<[u8; 40]>, field: &str) -> Result<RawName, ParseError> {
+    let mut f = [0u8; 40];
+    f.copy_from_slice(r.bytes(40, field)?);
+    raw.push(f);
+    Ok(crate::formats::text::until_nul(&f).to_vec())
 }
 
 fn texture_ids(r: &mut Reader, p: &str) -> Result<Vec<i32>, ParseError> {
