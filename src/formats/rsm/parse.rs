@@ -43,8 +43,17 @@ pub fn parse(data: &[u8], file: &Path) -> Result<Rsm, ParseError> {
         // than real files carry, and this one lands exactly on the end.
         let primary_fits = primary.is_ok() && rsm.trailing_bytes <= TOLERATED_TRAILING;
         if (major, minor) == (1, 5) && !primary_fits {
-            if let Some(alt) = v15_node_pos_keys(data, file) {
-                return Ok(alt);
+            match v15_node_pos_keys(data, file) {
+                Ok(alt) => return Ok(alt),
+                // When both readings fail, the one that got further is the
+                // one that understood the file.
+                Err(alt_err) => {
+                    if let Err(first) = &primary {
+                        if alt_err.offset > first.offset {
+                            return Err(alt_err);
+                        }
+                    }
+                }
             }
         }
         primary?;
@@ -56,22 +65,21 @@ pub fn parse(data: &[u8], file: &Path) -> Result<Rsm, ParseError> {
 
 /// The per-node-position-key reading of a 1.5 file, if it consumes the
 /// file exactly.
-fn v15_node_pos_keys(data: &[u8], file: &Path) -> Option<Rsm> {
+fn v15_node_pos_keys(data: &[u8], file: &Path) -> Result<Rsm, ParseError> {
     let mut r = Reader::new(data, file);
-    r.seek(6, "header").ok()?;
+    r.seek(6, "header")?;
     let mut alt = Rsm::new(1, 5);
     alt.root_names.clear();
-    match parse_v1(&mut r, &mut alt, true) {
-        Ok(()) if alt.trailing_bytes == 0 => {
-            alt.warnings.push(
-                "1.5 file read with a position-key block per node (roBrowser/RagLite layout): \
-                 the 1.4 layout does not fit it"
-                    .to_string(),
-            );
-            Some(alt)
-        }
-        _ => None,
+    parse_v1(&mut r, &mut alt, true)?;
+    if alt.trailing_bytes != 0 {
+        return Err(r.error("end", "per-node position-key layout leaves bytes over"));
     }
+    alt.warnings.push(
+        "1.5 file read with a position-key block per node (roBrowser/RagLite layout): \
+         the 1.4 layout does not fit it"
+            .to_string(),
+    );
+    Ok(alt)
 }
 
 /// Reads everything after the version bytes of a 1.x file into `rsm`.
