@@ -426,3 +426,153 @@ pub fn parse_file(path: &Path) -> crate::Result<Rsm> {
     let data = std::fs::read(path).map_err(|e| crate::Error::io(path, e))?;
     Ok(parse(&data, path)?)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::rsm::{sample_model, write};
+
+    fn p(b: &[u8]) -> Result<Rsm, ParseError> {
+        parse(b, Path::new("unit.rsm"))
+    }
+
+    #[test]
+    fn real_1_5_shape_reads_as_1_4_with_four_stray_bytes() {
+        let m = sample_model(1, 5);
+        let mut b = write(&m);
+        b.extend_from_slice(&[0, 0, 0, 0]);
+        let got = p(&b).unwrap();
+        assert!(!got.node_pos_keys_v15);
+        assert_eq!(got.trailing_bytes, 4);
+        assert_eq!(got.nodes, m.nodes);
+        assert_eq!(got.warnings.len(), 1);
+        assert!(got.warnings[0].contains("4 trailing byte(s)"));
+        assert!(got.warnings[0].contains("common in real files"));
+    }
+
+    #[test]
+    fn many_trailing_bytes_still_parse_with_a_stronger_warning() {
+        let mut b = write(&sample_model(1, 4));
+        let end = b.len();
+        b.extend_from_slice(&[0xAB; 9]);
+        let got = p(&b).unwrap();
+        assert_eq!(got.trailing_bytes, 9);
+        assert!(got.warnings[0].contains(&format!("at byte {end}")));
+        assert!(
+            got.warnings[0].contains("may be misread"),
+            "{}",
+            got.warnings[0]
+        );
+    }
+
+    #[test]
+    fn v1_5_node_position_layout_only_when_the_1_4_reading_fails() {
+        // One node with an empty per-node position block and empty model
+        // blocks (as real files have): the 1.4 reading leaves exactly 4 zero
+        // bytes (tolerated), so 1.4 wins. Both readings agree on the nodes.
+        let mut m = sample_model(1, 5);
+        m.nodes.truncate(1);
+        m.model_pos_keys.clear();
+        m.volume_boxes.clear();
+        m.node_pos_keys_v15 = true;
+        let got = p(&write(&m)).unwrap();
+        assert!(!got.node_pos_keys_v15);
+        assert_eq!(got.trailing_bytes, 4);
+        // In a one-node file a non-empty block still reads as the model
+        // block (the layouts coincide); with two nodes the 1.4 reading
+        // misparses, so the per-node layout is taken, and it is exact.
+        let mut m = sample_model(1, 5);
+        m.node_pos_keys_v15 = true;
+        m.nodes[0].pos_keys = vec![PosKey {
+            frame: 5,
+            position: Vec3::new(1.0, 2.0, 3.0),
+            data: 7,
+        }];
+        let got = p(&write(&m)).unwrap();
+        assert!(got.node_pos_keys_v15);
+        assert_eq!(got.trailing_bytes, 0);
+        assert_eq!(got.nodes, m.nodes);
+        // Other versions never take it.
+        let mut m4 = m.clone();
+        m4.minor = 4;
+        assert!(write(&m4).len() < write(&m).len());
+    }
+
+    #[test]
+    fn rsm2_face_length_rules() {
+        let mut m = sample_model(2, 2);
+        m.nodes.truncate(1);
+        m.nodes[0].faces.truncate(1);
+        m.nodes[0].faces[0].smooth_groups = vec![];
+        let b = write(&m);
+        // A 20-byte face (no smoothing group) is accepted and round-trips.
+        assert_eq!(
+            p(&b).unwrap().nodes[0].faces[0].smooth_groups,
+            Vec::<i32>::new()
+        );
+        let at = b.windows(4).position(|w| w == 20i32.to_le_bytes()).unwrap();
+        for bad in [16i32, 22, -4, 1 << 20] {
+            let mut x = b.clone();
+            x[at..at + 4].copy_from_slice(&bad.to_le_bytes());
+            let e = p(&x).unwrap_err();
+            assert_eq!(e.field, "node[0].faces[0].length", "{bad}");
+            assert_eq!(e.offset as usize, at);
+        }
+    }
+
+    #[test]
+    fn rsm2_end_of_file_rules() {
+        // 2.3 may stop right after the nodes; 2.2 may not.
+        let mut m3 = sample_model(2, 3);
+        m3.volume_boxes.clear();
+        m3.volume_box_block = false;
+        let b3 = write(&m3);
+        assert_eq!(p(&b3).unwrap(), m3);
+        let mut m2 = sample_model(2, 2);
+        m2.volume_boxes.clear();
+        let b2 = write(&m2);
+        let e = p(&b2[..b2.len() - 4]).unwrap_err();
+        assert_eq!(e.field, "volume_box_count");
+        assert_eq!(e.offset as usize, b2.len() - 4);
+        // A 2.3 model with boxes always writes the block.
+        let mut m3b = sample_model(2, 3);
+        m3b.volume_box_block = false;
+        let got = p(&write(&m3b)).unwrap();
+        assert_eq!(got.volume_boxes, m3b.volume_boxes);
+        assert!(got.volume_box_block);
+    }
+
+    #[test]
+    fn garbage_after_name_nul_is_kept_until_the_name_changes() {
+        let mut m = sample_model(1, 4);
+        let mut b = write(&m);
+        // The first texture name field starts after the texture count at 31.
+        let field = 35;
+        b[field + 30] = 0x5A;
+        let got = p(&b).unwrap();
+        assert_eq!(got.textures[0], b"tex\\a.bmp");
+        assert_eq!(got.raw_name_fields.len(), 2 + 1 + 4);
+        assert_eq!(write(&got), b);
+        m = got;
+        m.textures[0] = b"tex\\c.bmp".to_vec();
+        let out = write(&m);
+        assert_eq!(out[field + 30], 0);
+        assert_eq!(&out[field..field + 10], b"tex\\c.bmp\0");
+    }
+
+    #[test]
+    fn pre_1_2_texcoords_are_white_and_faces_have_no_group() {
+        let m = sample_model(1, 1);
+        let got = p(&write(&m)).unwrap();
+        assert!(got.nodes[0]
+            .tex_coords
+            .iter()
+            .all(|t| t.color == 0xFFFF_FFFF));
+        assert!(got.nodes[0]
+            .faces
+            .iter()
+            .all(|f| f.smooth_groups.is_empty()));
+        assert_eq!(got.alpha, 255);
+        assert_eq!(got.volume_boxes[0].flag, 0);
+    }
+}
