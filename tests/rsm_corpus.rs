@@ -498,3 +498,74 @@ fn v15_per_node_position_keys_round_trip() {
     assert_eq!(back.nodes, m.nodes);
     assert_eq!(back.warnings.len(), 1);
 }
+
+#[test]
+fn summaries_report_counts_and_clamped_indices() {
+    let Some((_, m)) = load("RagnarokResearchLab+RagLite/Tests/Fixtures/v0104.rsm") else {
+        return;
+    };
+    let s = rsm::summary(&m);
+    assert_eq!((s.format, s.version.as_str()), ("RSM", "1.4"));
+    assert_eq!((s.anim_len, s.fps, s.shade_type), (6000, None, 0));
+    assert_eq!(s.textures, ["dir\\tex1.bmp", "asdf/texture.bmp"]);
+    assert_eq!(
+        (s.model_pos_key_count, s.volume_box_count, s.trailing_bytes),
+        (2, 2, 0)
+    );
+    let n = &s.nodes[0];
+    assert_eq!(n.name, "TransformationRoot");
+    assert_eq!(
+        (
+            n.vertex_count,
+            n.texcoord_count,
+            n.face_count,
+            n.rot_key_count,
+            n.pos_key_count,
+            n.scale_key_count
+        ),
+        (3, 2, 2, 2, 0, 0)
+    );
+    // RagLite's synthetic faces index vertices 10..18 of a 3-vertex node.
+    assert_eq!(
+        s.warnings,
+        ["node[0] \"TransformationRoot\": clamped indices: 2 face(s) index past its 3 vertices, 2 past its 2 texcoords"]
+    );
+
+    let (_, g) = load("Tokeiburu+RSM2/Rsm2/bin/Debug/data/goldberg_s_01.rsm2").unwrap();
+    let s = rsm::summary(&g);
+    assert_eq!(
+        (s.format, s.version.as_str(), s.fps),
+        ("RSM2", "2.3", Some(30.0))
+    );
+    assert_eq!(s.nodes.len(), 32);
+    assert_eq!(s.nodes[19].tex_anim_channel_count, 1);
+    assert_eq!(s.nodes[5].pos_key_count, 53);
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+    let json = serde_json::to_string(&s).unwrap();
+    assert!(
+        json.starts_with("{\"format\":\"RSM2\",\"version\":\"2.3\",\"anim_len\":700"),
+        "{json}"
+    );
+}
+
+#[test]
+fn robrowser_coin_name_fields_keep_their_garbage() {
+    let Some((data, m)) = load("MrAntares+roBrowserLegacy/tests/fixtures/_test.rsm.bin") else {
+        return;
+    };
+    // The main node field reads "coin_j_01\0s_j_07.bmp\0…": stale bytes
+    // after the NUL that only the raw fields can reproduce.
+    assert_eq!(m.root_names[0], b"coin_j_01");
+    assert_eq!(m.raw_name_fields.len(), 1 + 1 + 2);
+    assert_eq!(&m.raw_name_fields[1][..21], b"coin_j_01\0s_j_07.bmp\0");
+    assert_eq!(rsm::write(&m), data);
+    let mut clean = m.clone();
+    clean.raw_name_fields.clear();
+    let out = rsm::write(&clean);
+    assert_eq!(out.len(), data.len());
+    assert_ne!(out, data);
+    assert_eq!(
+        rsm::parse(&out, Path::new("clean.rsm")).unwrap().nodes,
+        m.nodes
+    );
+}

@@ -146,11 +146,13 @@ fn parse_node_v1(
     let field = format!("{p}.face_count");
     let n = r.count_i32(&field, if colored { 24 } else { 20 })?;
     node.faces = Vec::with_capacity(n);
-    for f in 0..n {
-        let fp = format!("{p}.faces[{f}]");
+    // Counts are checked against the bytes left, so fixed-size elements
+    // cannot run short: one field name per block is enough.
+    let fp = format!("{p}.faces");
+    for _ in 0..n {
         let mut face = face_fixed(r, &fp)?;
         if colored {
-            face.smooth_groups = vec![r.i32(&format!("{fp}.smooth_group"))?];
+            face.smooth_groups = vec![r.i32(&fp)?];
         }
         node.faces.push(face);
     }
@@ -223,16 +225,16 @@ fn parse_node_v2(r: &mut Reader, v23: bool, i: usize) -> Result<RsmNode, ParseEr
 
     let n = r.count_i32(&format!("{p}.face_count"), 4 + 20)?;
     node.faces = Vec::with_capacity(n);
+    let fp = format!("{p}.faces");
     for f in 0..n {
-        let fp = format!("{p}.faces[{f}]");
         let len_at = r.pos();
-        let len = r.i32(&format!("{fp}.length"))?;
+        let len = r.i32(&fp)?;
         // The fixed part is 20 bytes; every 4 bytes after it is one more
         // smoothing-group id (24 = one id, the usual case).
         if len < 20 || len % 4 != 0 || len as usize > r.remaining() {
             return Err(r.error_at(
                 len_at,
-                &format!("{fp}.length"),
+                &format!("{p}.faces[{f}].length"),
                 format!(
                     "face length {len} is not 20 + 4·n bytes within the {} bytes left",
                     r.remaining()
@@ -242,9 +244,8 @@ fn parse_node_v2(r: &mut Reader, v23: bool, i: usize) -> Result<RsmNode, ParseEr
         let mut face = face_fixed(r, &fp)?;
         let groups = (len as usize - 20) / 4;
         face.smooth_groups = Vec::with_capacity(groups);
-        for g in 0..groups {
-            face.smooth_groups
-                .push(r.i32(&format!("{fp}.smooth_groups[{g}]"))?);
+        for _ in 0..groups {
+            face.smooth_groups.push(r.i32(&fp)?);
         }
         node.faces.push(face);
     }
@@ -268,8 +269,9 @@ fn fixed_name(r: &mut Reader, raw: &mut Vec<[u8; 40]>, field: &str) -> Result<Ra
 fn texture_ids(r: &mut Reader, p: &str) -> Result<Vec<i32>, ParseError> {
     let n = r.count_i32(&format!("{p}.texture_count"), 4)?;
     let mut ids = Vec::with_capacity(n);
-    for t in 0..n {
-        ids.push(r.i32(&format!("{p}.texture_ids[{t}]"))?);
+    let field = format!("{p}.texture_ids");
+    for _ in 0..n {
+        ids.push(r.i32(&field)?);
     }
     Ok(ids)
 }
@@ -277,8 +279,9 @@ fn texture_ids(r: &mut Reader, p: &str) -> Result<Vec<i32>, ParseError> {
 fn vertices(r: &mut Reader, p: &str) -> Result<Vec<Vec3>, ParseError> {
     let n = r.count_i32(&format!("{p}.vertex_count"), 12)?;
     let mut v = Vec::with_capacity(n);
-    for i in 0..n {
-        v.push(r.vec3(&format!("{p}.vertices[{i}]"))?);
+    let field = format!("{p}.vertices");
+    for _ in 0..n {
+        v.push(r.vec3(&field)?);
     }
     Ok(v)
 }
@@ -287,8 +290,8 @@ fn tex_coords(r: &mut Reader, p: &str, colored: bool) -> Result<Vec<TexCoord>, P
     let size = if colored { 12 } else { 8 };
     let n = r.count_i32(&format!("{p}.texcoord_count"), size)?;
     let mut v = Vec::with_capacity(n);
-    for i in 0..n {
-        let field = format!("{p}.tex_coords[{i}]");
+    let field = format!("{p}.tex_coords");
+    for _ in 0..n {
         let color = if colored { r.u32(&field)? } else { 0xFFFF_FFFF };
         let u = r.f32(&field)?;
         let vv = r.f32(&field)?;
@@ -301,18 +304,18 @@ fn tex_coords(r: &mut Reader, p: &str, colored: bool) -> Result<Vec<TexCoord>, P
 fn face_fixed(r: &mut Reader, fp: &str) -> Result<Face, ParseError> {
     let mut vertex_ids = [0u16; 3];
     for v in &mut vertex_ids {
-        *v = r.u16(&format!("{fp}.vertex_ids"))?;
+        *v = r.u16(fp)?;
     }
     let mut tex_coord_ids = [0u16; 3];
     for t in &mut tex_coord_ids {
-        *t = r.u16(&format!("{fp}.tex_coord_ids"))?;
+        *t = r.u16(fp)?;
     }
     Ok(Face {
         vertex_ids,
         tex_coord_ids,
-        texture_id: r.u16(&format!("{fp}.texture_id"))?,
-        padding: r.u16(&format!("{fp}.padding"))?,
-        two_side: r.i32(&format!("{fp}.two_side"))?,
+        texture_id: r.u16(fp)?,
+        padding: r.u16(fp)?,
+        two_side: r.i32(fp)?,
         smooth_groups: Vec::new(),
     })
 }
@@ -320,8 +323,8 @@ fn face_fixed(r: &mut Reader, fp: &str) -> Result<Face, ParseError> {
 fn scale_keys(r: &mut Reader, p: &str) -> Result<Vec<ScaleKey>, ParseError> {
     let n = r.count_i32(&format!("{p}.scale_key_count"), KEY_SIZE)?;
     let mut keys = Vec::with_capacity(n);
-    for k in 0..n {
-        let field = format!("{p}.scale_keys[{k}]");
+    let field = format!("{p}.scale_keys");
+    for _ in 0..n {
         keys.push(ScaleKey {
             frame: r.i32(&field)?,
             scale: r.vec3(&field)?,
@@ -334,8 +337,8 @@ fn scale_keys(r: &mut Reader, p: &str) -> Result<Vec<ScaleKey>, ParseError> {
 fn rot_keys(r: &mut Reader, p: &str) -> Result<Vec<RotKey>, ParseError> {
     let n = r.count_i32(&format!("{p}.rot_key_count"), KEY_SIZE)?;
     let mut keys = Vec::with_capacity(n);
-    for k in 0..n {
-        let field = format!("{p}.rot_keys[{k}]");
+    let field = format!("{p}.rot_keys");
+    for _ in 0..n {
         keys.push(RotKey {
             frame: r.i32(&field)?,
             rotation: r.quat_xyzw(&field)?,
@@ -348,12 +351,11 @@ fn rot_keys(r: &mut Reader, p: &str) -> Result<Vec<RotKey>, ParseError> {
 fn pos_keys(r: &mut Reader, field: &str) -> Result<Vec<PosKey>, ParseError> {
     let n = r.count_i32(&format!("{field}.count"), KEY_SIZE)?;
     let mut keys = Vec::with_capacity(n);
-    for k in 0..n {
-        let f = format!("{field}[{k}]");
+    for _ in 0..n {
         keys.push(PosKey {
-            frame: r.i32(&f)?,
-            position: r.vec3(&f)?,
-            data: r.u32(&f)?,
+            frame: r.i32(field)?,
+            position: r.vec3(field)?,
+            data: r.u32(field)?,
         });
     }
     Ok(keys)
@@ -372,8 +374,8 @@ fn tex_anims(r: &mut Reader, p: &str) -> Result<Vec<TextureAnim>, ParseError> {
             let kind = r.i32(&format!("{cp}.type"))?;
             let nk = r.count_i32(&format!("{cp}.key_count"), 8)?;
             let mut keys = Vec::with_capacity(nk);
-            for k in 0..nk {
-                let kf = format!("{cp}.keys[{k}]");
+            let kf = format!("{cp}.keys");
+            for _ in 0..nk {
                 keys.push(TexAnimKey {
                     frame: r.i32(&kf)?,
                     value: r.f32(&kf)?,
