@@ -528,7 +528,10 @@ fn summaries_report_counts_and_clamped_indices() {
     // RagLite's synthetic faces index vertices 10..18 of a 3-vertex node.
     assert_eq!(
         s.warnings,
-        ["node[0] \"TransformationRoot\": clamped indices: 2 face(s) index past its 3 vertices, 2 past its 2 texcoords"]
+        [
+            "node[0] \"TransformationRoot\": 2 face(s) use a texture past its 2, 0 texture id(s) past the model's 2",
+            "node[0] \"TransformationRoot\": clamped indices: 2 face(s) index past its 3 vertices, 2 past its 2 texcoords"
+        ]
     );
 
     let (_, g) = load("Tokeiburu+RSM2/Rsm2/bin/Debug/data/goldberg_s_01.rsm2").unwrap();
