@@ -4,10 +4,12 @@
 //! `scene::lower_rsm`, not here.
 
 mod parse;
+pub mod sample;
 mod summary;
 mod write;
 
 pub use parse::{parse, parse_file};
+pub use sample::sample_model;
 pub use summary::{summary, RsmSummary, SummaryNode};
 pub use write::write;
 
@@ -44,6 +46,11 @@ pub struct Rsm {
     /// node's rotation keys (the roBrowser/RagLite reading). Real 1.5 files
     /// read like 1.4; this layout is only chosen when it alone fits the file.
     pub node_pos_keys_v15: bool,
+    /// The raw 40-byte name fields of a 1.x file in file order (textures,
+    /// main node, then each node's name and parent), kept only when some
+    /// field holds bytes after its NUL (uninitialised memory in real exports)
+    /// so the writer can reproduce the file byte for byte. Empty otherwise.
+    pub raw_name_fields: Vec<[u8; 40]>,
     /// Bytes left after the last structure; tolerated with a warning.
     pub trailing_bytes: usize,
     pub warnings: Vec<String>,
@@ -72,6 +79,7 @@ impl Rsm {
             volume_boxes: Vec::new(),
             volume_box_block: (major, minor) != (2, 3),
             node_pos_keys_v15: false,
+            raw_name_fields: Vec::new(),
             trailing_bytes: 0,
             warnings: Vec::new(),
         }

@@ -43,8 +43,17 @@ pub fn parse(data: &[u8], file: &Path) -> Result<Rsm, ParseError> {
         // than real files carry, and this one lands exactly on the end.
         let primary_fits = primary.is_ok() && rsm.trailing_bytes <= TOLERATED_TRAILING;
         if (major, minor) == (1, 5) && !primary_fits {
-            if let Some(alt) = v15_node_pos_keys(data, file) {
-                return Ok(alt);
+            match v15_node_pos_keys(data, file) {
+                Ok(alt) => return Ok(alt),
+                // When both readings fail, the one that got further is the
+                // one that understood the file.
+                Err(alt_err) => {
+                    if let Err(first) = &primary {
+                        if alt_err.offset > first.offset {
+                            return Err(alt_err);
+                        }
+                    }
+                }
             }
         }
         primary?;
@@ -56,22 +65,21 @@ pub fn parse(data: &[u8], file: &Path) -> Result<Rsm, ParseError> {
 
 /// The per-node-position-key reading of a 1.5 file, if it consumes the
 /// file exactly.
-fn v15_node_pos_keys(data: &[u8], file: &Path) -> Option<Rsm> {
+fn v15_node_pos_keys(data: &[u8], file: &Path) -> Result<Rsm, ParseError> {
     let mut r = Reader::new(data, file);
-    r.seek(6, "header").ok()?;
+    r.seek(6, "header")?;
     let mut alt = Rsm::new(1, 5);
     alt.root_names.clear();
-    match parse_v1(&mut r, &mut alt, true) {
-        Ok(()) if alt.trailing_bytes == 0 => {
-            alt.warnings.push(
-                "1.5 file read with a position-key block per node (roBrowser/RagLite layout): \
-                 the 1.4 layout does not fit it"
-                    .to_string(),
-            );
-            Some(alt)
-        }
-        _ => None,
+    parse_v1(&mut r, &mut alt, true)?;
+    if alt.trailing_bytes != 0 {
+        return Err(r.error("end", "per-node position-key layout leaves bytes over"));
     }
+    alt.warnings.push(
+        "1.5 file read with a position-key block per node (roBrowser/RagLite layout): \
+         the 1.4 layout does not fit it"
+            .to_string(),
+    );
+    Ok(alt)
 }
 
 /// Reads everything after the version bytes of a 1.x file into `rsm`.
@@ -84,20 +92,26 @@ fn parse_v1(r: &mut Reader, rsm: &mut Rsm, node_pos_keys: bool) -> Result<(), Pa
     }
     let reserved = r.bytes(16, "reserved")?;
     rsm.reserved.copy_from_slice(reserved);
+    let mut raw = Vec::new();
     let n = r.count_i32("texture_count", 40)?;
     rsm.textures = Vec::with_capacity(n);
     for i in 0..n {
         rsm.textures
-            .push(r.fixed_name(40, &format!("textures[{i}]"))?);
+            .push(fixed_name(r, &mut raw, &format!("textures[{i}]"))?);
     }
-    rsm.root_names = vec![r.fixed_name(40, "main_node")?];
+    rsm.root_names = vec![fixed_name(r, &mut raw, "main_node")?];
     let min_node = MIN_NODE_V1 + if rsm.at_least(1, 6) { 4 } else { 0 };
     let n = r.count_i32("node_count", min_node)?;
     rsm.nodes = Vec::with_capacity(n);
     for i in 0..n {
-        let node = parse_node_v1(r, rsm, i, node_pos_keys)?;
+        let node = parse_node_v1(r, rsm, &mut raw, i, node_pos_keys)?;
         rsm.nodes.push(node);
     }
+    let clean = raw.iter().all(|f| {
+        let name = crate::formats::text::until_nul(f);
+        name.len() < 40 && f[name.len()..].iter().all(|&b| b == 0)
+    });
+    rsm.raw_name_fields = if clean { Vec::new() } else { raw };
     if !rsm.at_least(1, 6) {
         rsm.model_pos_keys = pos_keys(r, "model_pos_keys")?;
     }
@@ -110,12 +124,13 @@ fn parse_v1(r: &mut Reader, rsm: &mut Rsm, node_pos_keys: bool) -> Result<(), Pa
 fn parse_node_v1(
     r: &mut Reader,
     rsm: &Rsm,
+    raw: &mut Vec<[u8; 40]>,
     i: usize,
     node_pos_keys: bool,
 ) -> Result<RsmNode, ParseError> {
     let p = format!("node[{i}]");
-    let name = r.fixed_name(40, &format!("{p}.name"))?;
-    let parent = r.fixed_name(40, &format!("{p}.parent"))?;
+    let name = fixed_name(r, raw, &format!("{p}.name"))?;
+    let parent = fixed_name(r, raw, &format!("{p}.parent"))?;
     let mut node = RsmNode::new(&name, &parent);
     node.texture_ids = texture_ids(r, &p)?;
     node.matrix = r.f32s::<9>(&format!("{p}.matrix"))?;
@@ -131,11 +146,13 @@ fn parse_node_v1(
     let field = format!("{p}.face_count");
     let n = r.count_i32(&field, if colored { 24 } else { 20 })?;
     node.faces = Vec::with_capacity(n);
-    for f in 0..n {
-        let fp = format!("{p}.faces[{f}]");
+    // Counts are checked against the bytes left, so fixed-size elements
+    // cannot run short: one field name per block is enough.
+    let fp = format!("{p}.faces");
+    for _ in 0..n {
         let mut face = face_fixed(r, &fp)?;
         if colored {
-            face.smooth_groups = vec![r.i32(&format!("{fp}.smooth_group"))?];
+            face.smooth_groups = vec![r.i32(&fp)?];
         }
         node.faces.push(face);
     }
@@ -208,16 +225,16 @@ fn parse_node_v2(r: &mut Reader, v23: bool, i: usize) -> Result<RsmNode, ParseEr
 
     let n = r.count_i32(&format!("{p}.face_count"), 4 + 20)?;
     node.faces = Vec::with_capacity(n);
+    let fp = format!("{p}.faces");
     for f in 0..n {
-        let fp = format!("{p}.faces[{f}]");
         let len_at = r.pos();
-        let len = r.i32(&format!("{fp}.length"))?;
+        let len = r.i32(&fp)?;
         // The fixed part is 20 bytes; every 4 bytes after it is one more
         // smoothing-group id (24 = one id, the usual case).
         if len < 20 || len % 4 != 0 || len as usize > r.remaining() {
             return Err(r.error_at(
                 len_at,
-                &format!("{fp}.length"),
+                &format!("{p}.faces[{f}].length"),
                 format!(
                     "face length {len} is not 20 + 4·n bytes within the {} bytes left",
                     r.remaining()
@@ -227,9 +244,8 @@ fn parse_node_v2(r: &mut Reader, v23: bool, i: usize) -> Result<RsmNode, ParseEr
         let mut face = face_fixed(r, &fp)?;
         let groups = (len as usize - 20) / 4;
         face.smooth_groups = Vec::with_capacity(groups);
-        for g in 0..groups {
-            face.smooth_groups
-                .push(r.i32(&format!("{fp}.smooth_groups[{g}]"))?);
+        for _ in 0..groups {
+            face.smooth_groups.push(r.i32(&fp)?);
         }
         node.faces.push(face);
     }
@@ -242,11 +258,20 @@ fn parse_node_v2(r: &mut Reader, v23: bool, i: usize) -> Result<RsmNode, ParseEr
     Ok(node)
 }
 
+/// A 40-byte NUL-padded name; the raw field is kept for exact rewriting.
+fn fixed_name(r: &mut Reader, raw: &mut Vec<[u8; 40]>, field: &str) -> Result<RawName, ParseError> {
+    let mut f = [0u8; 40];
+    f.copy_from_slice(r.bytes(40, field)?);
+    raw.push(f);
+    Ok(crate::formats::text::until_nul(&f).to_vec())
+}
+
 fn texture_ids(r: &mut Reader, p: &str) -> Result<Vec<i32>, ParseError> {
     let n = r.count_i32(&format!("{p}.texture_count"), 4)?;
     let mut ids = Vec::with_capacity(n);
-    for t in 0..n {
-        ids.push(r.i32(&format!("{p}.texture_ids[{t}]"))?);
+    let field = format!("{p}.texture_ids");
+    for _ in 0..n {
+        ids.push(r.i32(&field)?);
     }
     Ok(ids)
 }
@@ -254,8 +279,9 @@ fn texture_ids(r: &mut Reader, p: &str) -> Result<Vec<i32>, ParseError> {
 fn vertices(r: &mut Reader, p: &str) -> Result<Vec<Vec3>, ParseError> {
     let n = r.count_i32(&format!("{p}.vertex_count"), 12)?;
     let mut v = Vec::with_capacity(n);
-    for i in 0..n {
-        v.push(r.vec3(&format!("{p}.vertices[{i}]"))?);
+    let field = format!("{p}.vertices");
+    for _ in 0..n {
+        v.push(r.vec3(&field)?);
     }
     Ok(v)
 }
@@ -264,8 +290,8 @@ fn tex_coords(r: &mut Reader, p: &str, colored: bool) -> Result<Vec<TexCoord>, P
     let size = if colored { 12 } else { 8 };
     let n = r.count_i32(&format!("{p}.texcoord_count"), size)?;
     let mut v = Vec::with_capacity(n);
-    for i in 0..n {
-        let field = format!("{p}.tex_coords[{i}]");
+    let field = format!("{p}.tex_coords");
+    for _ in 0..n {
         let color = if colored { r.u32(&field)? } else { 0xFFFF_FFFF };
         let u = r.f32(&field)?;
         let vv = r.f32(&field)?;
@@ -278,18 +304,18 @@ fn tex_coords(r: &mut Reader, p: &str, colored: bool) -> Result<Vec<TexCoord>, P
 fn face_fixed(r: &mut Reader, fp: &str) -> Result<Face, ParseError> {
     let mut vertex_ids = [0u16; 3];
     for v in &mut vertex_ids {
-        *v = r.u16(&format!("{fp}.vertex_ids"))?;
+        *v = r.u16(fp)?;
     }
     let mut tex_coord_ids = [0u16; 3];
     for t in &mut tex_coord_ids {
-        *t = r.u16(&format!("{fp}.tex_coord_ids"))?;
+        *t = r.u16(fp)?;
     }
     Ok(Face {
         vertex_ids,
         tex_coord_ids,
-        texture_id: r.u16(&format!("{fp}.texture_id"))?,
-        padding: r.u16(&format!("{fp}.padding"))?,
-        two_side: r.i32(&format!("{fp}.two_side"))?,
+        texture_id: r.u16(fp)?,
+        padding: r.u16(fp)?,
+        two_side: r.i32(fp)?,
         smooth_groups: Vec::new(),
     })
 }
@@ -297,8 +323,8 @@ fn face_fixed(r: &mut Reader, fp: &str) -> Result<Face, ParseError> {
 fn scale_keys(r: &mut Reader, p: &str) -> Result<Vec<ScaleKey>, ParseError> {
     let n = r.count_i32(&format!("{p}.scale_key_count"), KEY_SIZE)?;
     let mut keys = Vec::with_capacity(n);
-    for k in 0..n {
-        let field = format!("{p}.scale_keys[{k}]");
+    let field = format!("{p}.scale_keys");
+    for _ in 0..n {
         keys.push(ScaleKey {
             frame: r.i32(&field)?,
             scale: r.vec3(&field)?,
@@ -311,8 +337,8 @@ fn scale_keys(r: &mut Reader, p: &str) -> Result<Vec<ScaleKey>, ParseError> {
 fn rot_keys(r: &mut Reader, p: &str) -> Result<Vec<RotKey>, ParseError> {
     let n = r.count_i32(&format!("{p}.rot_key_count"), KEY_SIZE)?;
     let mut keys = Vec::with_capacity(n);
-    for k in 0..n {
-        let field = format!("{p}.rot_keys[{k}]");
+    let field = format!("{p}.rot_keys");
+    for _ in 0..n {
         keys.push(RotKey {
             frame: r.i32(&field)?,
             rotation: r.quat_xyzw(&field)?,
@@ -325,12 +351,11 @@ fn rot_keys(r: &mut Reader, p: &str) -> Result<Vec<RotKey>, ParseError> {
 fn pos_keys(r: &mut Reader, field: &str) -> Result<Vec<PosKey>, ParseError> {
     let n = r.count_i32(&format!("{field}.count"), KEY_SIZE)?;
     let mut keys = Vec::with_capacity(n);
-    for k in 0..n {
-        let f = format!("{field}[{k}]");
+    for _ in 0..n {
         keys.push(PosKey {
-            frame: r.i32(&f)?,
-            position: r.vec3(&f)?,
-            data: r.u32(&f)?,
+            frame: r.i32(field)?,
+            position: r.vec3(field)?,
+            data: r.u32(field)?,
         });
     }
     Ok(keys)
@@ -349,8 +374,8 @@ fn tex_anims(r: &mut Reader, p: &str) -> Result<Vec<TextureAnim>, ParseError> {
             let kind = r.i32(&format!("{cp}.type"))?;
             let nk = r.count_i32(&format!("{cp}.key_count"), 8)?;
             let mut keys = Vec::with_capacity(nk);
-            for k in 0..nk {
-                let kf = format!("{cp}.keys[{k}]");
+            let kf = format!("{cp}.keys");
+            for _ in 0..nk {
                 keys.push(TexAnimKey {
                     frame: r.i32(&kf)?,
                     value: r.f32(&kf)?,
@@ -402,4 +427,154 @@ fn finish(r: &Reader, rsm: &mut Rsm) {
 pub fn parse_file(path: &Path) -> crate::Result<Rsm> {
     let data = std::fs::read(path).map_err(|e| crate::Error::io(path, e))?;
     Ok(parse(&data, path)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::rsm::{sample_model, write};
+
+    fn p(b: &[u8]) -> Result<Rsm, ParseError> {
+        parse(b, Path::new("unit.rsm"))
+    }
+
+    #[test]
+    fn real_1_5_shape_reads_as_1_4_with_four_stray_bytes() {
+        let m = sample_model(1, 5);
+        let mut b = write(&m);
+        b.extend_from_slice(&[0, 0, 0, 0]);
+        let got = p(&b).unwrap();
+        assert!(!got.node_pos_keys_v15);
+        assert_eq!(got.trailing_bytes, 4);
+        assert_eq!(got.nodes, m.nodes);
+        assert_eq!(got.warnings.len(), 1);
+        assert!(got.warnings[0].contains("4 trailing byte(s)"));
+        assert!(got.warnings[0].contains("common in real files"));
+    }
+
+    #[test]
+    fn many_trailing_bytes_still_parse_with_a_stronger_warning() {
+        let mut b = write(&sample_model(1, 4));
+        let end = b.len();
+        b.extend_from_slice(&[0xAB; 9]);
+        let got = p(&b).unwrap();
+        assert_eq!(got.trailing_bytes, 9);
+        assert!(got.warnings[0].contains(&format!("at byte {end}")));
+        assert!(
+            got.warnings[0].contains("may be misread"),
+            "{}",
+            got.warnings[0]
+        );
+    }
+
+    #[test]
+    fn v1_5_node_position_layout_only_when_the_1_4_reading_fails() {
+        // One node with an empty per-node position block and empty model
+        // blocks (as real files have): the 1.4 reading leaves exactly 4 zero
+        // bytes (tolerated), so 1.4 wins. Both readings agree on the nodes.
+        let mut m = sample_model(1, 5);
+        m.nodes.truncate(1);
+        m.model_pos_keys.clear();
+        m.volume_boxes.clear();
+        m.node_pos_keys_v15 = true;
+        let got = p(&write(&m)).unwrap();
+        assert!(!got.node_pos_keys_v15);
+        assert_eq!(got.trailing_bytes, 4);
+        // In a one-node file a non-empty block still reads as the model
+        // block (the layouts coincide); with two nodes the 1.4 reading
+        // misparses, so the per-node layout is taken, and it is exact.
+        let mut m = sample_model(1, 5);
+        m.node_pos_keys_v15 = true;
+        m.nodes[0].pos_keys = vec![PosKey {
+            frame: 5,
+            position: Vec3::new(1.0, 2.0, 3.0),
+            data: 7,
+        }];
+        let got = p(&write(&m)).unwrap();
+        assert!(got.node_pos_keys_v15);
+        assert_eq!(got.trailing_bytes, 0);
+        assert_eq!(got.nodes, m.nodes);
+        // Other versions never take it.
+        let mut m4 = m.clone();
+        m4.minor = 4;
+        assert!(write(&m4).len() < write(&m).len());
+    }
+
+    #[test]
+    fn rsm2_face_length_rules() {
+        let mut m = sample_model(2, 2);
+        m.nodes.truncate(1);
+        m.nodes[0].faces.truncate(1);
+        m.nodes[0].faces[0].smooth_groups = vec![];
+        let b = write(&m);
+        // A 20-byte face (no smoothing group) is accepted and round-trips.
+        assert_eq!(
+            p(&b).unwrap().nodes[0].faces[0].smooth_groups,
+            Vec::<i32>::new()
+        );
+        let at = b.windows(4).position(|w| w == 20i32.to_le_bytes()).unwrap();
+        for bad in [16i32, 22, -4, 1 << 20] {
+            let mut x = b.clone();
+            x[at..at + 4].copy_from_slice(&bad.to_le_bytes());
+            let e = p(&x).unwrap_err();
+            assert_eq!(e.field, "node[0].faces[0].length", "{bad}");
+            assert_eq!(e.offset as usize, at);
+        }
+    }
+
+    #[test]
+    fn rsm2_end_of_file_rules() {
+        // 2.3 may stop right after the nodes; 2.2 may not.
+        let mut m3 = sample_model(2, 3);
+        m3.volume_boxes.clear();
+        m3.volume_box_block = false;
+        let b3 = write(&m3);
+        assert_eq!(p(&b3).unwrap(), m3);
+        let mut m2 = sample_model(2, 2);
+        m2.volume_boxes.clear();
+        let b2 = write(&m2);
+        let e = p(&b2[..b2.len() - 4]).unwrap_err();
+        assert_eq!(e.field, "volume_box_count");
+        assert_eq!(e.offset as usize, b2.len() - 4);
+        // A 2.3 model with boxes always writes the block.
+        let mut m3b = sample_model(2, 3);
+        m3b.volume_box_block = false;
+        let got = p(&write(&m3b)).unwrap();
+        assert_eq!(got.volume_boxes, m3b.volume_boxes);
+        assert!(got.volume_box_block);
+    }
+
+    #[test]
+    fn garbage_after_name_nul_is_kept_until_the_name_changes() {
+        let mut m = sample_model(1, 4);
+        let mut b = write(&m);
+        // The first texture name field starts after the texture count at 31.
+        let field = 35;
+        b[field + 30] = 0x5A;
+        let got = p(&b).unwrap();
+        assert_eq!(got.textures[0], b"tex\\a.bmp");
+        assert_eq!(got.raw_name_fields.len(), 2 + 1 + 4);
+        assert_eq!(write(&got), b);
+        m = got;
+        m.textures[0] = b"tex\\c.bmp".to_vec();
+        let out = write(&m);
+        assert_eq!(out[field + 30], 0);
+        assert_eq!(&out[field..field + 10], b"tex\\c.bmp\0");
+    }
+
+    #[test]
+    fn pre_1_2_texcoords_are_white_and_faces_have_no_group() {
+        let m = sample_model(1, 1);
+        let got = p(&write(&m)).unwrap();
+        assert!(got.nodes[0]
+            .tex_coords
+            .iter()
+            .all(|t| t.color == 0xFFFF_FFFF));
+        assert!(got.nodes[0]
+            .faces
+            .iter()
+            .all(|f| f.smooth_groups.is_empty()));
+        assert_eq!(got.alpha, 255);
+        assert_eq!(got.volume_boxes[0].flag, 0);
+    }
 }

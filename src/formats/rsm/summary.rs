@@ -58,6 +58,29 @@ pub fn summary(rsm: &Rsm) -> RsmSummary {
             .iter()
             .filter(|f| f.tex_coord_ids.iter().any(|&t| t as usize >= nt))
             .count();
+        let node_textures = if rsm.at_least(2, 3) {
+            n.texture_names.len()
+        } else {
+            n.texture_ids.len()
+        };
+        let bad_tex = n
+            .faces
+            .iter()
+            .filter(|f| f.texture_id as usize >= node_textures)
+            .count();
+        let bad_ids = n
+            .texture_ids
+            .iter()
+            .filter(|&&t| t < 0 || t as usize >= rsm.textures.len())
+            .count();
+        if bad_tex > 0 || bad_ids > 0 {
+            warnings.push(format!(
+                "node[{i}] \"{}\": {bad_tex} face(s) use a texture past its {node_textures}, \
+                 {bad_ids} texture id(s) past the model's {}",
+                n.name_str(),
+                rsm.textures.len()
+            ));
+        }
         if bad_v > 0 || bad_t > 0 {
             warnings.push(format!(
                 "node[{i}] \"{}\": clamped indices: {bad_v} face(s) index past its {nv} vertices, \

@@ -23,17 +23,22 @@ fn write_v1(w: &mut Writer, rsm: &Rsm) {
         w.u8(rsm.alpha);
     }
     w.bytes(&rsm.reserved);
+    let mut names = FixedNames {
+        raw: &rsm.raw_name_fields,
+        next: 0,
+    };
     w.i32(len(&rsm.textures));
     for t in &rsm.textures {
-        w.fixed_name(t, 40);
+        names.put(w, t);
     }
     let main: &[u8] = rsm.root_names.first().map(|n| n.as_slice()).unwrap_or(b"");
-    w.fixed_name(main, 40);
+    names.put(w, main);
     w.i32(len(&rsm.nodes));
     let colored = rsm.at_least(1, 2);
     let node_pos_keys = rsm.node_pos_keys_v15 && (rsm.major, rsm.minor) == (1, 5);
     for n in &rsm.nodes {
-        w.fixed_name(&n.name, 40).fixed_name(&n.parent, 40);
+        names.put(w, &n.name);
+        names.put(w, &n.parent);
         texture_ids(w, &n.texture_ids);
         matrix(w, n);
         w.vec3(n.position)
@@ -129,6 +134,28 @@ fn write_v2(w: &mut Writer, rsm: &Rsm) {
     // A 2.3 model with boxes needs the block whatever the flag says.
     if !v23 || rsm.volume_box_block || !rsm.volume_boxes.is_empty() {
         volume_boxes(w, &rsm.volume_boxes, true);
+    }
+}
+
+/// Writes 40-byte names, reusing the parsed raw field (with whatever bytes
+/// followed its NUL) as long as the name in it is unchanged.
+struct FixedNames<'a> {
+    raw: &'a [[u8; 40]],
+    next: usize,
+}
+
+impl FixedNames<'_> {
+    fn put(&mut self, w: &mut Writer, name: &[u8]) {
+        let raw = self.raw.get(self.next);
+        self.next += 1;
+        match raw {
+            Some(f) if crate::formats::text::until_nul(f) == name => {
+                w.bytes(f);
+            }
+            _ => {
+                w.fixed_name(name, 40);
+            }
+        }
     }
 }
 
