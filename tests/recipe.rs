@@ -1,36 +1,489 @@
+use glam::Vec3;
 use kiln::bake::recipe::*;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+fn parse(text: &str) -> Vec<Job> {
+    match Recipe::from_str(text, Path::new("recipes/demo.yaml")) {
+        Ok(r) => r.jobs(),
+        Err(e) => panic!("unexpected error: {e}"),
+    }
+}
 
 fn err(text: &str) -> String {
     match Recipe::from_str(text, Path::new("recipe.yaml")) {
-        Ok(_) => "OK".into(),
+        Ok(_) => panic!("expected an error for:\n{text}"),
         Err(e) => e.to_string(),
     }
 }
 
+fn close(a: Vec3, b: Vec3) -> bool {
+    (a - b).abs().max_element() < 1e-5
+}
+
+const EXAMPLE: &str = r##"
+defaults:
+  size: 96x64
+jobs:
+  - name: windmill
+    model: windmill.rsm2
+    data: [../data]
+    clip: { start: 0.0, end: 2.0, fps: 12 }
+    directions: 8
+    pitch: 30
+    size: 128x128
+    camera: { projection: orthographic, padding: 0.05, zoom: 1.0, fov: 35 }
+    light: { yaw: -45, pitch: 45, color: [1,1,1], ambient: [0.45,0.45,0.45] }
+    background: transparent
+    antialias: 2
+    output:
+      dir: out/windmill
+      frames: "{name}_{dir}_{frame}.png"
+      sheet: "{name}.png"
+      gif: "{name}_{dir}.gif"
+  - name: tower
+    model: sub/tower.rsm
+    directions: [0, 90, 180, 270]
+    background: "#10203080"
+    output: { gif: "{name}_{yaw}.gif", sheet: false }
+"##;
+
 #[test]
-fn probe() {
-    for t in [
-        "jobs:\n  - name: a\n    model: m.rsm\n    sise: 3\n",
-        "jobs:\n  - name: a\n    model: m.rsm\n  - name: b\n    model: m.rsm\n    size: 0x4\n",
-        "defaults:\n  size: 9000x3\njobs:\n  - name: a\n    model: m.rsm\n",
-        "defaults:\n  size: 90x3\n  pitch: foo\njobs:\n  - name: a\n    model: m.rsm\n",
-        "jobs:\n  - name: a\n    model: m.rsm\n    clip: {fps: 12, frames: 3}\n",
-        "jobs:\n  - name: a\n    model: m.rsm\n    background: '#12345'\n",
-        "jobs:\n  - name: a\n    model: m.rsm\n  - {name: b, model: m.rsm, antialias: 9}\n",
-        "jobs:\n  - name: a\n    model: m.rsm\nfoo: 1\n",
-        "jobs:\n  - name: a\n",
-        "jobs:\n  - name: a\n    model: m.rsm\n  - name: a\n    model: m.rsm\n",
-        "jobs:\n  - name: a\n    model: m.rsm\n  - name: b\n    model: m.rsm\n    output: {dir: out/a, sheet: a.png}\n",
-        "jobs:\n  - name: a\n    model: m.rsm\n    output: {frames: 'x_{frame}.png'}\n",
-        "jobs:\n- name: a\n  model: m.rsm\n  camera: {zoom: 0}\n",
-        "jobs: []\n",
-        "jobs:\n  - name: a\n    model: m.rsm\n    directions: [0, 90, x]\n",
-        "jobs:\n  - name: a\n    model: [1]\n",
-        "jobs:\n  - name: a\n    model: m.rsm\n    clip: {time: 1, fps: 3}\n",
-        "jobs:\n  - name: a\n    model: m.rsm\n    light: {yaw: 1, direction: [1,0,0]}\n",
-        ": bad: yaml: [\n",
+fn example_recipe_resolves_every_key() {
+    let jobs = parse(EXAMPLE);
+    assert_eq!(jobs.len(), 2);
+    let w = &jobs[0];
+    assert_eq!(w.name, "windmill");
+    assert_eq!(w.recipe, PathBuf::from("recipes/demo.yaml"));
+    assert_eq!(w.line, 5);
+    assert_eq!(w.model, PathBuf::from("recipes/windmill.rsm2"));
+    assert_eq!(w.data, vec![PathBuf::from("recipes/../data")]);
+    assert_eq!(
+        w.clip,
+        Clip::Range {
+            start: 0.0,
+            end: Some(2.0),
+            step: Step::Fps(12.0)
+        }
+    );
+    let yaws: Vec<f32> = w.directions.iter().map(|d| d.yaw).collect();
+    assert_eq!(yaws, [0.0, 45.0, 90.0, 135.0, 180.0, 225.0, 270.0, 315.0]);
+    assert_eq!(w.directions[3].index, 3);
+    assert_eq!(w.pitch, 30.0);
+    assert_eq!((w.width, w.height), (128, 128));
+    assert_eq!(
+        w.camera,
+        CameraSpec {
+            projection: Projection::Orthographic,
+            padding: 0.05,
+            zoom: 1.0,
+            fov: 35.0
+        }
+    );
+    assert!(close(w.light.direction, yaw_pitch_vector(-45.0, 45.0)));
+    assert!(close(w.light.direction, Vec3::new(-0.5, 0.70710677, 0.5)));
+    assert_eq!(w.light.space, LightSpace::Camera);
+    assert_eq!(w.light.color, Vec3::ONE);
+    assert_eq!(w.light.ambient, Vec3::splat(0.45));
+    assert_eq!(w.background, [0, 0, 0, 0]);
+    assert_eq!(w.antialias, 2);
+    assert_eq!(w.output.dir, PathBuf::from("recipes/out/windmill"));
+    assert_eq!(
+        w.output.sheet,
+        Some(PathBuf::from("recipes/out/windmill/windmill.png"))
+    );
+    assert_eq!(
+        w.output.meta,
+        Some(PathBuf::from("recipes/out/windmill/windmill.json"))
+    );
+    assert_eq!(
+        w.frame_path(1, 3),
+        Some(PathBuf::from("recipes/out/windmill/windmill_1_3.png"))
+    );
+    assert_eq!(
+        w.gif_path(7),
+        Some(PathBuf::from("recipes/out/windmill/windmill_7.gif"))
+    );
+    assert_eq!(w.gif_path(8), None);
+
+    let t = &jobs[1];
+    assert_eq!(t.model, PathBuf::from("recipes/sub/tower.rsm"));
+    // From `defaults:`.
+    assert_eq!((t.width, t.height), (96, 64));
+    let yaws: Vec<f32> = t.directions.iter().map(|d| d.yaw).collect();
+    assert_eq!(yaws, [0.0, 90.0, 180.0, 270.0]);
+    assert_eq!(t.background, [0x10, 0x20, 0x30, 0x80]);
+    assert_eq!(t.output.sheet, None);
+    assert_eq!(t.output.meta, None);
+    assert_eq!(t.output.frames, None);
+    assert_eq!(t.frame_path(0, 0), None);
+    assert_eq!(
+        t.gif_path(2),
+        Some(PathBuf::from("recipes/out/tower/tower_180.gif"))
+    );
+}
+
+#[test]
+fn built_in_defaults_and_merged_defaults() {
+    let jobs = parse("jobs:\n  - name: a\n    model: a.rsm\n");
+    let a = &jobs[0];
+    assert_eq!(a.data, Vec::<PathBuf>::new());
+    assert_eq!(
+        a.clip,
+        Clip::Range {
+            start: 0.0,
+            end: None,
+            step: Step::Fps(12.0)
+        }
+    );
+    assert_eq!(a.directions.len(), 8);
+    assert_eq!(a.pitch, 30.0);
+    assert_eq!((a.width, a.height), (128, 128));
+    assert_eq!(
+        a.camera,
+        CameraSpec {
+            projection: Projection::Orthographic,
+            padding: 0.05,
+            zoom: 1.0,
+            fov: 35.0
+        }
+    );
+    assert!(close(a.light.direction, yaw_pitch_vector(-45.0, 45.0)));
+    assert_eq!(a.light.ambient, Vec3::splat(0.45));
+    assert_eq!(a.background, [0, 0, 0, 0]);
+    assert_eq!(a.antialias, 2);
+    assert_eq!(a.output.dir, PathBuf::from("recipes/out/a"));
+    assert_eq!(a.output.sheet, Some(PathBuf::from("recipes/out/a/a.png")));
+    assert_eq!(a.output.meta, Some(PathBuf::from("recipes/out/a/a.json")));
+    assert_eq!(a.output.gif, None);
+
+    // Nested keys merge one by one; a job's light orientation replaces the
+    // default orientation as a whole.
+    let jobs = parse(
+        "defaults:\n  camera: {projection: perspective, fov: 50}\n  light: {yaw: 90, pitch: 0, ambient: [0.1, 0.2, 0.3]}\n  output: {dir: 'build/{name}', gif: '{name}-{dir}.gif'}\njobs:\n  - name: b\n    model: b.rsm\n    camera: {zoom: 2}\n    light: {direction: [0, 0, 2]}\n",
+    );
+    let b = &jobs[0];
+    assert_eq!(
+        b.camera,
+        CameraSpec {
+            projection: Projection::Perspective,
+            padding: 0.05,
+            zoom: 2.0,
+            fov: 50.0
+        }
+    );
+    assert_eq!(b.light.direction, Vec3::Z);
+    assert_eq!(b.light.ambient, Vec3::new(0.1, 0.2, 0.3));
+    assert_eq!(b.output.dir, PathBuf::from("recipes/build/b"));
+    assert_eq!(
+        b.gif_path(1),
+        Some(PathBuf::from("recipes/build/b/b-1.gif"))
+    );
+}
+
+#[test]
+fn value_spellings() {
+    let j = |extra: &str| parse(&format!("jobs:\n  - name: a\n    model: a.rsm\n{extra}"));
+    assert_eq!(j("    size: [320, 200]\n")[0].width, 320);
+    assert_eq!(j("    size: [320, 200]\n")[0].height, 200);
+    assert_eq!(
+        (j("    size: 48\n")[0].width, j("    size: 48\n")[0].height),
+        (48, 48)
+    );
+    assert_eq!(
+        j("    background: '#FFa000'\n")[0].background,
+        [255, 160, 0, 255]
+    );
+    assert_eq!(
+        j("    data: textures\n")[0].data,
+        vec![PathBuf::from("recipes/textures")]
+    );
+    assert_eq!(
+        j("    clip: {time: 0.5}\n")[0].clip,
+        Clip::Still { time: 0.5 }
+    );
+    assert_eq!(
+        j("    clip: {frames: 16}\n")[0].clip,
+        Clip::Range {
+            start: 0.0,
+            end: None,
+            step: Step::Frames(16)
+        }
+    );
+    let three = j("    directions: 3\n");
+    let yaws: Vec<f32> = three[0].directions.iter().map(|d| d.yaw).collect();
+    assert_eq!(yaws, [0.0, 120.0, 240.0]);
+}
+
+#[test]
+fn clip_frame_times() {
+    let fps = Clip::Range {
+        start: 0.0,
+        end: Some(2.0),
+        step: Step::Fps(12.0),
+    };
+    let t = fps.frame_times(99.0).unwrap();
+    assert_eq!(t.times.len(), 24);
+    assert_eq!(t.times[1], 1.0 / 12.0);
+    assert_eq!(t.times[23], 23.0 / 12.0);
+    assert_eq!(t.frame_seconds, 1.0 / 12.0);
+
+    // `end` from the model; 1.05 s at 10 fps needs an 11th frame at 1.0 s.
+    let open = Clip::Range {
+        start: 0.0,
+        end: None,
+        step: Step::Fps(10.0),
+    };
+    assert_eq!(open.frame_times(1.05).unwrap().times.len(), 11);
+    assert_eq!(open.frame_times(1.0).unwrap().times.len(), 10);
+    // A static model still gives one frame.
+    assert_eq!(open.frame_times(0.0).unwrap().times, vec![0.0]);
+
+    let spread = Clip::Range {
+        start: 1.0,
+        end: None,
+        step: Step::Frames(4),
+    };
+    let t = spread.frame_times(3.0).unwrap();
+    assert_eq!(t.times, vec![1.0, 1.5, 2.0, 2.5]);
+    assert_eq!(t.frame_seconds, 0.5);
+    assert_eq!(t.fps(), 2.0);
+    assert_eq!(
+        spread.frame_times(0.5).unwrap_err(),
+        "clip starts at 1 s but the animation ends at 0.5 s"
+    );
+
+    let still = Clip::Still { time: 0.25 };
+    assert_eq!(still.frame_times(5.0).unwrap().times, vec![0.25]);
+    assert!(still.is_single());
+
+    let long = Clip::Range {
+        start: 0.0,
+        end: None,
+        step: Step::Fps(1000.0),
+    };
+    assert_eq!(
+        long.frame_times(10.0).unwrap_err(),
+        "clip of 10 s at 1000 fps is 10000 frames, more than 4096"
+    );
+}
+
+#[test]
+fn light_and_camera_geometry() {
+    let l = LightSpec {
+        direction: Vec3::Z,
+        space: LightSpace::Camera,
+        color: Vec3::ONE,
+        ambient: Vec3::ZERO,
+    };
+    // Light from the viewer follows a camera turned to yaw 90 (looking from +X).
+    assert!(close(l.world_direction(90.0), Vec3::X));
+    let world = LightSpec {
+        space: LightSpace::World,
+        ..l
+    };
+    assert!(close(world.world_direction(90.0), Vec3::Z));
+
+    let (back, right, up) = camera_basis(0.0, 0.0);
+    assert!(close(back, Vec3::Z) && close(right, Vec3::X) && close(up, Vec3::Y));
+    // Straight down still has a usable up vector.
+    let (back, right, up) = camera_basis(90.0, 90.0);
+    assert!(close(back, Vec3::Y));
+    assert!(close(right, Vec3::NEG_Z));
+    assert!(close(up, Vec3::NEG_X));
+}
+
+#[test]
+fn errors_name_file_line_column_and_job() {
+    let base = "jobs:\n  - name: a\n    model: m.rsm\n";
+    let cases: &[(&str, &str)] = &[
+        (
+            "jobs:\n  - name: windmill\n    model: m.rsm\n    sise: 3\n",
+            "recipe.yaml:4:5: job 'windmill': unknown key `sise`, expected one of name, model, data, clip, directions, pitch, size, camera, light, background, antialias, output",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\nfoo: 1\n",
+            "recipe.yaml:4:1: unknown key `foo`, expected one of defaults, jobs",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n    camera: {zom: 2}\n",
+            "recipe.yaml:4:14: job 'a': unknown key `zom`, expected one of projection, padding, zoom, fov",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n  - name: b\n    model: m.rsm\n    size: 0x4\n",
+            "recipe.yaml:6:11: job 'b': `size` `0x4` reads as a number; write sizes as WIDTHxHEIGHT with both sides at least 1",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n    size: 8193x16\n",
+            "recipe.yaml:4:11: job 'a': `size` sides must be in 1..=8192, got 8193x16",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n    size: big\n",
+            "recipe.yaml:4:11: job 'a': expected a size like 128x96, got `big`",
+        ),
+        (
+            "defaults:\n  size: 9000x3\njobs:\n  - name: a\n    model: m.rsm\n",
+            "recipe.yaml:2:9: defaults (used by job 'a'): `size` sides must be in 1..=8192, got 9000x3",
+        ),
+        (
+            "defaults:\n  pitch: high\njobs:\n  - name: a\n    model: m.rsm\n",
+            "recipe.yaml:2:10: defaults: expected a number, got `high`",
+        ),
+        (
+            "defaults:\n  name: x\njobs:\n  - name: a\n    model: m.rsm\n",
+            "recipe.yaml:2:9: defaults: `name` cannot have a default; every job needs its own",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n    pitch: 91\n",
+            "recipe.yaml:4:12: job 'a': `pitch` must be in [-90, 90], got 91",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n  - {name: b, model: m.rsm, antialias: 9}\n",
+            "recipe.yaml:4:40: job 'b': `antialias` must be in 1..=4, got 9",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n    clip: {fps: 12, frames: 3}\n",
+            "recipe.yaml:4:29: job 'a': give either `clip.fps` or `clip.frames`, not both",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n    clip: {fps: 0}\n",
+            "recipe.yaml:4:17: job 'a': `clip.fps` must be in (0, 1000], got 0",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n    clip: {start: 2, end: 1}\n",
+            "recipe.yaml:4:27: job 'a': `clip.end` (1) must be after `clip.start` (2)",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n    clip: {time: 1, fps: 3}\n",
+            "recipe.yaml:4:26: job 'a': `clip.time` takes a single frame; `clip.fps` cannot be used with it",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n    directions: 0\n",
+            "recipe.yaml:4:17: job 'a': `directions` must be in 1..=360, got 0",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n    directions: []\n",
+            "recipe.yaml:4:17: job 'a': `directions` needs at least one yaw angle",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n    directions: [0, 90, 0]\n",
+            "recipe.yaml:4:17: job 'a': `directions[2]` repeats yaw 0 of directions[0]",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n    background: '#12345'\n",
+            "recipe.yaml:4:17: job 'a': expected `transparent`, \"#rrggbb\" or \"#rrggbbaa\" (quoted: # starts a YAML comment), got `#12345`",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n    light: {yaw: 1, direction: [1,0,0]}\n",
+            "recipe.yaml:4:32: job 'a': give the light either as `direction` or as `yaw`/`pitch`, not both",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n    light: {color: [1, 5, 1]}\n",
+            "recipe.yaml:4:20: job 'a': `light.color` components must be in [0, 4], got [1.0, 5.0, 1.0]",
+        ),
+        (
+            "jobs:\n- name: a\n  model: m.rsm\n  camera: {zoom: 0}\n",
+            "recipe.yaml:4:18: job 'a': `camera.zoom` must be in (0, 100], got 0",
+        ),
+        (
+            "jobs:\n  - name: a\n",
+            "recipe.yaml:2:5: job 'a': missing key `model`",
+        ),
+        (
+            "jobs:\n  - model: m.rsm\n",
+            "recipe.yaml:2:5: job #1: missing key `name`",
+        ),
+        (
+            "jobs:\n  - name: a/b\n    model: m.rsm\n",
+            "recipe.yaml:2:11: job 'a/b': job name `a/b` is used in file names, so it cannot contain /, \\, {, } or control characters",
+        ),
+        ("jobs: []\n", "recipe.yaml:1:7: jobs: the recipe has no jobs"),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n  - name: a\n    model: m.rsm\n",
+            "recipe.yaml:4:11: job 'a': duplicate job name; line 2 already uses it",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n  - name: b\n    model: m.rsm\n    output: {dir: out/a, sheet: a.png}\n",
+            "recipe.yaml:4:5: job 'b': output `out/a/a.png` is also written by job 'a'",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n    output: {frames: 'x_{frame}.png'}\n",
+            "recipe.yaml:4:22: job 'a': `output.frames` must contain `{dir}` or `{yaw}`, or its files overwrite each other",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n    directions: 1\n    output: {frames: 'x.png'}\n",
+            "recipe.yaml:5:22: job 'a': `output.frames` must contain `{frame}`, or its files overwrite each other",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n    output: {sheet: '{name}_{frame}.png'}\n",
+            "recipe.yaml:4:21: job 'a': `output.sheet`: placeholder `{frame}` cannot be used in `{name}_{frame}.png`, expected only `{name}`",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n    output: {gif: '{nam}.gif'}\n",
+            "recipe.yaml:4:19: job 'a': `output.gif`: unknown placeholder `{nam}` in `{nam}.gif`, expected one of `{name}`, `{dir}`, `{yaw}`",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n    output: {sheet: false}\n",
+            "recipe.yaml:2:5: job 'a': every output is switched off; nothing to write",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: [1]\n",
+            "recipe.yaml:3:12: job 'a': expected string scalar",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (text, want) in cases {
+        let got = err(text);
+        if &got != want {
+            wrong.push(format!("recipe:\n{text}\n  got: {got}\n want: {want}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
+    // The base recipe itself is fine, so each case fails for its own reason.
+    assert_eq!(parse(base).len(), 1);
+}
+
+#[test]
+fn error_snippet_points_at_the_column() {
+    let text = "jobs:\n  - name: a\n    model: m.rsm\n    pitch: 91\n";
+    let e = Recipe::from_str(text, Path::new("r.yaml")).unwrap_err();
+    assert_eq!((e.line, e.column), (4, 12));
+    assert_eq!(e.context.as_deref(), Some("job 'a'"));
+    assert_eq!(
+        e.snippet(text),
+        "    4 |     pitch: 91\n      |            ^"
+    );
+}
+
+#[test]
+fn load_reports_unreadable_files() {
+    let e = Recipe::load(Path::new("no/such/recipe.yaml")).unwrap_err();
+    assert_eq!(e.line, 0);
+    assert!(
+        e.to_string()
+            .starts_with("no/such/recipe.yaml: cannot read recipe: "),
+        "{e}"
+    );
+}
+
+#[test]
+fn broken_yaml_never_panics() {
+    for text in [
+        "",
+        ":",
+        "jobs: [",
+        "jobs:\n  - name: a\n   model: b\n",
+        "jobs:\n  - &x {name: a, model: m}\n  - *x\n",
+        "jobs: 3",
+        "\t\t",
+        "jobs:\n  - name: a\n    model: m\n    size: [1]\n",
+        "jobs:\n  - name: a\n    model: m\n    size: [1, 2, 3]\n",
+        "jobs:\n  - name: a\n    model: m\n    size: 99999999999999999999x2\n",
+        "jobs:\n  - name: a\n    model: m\n    directions: [.nan]\n",
+        "jobs:\n  - name: a\n    model: m\n    clip: {end: .inf}\n",
     ] {
-        println!("{}", err(t));
+        assert!(
+            Recipe::from_str(text, Path::new("r.yaml")).is_err(),
+            "{text:?}"
+        );
     }
 }

@@ -1,0 +1,409 @@
+use image::{Rgba, RgbaImage};
+use kiln::bake::gif::{delay_cs, encode};
+use kiln::bake::meta::{sheet_json, SheetMeta};
+use kiln::bake::recipe::{Direction, Recipe};
+use kiln::bake::sheet::{Rect, SheetLayout};
+use kiln::bake::write_outputs;
+use std::path::{Path, PathBuf};
+
+fn solid(w: u32, h: u32, c: [u8; 4]) -> RgbaImage {
+    RgbaImage::from_pixel(w, h, Rgba(c))
+}
+
+#[test]
+fn sheet_layout_coordinates() {
+    let l = SheetLayout::new(64, 32, 5, 3).unwrap();
+    assert_eq!((l.width(), l.height(), l.len()), (320, 96, 15));
+    assert_eq!(
+        l.cell(2, 4),
+        Rect {
+            x: 256,
+            y: 64,
+            w: 64,
+            h: 32
+        }
+    );
+    let order: Vec<(u32, u32, u32, u32)> = l.cells().map(|(r, c, k)| (r, c, k.x, k.y)).collect();
+    assert_eq!(order[0], (0, 0, 0, 0));
+    assert_eq!(order[1], (0, 1, 64, 0));
+    assert_eq!(order[5], (1, 0, 0, 32));
+    assert_eq!(order[14], (2, 4, 256, 64));
+
+    assert_eq!(
+        SheetLayout::new(8192, 8192, 5, 1).unwrap_err(),
+        "sheet of 5x1 frames of 8192x8192 would be 40960x8192 pixels, over the limit of 32768 per side and 268435456 pixels; use fewer frames or directions, or a smaller size"
+    );
+    assert!(SheetLayout::new(0, 8, 1, 1).is_err());
+}
+
+#[test]
+fn sheet_places_each_frame_in_its_cell() {
+    let l = SheetLayout::new(3, 2, 3, 2).unwrap();
+    let frames: Vec<RgbaImage> = (0..6u8).map(|i| solid(3, 2, [i * 40, 7, 9, 255])).collect();
+    let refs: Vec<&RgbaImage> = frames.iter().collect();
+    let s = l.compose(&refs).unwrap();
+    assert_eq!(s.dimensions(), (9, 4));
+    for (i, (_, _, cell)) in l.cells().enumerate() {
+        for (dx, dy) in [(0, 0), (2, 1)] {
+            assert_eq!(
+                s.get_pixel(cell.x + dx, cell.y + dy).0,
+                [i as u8 * 40, 7, 9, 255]
+            );
+        }
+    }
+    assert_eq!(
+        l.compose(&refs[..5]).unwrap_err(),
+        "sheet of 3x2 cells given 5 frames"
+    );
+    let odd = solid(2, 2, [0; 4]);
+    let mut bad = refs.clone();
+    bad[4] = &odd;
+    assert_eq!(
+        l.compose(&bad).unwrap_err(),
+        "frame at row 1, column 1 is 2x2, expected 3x2"
+    );
+}
+
+const META_2X3: &str = r#"{
+  "frames": {
+    "hero_d0_f0": {
+      "frame": {
+        "x": 0,
+        "y": 0,
+        "w": 32,
+        "h": 16
+      },
+      "rotated": false,
+      "trimmed": false,
+      "spriteSourceSize": {
+        "x": 0,
+        "y": 0,
+        "w": 32,
+        "h": 16
+      },
+      "sourceSize": {
+        "w": 32,
+        "h": 16
+      },
+      "duration": 100
+    },
+    "hero_d0_f1": {
+      "frame": {
+        "x": 32,
+        "y": 0,
+        "w": 32,
+        "h": 16
+      },
+      "rotated": false,
+      "trimmed": false,
+      "spriteSourceSize": {
+        "x": 0,
+        "y": 0,
+        "w": 32,
+        "h": 16
+      },
+      "sourceSize": {
+        "w": 32,
+        "h": 16
+      },
+      "duration": 100
+    },
+    "hero_d0_f2": {
+      "frame": {
+        "x": 64,
+        "y": 0,
+        "w": 32,
+        "h": 16
+      },
+      "rotated": false,
+      "trimmed": false,
+      "spriteSourceSize": {
+        "x": 0,
+        "y": 0,
+        "w": 32,
+        "h": 16
+      },
+      "sourceSize": {
+        "w": 32,
+        "h": 16
+      },
+      "duration": 100
+    },
+    "hero_d1_f0": {
+      "frame": {
+        "x": 0,
+        "y": 16,
+        "w": 32,
+        "h": 16
+      },
+      "rotated": false,
+      "trimmed": false,
+      "spriteSourceSize": {
+        "x": 0,
+        "y": 0,
+        "w": 32,
+        "h": 16
+      },
+      "sourceSize": {
+        "w": 32,
+        "h": 16
+      },
+      "duration": 100
+    },
+    "hero_d1_f1": {
+      "frame": {
+        "x": 32,
+        "y": 16,
+        "w": 32,
+        "h": 16
+      },
+      "rotated": false,
+      "trimmed": false,
+      "spriteSourceSize": {
+        "x": 0,
+        "y": 0,
+        "w": 32,
+        "h": 16
+      },
+      "sourceSize": {
+        "w": 32,
+        "h": 16
+      },
+      "duration": 100
+    },
+    "hero_d1_f2": {
+      "frame": {
+        "x": 64,
+        "y": 16,
+        "w": 32,
+        "h": 16
+      },
+      "rotated": false,
+      "trimmed": false,
+      "spriteSourceSize": {
+        "x": 0,
+        "y": 0,
+        "w": 32,
+        "h": 16
+      },
+      "sourceSize": {
+        "w": 32,
+        "h": 16
+      },
+      "duration": 100
+    }
+  },
+  "meta": {
+    "app": "kiln",
+    "version": "VERSION",
+    "image": "hero.png",
+    "format": "RGBA8888",
+    "size": {
+      "w": 96,
+      "h": 32
+    },
+    "scale": "1",
+    "frameTags": [
+      {
+        "name": "hero_d0",
+        "from": 0,
+        "to": 2,
+        "direction": "forward"
+      },
+      {
+        "name": "hero_d1",
+        "from": 3,
+        "to": 5,
+        "direction": "forward"
+      }
+    ],
+    "directions": [
+      {
+        "index": 0,
+        "yaw": 0.0
+      },
+      {
+        "index": 1,
+        "yaw": 180.0
+      }
+    ],
+    "fps": 10.0,
+    "pivot": {
+      "x": 0.5,
+      "y": 0.875
+    }
+  }
+}
+"#;
+
+fn meta_2x3() -> String {
+    let dirs = [
+        Direction { index: 0, yaw: 0.0 },
+        Direction {
+            index: 1,
+            yaw: 180.0,
+        },
+    ];
+    sheet_json(&SheetMeta {
+        name: "hero",
+        image: "hero.png",
+        layout: SheetLayout::new(32, 16, 3, 2).unwrap(),
+        directions: &dirs,
+        frame_seconds: 0.1,
+        pivot: [0.5, 0.875],
+    })
+}
+
+#[test]
+fn metadata_for_a_2x3_sheet_is_exact() {
+    let want = META_2X3.replace("VERSION", env!("CARGO_PKG_VERSION"));
+    let got = meta_2x3();
+    assert_eq!(got, want);
+    assert_eq!(meta_2x3(), got);
+}
+
+/// Three 4x3 frames: pixel (0, 0) transparent, (1, 0) half-transparent
+/// (alpha 100, also transparent in a GIF), the rest a colour that changes per frame.
+fn anim() -> Vec<RgbaImage> {
+    (0..3u8)
+        .map(|f| {
+            RgbaImage::from_fn(4, 3, |x, y| match (x, y) {
+                (0, 0) => Rgba([255, 0, 255, 0]),
+                (1, 0) => Rgba([10, 10, 10, 100]),
+                _ => Rgba([200, 50 + f * 60, (x * 30 + y) as u8, 255]),
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn gif_round_trip() {
+    let frames = anim();
+    let refs: Vec<&RgbaImage> = frames.iter().collect();
+    let delay = delay_cs(1.0 / 12.0);
+    assert_eq!(delay, 8);
+    let bytes = encode(&refs, delay).unwrap();
+    assert_eq!(encode(&refs, delay).unwrap(), bytes, "not deterministic");
+
+    let mut opts = gif::DecodeOptions::new();
+    opts.set_color_output(gif::ColorOutput::Indexed);
+    let mut dec = opts.read_info(bytes.as_slice()).unwrap();
+    assert_eq!(dec.repeat(), gif::Repeat::Infinite);
+    assert_eq!((dec.width(), dec.height()), (4, 3));
+    // 3 frames x 10 opaque pixels: x*30+y gives 10 distinct blues per frame
+    // and 3 greens → 30 colours + transparency = 31, padded to 32 entries.
+    let palette = dec.global_palette().unwrap().to_vec();
+    assert_eq!(palette.len(), 32 * 3);
+    let mut count = 0;
+    while let Some(frame) = dec.read_next_frame().unwrap() {
+        assert_eq!(frame.delay, 8);
+        assert_eq!(frame.dispose, gif::DisposalMethod::Background);
+        assert_eq!(frame.transparent, Some(0));
+        assert_eq!((frame.width, frame.height), (4, 3));
+        let idx = |x: usize, y: usize| frame.buffer[y * 4 + x] as usize;
+        assert_eq!(idx(0, 0), 0);
+        assert_eq!(idx(1, 0), 0);
+        let i = idx(2, 1);
+        assert_ne!(i, 0);
+        assert_eq!(
+            &palette[i * 3..i * 3 + 3],
+            &[200, 50 + count as u8 * 60, 61]
+        );
+        count += 1;
+    }
+    assert_eq!(count, 3);
+}
+
+#[test]
+fn gif_rejects_mismatched_frames() {
+    let a = solid(4, 4, [1, 2, 3, 255]);
+    let b = solid(4, 5, [1, 2, 3, 255]);
+    assert_eq!(
+        encode(&[&a, &b], 10).unwrap_err(),
+        "GIF frames differ in size: 4x5 and 4x4"
+    );
+    assert_eq!(
+        encode(&[], 10).unwrap_err(),
+        "a GIF needs at least one frame"
+    );
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("kiln-bake-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn write_outputs_writes_every_requested_file() {
+    let dir = scratch("outputs");
+    let recipe = dir.join("r.yaml");
+    let text = "jobs:\n  - name: hero\n    model: hero.rsm\n    size: 4x3\n    directions: [0, 90]\n    clip: {frames: 3, end: 0.3}\n    output: {dir: out, frames: '{name}_{yaw}_{frame}.png', gif: '{name}_{dir}.gif'}\n";
+    let job = Recipe::from_str(text, &recipe).unwrap().jobs().remove(0);
+    let times = job.clip.frame_times(5.0).unwrap();
+    let frames = vec![anim(), anim()];
+    let written = write_outputs(&job, &times, &frames, [0.5, 1.0]).unwrap();
+    let rel: Vec<String> = written
+        .iter()
+        .map(|p| {
+            p.strip_prefix(&dir)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/")
+        })
+        .collect();
+    assert_eq!(
+        rel,
+        [
+            "out/hero_0_0.png",
+            "out/hero_0_1.png",
+            "out/hero_0_2.png",
+            "out/hero_90_0.png",
+            "out/hero_90_1.png",
+            "out/hero_90_2.png",
+            "out/hero.png",
+            "out/hero.json",
+            "out/hero_0.gif",
+            "out/hero_1.gif",
+        ]
+    );
+    let sheet = image::open(dir.join("out/hero.png")).unwrap().to_rgba8();
+    assert_eq!(sheet.dimensions(), (12, 6));
+    // Row 1 (yaw 90), column 2: the third frame's pixel (2, 1).
+    assert_eq!(sheet.get_pixel(4 * 2 + 2, 3 + 1).0, [200, 170, 61, 255]);
+    assert_eq!(sheet.get_pixel(4, 0).0, [255, 0, 255, 0]);
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out/hero.json")).unwrap()).unwrap();
+    assert_eq!(meta["meta"]["image"], "hero.png");
+    assert_eq!(meta["frames"]["hero_d1_f2"]["frame"]["x"], 8);
+    assert_eq!(meta["frames"]["hero_d1_f2"]["duration"], 100);
+    assert_eq!(meta["meta"]["directions"][1]["yaw"], 90.0);
+
+    // Same inputs, same bytes.
+    let first: Vec<Vec<u8>> = written.iter().map(|p| std::fs::read(p).unwrap()).collect();
+    write_outputs(&job, &times, &frames, [0.5, 1.0]).unwrap();
+    let second: Vec<Vec<u8>> = written.iter().map(|p| std::fs::read(p).unwrap()).collect();
+    assert_eq!(first, second);
+
+    assert_eq!(
+        write_outputs(&job, &times, &frames[..1], [0.5, 1.0])
+            .unwrap_err()
+            .to_string(),
+        "job 'hero': 1 rows of frames for 2 directions"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn frame_path_is_none_without_frames_output() {
+    let job = Recipe::from_str(
+        "jobs:\n  - name: a\n    model: a.rsm\n",
+        Path::new("x/r.yaml"),
+    )
+    .unwrap()
+    .jobs()
+    .remove(0);
+    assert_eq!(job.frame_path(0, 0), None);
+    assert_eq!(job.gif_path(0), None);
+}
