@@ -76,17 +76,31 @@ pub fn inspect(path: &Path, resolver: &TextureResolver) -> Result<Report> {
     }
 }
 
-fn report_from_model(path: &Path, format: &str, version: &str, model: &Model, details: serde_json::Value) -> Report {
+fn report_from_model(
+    path: &Path,
+    format: &str,
+    version: &str,
+    model: &Model,
+    details: serde_json::Value,
+) -> Report {
     let nodes = model
         .nodes
         .iter()
         .enumerate()
         .map(|(i, n)| {
-            let meshes: Vec<&crate::scene::Mesh> = model.meshes.iter().filter(|m| m.node == i).collect();
-            let uv_channels = meshes.iter().flat_map(|m| &m.primitives).map(|p| p.uv_anims.len()).sum();
+            let meshes: Vec<&crate::scene::Mesh> =
+                model.meshes.iter().filter(|m| m.node == i).collect();
+            let uv_channels = meshes
+                .iter()
+                .flat_map(|m| &m.primitives)
+                .map(|p| p.uv_anims.len())
+                .sum();
             NodeInfo {
                 name: n.name.clone(),
-                parent: n.parent.and_then(|p| model.nodes.get(p)).map(|p| p.name.clone()),
+                parent: n
+                    .parent
+                    .and_then(|p| model.nodes.get(p))
+                    .map(|p| p.name.clone()),
                 meshes: meshes
                     .iter()
                     .map(|m| MeshInfo {
@@ -102,8 +116,10 @@ fn report_from_model(path: &Path, format: &str, version: &str, model: &Model, de
             }
         })
         .collect::<Vec<_>>();
-    let animated_nodes =
-        nodes.iter().filter(|n| n.rotation_keys + n.position_keys + n.scale_keys + n.uv_channels > 0).count();
+    let animated_nodes = nodes
+        .iter()
+        .filter(|n| n.rotation_keys + n.position_keys + n.scale_keys + n.uv_channels > 0)
+        .count();
     Report {
         file: path.display().to_string(),
         format: format.into(),
@@ -150,7 +166,11 @@ impl Report {
         for t in &self.textures {
             match &t.found {
                 Some(p) => {
-                    let _ = writeln!(s, "  {}  found {} ({}x{}, {})", t.name, p, t.width, t.height, t.alpha);
+                    let _ = writeln!(
+                        s,
+                        "  {}  found {} ({}x{}, {})",
+                        t.name, p, t.width, t.height, t.alpha
+                    );
                 }
                 None => {
                     let _ = writeln!(s, "  {}  NOT FOUND (drawn as a checker)", t.name);
@@ -159,13 +179,33 @@ impl Report {
         }
         let _ = writeln!(s, "nodes: {}", self.nodes.len());
         for n in &self.nodes {
-            let parent = n.parent.as_deref().map(|p| format!(" (parent {p})")).unwrap_or_default();
-            let geo: Vec<String> =
-                n.meshes.iter().map(|m| format!("{} vertices, {} triangles", m.vertices, m.triangles)).collect();
-            let geo = if geo.is_empty() { "no mesh".to_string() } else { geo.join("; ") };
+            let parent = n
+                .parent
+                .as_deref()
+                .map(|p| format!(" (parent {p})"))
+                .unwrap_or_default();
+            let geo: Vec<String> = n
+                .meshes
+                .iter()
+                .map(|m| format!("{} vertices, {} triangles", m.vertices, m.triangles))
+                .collect();
+            let geo = if geo.is_empty() {
+                "no mesh".to_string()
+            } else {
+                geo.join("; ")
+            };
             let _ = write!(s, "  {}{}: {}", n.name, parent, geo);
-            let keys = [("rotation", n.rotation_keys), ("position", n.position_keys), ("scale", n.scale_keys), ("uv", n.uv_channels)];
-            let keys: Vec<String> = keys.iter().filter(|(_, c)| *c > 0).map(|(k, c)| format!("{c} {k}")).collect();
+            let keys = [
+                ("rotation", n.rotation_keys),
+                ("position", n.position_keys),
+                ("scale", n.scale_keys),
+                ("uv", n.uv_channels),
+            ];
+            let keys: Vec<String> = keys
+                .iter()
+                .filter(|(_, c)| *c > 0)
+                .map(|(k, c)| format!("{c} {k}"))
+                .collect();
             if !keys.is_empty() {
                 let _ = write!(s, "; keys: {}", keys.join(", "));
             }

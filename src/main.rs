@@ -247,7 +247,8 @@ fn default_light(cam: &kiln::raster::Camera) -> Light {
 fn cmd_inspect(a: InspectArgs) -> Result<(), Error> {
     let report = kiln::inspect::inspect(&a.file, &TextureResolver::new(a.data))?;
     if a.json {
-        let text = serde_json::to_string_pretty(&report).map_err(|e| Error::Other(format!("JSON: {e}")))?;
+        let text = serde_json::to_string_pretty(&report)
+            .map_err(|e| Error::Other(format!("JSON: {e}")))?;
         println!("{text}");
     } else {
         print!("{}", report.to_text());
@@ -273,7 +274,10 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
     use std::sync::atomic::{AtomicU64, Ordering};
 
     if let Some(n) = a.threads {
-        if let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(n as usize).build_global() {
+        if let Err(e) = rayon::ThreadPoolBuilder::new()
+            .num_threads(n as usize)
+            .build_global()
+        {
             eprintln!("kiln: error: cannot start {n} worker threads: {e}");
             return ExitCode::from(1);
         }
@@ -303,9 +307,11 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
     let bar = if show_progress {
         let b = ProgressBar::new(0);
         b.set_style(
-            ProgressStyle::with_template("{spinner} {msg:20} [{bar:30}] {pos}/{len} images {elapsed}/{eta}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar())
-                .progress_chars("=> "),
+            ProgressStyle::with_template(
+                "{spinner} {msg:20} [{bar:30}] {pos}/{len} images {elapsed}/{eta}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
         );
         b
     } else {
@@ -333,7 +339,13 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
                 }
                 if !a.quiet {
                     bar.suspend(|| {
-                        eprintln!("kiln: {}: {} images, {} files in {}", job.name, report.images, report.files.len(), job.output.dir.display())
+                        eprintln!(
+                            "kiln: {}: {} images, {} files in {}",
+                            job.name,
+                            report.images,
+                            report.files.len(),
+                            job.output.dir.display()
+                        )
                     });
                 }
             }
@@ -345,8 +357,15 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
     }
     bar.finish_and_clear();
     let secs = started.elapsed().as_secs_f64();
-    let status = if failed == 0 { String::new() } else { format!(", {failed} FAILED") };
-    eprintln!("kiln: baked {ok} of {} job(s): {images} images, {files} files in {secs:.2} s{status}", jobs.len());
+    let status = if failed == 0 {
+        String::new()
+    } else {
+        format!(", {failed} FAILED")
+    };
+    eprintln!(
+        "kiln: baked {ok} of {} job(s): {images} images, {files} files in {secs:.2} s{status}",
+        jobs.len()
+    );
     if failed == 0 {
         ExitCode::SUCCESS
     } else {

@@ -5,7 +5,8 @@
 //! in Ragnarok's data layout (`data/model/…`, `data/texture/kiln/…`).
 
 use crate::formats::rsm::{
-    Face, PosKey, RotKey, Rsm, RsmNode, ScaleKey, TexAnimChannel, TexAnimKey, TexCoord, TextureAnim, VolumeBox,
+    Face, PosKey, RotKey, Rsm, RsmNode, ScaleKey, TexAnimChannel, TexAnimKey, TexCoord,
+    TextureAnim, VolumeBox,
 };
 use glam::{Quat, Vec3};
 
@@ -18,12 +19,30 @@ pub struct SampleFile {
 /// Every sample file (models and their textures).
 pub fn all() -> Vec<SampleFile> {
     vec![
-        SampleFile { path: "data/model/kiln/windmill.rsm2", bytes: crate::formats::rsm::write(&windmill()) },
-        SampleFile { path: "data/model/kiln/beacon.rsm", bytes: crate::formats::rsm::write(&beacon()) },
-        SampleFile { path: "data/texture/kiln/wood.bmp", bytes: wood_texture() },
-        SampleFile { path: "data/texture/kiln/sail.bmp", bytes: sail_texture() },
-        SampleFile { path: "data/texture/kiln/banner.tga", bytes: banner_texture() },
-        SampleFile { path: "data/texture/kiln/stone.bmp", bytes: stone_texture() },
+        SampleFile {
+            path: "data/model/kiln/windmill.rsm2",
+            bytes: crate::formats::rsm::write(&windmill()),
+        },
+        SampleFile {
+            path: "data/model/kiln/beacon.rsm",
+            bytes: crate::formats::rsm::write(&beacon()),
+        },
+        SampleFile {
+            path: "data/texture/kiln/wood.bmp",
+            bytes: wood_texture(),
+        },
+        SampleFile {
+            path: "data/texture/kiln/sail.bmp",
+            bytes: sail_texture(),
+        },
+        SampleFile {
+            path: "data/texture/kiln/banner.tga",
+            bytes: banner_texture(),
+        },
+        SampleFile {
+            path: "data/texture/kiln/stone.bmp",
+            bytes: stone_texture(),
+        },
     ]
 }
 
@@ -45,7 +64,11 @@ impl MeshBuilder {
         self.vertices.extend_from_slice(&p);
         let [u0, v0, u1, v1] = uv;
         for (u, v) in [(u0, v1), (u1, v1), (u1, v0), (u0, v0)] {
-            self.tex_coords.push(TexCoord { color: 0xFFFF_FFFF, u, v });
+            self.tex_coords.push(TexCoord {
+                color: 0xFFFF_FFFF,
+                u,
+                v,
+            });
         }
         for [i, j, k] in [[0u16, 1, 2], [0, 2, 3]] {
             self.faces.push(Face {
@@ -59,111 +82,222 @@ impl MeshBuilder {
         }
     }
 
-    /// An axis-aligned box, faces outward, `up` = +1 for Y-up data (RSM2)
-    /// or -1 for Y-down data (RSM1, whose display turns it upright).
+    /// An axis-aligned box, faces counter-clockwise seen from outside.
     fn cuboid(&mut self, min: Vec3, max: Vec3, texture: u16, first_group: i32) {
         let (a, b) = (min, max);
         let v = |x: f32, y: f32, z: f32| Vec3::new(x, y, z);
         let full = [0.0, 0.0, 1.0, 1.0];
         // +Z, -Z, +X, -X, +Y, -Y faces, each CCW seen from outside.
         let sides = [
-            [v(a.x, a.y, b.z), v(b.x, a.y, b.z), v(b.x, b.y, b.z), v(a.x, b.y, b.z)],
-            [v(b.x, a.y, a.z), v(a.x, a.y, a.z), v(a.x, b.y, a.z), v(b.x, b.y, a.z)],
-            [v(b.x, a.y, b.z), v(b.x, a.y, a.z), v(b.x, b.y, a.z), v(b.x, b.y, b.z)],
-            [v(a.x, a.y, a.z), v(a.x, a.y, b.z), v(a.x, b.y, b.z), v(a.x, b.y, a.z)],
-            [v(a.x, b.y, b.z), v(b.x, b.y, b.z), v(b.x, b.y, a.z), v(a.x, b.y, a.z)],
-            [v(a.x, a.y, a.z), v(b.x, a.y, a.z), v(b.x, a.y, b.z), v(a.x, a.y, b.z)],
+            [
+                v(a.x, a.y, b.z),
+                v(b.x, a.y, b.z),
+                v(b.x, b.y, b.z),
+                v(a.x, b.y, b.z),
+            ],
+            [
+                v(b.x, a.y, a.z),
+                v(a.x, a.y, a.z),
+                v(a.x, b.y, a.z),
+                v(b.x, b.y, a.z),
+            ],
+            [
+                v(b.x, a.y, b.z),
+                v(b.x, a.y, a.z),
+                v(b.x, b.y, a.z),
+                v(b.x, b.y, b.z),
+            ],
+            [
+                v(a.x, a.y, a.z),
+                v(a.x, a.y, b.z),
+                v(a.x, b.y, b.z),
+                v(a.x, b.y, a.z),
+            ],
+            [
+                v(a.x, b.y, b.z),
+                v(b.x, b.y, b.z),
+                v(b.x, b.y, a.z),
+                v(a.x, b.y, a.z),
+            ],
+            [
+                v(a.x, a.y, a.z),
+                v(b.x, a.y, a.z),
+                v(b.x, a.y, b.z),
+                v(a.x, a.y, b.z),
+            ],
         ];
         for (i, s) in sides.into_iter().enumerate() {
             self.quad(s, full, texture, false, first_group + i as i32);
         }
     }
-
 }
 
-fn node(name: &str, parent: &str, mesh: MeshBuilder) -> RsmNode {
+/// The axes a Ragnarok model is stored in. Samples are authored in kiln's
+/// world (right-handed, Y up, front +Z) and converted into the file's axes,
+/// the inverse of the display transform kiln applies when loading: RSM2 is
+/// stored mirrored in Z, RSM1 turned 180° about X (Y down).
+#[derive(Clone, Copy)]
+enum Space {
+    Rsm1,
+    Rsm2,
+}
+
+impl Space {
+    fn point(self, v: Vec3) -> Vec3 {
+        match self {
+            Space::Rsm1 => Vec3::new(v.x, -v.y, -v.z),
+            Space::Rsm2 => Vec3::new(v.x, v.y, -v.z),
+        }
+    }
+
+    /// The same rotation expressed in the file's axes (conjugated by the
+    /// axis change).
+    fn rotation(self, q: Quat) -> Quat {
+        match self {
+            Space::Rsm1 => Quat::from_xyzw(q.x, -q.y, -q.z, q.w),
+            Space::Rsm2 => Quat::from_xyzw(-q.x, -q.y, q.z, q.w),
+        }
+    }
+
+    /// A mirror reverses which side of a triangle is its front.
+    fn mirrors(self) -> bool {
+        matches!(self, Space::Rsm2)
+    }
+}
+
+fn node(space: Space, name: &str, parent: &str, mesh: MeshBuilder) -> RsmNode {
+    let mut faces = mesh.faces;
+    if space.mirrors() {
+        for f in &mut faces {
+            f.vertex_ids.swap(1, 2);
+            f.tex_coord_ids.swap(1, 2);
+        }
+    }
     RsmNode {
-        vertices: mesh.vertices,
+        vertices: mesh.vertices.into_iter().map(|v| space.point(v)).collect(),
         tex_coords: mesh.tex_coords,
-        faces: mesh.faces,
+        faces,
         ..RsmNode::new(name.as_bytes(), parent.as_bytes())
     }
 }
 
-fn spin_keys(axis: Vec3, steps: i32, frame_step: i32) -> Vec<RotKey> {
+fn spin_keys(space: Space, axis: Vec3, steps: i32, frame_step: i32) -> Vec<RotKey> {
     (0..=steps)
         .map(|i| RotKey {
             frame: i * frame_step,
-            rotation: Quat::from_axis_angle(axis, std::f32::consts::TAU * i as f32 / steps as f32),
+            rotation: space.rotation(Quat::from_axis_angle(
+                axis,
+                std::f32::consts::TAU * i as f32 / steps as f32,
+            )),
         })
         .collect()
 }
 
 /// An RSM2 2.3 windmill: a tower, a hub spinning on its front (rotation
 /// keys), sails that follow the hub (hierarchy), a banner whose stripes
-/// scroll (texture animation) and that swings on position keys, and a
-/// weather vane that pulses through scale keys. 60 frames at 30 fps.
+/// scroll (texture animation) and that bobs on position keys, and a
+/// weather vane that stretches through scale keys. 60 frames at 30 fps.
 pub fn windmill() -> Rsm {
-    // RSM2 data is Y up and kiln's display mirrors Z, so the data's front is
-    // -Z; faces wind counter-clockwise seen from outside in data space, as in
-    // real files (posing swaps the winding under the mirror).
+    let sp = Space::Rsm2;
     let mut tower = MeshBuilder::default();
     tower.cuboid(Vec3::new(-3.0, 0.0, -3.0), Vec3::new(3.0, 14.0, 3.0), 0, 1);
-    tower.cuboid(Vec3::new(-4.0, 14.0, -4.0), Vec3::new(4.0, 16.0, 4.0), 0, 10);
-    let mut tower = node("tower", "", tower);
+    tower.cuboid(
+        Vec3::new(-4.0, 14.0, -4.0),
+        Vec3::new(4.0, 16.0, 4.0),
+        0,
+        10,
+    );
+    let mut tower = node(sp, "tower", "", tower);
     tower.texture_names = vec![b"kiln\\wood.bmp".to_vec()];
 
+    let hub_at = Vec3::new(0.0, 12.0, 3.0);
     let mut hub = MeshBuilder::default();
-    hub.cuboid(Vec3::new(-1.0, -1.0, -1.5), Vec3::new(1.0, 1.0, 0.0), 0, 1);
-    let mut hub = node("hub", "tower", hub);
+    hub.cuboid(Vec3::new(-1.0, -1.0, 0.0), Vec3::new(1.0, 1.0, 1.5), 0, 1);
+    let mut hub = node(sp, "hub", "tower", hub);
     hub.texture_names = vec![b"KILN\\Wood.BMP".to_vec()]; // deduplicated case-insensitively
-    hub.offset = Vec3::new(0.0, 12.0, -3.0);
-    hub.rot_keys = spin_keys(Vec3::Z, 4, 15);
+    hub.offset = sp.point(hub_at);
+    hub.rot_keys = spin_keys(sp, Vec3::Z, 4, 15);
 
     let mut sails = MeshBuilder::default();
     for i in 0..4 {
         let r = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2 * i as f32);
-        let p = |x: f32, y: f32| r * Vec3::new(x, y, -1.6);
-        sails.quad([p(-1.2, 1.0), p(1.2, 1.0), p(1.2, 10.0), p(-1.2, 10.0)], [0.0, 0.0, 1.0, 1.0], 0, true, 20);
+        let p = |x: f32, y: f32| r * Vec3::new(x, y, 1.6);
+        sails.quad(
+            [p(-1.2, 1.0), p(1.2, 1.0), p(1.2, 10.0), p(-1.2, 10.0)],
+            [0.0, 0.0, 1.0, 1.0],
+            0,
+            true,
+            20,
+        );
     }
-    let mut sails = node("sails", "hub", sails);
+    let mut sails = node(sp, "sails", "hub", sails);
     sails.texture_names = vec![b"kiln\\sail.bmp".to_vec()];
     sails.offset = hub.offset;
 
+    let banner_at = Vec3::new(0.0, 8.0, 3.2);
     let mut banner = MeshBuilder::default();
     banner.quad(
-        [Vec3::new(-2.5, -4.0, 0.0), Vec3::new(2.5, -4.0, 0.0), Vec3::new(2.5, 0.0, 0.0), Vec3::new(-2.5, 0.0, 0.0)],
+        [
+            Vec3::new(-2.5, -4.0, 0.0),
+            Vec3::new(2.5, -4.0, 0.0),
+            Vec3::new(2.5, 0.0, 0.0),
+            Vec3::new(-2.5, 0.0, 0.0),
+        ],
         [0.0, 0.0, 1.0, 1.0],
         0,
         true,
         30,
     );
-    let mut banner = node("banner", "tower", banner);
+    let mut banner = node(sp, "banner", "tower", banner);
     banner.texture_names = vec![b"kiln\\banner.tga".to_vec()];
-    banner.offset = Vec3::new(0.0, 8.0, -3.2);
-    banner.pos_keys = vec![
-        PosKey { frame: 0, position: Vec3::new(0.0, 8.0, -3.2), data: 0 },
-        PosKey { frame: 30, position: Vec3::new(0.0, 7.0, -3.2), data: 0 },
-        PosKey { frame: 60, position: Vec3::new(0.0, 8.0, -3.2), data: 0 },
-    ];
+    banner.offset = sp.point(banner_at);
+    banner.pos_keys = [(0, 0.0), (30, -1.0), (60, 0.0)]
+        .iter()
+        .map(|&(frame, dy)| PosKey {
+            frame,
+            position: sp.point(banner_at + Vec3::new(0.0, dy, 0.0)),
+            data: 0,
+        })
+        .collect();
     banner.tex_anims = vec![TextureAnim {
         texture: 0,
         channels: vec![TexAnimChannel {
             kind: 0,
-            keys: vec![TexAnimKey { frame: 0, value: 0.0 }, TexAnimKey { frame: 60, value: 1.0 }],
+            keys: vec![
+                TexAnimKey {
+                    frame: 0,
+                    value: 0.0,
+                },
+                TexAnimKey {
+                    frame: 60,
+                    value: 1.0,
+                },
+            ],
         }],
     }];
 
     let mut vane = MeshBuilder::default();
     vane.cuboid(Vec3::new(-0.3, 0.0, -0.3), Vec3::new(0.3, 3.0, 0.3), 0, 40);
     vane.cuboid(Vec3::new(-0.2, 2.4, -2.0), Vec3::new(0.2, 2.8, 2.0), 0, 50);
-    let mut vane = node("vane", "tower", vane);
+    let mut vane = node(sp, "vane", "tower", vane);
     vane.texture_names = vec![b"kiln\\wood.bmp".to_vec()];
-    vane.offset = Vec3::new(0.0, 16.0, 0.0);
+    vane.offset = sp.point(Vec3::new(0.0, 16.0, 0.0));
     vane.scale_keys = vec![
-        ScaleKey { frame: 0, scale: Vec3::ONE, data: 0.0 },
-        ScaleKey { frame: 30, scale: Vec3::new(1.0, 1.4, 1.0), data: 0.0 },
-        ScaleKey { frame: 60, scale: Vec3::ONE, data: 0.0 },
+        ScaleKey {
+            frame: 0,
+            scale: Vec3::ONE,
+            data: 0.0,
+        },
+        ScaleKey {
+            frame: 30,
+            scale: Vec3::new(1.0, 1.4, 1.0),
+            data: 0.0,
+        },
+        ScaleKey {
+            frame: 60,
+            scale: Vec3::ONE,
+            data: 0.0,
+        },
     ];
 
     Rsm {
@@ -177,29 +311,37 @@ pub fn windmill() -> Rsm {
 }
 
 /// An RSM 1.4 beacon: a stone pedestal with a gem spinning above it on
-/// rotation keys (milliseconds), smooth shading with smoothing groups.
+/// rotation keys (milliseconds), smooth shading by smoothing groups.
 pub fn beacon() -> Rsm {
-    // RSM1 data is Y down (kiln's display turns it 180° about X), so "up"
-    // is -Y here.
+    let sp = Space::Rsm1;
     let mut base = MeshBuilder::default();
-    base.cuboid(Vec3::new(-4.0, -3.0, -4.0), Vec3::new(4.0, 0.0, 4.0), 0, 1);
-    base.cuboid(Vec3::new(-2.5, -6.0, -2.5), Vec3::new(2.5, -3.0, 2.5), 0, 7);
-    let mut base = node("pedestal", "", base);
+    base.cuboid(Vec3::new(-4.0, 0.0, -4.0), Vec3::new(4.0, 3.0, 4.0), 0, 1);
+    base.cuboid(Vec3::new(-2.5, 3.0, -2.5), Vec3::new(2.5, 6.0, 2.5), 0, 7);
+    let mut base = node(sp, "pedestal", "", base);
     base.texture_ids = vec![0];
 
-    // An octahedron: one smoothing group, so it shades smoothly.
+    // An octahedron in one smoothing group, so it shades smoothly.
     let mut gem = MeshBuilder::default();
     let (r, h) = (2.0, 3.0);
-    let ring = [Vec3::new(r, 0.0, 0.0), Vec3::new(0.0, 0.0, -r), Vec3::new(-r, 0.0, 0.0), Vec3::new(0.0, 0.0, r)];
-    let (top, bottom) = (Vec3::new(0.0, -h, 0.0), Vec3::new(0.0, h, 0.0));
+    let ring = [
+        Vec3::new(r, 0.0, 0.0),
+        Vec3::new(0.0, 0.0, -r),
+        Vec3::new(-r, 0.0, 0.0),
+        Vec3::new(0.0, 0.0, r),
+    ];
+    let (top, bottom) = (Vec3::new(0.0, h, 0.0), Vec3::new(0.0, -h, 0.0));
     for i in 0..4 {
         let (a, b) = (ring[i], ring[(i + 1) % 4]);
-        for (tri, uv) in [([a, top, b], [0.5, 0.0]), ([b, bottom, a], [0.5, 1.0])] {
+        for (tri, uv) in [([a, b, top], [0.5, 0.0]), ([b, a, bottom], [0.5, 1.0])] {
             let base_v = gem.vertices.len() as u16;
             let base_t = gem.tex_coords.len() as u16;
             gem.vertices.extend_from_slice(&tri);
-            for (u, v) in [(0.0, 0.5), (uv[0], uv[1]), (1.0, 0.5)] {
-                gem.tex_coords.push(TexCoord { color: 0xFFFF_FFFF, u, v });
+            for (u, v) in [(0.0, 0.5), (1.0, 0.5), (uv[0], uv[1])] {
+                gem.tex_coords.push(TexCoord {
+                    color: 0xFFFF_FFFF,
+                    u,
+                    v,
+                });
             }
             gem.faces.push(Face {
                 vertex_ids: [base_v, base_v + 1, base_v + 2],
@@ -211,10 +353,10 @@ pub fn beacon() -> Rsm {
             });
         }
     }
-    let mut gem = node("gem", "pedestal", gem);
+    let mut gem = node(sp, "gem", "pedestal", gem);
     gem.texture_ids = vec![0, 1];
-    gem.position = Vec3::new(0.0, -10.0, 0.0);
-    gem.rot_keys = spin_keys(Vec3::Y, 4, 500);
+    gem.position = sp.point(Vec3::new(0.0, 10.0, 0.0));
+    gem.rot_keys = spin_keys(sp, Vec3::Y, 4, 500);
 
     Rsm {
         anim_len: 2000,
@@ -224,7 +366,7 @@ pub fn beacon() -> Rsm {
         nodes: vec![base, gem],
         volume_boxes: vec![VolumeBox {
             size: Vec3::new(8.0, 3.0, 8.0),
-            position: Vec3::new(0.0, -1.5, 0.0),
+            position: sp.point(Vec3::new(0.0, 1.5, 0.0)),
             rotation: Vec3::ZERO,
             flag: 0,
         }],
@@ -279,7 +421,11 @@ fn banner_texture() -> Vec<u8> {
     let mut px = vec![[0u8; 4]; w * h];
     for y in 0..h {
         for x in 0..w {
-            px[y * w + x] = if (x / 4) % 2 == 0 { [40, 90, 200, 220] } else { [250, 210, 60, 160] };
+            px[y * w + x] = if (x / 4) % 2 == 0 {
+                [40, 90, 200, 220]
+            } else {
+                [250, 210, 60, 160]
+            };
         }
     }
     crate::texture::encode_tga32(w as u32, h as u32, &px, true)
@@ -293,7 +439,11 @@ fn stone_texture() -> Vec<u8> {
         for x in 0..w {
             let mortar = y % 8 == 0 || (x + if (y / 8) % 2 == 0 { 0 } else { 8 }) % 16 == 0;
             let n = ((x * 7 + y * 13) % 5) as u8 * 6;
-            px[y * w + x] = if mortar { [90, 88, 84] } else { [150 + n, 146 + n, 140 + n] };
+            px[y * w + x] = if mortar {
+                [90, 88, 84]
+            } else {
+                [150 + n, 146 + n, 140 + n]
+            };
         }
     }
     crate::texture::encode_bmp24(w as u32, h as u32, &px)

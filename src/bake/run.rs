@@ -38,7 +38,11 @@ pub struct ClipImages {
 
 /// Renders a clip. `tick` is called once per finished image (from any thread).
 pub fn render_clip(model: &Model, plan: &ClipPlan, tick: &(dyn Fn() + Sync)) -> ClipImages {
-    let posed: Vec<PosedModel> = plan.times.par_iter().map(|&t| scene::pose(model, t)).collect();
+    let posed: Vec<PosedModel> = plan
+        .times
+        .par_iter()
+        .map(|&t| scene::pose(model, t))
+        .collect();
     let points: Vec<Vec3> = posed.iter().flat_map(crate::render::posed_points).collect();
     let aspect = plan.width as f32 / plan.height.max(1) as f32;
     let cameras = view::fit_cameras(&points, &plan.views, aspect, &plan.framing);
@@ -49,7 +53,9 @@ pub fn render_clip(model: &Model, plan: &ClipPlan, tick: &(dyn Fn() + Sync)) -> 
         background: plan.background,
     };
     let frames = posed.len();
-    let jobs: Vec<(usize, usize)> = (0..cameras.len()).flat_map(|d| (0..frames).map(move |f| (d, f))).collect();
+    let jobs: Vec<(usize, usize)> = (0..cameras.len())
+        .flat_map(|d| (0..frames).map(move |f| (d, f)))
+        .collect();
     let rendered: Vec<image::RgbaImage> = jobs
         .par_iter()
         .map(|&(d, f)| {
@@ -65,7 +71,9 @@ pub fn render_clip(model: &Model, plan: &ClipPlan, tick: &(dyn Fn() + Sync)) -> 
         })
         .collect();
     let mut it = rendered.into_iter();
-    let images = (0..cameras.len()).map(|_| it.by_ref().take(frames).collect()).collect();
+    let images = (0..cameras.len())
+        .map(|_| it.by_ref().take(frames).collect())
+        .collect();
     let pivot = cameras.first().map_or([0.5, 0.5], |c| {
         let clip = c.proj * c.view * glam::Vec4::new(0.0, 0.0, 0.0, 1.0);
         let ndc = clip.xy() / clip.w;
@@ -87,10 +95,14 @@ pub struct JobReport {
 pub fn plan_job(job: &Job) -> Result<(Model, ClipPlan)> {
     let resolver = TextureResolver::new(job.data.clone());
     let model = crate::load::load_model(&job.model, &resolver)?;
-    let times = job
-        .clip
-        .frame_times(model.duration)
-        .map_err(|m| Error::Usage(format!("{}:{}: job '{}': {m}", job.recipe.display(), job.line, job.name)))?;
+    let times = job.clip.frame_times(model.duration).map_err(|m| {
+        Error::Usage(format!(
+            "{}:{}: job '{}': {m}",
+            job.recipe.display(),
+            job.line,
+            job.name
+        ))
+    })?;
     let plan = ClipPlan {
         times: times.times,
         views: job.directions.iter().map(|d| (d.yaw, job.pitch)).collect(),
@@ -99,7 +111,9 @@ pub fn plan_job(job: &Job) -> Result<(Model, ClipPlan)> {
         framing: Framing {
             projection: match job.camera.projection {
                 RecipeProjection::Orthographic => Projection::Orthographic,
-                RecipeProjection::Perspective => Projection::Perspective { fov_deg: job.camera.fov },
+                RecipeProjection::Perspective => Projection::Perspective {
+                    fov_deg: job.camera.fov,
+                },
             },
             padding: job.camera.padding,
             zoom: job.camera.zoom,
@@ -112,7 +126,12 @@ pub fn plan_job(job: &Job) -> Result<(Model, ClipPlan)> {
 }
 
 /// Renders a planned job and writes its outputs.
-pub fn run_planned(job: &Job, model: &Model, plan: &ClipPlan, tick: &(dyn Fn() + Sync)) -> Result<JobReport> {
+pub fn run_planned(
+    job: &Job,
+    model: &Model,
+    plan: &ClipPlan,
+    tick: &(dyn Fn() + Sync),
+) -> Result<JobReport> {
     let clip = render_clip(model, plan, tick);
     let times = job
         .clip
