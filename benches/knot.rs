@@ -49,24 +49,39 @@ fn bench(c: &mut Criterion) {
     let bytes = std::fs::read(&path).expect("read knot.rsm");
     let resolver = TextureResolver::default();
 
-    c.bench_function("knot/parse", |b| b.iter(|| kiln::formats::rsm::parse(black_box(&bytes), &path).unwrap()));
+    c.bench_function("knot/parse", |b| {
+        b.iter(|| kiln::formats::rsm::parse(black_box(&bytes), &path).unwrap())
+    });
     c.bench_function("knot/load (parse + lower + texture)", |b| {
         b.iter(|| kiln::load::load_model(black_box(&path), &resolver).unwrap())
     });
     let model = kiln::load::load_model(&path, &resolver).unwrap();
-    c.bench_function("knot/pose", |b| b.iter(|| kiln::scene::pose(black_box(&model), 0.0)));
+    c.bench_function("knot/pose", |b| {
+        b.iter(|| kiln::scene::pose(black_box(&model), 0.0))
+    });
 
     let posed = kiln::scene::pose(&model, 0.0);
     let points: Vec<_> = kiln::render::posed_points(&posed).collect();
     const TURN: usize = 200;
-    let views: Vec<(f32, f32)> = (0..TURN).map(|i| (360.0 * i as f32 / TURN as f32, 20.0)).collect();
-    let framing = Framing { projection: Projection::Perspective { fov_deg: 35.0 }, padding: 0.05, zoom: 1.0 };
+    let views: Vec<(f32, f32)> = (0..TURN)
+        .map(|i| (360.0 * i as f32 / TURN as f32, 20.0))
+        .collect();
+    let framing = Framing {
+        projection: Projection::Perspective { fov_deg: 35.0 },
+        padding: 0.05,
+        zoom: 1.0,
+    };
     let cameras = fit_cameras(&points, &views, 1.0, &framing);
     let batches = kiln::render::batches(&model, &posed);
     let mut group = c.benchmark_group("knot/render");
     group.throughput(Throughput::Elements(1));
     for size in [256u32, 1024] {
-        let opts = RenderOptions { width: size, height: size, supersample: 1, background: [0, 0, 0, 255] };
+        let opts = RenderOptions {
+            width: size,
+            height: size,
+            supersample: 1,
+            background: [0, 0, 0, 255],
+        };
         let mut i = 0usize;
         group.bench_function(format!("{size}x{size}"), |b| {
             b.iter(|| {

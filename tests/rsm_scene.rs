@@ -7,7 +7,9 @@ use kiln::texture::TextureResolver;
 use std::path::{Path, PathBuf};
 
 fn corpus(rel: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus").join(rel);
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus")
+        .join(rel);
     if p.exists() {
         Some(p)
     } else {
@@ -19,7 +21,11 @@ fn corpus(rel: &str) -> Option<PathBuf> {
 const GOLDBERG: &str = "ro/Tokeiburu+RSM2/Rsm2/bin/Debug/data/goldberg_s_01.rsm2";
 
 fn max_abs_diff(a: Mat4, b: Mat4) -> f32 {
-    a.to_cols_array().iter().zip(b.to_cols_array()).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
+    a.to_cols_array()
+        .iter()
+        .zip(b.to_cols_array())
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f32::max)
 }
 
 #[test]
@@ -34,10 +40,17 @@ fn goldberg_frame0_world_is_offset_times_m3() {
         let name = kiln::formats::text::decode_cp949(&node.name);
         let i = model.nodes.iter().position(|n| n.name == name).unwrap();
         let m = &node.matrix;
-        let m3 = Mat3::from_cols(Vec3::new(m[0], m[1], m[2]), Vec3::new(m[3], m[4], m[5]), Vec3::new(m[6], m[7], m[8]));
+        let m3 = Mat3::from_cols(
+            Vec3::new(m[0], m[1], m[2]),
+            Vec3::new(m[3], m[4], m[5]),
+            Vec3::new(m[6], m[7], m[8]),
+        );
         let expected = Mat4::from_translation(node.offset) * Mat4::from_mat3(m3);
         let d = max_abs_diff(worlds[i], expected);
-        assert!(d <= 0.02, "mesh {name}: world differs from T(offset)·M3 by {d}");
+        assert!(
+            d <= 0.02,
+            "mesh {name}: world differs from T(offset)·M3 by {d}"
+        );
         worst = worst.max(d);
     }
     println!("goldberg frame 0: worst |world - T(offset)·M3| = {worst}");
@@ -52,8 +65,15 @@ fn goldberg_animation_moves_meshes_at_frame_300() {
     assert!((model.duration - parsed.anim_len as f32 / 30.0).abs() < 1e-4);
     let w0 = scene::pose::node_worlds(&model, 0.0);
     let w300 = scene::pose::node_worlds(&model, 300.0 / 30.0);
-    let moved = w0.iter().zip(&w300).filter(|(a, b)| max_abs_diff(**a, **b) > 0.1).count();
-    assert!(moved >= 3, "only {moved} meshes moved between frame 0 and 300");
+    let moved = w0
+        .iter()
+        .zip(&w300)
+        .filter(|(a, b)| max_abs_diff(**a, **b) > 0.1)
+        .count();
+    assert!(
+        moved >= 3,
+        "only {moved} meshes moved between frame 0 and 300"
+    );
     // Posing is periodic: one loop later gives the same matrices.
     let w300_loop = scene::pose::node_worlds(&model, 300.0 / 30.0 + model.duration);
     for (a, b) in w300.iter().zip(&w300_loop) {
