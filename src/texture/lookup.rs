@@ -39,7 +39,9 @@ impl TextureResolver {
     ///
     /// Order: `<data>/texture/<name>` for every ancestor folder of the model
     /// named `data` (any case), nearest first; then for each search dir
-    /// `<dir>/<name>`, `<dir>/texture/<name>`, `<dir>/data/texture/<name>`.
+    /// `<dir>/<name>`, `<dir>/texture/<name>`, `<dir>/data/texture/<name>`;
+    /// then `<ancestor>/data/texture/<name>` for every ancestor of the model,
+    /// nearest first; last the model's own folder.
     /// When several case variants match, the bytewise-smallest that leads to
     /// a file wins.
     pub fn resolve(&self, model_path: &Path, raw_name: &[u8]) -> Option<PathBuf> {
@@ -72,6 +74,13 @@ impl TextureResolver {
             roots.push(Root::new(dir, &[b"texture"]));
             roots.push(Root::new(dir, &[b"data", b"texture"]));
         }
+        // Loose layouts: a `data/texture/` beside the model or beside one of
+        // its folders (an extracted GRF next to a model, the benchmark's
+        // assets), then the model's own folder.
+        for dir in start.ancestors().filter(|d| !d.as_os_str().is_empty()) {
+            roots.push(Root::new(dir, &[b"data", b"texture"]));
+        }
+        roots.push(Root::new(if start.as_os_str().is_empty() { Path::new(".") } else { start }, &[]));
         roots
     }
 
