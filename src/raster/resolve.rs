@@ -54,14 +54,14 @@ pub fn resolve(buf: &TileBuffer, ss: usize, t: Target<'_>) {
 }
 
 /// Eight premultiplied pixels (0..1) to interleaved straight RGBA8, rounding
-/// half up; fully transparent pixels become (0, 0, 0, 0).
+/// to nearest; fully transparent pixels become (0, 0, 0, 0).
 #[inline(always)]
 pub fn to_straight_u8_lanes(p: [F32x8; 4]) -> [u8; 4 * LANES] {
     let zero = F32x8::splat(0.0);
     let one = F32x8::splat(1.0);
     let a = p[3].max(zero).min(one);
     let inv = one.div(a);
-    let to_u8 = |v: F32x8| (v * F32x8::splat(255.0) + F32x8::splat(0.5)).to_i32();
+    let to_u8 = |v: F32x8| (v * F32x8::splat(255.0)).round_i32();
     let a8 = to_u8(a);
     let visible = (a8 - I32x8::splat(1)).non_negative();
     let mut out = [0u8; 4 * LANES];

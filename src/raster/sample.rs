@@ -22,7 +22,8 @@ impl<'a> TexView<'a> {
     /// its size; those draw as if untextured.
     pub fn new(t: &'a Texture) -> Option<Self> {
         let n = (t.width as u64).checked_mul(t.height as u64)?;
-        if n == 0 || n != t.texels.len() as u64 || t.width > i32::MAX as u32 / 2 {
+        // The lane floor is exact below 2^22; 2^20 texels a side is plenty.
+        if n == 0 || n != t.texels.len() as u64 || t.width > 1 << 20 || t.height > 1 << 20 {
             return None;
         }
         Some(TexView {
@@ -40,8 +41,8 @@ impl<'a> TexView<'a> {
         // u64 hold two channels in 32-bit slots, so a bilinear tap is a few
         // integer multiplies per lane and stays exact: 255·256·256 < 2^24,
         // which also converts to f32 without rounding.
-        let wx = (fx * F32x8::splat(256.0)).to_i32();
-        let wy = (fy * F32x8::splat(256.0)).to_i32();
+        let wx = (fx * F32x8::splat(256.0)).round_i32();
+        let wy = (fy * F32x8::splat(256.0)).round_i32();
         let mut out = [[0.0f32; LANES]; 4];
         for i in 0..LANES {
             if mask.0[i] == 0 {
@@ -92,7 +93,7 @@ fn wrap_axis(u: F32x8, size: i32) -> (I32x8, I32x8, F32x8) {
     let x = fu * F32x8::splat(size as f32) - F32x8::splat(0.5);
     let xf = x.floor();
     let frac = x - xf;
-    let mut i0 = xf.to_i32();
+    let mut i0 = xf.round_i32();
     let mut i1 = i0;
     for k in 0..LANES {
         // -1 wraps to the last texel, `size` to the first; the clamp only
