@@ -9,6 +9,9 @@ use std::ops::{Add, BitAnd, BitOr, Mul, Not, Sub};
 
 pub const LANES: usize = 8;
 
+const ROUND_MAGIC: f32 = 12_582_912.0;
+const ROUND_MAGIC_BITS: i32 = 0x4B40_0000;
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct F32x8(pub [f32; LANES]);
 
@@ -71,25 +74,29 @@ impl F32x8 {
         F32x8(out)
     }
 
-    /// Floor for |x| < 2^31 through a truncating integer conversion, because
-    /// `f32::floor` is a library call per lane on baseline x86-64 (no SSE4.1).
+    /// Round to nearest (ties to even) for |x| < 2^22, by adding 1.5·2^23 so
+    /// the FPU drops the fraction. Rust's `as i32` saturates and checks for
+    /// NaN, which LLVM leaves as scalar code; this stays in vector registers.
+    /// Out-of-range or NaN lanes give an unspecified value, never a panic.
+    #[inline(always)]
+    pub fn round_i32(self) -> I32x8 {
+        let mut out = [0; LANES];
+        for i in 0..LANES {
+            out[i] = ((self.0[i] + ROUND_MAGIC).to_bits() as i32).wrapping_sub(ROUND_MAGIC_BITS);
+        }
+        I32x8(out)
+    }
+
+    /// Floor for |x| < 2^22 (see [`F32x8::round_i32`]); `f32::floor` is a
+    /// library call per lane on baseline x86-64 (no SSE4.1).
     #[inline(always)]
     pub fn floor(self) -> Self {
         let mut out = self.0;
         for v in &mut out {
-            let t = (*v as i32) as f32;
-            *v = if t > *v { t - 1.0 } else { t };
+            let r = (*v + ROUND_MAGIC) - ROUND_MAGIC;
+            *v = if r > *v { r - 1.0 } else { r };
         }
         F32x8(out)
-    }
-
-    #[inline(always)]
-    pub fn to_i32(self) -> I32x8 {
-        let mut out = [0; LANES];
-        for i in 0..LANES {
-            out[i] = self.0[i] as i32;
-        }
-        I32x8(out)
     }
 
     /// Lanes where `self < o`.
@@ -225,6 +232,12 @@ mod tests {
     fn floor_matches_std_for_negative_and_positive_values() {
         let v = F32x8([-1.5, -1.0, -0.25, 0.0, 0.25, 1.0, 2.75, -3.0]);
         assert_eq!(v.floor().0, [-2.0, -1.0, -1.0, 0.0, 0.0, 1.0, 2.0, -3.0]);
+    }
+
+    #[test]
+    fn round_i32_rounds_to_nearest_even() {
+        let v = F32x8([-2.5, -1.4, -0.6, 0.0, 0.5, 1.5, 254.6, 4_000_000.0]);
+        assert_eq!(v.round_i32().0, [-2, -1, -1, 0, 0, 2, 255, 4_000_000]);
     }
 
     #[test]

@@ -121,6 +121,10 @@ pub fn render(
         bg[2] as f32 / 255.0 * a,
         a,
     ];
+    // What resolve makes of a sample left at the background, so skipped
+    // tiles match drawn ones exactly.
+    let lane = resolve::to_straight_u8_lanes(bg_premul.map(lanes::F32x8::splat));
+    let bg_pixel = [lane[0], lane[1], lane[2], lane[3]];
     let mut img = image::RgbaImage::new(w, h);
     let stride = w as usize * 4;
     let pixels: &mut [u8] = &mut img;
@@ -128,8 +132,23 @@ pub fn render(
     for ty in 0..grid.tiles_y {
         for tx in 0..grid.tiles_x {
             let rect = grid.rect(tx, ty);
+            let (px, py) = (tx * tile_px as usize, ty * tile_px as usize);
+            let (tw, th) = (
+                (tile_px as usize).min(w as usize - px),
+                (tile_px as usize).min(h as usize - py),
+            );
+            let list = bins.tile(ty * grid.tiles_x + tx);
+            if list.is_empty() {
+                for row in py..py + th {
+                    let o = row * stride + px * 4;
+                    for p in pixels[o..o + tw * 4].chunks_exact_mut(4) {
+                        p.copy_from_slice(&bg_pixel);
+                    }
+                }
+                continue;
+            }
             buf.clear(bg_premul);
-            for &t in bins.tile(ty * grid.tiles_x + tx) {
+            for &t in list {
                 let tri = &tris[t as usize];
                 tile::draw(
                     tri,
@@ -139,7 +158,6 @@ pub fn render(
                     &mut buf,
                 );
             }
-            let (px, py) = (tx * tile_px as usize, ty * tile_px as usize);
             resolve::resolve(
                 &buf,
                 ss as usize,
@@ -148,8 +166,8 @@ pub fn render(
                     stride,
                     x: px,
                     y: py,
-                    w: (tile_px as usize).min(w as usize - px),
-                    h: (tile_px as usize).min(h as usize - py),
+                    w: tw,
+                    h: th,
                 },
             );
         }

@@ -5,6 +5,7 @@
 //! instead of darkening; un-premultiplying is the last step.
 
 use super::framebuffer::{TileBuffer, TILE};
+use super::lanes::{F32x8, I32x8, LANES};
 
 /// Where a tile lands in the output image, in output pixels.
 pub struct Target<'a> {
@@ -17,40 +18,76 @@ pub struct Target<'a> {
 }
 
 pub fn resolve(buf: &TileBuffer, ss: usize, t: Target<'_>) {
-    let norm = 1.0 / (ss * ss) as f32;
+    let norm = F32x8::splat(1.0 / (ss * ss) as f32);
     for j in 0..t.h {
         let row = (t.y + j) * t.stride;
-        for i in 0..t.w {
-            let mut sum = [0.0f32; 4];
-            for sy in 0..ss {
-                let base = (j * ss + sy) * TILE + i * ss;
+        let mut i0 = 0;
+        while i0 < t.w {
+            let n = LANES.min(t.w - i0);
+            let mut sum = [F32x8::splat(0.0); 4];
+            if ss == 1 {
+                let base = j * TILE + i0;
                 for (ch, s) in sum.iter_mut().enumerate() {
-                    *s += buf.color[ch][base..base + ss].iter().sum::<f32>();
+                    // TILE is a multiple of LANES, so a full load stays in the row.
+                    *s = F32x8::load(&buf.color[ch][base..]);
+                }
+            } else {
+                for (ch, s) in sum.iter_mut().enumerate() {
+                    let plane = &buf.color[ch];
+                    for i in 0..n {
+                        let mut acc = 0.0;
+                        for sy in 0..ss {
+                            let base = (j * ss + sy) * TILE + (i0 + i) * ss;
+                            acc += plane[base..base + ss].iter().sum::<f32>();
+                        }
+                        s.0[i] = acc;
+                    }
+                    *s = *s * norm;
                 }
             }
-            let px = to_straight_u8(sum.map(|v| v * norm));
-            let o = row + (t.x + i) * 4;
-            t.pixels[o..o + 4].copy_from_slice(&px);
+            let px = to_straight_u8_lanes(sum);
+            let o = row + (t.x + i0) * 4;
+            t.pixels[o..o + 4 * n].copy_from_slice(&px[..4 * n]);
+            i0 += LANES;
         }
     }
 }
 
-/// Premultiplied 0..1 to straight RGBA8, rounding; fully transparent pixels
-/// become (0, 0, 0, 0).
-pub fn to_straight_u8(p: [f32; 4]) -> [u8; 4] {
-    let a = p[3].clamp(0.0, 1.0);
-    let a8 = (a * 255.0).round();
-    if !(a8 >= 1.0) {
-        return [0; 4];
+/// Eight premultiplied pixels (0..1) to interleaved straight RGBA8, rounding
+/// to nearest; fully transparent pixels become (0, 0, 0, 0).
+#[inline(always)]
+pub fn to_straight_u8_lanes(p: [F32x8; 4]) -> [u8; 4 * LANES] {
+    let zero = F32x8::splat(0.0);
+    let one = F32x8::splat(1.0);
+    let a = p[3].max(zero).min(one);
+    let inv = one.div(a);
+    let to_u8 = |v: F32x8| (v * F32x8::splat(255.0)).round_i32();
+    let a8 = to_u8(a);
+    let visible = (a8 - I32x8::splat(1)).non_negative();
+    let mut out = [0u8; 4 * LANES];
+    for ch in 0..3 {
+        let c = to_u8((p[ch] * inv).max(zero).min(one)) & visible;
+        for i in 0..LANES {
+            out[4 * i + ch] = c.0[i] as u8;
+        }
     }
-    let inv = 1.0 / a;
-    let c = |v: f32| ((v * inv).clamp(0.0, 1.0) * 255.0).round() as u8;
-    [c(p[0]), c(p[1]), c(p[2]), a8 as u8]
+    let a8 = a8 & visible;
+    for i in 0..LANES {
+        out[4 * i + 3] = a8.0[i] as u8;
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn to_straight_u8(p: [f32; 4]) -> [u8; 4] {
+        let out = to_straight_u8_lanes(p.map(F32x8::splat));
+        // Every lane converts alike.
+        assert!(out.chunks(4).all(|c| c == &out[..4]));
+        [out[0], out[1], out[2], out[3]]
+    }
 
     #[test]
     fn unpremultiplies_with_rounding() {

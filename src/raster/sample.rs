@@ -22,7 +22,8 @@ impl<'a> TexView<'a> {
     /// its size; those draw as if untextured.
     pub fn new(t: &'a Texture) -> Option<Self> {
         let n = (t.width as u64).checked_mul(t.height as u64)?;
-        if n == 0 || n != t.texels.len() as u64 || t.width > i32::MAX as u32 / 2 {
+        // The lane floor is exact below 2^22; 2^20 texels a side is plenty.
+        if n == 0 || n != t.texels.len() as u64 || t.width > 1 << 20 || t.height > 1 << 20 {
             return None;
         }
         Some(TexView {
@@ -36,7 +37,13 @@ impl<'a> TexView<'a> {
     pub fn sample(&self, u: F32x8, v: F32x8, mask: I32x8) -> [F32x8; 4] {
         let (ix0, ix1, fx) = wrap_axis(u, self.w);
         let (iy0, iy1, fy) = wrap_axis(v, self.h);
-        let mut t = [[[0.0f32; LANES]; 4]; 4];
+        // Fixed-point weights (8 fractional bits, like texture hardware) let a
+        // u64 hold two channels in 32-bit slots, so a bilinear tap is a few
+        // integer multiplies per lane and stays exact: 255·256·256 < 2^24,
+        // which also converts to f32 without rounding.
+        let wx = (fx * F32x8::splat(256.0)).round_i32();
+        let wy = (fy * F32x8::splat(256.0)).round_i32();
+        let mut out = [[0.0f32; LANES]; 4];
         for i in 0..LANES {
             if mask.0[i] == 0 {
                 continue;
@@ -44,26 +51,37 @@ impl<'a> TexView<'a> {
             let r0 = (iy0.0[i] * self.w) as usize;
             let r1 = (iy1.0[i] * self.w) as usize;
             let (c0, c1) = (ix0.0[i] as usize, ix1.0[i] as usize);
-            for (k, idx) in [r0 + c0, r0 + c1, r1 + c0, r1 + c1].into_iter().enumerate() {
-                let px = self.texels.get(idx).copied().unwrap_or([0; 4]);
-                for ch in 0..4 {
-                    t[k][ch][i] = px[ch] as f32;
-                }
+            let tap = |idx: usize| spread(self.texels.get(idx).copied().unwrap_or([0; 4]));
+            let (fx, fy) = (wx.0[i].clamp(0, 256) as u64, wy.0[i].clamp(0, 256) as u64);
+            let (t00, t10) = (tap(r0 + c0), tap(r0 + c1));
+            let (t01, t11) = (tap(r1 + c0), tap(r1 + c1));
+            for (k, ch) in [(0, [0, 2]), (1, [1, 3])] {
+                let top = lerp(t00[k], t10[k], fx);
+                let bottom = lerp(t01[k], t11[k], fx);
+                let v = lerp(top, bottom, fy);
+                out[ch[0]][i] = (v & 0xFFFF_FFFF) as f32;
+                out[ch[1]][i] = (v >> 32) as f32;
             }
         }
-        let scale = F32x8::splat(1.0 / 255.0);
-        let mut out = [F32x8::splat(0.0); 4];
-        for ch in 0..4 {
-            let t00 = F32x8(t[0][ch]);
-            let t10 = F32x8(t[1][ch]);
-            let t01 = F32x8(t[2][ch]);
-            let t11 = F32x8(t[3][ch]);
-            let top = t00 + (t10 - t00) * fx;
-            let bottom = t01 + (t11 - t01) * fx;
-            out[ch] = (top + (bottom - top) * fy) * scale;
-        }
-        out
+        let scale = F32x8::splat(1.0 / (255.0 * 65536.0));
+        out.map(|c| F32x8(c) * scale)
     }
+}
+
+/// RGBA8 as (r | b << 32, g | a << 32).
+#[inline(always)]
+fn spread(t: [u8; 4]) -> [u64; 2] {
+    let x = u32::from_le_bytes(t) as u64;
+    [
+        (x & 0xFF) | ((x & 0xFF_0000) << 16),
+        ((x >> 8) & 0xFF) | ((x & 0xFF00_0000) << 8),
+    ]
+}
+
+/// `a·(256 - f) + b·f` in both slots (scaled by 256, unrounded).
+#[inline(always)]
+fn lerp(a: u64, b: u64, f: u64) -> u64 {
+    a * (256 - f) + b * f
 }
 
 /// Texel indices either side of the sample and the weight of the second,
@@ -75,7 +93,7 @@ fn wrap_axis(u: F32x8, size: i32) -> (I32x8, I32x8, F32x8) {
     let x = fu * F32x8::splat(size as f32) - F32x8::splat(0.5);
     let xf = x.floor();
     let frac = x - xf;
-    let mut i0 = xf.to_i32();
+    let mut i0 = xf.round_i32();
     let mut i1 = i0;
     for k in 0..LANES {
         // -1 wraps to the last texel, `size` to the first; the clamp only
@@ -117,7 +135,7 @@ mod tests {
 
     fn close(a: [f32; 4], b: [f32; 4]) {
         for i in 0..4 {
-            assert!((a[i] - b[i]).abs() < 1e-5, "{a:?} vs {b:?}");
+            assert!((a[i] - b[i]).abs() < 1e-6, "{a:?} vs {b:?}");
         }
     }
 
