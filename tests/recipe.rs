@@ -480,6 +480,7 @@ fn broken_yaml_never_panics() {
         "jobs:\n  - name: a\n    model: m\n    size: 99999999999999999999x2\n",
         "jobs:\n  - name: a\n    model: m\n    directions: [.nan]\n",
         "jobs:\n  - name: a\n    model: m\n    clip: {end: .inf}\n",
+        "jobs:\n  - name: a\n    model: m\n    pitch: yes\n",
     ] {
         assert!(
             Recipe::from_str(text, Path::new("r.yaml")).is_err(),
