@@ -426,6 +426,26 @@ fn errors_name_file_line_column_and_job() {
             "recipe.yaml:2:5: job 'a': every output is switched off; nothing to write",
         ),
         (
+            "jobs:\n  - name: a\n    model: m.rsm\n    antialias: 2.5\n",
+            "recipe.yaml:4:16: job 'a': expected a whole number, got 2.5",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n    camera: {projection: fisheye}\n",
+            "recipe.yaml:4:26: job 'a': unknown variant `fisheye`, expected one of orthographic, perspective",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n    output: {sheet: true}\n",
+            "recipe.yaml:4:21: job 'a': expected a file name, or false to turn this output off, got true",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n    light: {color: [1, 2]}\n",
+            "recipe.yaml:4:13: job 'a': invalid length 2, expected an array of length 3",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n    clip: 3\n",
+            "recipe.yaml:4:11: job 'a': expected mapping start",
+        ),
+        (
             "jobs:\n  - name: a\n    model: [1]\n",
             "recipe.yaml:3:12: job 'a': expected string scalar",
         ),
@@ -480,6 +500,7 @@ fn broken_yaml_never_panics() {
         "jobs:\n  - name: a\n    model: m\n    size: 99999999999999999999x2\n",
         "jobs:\n  - name: a\n    model: m\n    directions: [.nan]\n",
         "jobs:\n  - name: a\n    model: m\n    clip: {end: .inf}\n",
+        "jobs:\n  - name: a\n    model: m\n    pitch: yes\n",
     ] {
         assert!(
             Recipe::from_str(text, Path::new("r.yaml")).is_err(),

@@ -140,8 +140,7 @@ fn median_cut(hist: &mut [(u32, u64)], k: usize) -> Vec<[u8; 3]> {
             n += w;
         }
         let ranges = [hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]];
-        // First widest channel wins ties: G before R before B is a common
-        // perceptual choice, but a fixed order is what determinism needs.
+        // Ties go to the first channel (R, G, B) so the cut is reproducible.
         let mut best = 0;
         for ch in 1..3 {
             if ranges[ch] > ranges[best] {
@@ -288,8 +287,8 @@ mod tests {
         let mut worst = 0i32;
         for px in img.pixels() {
             let c = p.colors[p.index_of(px.0) as usize - 1];
-            for ch in 0..3 {
-                worst = worst.max((c[ch] as i32 - px.0[ch] as i32).abs());
+            for (a, b) in c.iter().zip(&px.0[..3]) {
+                worst = worst.max((*a as i32 - *b as i32).abs());
             }
         }
         // 4096 colours into 255 boxes: each box spans about 16 values per

@@ -39,7 +39,7 @@ struct Doc<'a> {
 struct Frames<'a>(&'a SheetMeta<'a>);
 
 #[derive(Serialize)]
-struct XYWH {
+struct Xywh {
     x: u32,
     y: u32,
     w: u32,
@@ -47,7 +47,7 @@ struct XYWH {
 }
 
 #[derive(Serialize)]
-struct WH {
+struct Wh {
     w: u32,
     h: u32,
 }
@@ -55,11 +55,11 @@ struct WH {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct FrameEntry {
-    frame: XYWH,
+    frame: Xywh,
     rotated: bool,
     trimmed: bool,
-    sprite_source_size: XYWH,
-    source_size: WH,
+    sprite_source_size: Xywh,
+    source_size: Wh,
     duration: u32,
 }
 
@@ -70,7 +70,7 @@ struct Meta<'a> {
     version: &'static str,
     image: &'a str,
     format: &'static str,
-    size: WH,
+    size: Wh,
     scale: &'static str,
     frame_tags: Vec<Tag>,
     directions: Vec<DirEntry>,
@@ -124,7 +124,7 @@ impl Serialize for Frames<'_> {
             map.serialize_entry(
                 &frame_name(m.name, dir, col),
                 &FrameEntry {
-                    frame: XYWH {
+                    frame: Xywh {
                         x: cell.x,
                         y: cell.y,
                         w: cell.w,
@@ -132,13 +132,13 @@ impl Serialize for Frames<'_> {
                     },
                     rotated: false,
                     trimmed: false,
-                    sprite_source_size: XYWH {
+                    sprite_source_size: Xywh {
                         x: 0,
                         y: 0,
                         w: cell.w,
                         h: cell.h,
                     },
-                    source_size: WH {
+                    source_size: Wh {
                         w: cell.w,
                         h: cell.h,
                     },
@@ -165,7 +165,7 @@ pub fn sheet_json(m: &SheetMeta<'_>) -> String {
             version: env!("CARGO_PKG_VERSION"),
             image: m.image,
             format: "RGBA8888",
-            size: WH {
+            size: Wh {
                 w: l.width(),
                 h: l.height(),
             },

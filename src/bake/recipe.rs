@@ -472,7 +472,7 @@ struct RawJob {
     camera: Option<RawCamera>,
     light: Option<S<RawLight>>,
     background: Option<S<Background>>,
-    antialias: Option<S<i64>>,
+    antialias: Option<S<Int>>,
     output: Option<RawOutput>,
 }
 
@@ -482,7 +482,7 @@ struct RawClip {
     start: Option<S<Num>>,
     end: Option<S<Num>>,
     fps: Option<S<Num>>,
-    frames: Option<S<i64>>,
+    frames: Option<S<Int>>,
     time: Option<S<Num>>,
 }
 
@@ -540,6 +540,35 @@ impl<'de> Deserialize<'de> for Num {
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Num, E> {
                 Err(E::custom(format!("expected a number, got `{v}`")))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A whole number; custom so that `antialias: 2.5` says what was wrong.
+#[derive(Clone, Copy)]
+struct Int(i64);
+
+impl<'de> Deserialize<'de> for Int {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Int;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a whole number")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Int, E> {
+                Ok(Int(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Int, E> {
+                Ok(Int(i64::try_from(v).unwrap_or(i64::MAX)))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Int, E> {
+                Err(E::custom(format!("expected a whole number, got {v}")))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Int, E> {
+                Err(E::custom(format!("expected a whole number, got `{v}`")))
             }
         }
         d.deserialize_any(V)
@@ -1052,17 +1081,17 @@ fn int_range(
     ctx: &Ctx,
     label: &str,
     key: &str,
-    v: &S<i64>,
+    v: &S<Int>,
     lo: i64,
     hi: i64,
 ) -> Result<u32, RecipeError> {
-    if (lo..=hi).contains(&v.value) {
-        Ok(v.value as u32)
+    if (lo..=hi).contains(&v.value.0) {
+        Ok(v.value.0 as u32)
     } else {
         Err(ctx.err(
             &v.referenced,
             label,
-            format!("`{key}` must be in {lo}..={hi}, got {}", v.value),
+            format!("`{key}` must be in {lo}..={hi}, got {}", v.value.0),
         ))
     }
 }
@@ -1182,7 +1211,7 @@ fn resolve(
             // YAML reads `0x40` as the hex number 64; a plain-number size must
             // be spelled in decimal digits or it was meant as WxH.
             if from_int
-                && !source_of(ctx.text, &s.referenced)
+                && !source_of(ctx.text, &s.defined)
                     .bytes()
                     .all(|b| b.is_ascii_digit())
             {
@@ -1191,7 +1220,7 @@ fn resolve(
                     &lab(j.size.is_some()),
                     format!(
                         "`size` `{}` reads as a number; write sizes as WIDTHxHEIGHT with both sides at least 1",
-                        source_of(ctx.text, &s.referenced)
+                        source_of(ctx.text, &s.defined)
                     ),
                 ));
             }

@@ -144,7 +144,7 @@ mod tests {
             let v = (x * 7 + y * 13) as u8 ^ seed;
             // Only alpha 0 or 255, with zero colour when transparent: the pixels
             // tiny-skia's premultiplied pipeline represents exactly.
-            if (x + y + seed as u32) % 3 == 0 {
+            if (x + y + seed as u32).is_multiple_of(3) {
                 image::Rgba([0, 0, 0, 0])
             } else {
                 image::Rgba([v, v.wrapping_mul(3), seed, 255])
@@ -176,6 +176,15 @@ mod tests {
             );
         }
         assert_eq!(ours.as_raw(), pm.data());
+    }
+
+    #[test]
+    fn tiny_skia_round_trip_would_change_semi_transparent_pixels() {
+        // The reason compose() copies instead of drawing through tiny-skia.
+        let c = tiny_skia::ColorU8::from_rgba(200, 100, 50, 3)
+            .premultiply()
+            .demultiply();
+        assert_eq!((c.red(), c.green(), c.blue(), c.alpha()), (170, 85, 85, 3));
     }
 
     #[test]
