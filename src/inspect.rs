@@ -71,7 +71,15 @@ pub fn inspect(path: &Path, resolver: &TextureResolver) -> Result<Report> {
             let format = if rsm.is_rsm2() { "RSM2" } else { "RSM" };
             let version = format!("{}.{}", rsm.major, rsm.minor);
             let details = serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null);
-            Ok(report_from_model(path, format, &version, &model, details))
+            let mut report = report_from_model(path, format, &version, &model, details);
+            // The summary adds index-range findings; the parser's own
+            // warnings are already in the model's.
+            for w in summary.warnings {
+                if !report.warnings.contains(&w) {
+                    report.warnings.push(w);
+                }
+            }
+            Ok(report)
         }
     }
 }

@@ -7,7 +7,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn kiln(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kiln")).args(args).current_dir(cwd).output().expect("run kiln")
+    Command::new(env!("CARGO_BIN_EXE_kiln"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("run kiln")
 }
 
 fn tempdir(tag: &str) -> PathBuf {
@@ -26,7 +30,9 @@ fn stderr(o: &Output) -> String {
 }
 
 fn corpus(rel: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus").join(rel);
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus")
+        .join(rel);
     if p.exists() {
         Some(p)
     } else {
@@ -58,7 +64,10 @@ fn files_under(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
             if p.is_dir() {
                 stack.push(p);
             } else {
-                out.push((p.strip_prefix(dir).unwrap().to_path_buf(), std::fs::read(&p).unwrap()));
+                out.push((
+                    p.strip_prefix(dir).unwrap().to_path_buf(),
+                    std::fs::read(&p).unwrap(),
+                ));
             }
         }
     }
@@ -75,31 +84,53 @@ fn bake_writes_sheets_metadata_gifs_and_is_identical_across_thread_counts() {
     let r2 = recipe(&dir, &small_recipe("two"));
     let o2 = kiln(&["bake", r2.to_str().unwrap(), "--jobs", "2"], &dir);
     assert!(o2.status.success(), "{}", stderr(&o2));
-    assert!(stderr(&o2).contains("baked 2 of 2 job(s)"), "summary line: {}", stderr(&o2));
+    assert!(
+        stderr(&o2).contains("baked 2 of 2 job(s)"),
+        "summary line: {}",
+        stderr(&o2)
+    );
 
     let a = files_under(&dir.join("one"));
     let b = files_under(&dir.join("two"));
     // windmill: 6 frames × 8 directions; beacon: 2 s at 2 fps = 4 frames × 8.
-    let count = |v: &[(PathBuf, Vec<u8>)], ext: &str| v.iter().filter(|(p, _)| p.extension().is_some_and(|e| e == ext)).count();
+    let count = |v: &[(PathBuf, Vec<u8>)], ext: &str| {
+        v.iter()
+            .filter(|(p, _)| p.extension().is_some_and(|e| e == ext))
+            .count()
+    };
     assert_eq!(count(&a, "gif"), 16);
     assert_eq!(count(&a, "json"), 2);
     assert_eq!(count(&a, "png"), 2 + 6 * 8 + 4 * 8);
     assert_eq!(a.len(), b.len());
     for ((pa, ba), (pb, bb)) in a.iter().zip(&b) {
         assert_eq!(pa, pb);
-        assert!(ba == bb, "{} differs between --jobs 1 and --jobs 2", pa.display());
+        assert!(
+            ba == bb,
+            "{} differs between --jobs 1 and --jobs 2",
+            pa.display()
+        );
     }
 
-    let sheet = image::open(dir.join("one/windmill/windmill.png")).unwrap().to_rgba8();
-    assert_eq!(sheet.dimensions(), (48 * 6, 48 * 8), "rows = directions, columns = frames");
+    let sheet = image::open(dir.join("one/windmill/windmill.png"))
+        .unwrap()
+        .to_rgba8();
+    assert_eq!(
+        sheet.dimensions(),
+        (48 * 6, 48 * 8),
+        "rows = directions, columns = frames"
+    );
     // The sheet's cells are the per-frame PNGs.
-    let f = image::open(dir.join("one/windmill/frames/windmill_3_2.png")).unwrap().to_rgba8();
+    let f = image::open(dir.join("one/windmill/frames/windmill_3_2.png"))
+        .unwrap()
+        .to_rgba8();
     for y in 0..48 {
         for x in 0..48 {
             assert_eq!(f.get_pixel(x, y), sheet.get_pixel(2 * 48 + x, 3 * 48 + y));
         }
     }
-    let meta: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("one/windmill/windmill.json")).unwrap()).unwrap();
+    let meta: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("one/windmill/windmill.json")).unwrap())
+            .unwrap();
     assert_eq!(meta["frames"].as_object().unwrap().len(), 48);
     assert_eq!(meta["meta"]["size"]["w"], 288);
     assert_eq!(meta["meta"]["image"], "windmill.png");
@@ -121,23 +152,42 @@ fn a_failing_job_does_not_stop_the_others() {
     let o = kiln(&["bake", r.to_str().unwrap()], &dir);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let err = stderr(&o);
-    assert!(err.contains("job 'broken'") && err.contains("broken.rsm") && err.contains("at byte"), "{err}");
+    assert!(
+        err.contains("job 'broken'") && err.contains("broken.rsm") && err.contains("at byte"),
+        "{err}"
+    );
     assert!(err.contains("1 FAILED"), "{err}");
-    assert!(dir.join("out/fine/fine.png").is_file(), "the good job still wrote its sheet");
+    assert!(
+        dir.join("out/fine/fine.png").is_file(),
+        "the good job still wrote its sheet"
+    );
     assert!(dir.join("out/fine/fine.json").is_file());
-    assert!(!dir.join("out/broken").exists(), "nothing half-written for the failed job");
+    assert!(
+        !dir.join("out/broken").exists(),
+        "nothing half-written for the failed job"
+    );
 }
 
 #[test]
 fn recipe_errors_exit_2_with_line_and_column() {
     let dir = tempdir("usage");
-    let r = recipe(&dir, "jobs:\n  - name: x\n    model: m.rsm\n    sise: 10x10\n");
+    let r = recipe(
+        &dir,
+        "jobs:\n  - name: x\n    model: m.rsm\n    sise: 10x10\n",
+    );
     let o = kiln(&["bake", r.to_str().unwrap()], &dir);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
-    assert!(err.contains("recipe.yaml:4:5") && err.contains("sise"), "{err}");
+    assert!(
+        err.contains("recipe.yaml:4:5") && err.contains("sise"),
+        "{err}"
+    );
     let o = kiln(&["render"], &dir);
-    assert_eq!(o.status.code(), Some(2), "missing arguments are usage errors");
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "missing arguments are usage errors"
+    );
 }
 
 #[test]
@@ -145,7 +195,13 @@ fn render_inspect_and_export_commands() {
     let dir = tempdir("cmds");
     let model = samples().join("windmill.rsm2");
     let m = model.to_str().unwrap();
-    let o = kiln(&["render", m, "-o", "w.png", "--frame", "15", "--yaw", "45", "--pitch", "20", "--size", "80x60"], &dir);
+    let o = kiln(
+        &[
+            "render", m, "-o", "w.png", "--frame", "15", "--yaw", "45", "--pitch", "20", "--size",
+            "80x60",
+        ],
+        &dir,
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     let img = image::open(dir.join("w.png")).unwrap().to_rgba8();
     assert_eq!(img.dimensions(), (80, 60));
@@ -159,10 +215,19 @@ fn render_inspect_and_export_commands() {
     assert_eq!(j["nodes"].as_array().unwrap().len(), 5);
     assert_eq!(j["animation"]["fps"], 30.0);
     assert_eq!(j["animation"]["frames"], 60);
-    assert!(j["textures"].as_array().unwrap().iter().all(|t| t["found"].is_string()));
+    assert!(j["textures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|t| t["found"].is_string()));
     let o = kiln(&["inspect", m], &dir);
     let text = String::from_utf8_lossy(&o.stdout);
-    assert!(text.contains("RSM2 2.3") && text.contains("hub (parent tower)") && text.contains("5 rotation"), "{text}");
+    assert!(
+        text.contains("RSM2 2.3")
+            && text.contains("hub (parent tower)")
+            && text.contains("5 rotation"),
+        "{text}"
+    );
 
     for out in ["w.glb", "w.obj"] {
         let o = kiln(&["export", m, "--time", "0.5", "-o", out], &dir);
@@ -170,7 +235,9 @@ fn render_inspect_and_export_commands() {
     }
     let glb = std::fs::read(dir.join("w.glb")).unwrap();
     assert_eq!(&glb[0..4], b"glTF");
-    assert!(std::fs::read_to_string(dir.join("w.obj")).unwrap().contains("usemtl"));
+    assert!(std::fs::read_to_string(dir.join("w.obj"))
+        .unwrap()
+        .contains("usemtl"));
     let o = kiln(&["export", m, "-o", "w.fbx"], &dir);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
@@ -181,12 +248,20 @@ fn bad_model_files_give_an_error_with_file_and_offset() {
     std::fs::write(dir.join("garbage.rsm"), b"NOPE\x01\x04garbage").unwrap();
     let o = kiln(&["render", "garbage.rsm", "-o", "x.png"], &dir);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("garbage.rsm") && stderr(&o).contains("at byte 0"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("garbage.rsm") && stderr(&o).contains("at byte 0"),
+        "{}",
+        stderr(&o)
+    );
     let good = std::fs::read(samples().join("windmill.rsm2")).unwrap();
     std::fs::write(dir.join("cut.rsm2"), &good[..1000]).unwrap();
     let o = kiln(&["inspect", "cut.rsm2"], &dir);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("cut.rsm2") && stderr(&o).contains("at byte"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("cut.rsm2") && stderr(&o).contains("at byte"),
+        "{}",
+        stderr(&o)
+    );
     assert!(!dir.join("x.png").exists());
 }
 
@@ -197,11 +272,27 @@ fn is_magenta(p: &image::Rgba<u8>) -> bool {
 
 #[test]
 fn error_box_reads_correctly_golden() {
-    let Some(model) = corpus("ro/Borf+BrowEdit3/data/model/box_error_01.rsm") else { return };
+    let Some(model) = corpus("ro/Borf+BrowEdit3/data/model/box_error_01.rsm") else {
+        return;
+    };
     let dir = tempdir("errorbox");
     for yaw in ["0", "90", "180", "270"] {
         let out = format!("box_{yaw}.png");
-        let o = kiln(&["render", model.to_str().unwrap(), "-o", &out, "--yaw", yaw, "--pitch", "15", "--size", "96x96"], &dir);
+        let o = kiln(
+            &[
+                "render",
+                model.to_str().unwrap(),
+                "-o",
+                &out,
+                "--yaw",
+                yaw,
+                "--pitch",
+                "15",
+                "--size",
+                "96x96",
+            ],
+            &dir,
+        );
         assert!(o.status.success(), "{}", stderr(&o));
         let img = image::open(dir.join(&out)).unwrap().to_rgba8();
         common::assert_golden(&format!("corpus/box_error_yaw{yaw}"), &img);
@@ -218,7 +309,21 @@ fn colour_keys_leave_no_magenta_in_any_output_pixel() {
     for rel in models {
         let Some(model) = corpus(rel) else { return };
         for yaw in ["0", "120", "240"] {
-            let o = kiln(&["render", model.to_str().unwrap(), "-o", "m.png", "--yaw", yaw, "--size", "128x128", "--aa", "3"], &dir);
+            let o = kiln(
+                &[
+                    "render",
+                    model.to_str().unwrap(),
+                    "-o",
+                    "m.png",
+                    "--yaw",
+                    yaw,
+                    "--size",
+                    "128x128",
+                    "--aa",
+                    "3",
+                ],
+                &dir,
+            );
             assert!(o.status.success(), "{}", stderr(&o));
             let img = image::open(dir.join("m.png")).unwrap().to_rgba8();
             let pink = img.pixels().filter(|p| is_magenta(p)).count();

@@ -29,7 +29,11 @@ fn committed_samples_equal_the_generator_output() {
     for f in kiln::samples::all() {
         let on_disk = std::fs::read(samples_dir().join(f.path))
             .unwrap_or_else(|e| panic!("{}: {e} (run cargo run --example make-samples)", f.path));
-        assert!(on_disk == f.bytes, "{} differs from the generator (run cargo run --example make-samples)", f.path);
+        assert!(
+            on_disk == f.bytes,
+            "{} differs from the generator (run cargo run --example make-samples)",
+            f.path
+        );
     }
 }
 
@@ -47,7 +51,10 @@ fn samples_load_with_all_textures_and_no_warnings() {
     let b = load(BEACON);
     assert_eq!(b.warnings, Vec::<String>::new());
     assert_eq!(b.nodes.len(), 2);
-    assert!((b.duration - 2.0).abs() < 1e-6, "RSM1 animLen 2000 ms = 2 s");
+    assert!(
+        (b.duration - 2.0).abs() < 1e-6,
+        "RSM1 animLen 2000 ms = 2 s"
+    );
 }
 
 #[test]
@@ -62,7 +69,10 @@ fn windmill_hierarchy_and_keys_animate() {
     let x0 = w0[sails].transform_vector3(Vec3::X);
     let xq = wq[sails].transform_vector3(Vec3::X);
     assert!(x0.dot(xq).abs() < 1e-4, "sails turned 90°: {x0} → {xq}");
-    assert!((w0[hub].w_axis - wq[hub].w_axis).length() < 1e-4, "the hub turns in place");
+    assert!(
+        (w0[hub].w_axis - wq[hub].w_axis).length() < 1e-4,
+        "the hub turns in place"
+    );
     // Position keys: the banner is 1 unit lower at mid-loop.
     let wh = scene::pose(&m, 1.0).node_world;
     let dy = wh[banner].w_axis.y - w0[banner].w_axis.y;
@@ -72,9 +82,16 @@ fn windmill_hierarchy_and_keys_animate() {
     assert!((sy - 1.4).abs() < 1e-4, "vane scale {sy}");
     // Texture animation: the banner's stripes scroll by half the texture at mid-loop.
     let posed = scene::pose(&m, 1.0);
-    let prim = posed.primitives.iter().find(|p| posed.meshes.len() > p.mesh && m.meshes[p.mesh].node == banner).unwrap();
+    let prim = posed
+        .primitives
+        .iter()
+        .find(|p| posed.meshes.len() > p.mesh && m.meshes[p.mesh].node == banner)
+        .unwrap();
     let shift = prim.uv_transform.transform_point2(glam::Vec2::ZERO);
-    assert!((shift.x - 0.5).abs() < 1e-5 && shift.y.abs() < 1e-6, "uv shift {shift}");
+    assert!(
+        (shift.x - 0.5).abs() < 1e-5 && shift.y.abs() < 1e-6,
+        "uv shift {shift}"
+    );
 }
 
 #[test]
@@ -94,7 +111,11 @@ fn plan(times: Vec<f32>, yaws: &[f32], size: u32) -> ClipPlan {
         views: yaws.iter().map(|&y| (y, 30.0)).collect(),
         width: size,
         height: size,
-        framing: Framing { projection: Projection::Orthographic, padding: 0.06, zoom: 1.0 },
+        framing: Framing {
+            projection: Projection::Orthographic,
+            padding: 0.06,
+            zoom: 1.0,
+        },
         light: LightSpec {
             direction: kiln::bake::recipe::yaw_pitch_vector(-35.0, 40.0),
             space: LightSpace::Camera,
@@ -113,7 +134,10 @@ fn windmill_golden_frames() {
     let clip = render_clip(&m, &plan(vec![0.0, 0.25], &[0.0, 90.0, 225.0], 96), &|| {});
     for (d, yaw) in [0, 90, 225].iter().enumerate() {
         for (f, frame) in ["f0", "f7"].iter().enumerate() {
-            common::assert_golden(&format!("samples/windmill_y{yaw}_{frame}"), &clip.images[d][f]);
+            common::assert_golden(
+                &format!("samples/windmill_y{yaw}_{frame}"),
+                &clip.images[d][f],
+            );
         }
     }
 }
@@ -124,7 +148,10 @@ fn beacon_golden_frames() {
     let clip = render_clip(&m, &plan(vec![0.0, 0.25], &[0.0, 135.0], 96), &|| {});
     for (d, yaw) in [0, 135].iter().enumerate() {
         for (f, frame) in ["f0", "f7"].iter().enumerate() {
-            common::assert_golden(&format!("samples/beacon_y{yaw}_{frame}"), &clip.images[d][f]);
+            common::assert_golden(
+                &format!("samples/beacon_y{yaw}_{frame}"),
+                &clip.images[d][f],
+            );
         }
     }
 }
@@ -137,15 +164,27 @@ fn framing_is_the_same_for_every_frame_and_direction() {
     let m = load(WINDMILL);
     let p = plan(vec![0.0, 0.5, 1.0, 1.5], &[0.0, 45.0, 90.0], 64);
     let clip = render_clip(&m, &p, &|| {});
-    assert!(clip.pivot[0] > 0.4 && clip.pivot[0] < 0.6, "pivot {:?}", clip.pivot);
+    assert!(
+        clip.pivot[0] > 0.4 && clip.pivot[0] < 0.6,
+        "pivot {:?}",
+        clip.pivot
+    );
     // The tower's base (lowest opaque row) stays put from frame to frame in
     // each direction, though the sails and banner move above it.
     let base_row = |img: &image::RgbaImage| {
-        (0..img.height()).rev().find(|&y| (0..img.width()).any(|x| img.get_pixel(x, y)[3] > 128))
+        (0..img.height())
+            .rev()
+            .find(|&y| (0..img.width()).any(|x| img.get_pixel(x, y)[3] > 128))
     };
     for (d, row) in clip.images.iter().enumerate() {
         let rows: Vec<_> = row.iter().map(base_row).collect();
-        assert!(rows.iter().all(|r| r.is_some() && *r == rows[0]), "direction {d}: base rows {rows:?}");
-        assert_ne!(row[0], row[1], "direction {d}: the animation changes the image");
+        assert!(
+            rows.iter().all(|r| r.is_some() && *r == rows[0]),
+            "direction {d}: base rows {rows:?}"
+        );
+        assert_ne!(
+            row[0], row[1],
+            "direction {d}: the animation changes the image"
+        );
     }
 }

@@ -331,25 +331,29 @@ fn lower_mesh(
     }
     let name = decode_cp949(&n.name);
     let smooth = rsm.shade_type == 2;
-    let face_normal = |f: &crate::formats::rsm::Face| -> Option<Vec3> {
-        let v = |i: u16| n.vertices.get(i as usize).copied();
-        let (a, b, c) = (
-            v(f.vertex_ids[0])?,
-            v(f.vertex_ids[1])?,
-            v(f.vertex_ids[2])?,
-        );
-        let nrm = (b - a).cross(c - a);
-        Some(nrm.normalize_or_zero())
+    if n.vertices.is_empty() {
+        warnings.push(format!(
+            "node '{name}': {} face(s) but no vertices; nothing drawn",
+            n.faces.len()
+        ));
+        return None;
+    }
+    // Out-of-range indices are clamped to the last entry, as the client
+    // tolerates them; the count is reported once per node.
+    let last_v = n.vertices.len() - 1;
+    let vid = |i: u16| (i as usize).min(last_v);
+    let face_normal = |f: &crate::formats::rsm::Face| -> Vec3 {
+        let [a, b, c] = f.vertex_ids.map(|i| n.vertices[vid(i)]);
+        (b - a).cross(c - a).normalize_or_zero()
     };
     // Smooth normals: sum of face normals per (vertex, smoothing group).
     let mut smooth_sum: BTreeMap<(u16, i32), Vec3> = BTreeMap::new();
     if smooth {
         for f in &n.faces {
-            if let Some(fnrm) = face_normal(f) {
-                let g = f.smooth_groups.first().copied().unwrap_or(0);
-                for &vi in &f.vertex_ids {
-                    *smooth_sum.entry((vi, g)).or_insert(Vec3::ZERO) += fnrm;
-                }
+            let fnrm = face_normal(f);
+            let g = f.smooth_groups.first().copied().unwrap_or(0);
+            for &vi in &f.vertex_ids {
+                *smooth_sum.entry((vid(vi) as u16, g)).or_insert(Vec3::ZERO) += fnrm;
             }
         }
     }
@@ -359,16 +363,12 @@ fn lower_mesh(
     let mut uvs = Vec::new();
     let mut vertex_of: BTreeMap<(u16, u16, [u32; 3]), u32> = BTreeMap::new();
     let mut prims: BTreeMap<(usize, bool), Vec<[u32; 3]>> = BTreeMap::new();
-    let mut bad_faces = 0usize;
     for f in &n.faces {
-        let Some(fnrm) = face_normal(f) else {
-            bad_faces += 1;
-            continue;
-        };
+        let fnrm = face_normal(f);
         let g = f.smooth_groups.first().copied().unwrap_or(0);
         let mut tri = [0u32; 3];
         for k in 0..3 {
-            let vi = f.vertex_ids[k];
+            let vi = vid(f.vertex_ids[k]) as u16;
             let ti = f.tex_coord_ids[k];
             let nrm = if smooth {
                 smooth_sum
@@ -385,7 +385,7 @@ fn lower_mesh(
                 normals.push(nrm);
                 let uv = n
                     .tex_coords
-                    .get(ti as usize)
+                    .get((ti as usize).min(n.tex_coords.len().saturating_sub(1)))
                     .map_or(Vec2::ZERO, |t| Vec2::new(t.u, t.v));
                 uvs.push(uv);
                 (positions.len() - 1) as u32
@@ -402,9 +402,14 @@ fn lower_mesh(
             .or_default()
             .push(tri);
     }
+    let bad_faces = n
+        .faces
+        .iter()
+        .filter(|f| f.vertex_ids.iter().any(|&i| i as usize > last_v))
+        .count();
     if bad_faces > 0 {
         warnings.push(format!(
-            "node '{name}': {bad_faces} face(s) with vertex indices out of range skipped"
+            "node '{name}': {bad_faces} face(s) with vertex indices out of range (clamped)"
         ));
     }
     let tc_oob = n
@@ -417,7 +422,7 @@ fn lower_mesh(
         })
         .count();
     if tc_oob > 0 && !n.tex_coords.is_empty() {
-        warnings.push(format!("node '{name}': {tc_oob} face(s) with texture-coordinate indices out of range (uv 0,0 used)"));
+        warnings.push(format!("node '{name}': {tc_oob} face(s) with texture-coordinate indices out of range (clamped)"));
     }
 
     let primitives = prims

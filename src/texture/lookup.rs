@@ -80,7 +80,14 @@ impl TextureResolver {
         for dir in start.ancestors().filter(|d| !d.as_os_str().is_empty()) {
             roots.push(Root::new(dir, &[b"data", b"texture"]));
         }
-        roots.push(Root::new(if start.as_os_str().is_empty() { Path::new(".") } else { start }, &[]));
+        roots.push(Root::new(
+            if start.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                start
+            },
+            &[],
+        ));
         roots
     }
 
