@@ -446,6 +446,10 @@ fn errors_name_file_line_column_and_job() {
             "recipe.yaml:4:11: job 'a': expected mapping start",
         ),
         (
+            "jobs:\n  - name: a\n    model: m.rsm\n    directions: [10.2, 10.4]\n    output: {gif: 'a_{yaw}.gif'}\n",
+            "recipe.yaml:5:19: job 'a': `output.gif` names files by `{yaw}` in whole degrees, but yaws 10.2 and 10.4 both give 10; use `{dir}`",
+        ),
+        (
             "jobs:\n  - name: a\n    model: [1]\n",
             "recipe.yaml:3:12: job 'a': expected string scalar",
         ),

@@ -1300,7 +1300,7 @@ fn resolve(
         None => default::ANTIALIAS,
     };
 
-    let output = resolve_output(ctx, &lab, name, at, j, d, &clip, directions.len())?;
+    let output = resolve_output(ctx, &lab, name, at, j, d, &clip, &directions)?;
 
     Ok(Job {
         name: name.to_string(),
@@ -1475,8 +1475,9 @@ fn resolve_output(
     j: &RawJob,
     d: &RawJob,
     clip: &Clip,
-    n_dirs: usize,
+    dirs: &[Direction],
 ) -> Result<Outputs, RecipeError> {
+    let n_dirs = dirs.len();
     let jo = j.output.clone().unwrap_or_default();
     let do_ = d.output.clone().unwrap_or_default();
     let dir = match pick(&jo.dir, &do_.dir) {
@@ -1559,6 +1560,27 @@ fn resolve_output(
     let gif = get("gif", &jo.gif, &do_.gif, &["name", "dir", "yaw"], None)?;
     if n_dirs > 1 {
         need("gif", &gif, &[Part::Dir, Part::Yaw], "`{dir}` or `{yaw}`")?;
+    }
+    // `{yaw}` is written in whole degrees, so 10.2 and 10.4 would share files.
+    for (key, t) in [("frames", &frames), ("gif", &gif)] {
+        if let Some((t, loc)) = t {
+            if t.uses(&Part::Yaw) && !t.uses(&Part::Dir) {
+                let mut seen: BTreeMap<i64, f32> = BTreeMap::new();
+                for d in dirs {
+                    let r = d.yaw.round() as i64;
+                    if let Some(first) = seen.insert(r, d.yaw) {
+                        return Err(ctx.err(
+                            &loc.unwrap_or(*at),
+                            &lab(loc.is_some()),
+                            format!(
+                                "`output.{key}` names files by `{{yaw}}` in whole degrees, but yaws {first} and {} both give {r}; use `{{dir}}`",
+                                d.yaw
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
     }
     let sheet = get(
         "sheet",
