@@ -512,3 +512,27 @@ fn broken_yaml_never_panics() {
         );
     }
 }
+
+#[test]
+fn readme_recipe_example_is_valid() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let section = &readme[readme.find("## Recipe reference").expect("section")..];
+    let start = section.find("```yaml\n").expect("yaml block") + 8;
+    let len = section[start..].find("```").unwrap();
+    let jobs = Recipe::from_str(&section[start..start + len], Path::new("r/demo.yaml"))
+        .unwrap_or_else(|e| panic!("README example: {e}"))
+        .jobs();
+    let names: Vec<&str> = jobs.iter().map(|j| j.name.as_str()).collect();
+    assert_eq!(names, ["windmill", "tower"]);
+    // `output` from defaults merges with the job's own output keys.
+    assert_eq!(
+        jobs[0].gif_path(1),
+        Some(PathBuf::from("r/out/windmill/windmill_1.gif"))
+    );
+    assert_eq!(
+        jobs[0].frame_path(0, 2),
+        Some(PathBuf::from("r/out/windmill/windmill_0_2.png"))
+    );
+    assert_eq!(jobs[1].background, [0x20, 0x30, 0x40, 255]);
+}
