@@ -450,6 +450,14 @@ fn errors_name_file_line_column_and_job() {
             "recipe.yaml:5:19: job 'a': `output.gif` names files by `{yaw}` in whole degrees, but yaws 10.2 and 10.4 both give 10; use `{dir}`",
         ),
         (
+            "jobs:\n  - name: a\n    model: m.rsm\n    clip: {start: -1}\n",
+            "recipe.yaml:4:19: job 'a': `clip.start` must be at least 0 seconds, got -1",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n    clip: {time: .inf}\n",
+            "recipe.yaml:4:18: job 'a': `clip.time` must be a finite number, got inf",
+        ),
+        (
             "jobs:\n  - name: a\n    model: [1]\n",
             "recipe.yaml:3:12: job 'a': expected string scalar",
         ),
