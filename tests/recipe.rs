@@ -544,3 +544,13 @@ fn readme_recipe_example_is_valid() {
     );
     assert_eq!(jobs[1].background, [0x20, 0x30, 0x40, 255]);
 }
+
+#[test]
+fn truncated_recipes_never_panic() {
+    let lines = EXAMPLE.lines().count() as u64;
+    for (i, _) in EXAMPLE.char_indices() {
+        if let Err(e) = Recipe::from_str(&EXAMPLE[..i], Path::new("r.yaml")) {
+            assert!(e.line <= lines + 1, "line {} past the end: {e}", e.line);
+        }
+    }
+}
