@@ -1536,6 +1536,7 @@ fn resolve_output(
                     Ok(Some((t, Some(s.referenced))))
                 }
             },
+            // Built-in defaults are constants that always parse.
             None => Ok(fallback.map(|f| {
                 (
                     Template::parse(f, allowed).unwrap_or(Template { parts: vec![] }),
