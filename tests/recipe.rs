@@ -446,6 +446,18 @@ fn errors_name_file_line_column_and_job() {
             "recipe.yaml:4:11: job 'a': expected mapping start",
         ),
         (
+            "jobs:\n  - name: a\n    model: m.rsm\n    directions: [10.2, 10.4]\n    output: {gif: 'a_{yaw}.gif'}\n",
+            "recipe.yaml:5:19: job 'a': `output.gif` names files by `{yaw}` in whole degrees, but yaws 10.2 and 10.4 both give 10; use `{dir}`",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n    clip: {start: -1}\n",
+            "recipe.yaml:4:19: job 'a': `clip.start` must be at least 0 seconds, got -1",
+        ),
+        (
+            "jobs:\n  - name: a\n    model: m.rsm\n    clip: {time: .inf}\n",
+            "recipe.yaml:4:18: job 'a': `clip.time` must be a finite number, got inf",
+        ),
+        (
             "jobs:\n  - name: a\n    model: [1]\n",
             "recipe.yaml:3:12: job 'a': expected string scalar",
         ),
@@ -506,5 +518,39 @@ fn broken_yaml_never_panics() {
             Recipe::from_str(text, Path::new("r.yaml")).is_err(),
             "{text:?}"
         );
+    }
+}
+
+#[test]
+fn readme_recipe_example_is_valid() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let section = &readme[readme.find("## Recipe reference").expect("section")..];
+    let start = section.find("```yaml\n").expect("yaml block") + 8;
+    let len = section[start..].find("```").unwrap();
+    let jobs = Recipe::from_str(&section[start..start + len], Path::new("r/demo.yaml"))
+        .unwrap_or_else(|e| panic!("README example: {e}"))
+        .jobs();
+    let names: Vec<&str> = jobs.iter().map(|j| j.name.as_str()).collect();
+    assert_eq!(names, ["windmill", "tower"]);
+    // `output` from defaults merges with the job's own output keys.
+    assert_eq!(
+        jobs[0].gif_path(1),
+        Some(PathBuf::from("r/out/windmill/windmill_1.gif"))
+    );
+    assert_eq!(
+        jobs[0].frame_path(0, 2),
+        Some(PathBuf::from("r/out/windmill/windmill_0_2.png"))
+    );
+    assert_eq!(jobs[1].background, [0x20, 0x30, 0x40, 255]);
+}
+
+#[test]
+fn truncated_recipes_never_panic() {
+    let lines = EXAMPLE.lines().count() as u64;
+    for (i, _) in EXAMPLE.char_indices() {
+        if let Err(e) = Recipe::from_str(&EXAMPLE[..i], Path::new("r.yaml")) {
+            assert!(e.line <= lines + 1, "line {} past the end: {e}", e.line);
+        }
     }
 }

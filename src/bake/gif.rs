@@ -104,34 +104,46 @@ pub fn build_palette(frames: &[&RgbaImage]) -> Palette {
             _ => hist.push((c, 1)),
         }
     }
-    let colors: Vec<[u8; 3]> = if hist.len() <= MAX_COLORS {
-        hist.iter().map(|&(c, _)| unpack(c)).collect()
+    let (colors, mut lookup) = if hist.len() <= MAX_COLORS {
+        let colors = hist.iter().map(|&(c, _)| unpack(c)).collect();
+        let lookup = hist
+            .iter()
+            .enumerate()
+            .map(|(i, &(c, _))| (c, (i + 1) as u8))
+            .collect();
+        (colors, lookup)
     } else {
         median_cut(&mut hist, MAX_COLORS)
     };
-    let lookup = hist
-        .iter()
-        .map(|&(c, _)| (c, nearest(&colors, c)))
-        .collect::<Vec<_>>();
-    let mut lookup = lookup;
     lookup.sort_unstable_by_key(|e| e.0);
     Palette { colors, lookup }
 }
 
-/// Splits the colour histogram into `k` boxes and returns each box's
-/// pixel-weighted mean. Reorders `hist` within boxes.
-fn median_cut(hist: &mut [(u32, u64)], k: usize) -> Vec<[u8; 3]> {
+/// Splits the colour histogram into at most `k` boxes. Returns each box's
+/// pixel-weighted mean and, for every histogram colour, the palette index
+/// (1-based) of the box it fell in. Reorders `hist`.
+///
+/// Each colour maps to its own box rather than to the globally nearest
+/// entry: a nearest search costs 255 distance tests per distinct colour,
+/// which for noisy textures (a million distinct colours) took most of the
+/// time, and the box mean is what the cut chose to represent it anyway.
+#[allow(clippy::type_complexity)]
+fn median_cut(hist: &mut [(u32, u64)], k: usize) -> (Vec<[u8; 3]>, Vec<(u32, u8)>) {
+    #[derive(Clone, Copy)]
     struct Box {
         start: usize,
         end: usize,
+        channel: usize,
+        score: u128,
     }
     let channel = |c: u32, ch: usize| ((c >> (16 - 8 * ch)) & 0xff) as u8;
-    // (widest channel, its range, pixel count)
-    let measure = |h: &[(u32, u64)]| -> (usize, u8, u64) {
+    // Measured once per box: its widest channel and split priority
+    // (range × pixels, so large, spread boxes are cut first).
+    let make = |h: &[(u32, u64)], start: usize, end: usize| -> Box {
         let mut lo = [255u8; 3];
         let mut hi = [0u8; 3];
         let mut n = 0u64;
-        for &(c, w) in h {
+        for &(c, w) in &h[start..end] {
             for ch in 0..3 {
                 let v = channel(c, ch);
                 lo[ch] = lo[ch].min(v);
@@ -147,65 +159,91 @@ fn median_cut(hist: &mut [(u32, u64)], k: usize) -> Vec<[u8; 3]> {
                 best = ch;
             }
         }
-        (best, ranges[best], n)
+        let splittable = end - start >= 2 && ranges[best] > 0;
+        Box {
+            start,
+            end,
+            channel: best,
+            score: if splittable {
+                ranges[best] as u128 * n as u128
+            } else {
+                0
+            },
+        }
     };
-    let mut boxes = vec![Box {
-        start: 0,
-        end: hist.len(),
-    }];
+    let mut boxes = vec![make(hist, 0, hist.len())];
     while boxes.len() < k {
-        // Split the box with the largest range × population: large, spread
-        // boxes cost the most error.
-        let mut pick: Option<(usize, u128, usize)> = None;
+        let mut pick: Option<usize> = None;
         for (i, b) in boxes.iter().enumerate() {
-            if b.end - b.start < 2 {
-                continue;
-            }
-            let (ch, range, n) = measure(&hist[b.start..b.end]);
-            let score = range as u128 * n as u128;
-            if range > 0 && pick.is_none_or(|p| score > p.1) {
-                pick = Some((i, score, ch));
+            if b.score > 0 && pick.is_none_or(|p| b.score > boxes[p].score) {
+                pick = Some(i);
             }
         }
-        let Some((i, _, ch)) = pick else { break };
-        let (start, end) = (boxes[i].start, boxes[i].end);
+        let Some(i) = pick else { break };
+        let Box {
+            start,
+            end,
+            channel: ch,
+            ..
+        } = boxes[i];
+        // Weighted median of the widest channel from a 256-bin histogram,
+        // then a stable partition around it: linear per cut, where sorting
+        // the box each time dominated the run on noisy textures.
         let slice = &mut hist[start..end];
-        slice.sort_by_key(|&(c, _)| (channel(c, ch), c));
-        let total: u64 = slice.iter().map(|e| e.1).sum();
+        let mut bins = [0u64; 256];
+        for &(c, w) in slice.iter() {
+            bins[channel(c, ch) as usize] += w;
+        }
+        let total: u64 = bins.iter().sum();
         let mut acc = 0u64;
-        let mut cut = 1;
-        for (j, e) in slice.iter().enumerate() {
-            acc += e.1;
+        let mut median = 0usize;
+        for (v, &n) in bins.iter().enumerate() {
+            acc += n;
             if acc * 2 >= total {
-                cut = j + 1;
+                median = v;
                 break;
             }
         }
-        let cut = cut.clamp(1, slice.len() - 1);
-        boxes[i].end = start + cut;
-        boxes.insert(
-            i + 1,
-            Box {
-                start: start + cut,
-                end,
-            },
-        );
-    }
-    boxes
-        .iter()
-        .map(|b| {
-            let mut sum = [0u64; 3];
-            let mut n = 0u64;
-            for &(c, w) in &hist[b.start..b.end] {
-                for (ch, s) in sum.iter_mut().enumerate() {
-                    *s += channel(c, ch) as u64 * w;
-                }
-                n += w;
+        let max = slice
+            .iter()
+            .map(|&(c, _)| channel(c, ch))
+            .max()
+            .unwrap_or(0) as usize;
+        // Values ≤ median go left, unless that is every value (median at the
+        // top), in which case values < median do; the box's range > 0 makes
+        // both sides non-empty either way.
+        let pivot = if median >= max { median - 1 } else { median };
+        let mut left = Vec::with_capacity(slice.len());
+        let mut right = Vec::with_capacity(slice.len());
+        for &e in slice.iter() {
+            if channel(e.0, ch) as usize <= pivot {
+                left.push(e);
+            } else {
+                right.push(e);
             }
-            let n = n.max(1);
-            sum.map(|s| ((s + n / 2) / n) as u8)
-        })
-        .collect()
+        }
+        let cut = left.len();
+        slice[..cut].copy_from_slice(&left);
+        slice[cut..].copy_from_slice(&right);
+        boxes[i] = make(hist, start, start + cut);
+        boxes.insert(i + 1, make(hist, start + cut, end));
+    }
+    let mut colors = Vec::with_capacity(boxes.len());
+    let mut lookup = Vec::with_capacity(hist.len());
+    for (bi, b) in boxes.iter().enumerate() {
+        let mut sum = [0u64; 3];
+        let mut n = 0u64;
+        for &(c, w) in &hist[b.start..b.end] {
+            for (ch, s) in sum.iter_mut().enumerate() {
+                *s += channel(c, ch) as u64 * w;
+            }
+            n += w;
+            lookup.push((c, (bi + 1) as u8));
+        }
+        let n = n.max(1);
+        colors.push(sum.map(|s| ((s + n / 2) / n) as u8));
+    }
+    (colors, lookup)
 }
 
 /// Encodes `frames` (all the same size) as a looping GIF with one shared

@@ -1,4 +1,10 @@
 //! Recipes, planning, the parallel bake, sheets and outputs.
+//!
+//! A bake goes: [`Recipe::load`] → [`Recipe::jobs`] (resolved, validated
+//! [`Job`]s) → per job, [`Clip::frame_times`] with the model's duration →
+//! render `directions × times` frames → [`write_outputs`], which composes the
+//! sheet ([`sheet`]), writes its JSON ([`meta`]), the per-frame PNGs and one
+//! GIF per direction ([`gif`]).
 
 pub mod gif;
 pub mod meta;

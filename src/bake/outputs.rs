@@ -7,7 +7,7 @@ use super::sheet::SheetLayout;
 use crate::error::{Error, Result};
 use crate::output::{write_atomic, write_png};
 use image::RgbaImage;
-use std::path::PathBuf;
+use std::path::{Component, Path, PathBuf};
 
 /// Writes every output `job` asks for. `frames[d][f]` is direction
 /// `job.directions[d]` at `times.times[f]`, each `job.width × job.height`.
@@ -54,10 +54,7 @@ pub fn write_outputs(
         write_png(sheet_path, &sheet)?;
         written.push(sheet_path.clone());
         if let Some(meta_path) = &job.output.meta {
-            let image = sheet_path
-                .file_name()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
+            let image = image_ref(sheet_path, meta_path);
             let json = sheet_json(&SheetMeta {
                 name: &job.name,
                 image: &image,
@@ -83,4 +80,46 @@ pub fn write_outputs(
         }
     }
     Ok(written)
+}
+
+/// How the JSON names its sheet: engines resolve `meta.image` against the
+/// JSON's own folder, so this is the sheet's path relative to it, with `/`
+/// separators (usually just the file name).
+pub fn image_ref(sheet: &Path, meta: &Path) -> String {
+    let from: Vec<Component> = meta
+        .parent()
+        .map(|p| p.components().collect())
+        .unwrap_or_default();
+    let to: Vec<Component> = sheet.components().collect();
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut parts: Vec<String> = Vec::new();
+    for _ in common..from.len() {
+        parts.push("..".to_string());
+    }
+    for c in &to[common..] {
+        parts.push(c.as_os_str().to_string_lossy().into_owned());
+    }
+    parts.join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::image_ref;
+    use std::path::Path;
+
+    #[test]
+    fn image_is_named_relative_to_the_json() {
+        assert_eq!(
+            image_ref(Path::new("out/a/a.png"), Path::new("out/a/a.json")),
+            "a.png"
+        );
+        assert_eq!(
+            image_ref(Path::new("out/a/a.png"), Path::new("out/a/meta/a.json")),
+            "../a.png"
+        );
+        assert_eq!(
+            image_ref(Path::new("out/a/img/a.png"), Path::new("out/a/a.json")),
+            "img/a.png"
+        );
+    }
 }

@@ -809,7 +809,7 @@ struct Regions(Vec<(Location, String)>);
 impl Regions {
     fn find(text: &str) -> Regions {
         let mut v = Vec::new();
-        if let Ok(l) = serde_saphyr::from_str::<LenientRecipe>(text) {
+        if let Ok(l) = serde_saphyr::from_str_with_options::<LenientRecipe>(text, yaml_options()) {
             if let Some(d) = l.defaults {
                 v.push((d.referenced, "defaults".to_string()));
             }
@@ -835,6 +835,14 @@ impl Regions {
             return None;
         }
         Some(label.clone())
+    }
+}
+
+/// `.inf`/`.nan` reach our number types, which reject them with the key's
+/// name; the library's default would reject them with a generic message.
+fn yaml_options() -> serde_saphyr::Options {
+    serde_saphyr::options! {
+        non_finite_float_policy: serde_saphyr::NonFiniteFloatPolicy::PassThrough,
     }
 }
 
@@ -891,29 +899,30 @@ impl Recipe {
     /// and its folder is the base for every relative path in the recipe.
     #[allow(clippy::should_implement_trait)]
     pub fn from_str(text: &str, path: &Path) -> Result<Recipe, RecipeError> {
-        let raw: RawRecipe = serde_saphyr::from_str(text).map_err(|e| {
-            let inner = e.without_snippet();
-            let (line, column) = inner
-                .location()
-                .map(|l| (l.line(), l.column()))
-                .unwrap_or((0, 0));
-            let msg = serde_saphyr::DefaultMessageFormatter
-                .format_message(inner)
-                .replace("unknown field", "unknown key")
-                .replace("missing field", "missing key");
-            let context = if line > 0 {
-                Regions::find(text).label(line, column)
-            } else {
-                None
-            };
-            RecipeError {
-                file: path.to_path_buf(),
-                line,
-                column,
-                context,
-                message: msg,
-            }
-        })?;
+        let raw: RawRecipe =
+            serde_saphyr::from_str_with_options(text, yaml_options()).map_err(|e| {
+                let inner = e.without_snippet();
+                let (line, column) = inner
+                    .location()
+                    .map(|l| (l.line(), l.column()))
+                    .unwrap_or((0, 0));
+                let msg = serde_saphyr::DefaultMessageFormatter
+                    .format_message(inner)
+                    .replace("unknown field", "unknown key")
+                    .replace("missing field", "missing key");
+                let context = if line > 0 {
+                    Regions::find(text).label(line, column)
+                } else {
+                    None
+                };
+                RecipeError {
+                    file: path.to_path_buf(),
+                    line,
+                    column,
+                    context,
+                    message: msg,
+                }
+            })?;
         let base = path.parent().unwrap_or(Path::new(""));
         let ctx = Ctx {
             text,
@@ -1073,6 +1082,19 @@ fn in_range(
             &v.referenced,
             label,
             format!("`{key}` must be in {open}{lo}, {hi}], got {x}"),
+        ))
+    }
+}
+
+fn non_negative(ctx: &Ctx, label: &str, key: &str, v: &S<Num>) -> Result<f32, RecipeError> {
+    let x = finite(ctx, label, key, v)?;
+    if x >= 0.0 {
+        Ok(x)
+    } else {
+        Err(ctx.err(
+            &v.referenced,
+            label,
+            format!("`{key}` must be at least 0 seconds, got {x}"),
         ))
     }
 }
@@ -1300,7 +1322,7 @@ fn resolve(
         None => default::ANTIALIAS,
     };
 
-    let output = resolve_output(ctx, &lab, name, at, j, d, &clip, directions.len())?;
+    let output = resolve_output(ctx, &lab, name, at, j, d, &clip, &directions)?;
 
     Ok(Job {
         name: name.to_string(),
@@ -1355,11 +1377,11 @@ fn resolve_clip(ctx: &Ctx, label: &str, c: &S<RawClip>) -> Result<Clip, RecipeEr
                 format!("`clip.time` takes a single frame; `clip.{k}` cannot be used with it"),
             ));
         }
-        let time = in_range(ctx, label, "clip.time", t, 0.0, f32::MAX, false)?;
+        let time = non_negative(ctx, label, "clip.time", t)?;
         return Ok(Clip::Still { time });
     }
     let start = match &r.start {
-        Some(s) => in_range(ctx, label, "clip.start", s, 0.0, f32::MAX, false)?,
+        Some(s) => non_negative(ctx, label, "clip.start", s)?,
         None => 0.0,
     };
     let end = match &r.end {
@@ -1475,8 +1497,9 @@ fn resolve_output(
     j: &RawJob,
     d: &RawJob,
     clip: &Clip,
-    n_dirs: usize,
+    dirs: &[Direction],
 ) -> Result<Outputs, RecipeError> {
+    let n_dirs = dirs.len();
     let jo = j.output.clone().unwrap_or_default();
     let do_ = d.output.clone().unwrap_or_default();
     let dir = match pick(&jo.dir, &do_.dir) {
@@ -1513,6 +1536,7 @@ fn resolve_output(
                     Ok(Some((t, Some(s.referenced))))
                 }
             },
+            // Built-in defaults are constants that always parse.
             None => Ok(fallback.map(|f| {
                 (
                     Template::parse(f, allowed).unwrap_or(Template { parts: vec![] }),
@@ -1559,6 +1583,27 @@ fn resolve_output(
     let gif = get("gif", &jo.gif, &do_.gif, &["name", "dir", "yaw"], None)?;
     if n_dirs > 1 {
         need("gif", &gif, &[Part::Dir, Part::Yaw], "`{dir}` or `{yaw}`")?;
+    }
+    // `{yaw}` is written in whole degrees, so 10.2 and 10.4 would share files.
+    for (key, t) in [("frames", &frames), ("gif", &gif)] {
+        if let Some((t, loc)) = t {
+            if t.uses(&Part::Yaw) && !t.uses(&Part::Dir) {
+                let mut seen: BTreeMap<i64, f32> = BTreeMap::new();
+                for d in dirs {
+                    let r = d.yaw.round() as i64;
+                    if let Some(first) = seen.insert(r, d.yaw) {
+                        return Err(ctx.err(
+                            &loc.unwrap_or(*at),
+                            &lab(loc.is_some()),
+                            format!(
+                                "`output.{key}` names files by `{{yaw}}` in whole degrees, but yaws {first} and {} both give {r}; use `{{dir}}`",
+                                d.yaw
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
     }
     let sheet = get(
         "sheet",
