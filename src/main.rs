@@ -271,7 +271,6 @@ fn cmd_export(a: ExportArgs) -> Result<(), Error> {
 fn cmd_bake(a: BakeArgs) -> ExitCode {
     use indicatif::{ProgressBar, ProgressStyle};
     use std::io::IsTerminal;
-    use std::sync::atomic::{AtomicU64, Ordering};
 
     if let Some(n) = a.threads {
         if let Err(e) = rayon::ThreadPoolBuilder::new()
@@ -317,16 +316,12 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
     } else {
         ProgressBar::hidden()
     };
-    let done = AtomicU64::new(0);
     let (mut ok, mut failed, mut images, mut files) = (0usize, 0usize, 0usize, 0usize);
     for job in &jobs {
         bar.set_message(job.name.clone());
         let result = kiln::bake::run::plan_job(job).and_then(|(model, plan)| {
             bar.inc_length((plan.times.len() * plan.views.len()) as u64);
-            let tick = || {
-                done.fetch_add(1, Ordering::Relaxed);
-                bar.inc(1);
-            };
+            let tick = || bar.inc(1);
             kiln::bake::run::run_planned(job, &model, &plan, &tick)
         });
         match result {
