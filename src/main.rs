@@ -367,3 +367,23 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
         ExitCode::from(1)
     }
 }
+
+/// `recipes/../out/x` → `out/x`, for messages only (lexical, no disk access).
+fn tidy(path: &std::path::Path) -> PathBuf {
+    use std::path::Component;
+    let mut out: Vec<Component> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            _ => out.push(c),
+        }
+    }
+    if out.is_empty() {
+        PathBuf::from(".")
+    } else {
+        out.iter().collect()
+    }
+}
