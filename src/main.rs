@@ -339,7 +339,7 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
                             job.name,
                             report.images,
                             report.files.len(),
-                            job.output.dir.display()
+                            tidy(&job.output.dir).display()
                         )
                     });
                 }
