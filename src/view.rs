@@ -55,7 +55,7 @@ fn view_rotation(dir: Vec3) -> Mat4 {
     } else {
         Vec3::Y
     };
-    Mat4::look_at_rh(dir, Vec3::ZERO, up)
+    Mat4::look_to_rh(Vec3::ZERO, -dir, up)
 }
 
 /// Fits one camera per view (yaw, pitch) so that every point stays in frame
@@ -162,4 +162,84 @@ pub fn camera_relative_light_dir(camera: &Camera, yaw_deg: f32, pitch_deg: f32) 
     let local = view_direction(yaw_deg, pitch_deg);
     let inv = camera.view.inverse();
     inv.transform_vector3(local).normalize_or(Vec3::Y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ndc(cam: &Camera, p: Vec3) -> Vec3 {
+        let c = cam.proj * cam.view * p.extend(1.0);
+        c.truncate() / c.w
+    }
+
+    fn cloud() -> Vec<Vec3> {
+        let mut pts = Vec::new();
+        for i in 0..50 {
+            let t = i as f32 * 0.7;
+            pts.push(Vec3::new(
+                t.sin() * 3.0 + 1.0,
+                (t * 0.3).cos() * 5.0 + 5.0,
+                t.cos() * 2.0 - 1.0,
+            ));
+        }
+        pts
+    }
+
+    #[test]
+    fn every_point_stays_in_frame_in_every_view() {
+        let views: Vec<(f32, f32)> = (0..8)
+            .map(|i| (i as f32 * 45.0, 30.0))
+            .chain([(0.0, 90.0), (10.0, -90.0)])
+            .collect();
+        for projection in [
+            Projection::Orthographic,
+            Projection::Perspective { fov_deg: 35.0 },
+        ] {
+            let framing = Framing {
+                projection,
+                padding: 0.1,
+                zoom: 1.0,
+            };
+            for aspect in [1.0, 2.0, 0.5] {
+                let cams = fit_cameras(&cloud(), &views, aspect, &framing);
+                let mut widest = 0.0f32;
+                for cam in &cams {
+                    for p in cloud() {
+                        let q = ndc(cam, p);
+                        assert!(
+                            q.x.abs() <= 0.8 + 1e-3 && q.y.abs() <= 0.8 + 1e-3,
+                            "{projection:?} {aspect}: {q}"
+                        );
+                        assert!(q.z > 0.0 && q.z < 1.0, "depth {q}");
+                        widest = widest.max(q.x.abs()).max(q.y.abs());
+                    }
+                }
+                // Padding 0.1 leaves 80 % of the frame: the fit is tight.
+                assert!(widest > 0.79, "{projection:?}: loose fit {widest}");
+            }
+        }
+    }
+
+    #[test]
+    fn orthographic_scale_is_shared_by_all_views() {
+        let views = [(0.0, 0.0), (90.0, 0.0)];
+        let cams = fit_cameras(&cloud(), &views, 1.0, &Framing::default());
+        assert_eq!(cams[0].proj, cams[1].proj);
+    }
+
+    #[test]
+    fn yaw_zero_looks_at_the_front_and_yaw_90_from_plus_x() {
+        assert!((view_direction(0.0, 0.0) - Vec3::Z).length() < 1e-6);
+        assert!((view_direction(90.0, 0.0) - Vec3::X).length() < 1e-6);
+        let cam = fit_cameras(
+            &[Vec3::ZERO, Vec3::X, Vec3::Y],
+            &[(0.0, 0.0)],
+            1.0,
+            &Framing::default(),
+        )[0];
+        // Seen from the front, +X is to the right and +Y up.
+        assert!(ndc(&cam, Vec3::X).x > ndc(&cam, Vec3::ZERO).x);
+        assert!(ndc(&cam, Vec3::Y).y > ndc(&cam, Vec3::ZERO).y);
+    }
 }

@@ -140,3 +140,120 @@ fn every_corpus_model_renders() {
         }
     }
 }
+
+/// RSM1's node chain: children inherit `T(pos)·R·S` but never the parent's
+/// own `T(offset)·M3`; rotation keys are milliseconds and slerped.
+#[test]
+fn rsm1_chain_offsets_and_millisecond_keys() {
+    use kiln::formats::rsm::{Face, RotKey, Rsm, RsmNode, TexCoord};
+    let tri = |n: &mut RsmNode| {
+        n.vertices = vec![Vec3::ZERO, Vec3::X, Vec3::Y];
+        n.tex_coords = vec![TexCoord {
+            color: 0xFFFF_FFFF,
+            u: 0.0,
+            v: 0.0,
+        }];
+        n.faces = vec![Face {
+            vertex_ids: [0, 1, 2],
+            tex_coord_ids: [0, 0, 0],
+            texture_id: 0,
+            padding: 0,
+            two_side: 0,
+            smooth_groups: vec![0],
+        }];
+    };
+    let mut p = RsmNode::new(b"parent", b"");
+    tri(&mut p);
+    p.position = Vec3::new(1.0, 0.0, 0.0);
+    p.rot_angle = std::f32::consts::FRAC_PI_2;
+    p.rot_axis = Vec3::Y;
+    p.scale = Vec3::splat(2.0);
+    p.offset = Vec3::new(0.0, 5.0, 0.0);
+    p.matrix = [3.0, 0.0, 0.0, 0.0, 3.0, 0.0, 0.0, 0.0, 3.0];
+    let mut c = RsmNode::new(b"child", b"parent");
+    tri(&mut c);
+    c.position = Vec3::new(0.0, 0.0, 1.0);
+    c.rot_keys = vec![
+        RotKey {
+            frame: 0,
+            rotation: glam::Quat::IDENTITY,
+        },
+        RotKey {
+            frame: 1000,
+            rotation: glam::Quat::from_rotation_z(1.0),
+        },
+    ];
+    let rsm = Rsm {
+        anim_len: 1000,
+        shade_type: 1,
+        nodes: vec![p, c],
+        ..Rsm::new(1, 4)
+    };
+    let bytes = rsm::write(&rsm);
+    let parsed = rsm::parse(&bytes, Path::new("chain.rsm")).unwrap();
+    let model = lower_rsm::lower(&parsed, Path::new("chain.rsm"), &TextureResolver::default());
+    assert!((model.duration - 1.0).abs() < 1e-6, "animLen 1000 ms = 1 s");
+
+    let chain_p = Mat4::from_translation(Vec3::X)
+        * Mat4::from_rotation_y(std::f32::consts::FRAC_PI_2)
+        * Mat4::from_scale(Vec3::splat(2.0));
+    let at = |t: f32| scene::pose::node_worlds(&model, t);
+    let w = at(0.5);
+    assert!(max_abs_diff(w[0], chain_p) < 1e-5);
+    let expected_child = chain_p * Mat4::from_translation(Vec3::Z) * Mat4::from_rotation_z(0.5);
+    assert!(
+        max_abs_diff(w[1], expected_child) < 1e-5,
+        "child world {:?}",
+        w[1]
+    );
+    // Geometry: the parent's mesh gets T(offset)·M3, the child's does not.
+    let geo_p = scene::pose::mesh_matrix(&model, &w, &model.meshes[0]);
+    let geo_c = scene::pose::mesh_matrix(&model, &w, &model.meshes[1]);
+    let expected_p = model.display
+        * chain_p
+        * Mat4::from_translation(Vec3::new(0.0, 5.0, 0.0))
+        * Mat4::from_scale(Vec3::splat(3.0));
+    assert!(max_abs_diff(geo_p, expected_p) < 1e-4);
+    assert!(max_abs_diff(geo_c, model.display * expected_child) < 1e-4);
+    // The loop wraps on animLen.
+    assert!(max_abs_diff(at(1.25)[1], at(0.25)[1]) < 1e-5);
+}
+
+/// RSM2 key-edge rules: before the first key, interpolate from the default
+/// (identity rotation) at frame 0; after the last key, hold it.
+#[test]
+fn rsm2_keys_interpolate_from_default_and_hold() {
+    use kiln::formats::rsm::{RotKey, Rsm, RsmNode};
+    let mut n = RsmNode::new(b"root", b"");
+    n.rot_keys = vec![
+        RotKey {
+            frame: 10,
+            rotation: glam::Quat::from_rotation_y(1.0),
+        },
+        RotKey {
+            frame: 20,
+            rotation: glam::Quat::from_rotation_y(2.0),
+        },
+    ];
+    let rsm = Rsm {
+        anim_len: 40,
+        fps: Some(10.0),
+        nodes: vec![n],
+        ..Rsm::new(2, 3)
+    };
+    let parsed = rsm::parse(&rsm::write(&rsm), Path::new("k.rsm2")).unwrap();
+    let model = lower_rsm::lower(&parsed, Path::new("k.rsm2"), &TextureResolver::default());
+    assert!((model.duration - 4.0).abs() < 1e-6, "40 frames at 10 fps");
+    let angle = |t: f32| {
+        let w = scene::pose::node_worlds(&model, t)[0];
+        let x = w.transform_vector3(Vec3::X);
+        (-x.z).atan2(x.x)
+    };
+    assert!(angle(0.0).abs() < 1e-5);
+    assert!(
+        (angle(0.5) - 0.5).abs() < 1e-4,
+        "half-way to the first key (frame 5)"
+    );
+    assert!((angle(1.5) - 1.5).abs() < 1e-4);
+    assert!((angle(3.0) - 2.0).abs() < 1e-4, "held after the last key");
+}

@@ -123,3 +123,62 @@ impl<T: Interpolate> Track<T> {
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn track(before: Option<f32>) -> Track<f32> {
+        let mut t = Track::new(vec![1.0, 2.0, 4.0], vec![10.0, 20.0, 0.0], Interp::Linear);
+        t.before_first = before;
+        t
+    }
+
+    #[test]
+    fn linear_between_keys_and_hold_after_last() {
+        let t = track(None);
+        assert_eq!(t.sample(1.5), Some(15.0));
+        assert_eq!(t.sample(3.0), Some(10.0));
+        assert_eq!(t.sample(4.0), Some(0.0));
+        assert_eq!(t.sample(9.0), Some(0.0));
+    }
+
+    #[test]
+    fn before_first_key_holds_or_interpolates_from_default() {
+        assert_eq!(track(None).sample(0.5), Some(10.0));
+        // RSM2: from the default at t = 0 to the first key.
+        assert_eq!(track(Some(0.0)).sample(0.0), Some(0.0));
+        assert_eq!(track(Some(0.0)).sample(0.25), Some(2.5));
+    }
+
+    #[test]
+    fn wrap_to_first_interpolates_into_the_loop() {
+        let mut t = track(None);
+        t.wrap_to_first = Some(6.0);
+        assert_eq!(t.sample(5.0), Some(5.0));
+    }
+
+    #[test]
+    fn nlerp_takes_the_short_way() {
+        let a = Quat::from_rotation_y(0.1);
+        let b = -Quat::from_rotation_y(0.3); // same rotation, opposite sign
+        let m = Quat::interpolate(a, b, 0.5, Interp::Nlerp);
+        assert!(m.angle_between(Quat::from_rotation_y(0.2)) < 1e-4);
+        let s = Quat::interpolate(
+            Quat::IDENTITY,
+            Quat::from_rotation_z(1.0),
+            0.25,
+            Interp::Linear,
+        );
+        assert!(s.angle_between(Quat::from_rotation_z(0.25)) < 1e-4);
+    }
+
+    #[test]
+    fn empty_and_single_key_tracks() {
+        let e: Track<f32> = Track::new(vec![], vec![], Interp::Linear);
+        assert_eq!(e.sample(1.0), None);
+        let one = Track::new(vec![3.0], vec![7.0], Interp::Linear);
+        assert_eq!(one.sample(0.0), Some(7.0));
+        assert_eq!(one.sample(5.0), Some(7.0));
+    }
+}
