@@ -29,17 +29,6 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-fn corpus(rel: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus")
-        .join(rel);
-    if p.exists() {
-        Some(p)
-    } else {
-        println!("skipped: corpus not found at {}", p.display());
-        None
-    }
-}
 
 fn recipe(dir: &Path, body: &str) -> PathBuf {
     let p = dir.join("recipe.yaml");
@@ -272,7 +261,7 @@ fn is_magenta(p: &image::Rgba<u8>) -> bool {
 
 #[test]
 fn error_box_reads_correctly_golden() {
-    let Some(model) = corpus("ro/Borf+BrowEdit3/data/model/box_error_01.rsm") else {
+    let Some(model) = common::corpus("ro/Borf+BrowEdit3/data/model/box_error_01.rsm") else {
         return;
     };
     let dir = tempdir("errorbox");
@@ -307,7 +296,7 @@ fn colour_keys_leave_no_magenta_in_any_output_pixel() {
     ];
     let dir = tempdir("magenta");
     for rel in models {
-        let Some(model) = corpus(rel) else { return };
+        let Some(model) = common::corpus(rel) else { return };
         for yaw in ["0", "120", "240"] {
             let o = kiln(
                 &[

@@ -1,22 +1,13 @@
 //! RSM/RSM2 lowering and posing on the real corpus.
 
+mod common;
+
 use glam::{Mat3, Mat4, Vec3};
 use kiln::formats::rsm;
 use kiln::scene::{self, lower_rsm};
 use kiln::texture::TextureResolver;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn corpus(rel: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus")
-        .join(rel);
-    if p.exists() {
-        Some(p)
-    } else {
-        println!("skipped: corpus not found at {}", p.display());
-        None
-    }
-}
 
 const GOLDBERG: &str = "ro/Tokeiburu+RSM2/Rsm2/bin/Debug/data/goldberg_s_01.rsm2";
 
@@ -30,7 +21,7 @@ fn max_abs_diff(a: Mat4, b: Mat4) -> f32 {
 
 #[test]
 fn goldberg_frame0_world_is_offset_times_m3() {
-    let Some(path) = corpus(GOLDBERG) else { return };
+    let Some(path) = common::corpus(GOLDBERG) else { return };
     let parsed = rsm::parse_file(&path).unwrap();
     let model = lower_rsm::lower(&parsed, &path, &TextureResolver::default());
     assert_eq!(model.nodes.len(), 32);
@@ -58,7 +49,7 @@ fn goldberg_frame0_world_is_offset_times_m3() {
 
 #[test]
 fn goldberg_animation_moves_meshes_at_frame_300() {
-    let Some(path) = corpus(GOLDBERG) else { return };
+    let Some(path) = common::corpus(GOLDBERG) else { return };
     let parsed = rsm::parse_file(&path).unwrap();
     let model = lower_rsm::lower(&parsed, &path, &TextureResolver::default());
     assert!((model.frame_rate - 30.0).abs() < 1e-6);
@@ -85,7 +76,7 @@ fn goldberg_animation_moves_meshes_at_frame_300() {
 /// something visible from two directions (RagLite's fixtures: renders at all).
 #[test]
 fn every_corpus_model_renders() {
-    let Some(root) = corpus("ro") else { return };
+    let Some(root) = common::corpus("ro") else { return };
     let mut stack = vec![root];
     let mut models = Vec::new();
     while let Some(d) = stack.pop() {
