@@ -68,6 +68,38 @@ impl GuardBand {
     }
 }
 
+/// Where a triangle stands against the clip volume.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    /// Wholly outside one plane, or not finite.
+    Reject,
+    Inside,
+    /// Needs [`clip_triangle`].
+    Crossing,
+}
+
+/// Outcode test, so the common fully-inside triangle skips the clipper.
+#[inline]
+pub fn classify(p: [Vec4; 3], band: &GuardBand) -> Class {
+    let code = |v: Vec4| {
+        if !v.is_finite() {
+            return u32::MAX;
+        }
+        band.distances(v)
+            .iter()
+            .enumerate()
+            .fold(0u32, |c, (i, d)| c | (((*d < 0.0) as u32) << i))
+    };
+    let (a, b, c) = (code(p[0]), code(p[1]), code(p[2]));
+    if a == u32::MAX || b == u32::MAX || c == u32::MAX || a & b & c != 0 {
+        Class::Reject
+    } else if a | b | c == 0 {
+        Class::Inside
+    } else {
+        Class::Crossing
+    }
+}
+
 /// A convex polygon of at most [`MAX_POLY`] vertices.
 pub struct Polygon {
     pub verts: [ClipVertex; MAX_POLY],

@@ -236,6 +236,19 @@ fn set_up(batches: &[Batch<'_>], camera: &Camera, vp: &setup::Viewport) -> Vec<s
                 normal: finite3(b.normals.get(i).copied().unwrap_or(face_normal)),
             }
         };
+        let cp = &clip_pos[bi as usize];
+        let pos = [cp[t[0] as usize], cp[t[1] as usize], cp[t[2] as usize]];
+        match clip::classify(pos, &band) {
+            clip::Class::Reject => continue,
+            clip::Class::Inside => {
+                let v = [vert(0), vert(1), vert(2)];
+                if let Some(tri) = setup::setup([&v[0], &v[1], &v[2]], vp, bi, b.two_sided) {
+                    tris.push(tri);
+                }
+                continue;
+            }
+            clip::Class::Crossing => {}
+        }
         let poly = clip::clip_triangle([vert(0), vert(1), vert(2)], &band);
         for k in 1..poly.len.saturating_sub(1) {
             let v = [&poly.verts[0], &poly.verts[k], &poly.verts[k + 1]];

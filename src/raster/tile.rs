@@ -79,10 +79,11 @@ pub fn draw(tri: &Tri, mat: &Material, light: &Lighting, r: &TileRect, buf: &mut
     let mut pv = [0f32; PLANES];
     let mut pdx = [0f32; PLANES];
     let mut pdy = [0f32; PLANES];
+    let (rx, ry) = ((x0 - tri.min_x) as f32, (y0 - tri.min_y) as f32);
     for (j, p) in tri.planes.iter().enumerate() {
-        pv[j] = p.at(x0 as f64, y0 as f64) as f32;
-        pdx[j] = p.dx as f32;
-        pdy[j] = p.dy as f32;
+        pv[j] = p.at(rx, ry);
+        pdx[j] = p.dx;
+        pdy[j] = p.dy;
     }
 
     let lx0 = x0 - r.x;
