@@ -64,16 +64,18 @@ pub fn to_straight_u8_lanes(p: [F32x8; 4]) -> [u8; 4 * LANES] {
     let to_u8 = |v: F32x8| (v * F32x8::splat(255.0)).round_i32();
     let a8 = to_u8(a);
     let visible = (a8 - I32x8::splat(1)).non_negative();
-    let mut out = [0u8; 4 * LANES];
-    for ch in 0..3 {
+    // Pack each pixel into one little-endian u32 with lane shifts, rather
+    // than scattering 32 single bytes.
+    let mut packed = a8 & visible;
+    for ch in (0..3).rev() {
         let c = to_u8((p[ch] * inv).max(zero).min(one)) & visible;
         for i in 0..LANES {
-            out[4 * i + ch] = c.0[i] as u8;
+            packed.0[i] = (packed.0[i] << 8) | c.0[i];
         }
     }
-    let a8 = a8 & visible;
-    for i in 0..LANES {
-        out[4 * i + 3] = a8.0[i] as u8;
+    let mut out = [0u8; 4 * LANES];
+    for (o, v) in out.chunks_exact_mut(4).zip(packed.0) {
+        o.copy_from_slice(&v.to_le_bytes());
     }
     out
 }

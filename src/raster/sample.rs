@@ -43,7 +43,7 @@ impl<'a> TexView<'a> {
         // which also converts to f32 without rounding.
         let wx = (fx * F32x8::splat(256.0)).round_i32();
         let wy = (fy * F32x8::splat(256.0)).round_i32();
-        let mut out = [[0.0f32; LANES]; 4];
+        let mut out = [[0i32; LANES]; 4];
         for i in 0..LANES {
             if mask.0[i] == 0 {
                 continue;
@@ -59,12 +59,14 @@ impl<'a> TexView<'a> {
                 let top = lerp(t00[k], t10[k], fx);
                 let bottom = lerp(t01[k], t11[k], fx);
                 let v = lerp(top, bottom, fy);
-                out[ch[0]][i] = (v & 0xFFFF_FFFF) as f32;
-                out[ch[1]][i] = (v >> 32) as f32;
+                // < 2^24, so the i32 route is exact (u64 → f32 is not one
+                // instruction on x86-64).
+                out[ch[0]][i] = (v & 0xFFFF_FFFF) as i32;
+                out[ch[1]][i] = (v >> 32) as i32;
             }
         }
         let scale = F32x8::splat(1.0 / (255.0 * 65536.0));
-        out.map(|c| F32x8(c) * scale)
+        out.map(|c| I32x8(c).to_f32() * scale)
     }
 }
 
