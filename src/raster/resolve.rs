@@ -47,7 +47,12 @@ pub fn resolve(buf: &TileBuffer, ss: usize, t: Target<'_>) {
             }
             let px = to_straight_u8_lanes(sum);
             let o = row + (t.x + i0) * 4;
-            t.pixels[o..o + 4 * n].copy_from_slice(&px[..4 * n]);
+            if n == LANES {
+                // Fixed length: a plain 32-byte move instead of a memmove call.
+                t.pixels[o..o + 4 * LANES].copy_from_slice(&px);
+            } else {
+                t.pixels[o..o + 4 * n].copy_from_slice(&px[..4 * n]);
+            }
             i0 += LANES;
         }
     }
