@@ -124,7 +124,7 @@ pub fn render(
     // What resolve makes of a sample left at the background, so skipped
     // tiles match drawn ones exactly.
     let lane = resolve::to_straight_u8_lanes(bg_premul.map(lanes::F32x8::splat));
-    let bg_pixel = [lane[0], lane[1], lane[2], lane[3]];
+    let bg_row: Vec<u8> = lane[..4].repeat(tile_px as usize);
     let mut img = image::RgbaImage::new(w, h);
     let stride = w as usize * 4;
     let pixels: &mut [u8] = &mut img;
@@ -141,9 +141,7 @@ pub fn render(
             if list.is_empty() {
                 for row in py..py + th {
                     let o = row * stride + px * 4;
-                    for p in pixels[o..o + tw * 4].chunks_exact_mut(4) {
-                        p.copy_from_slice(&bg_pixel);
-                    }
+                    pixels[o..o + tw * 4].copy_from_slice(&bg_row[..tw * 4]);
                 }
                 continue;
             }
