@@ -120,6 +120,10 @@ impl Scene {
 
     /// Frame `frame` of a full turn in 60 steps, like the llvmpipe run.
     fn render(&self, size: u32, frame: u32) -> image::RgbaImage {
+        self.render_ss(size, 1, frame)
+    }
+
+    fn render_ss(&self, size: u32, supersample: u32, frame: u32) -> image::RgbaImage {
         let k = &self.knot;
         let batch = Batch {
             positions: &k.positions,
@@ -143,7 +147,7 @@ impl Scene {
         let opts = RenderOptions {
             width: size,
             height: size,
-            supersample: 1,
+            supersample,
             background: [0, 0, 0, 0],
         };
         render(&[batch], &cam, &self.light, &opts)
@@ -177,7 +181,29 @@ criterion_group! {
 /// `KILN_BENCH_FRAMES=n cargo bench --bench raster` renders n frames per size
 /// and prints the minimum and median frame time: on a shared machine the
 /// minimum is the steadiest figure to compare changes by.
+///
+/// `KILN_BENCH_HUGE=1` renders one 4096² frame at 4× supersampling (16384²
+/// samples) and reports its time and the process's peak resident memory.
 fn main() {
+    if std::env::var_os("KILN_BENCH_HUGE").is_some() {
+        let scene = Scene::new();
+        let start = std::time::Instant::now();
+        let img = black_box(scene.render_ss(4096, 4, 3));
+        let hwm = std::fs::read_to_string("/proc/self/status")
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find(|l| l.starts_with("VmHWM"))
+                    .map(str::to_owned)
+            })
+            .unwrap_or_default();
+        println!(
+            "4096x4096 ss4: {:.0} ms, {} bytes of output, {hwm}",
+            start.elapsed().as_secs_f64() * 1e3,
+            img.as_raw().len()
+        );
+        return;
+    }
     if let Some(n) = std::env::var("KILN_BENCH_FRAMES")
         .ok()
         .and_then(|v| v.parse::<u32>().ok())
