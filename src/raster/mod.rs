@@ -166,6 +166,7 @@ pub fn render(
                     y: py,
                     w: tw,
                     h: th,
+                    background: &bg_row,
                 },
             );
         }

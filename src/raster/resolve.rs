@@ -15,12 +15,20 @@ pub struct Target<'a> {
     pub y: usize,
     pub w: usize,
     pub h: usize,
+    /// At least `w` pixels of the resolved background, for clean rows.
+    pub background: &'a [u8],
 }
 
 pub fn resolve(buf: &TileBuffer, ss: usize, t: Target<'_>) {
     let norm = F32x8::splat(1.0 / (ss * ss) as f32);
+    let row_bits = (1u32 << ss) - 1;
     for j in 0..t.h {
         let row = (t.y + j) * t.stride;
+        if buf.dirty & (row_bits << (j * ss)) == 0 {
+            let o = row + t.x * 4;
+            t.pixels[o..o + 4 * t.w].copy_from_slice(&t.background[..4 * t.w]);
+            continue;
+        }
         let mut i0 = 0;
         while i0 < t.w {
             let n = LANES.min(t.w - i0);
@@ -107,6 +115,24 @@ mod tests {
         assert_eq!(to_straight_u8([f32::NAN, 0.0, 0.0, 1.0]), [0, 0, 0, 255]);
     }
 
+    fn resolve_one(buf: &TileBuffer, ss: usize) -> Vec<u8> {
+        let mut px = vec![0u8; 4];
+        resolve(
+            buf,
+            ss,
+            Target {
+                pixels: &mut px,
+                stride: 4,
+                x: 0,
+                y: 0,
+                w: 1,
+                h: 1,
+                background: &[9; 4],
+            },
+        );
+        px
+    }
+
     #[test]
     fn box_filter_averages_premultiplied_samples() {
         let mut buf = TileBuffer::new();
@@ -115,19 +141,13 @@ mod tests {
         for ch in 0..4 {
             buf.color[ch][0] = 1.0;
         }
-        let mut px = vec![0u8; 4];
-        resolve(
-            &buf,
-            2,
-            Target {
-                pixels: &mut px,
-                stride: 4,
-                x: 0,
-                y: 0,
-                w: 1,
-                h: 1,
-            },
-        );
-        assert_eq!(px, [255, 255, 255, 64]);
+        buf.dirty = 1;
+        assert_eq!(resolve_one(&buf, 2), [255, 255, 255, 64]);
+        // The second sample row alone marks the pixel row dirty too.
+        buf.dirty = 2;
+        assert_eq!(resolve_one(&buf, 2), [255, 255, 255, 64]);
+        // Clean rows take the background without reading the planes.
+        buf.dirty = 1 << 2;
+        assert_eq!(resolve_one(&buf, 2), [9; 4]);
     }
 }

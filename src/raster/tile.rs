@@ -144,6 +144,7 @@ pub fn draw(tri: &Tri, mat: &Material, light: &Lighting, r: &TileRect, buf: &mut
             if !keep.any() {
                 continue;
             }
+            buf.dirty |= 1 << ly;
             if blend {
                 let inv_a = F32x8::splat(1.0) - c[3];
                 for ch in 0..4 {
