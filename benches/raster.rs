@@ -3,7 +3,7 @@
 //! light plus ambient, 35° perspective (the same work Mesa llvmpipe is
 //! timed on in /work/shared/bench).
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use glam::{Affine2, Mat4, Vec2, Vec3};
 use kiln::raster::{render, Batch, Camera, Light, RenderOptions};
 use kiln::scene::AlphaMode;

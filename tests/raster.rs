@@ -522,7 +522,7 @@ impl Scene {
 fn checker(n: u32, cell: u32, a: [u8; 4], b: [u8; 4]) -> Texture {
     let texels = (0..n * n)
         .map(|i| {
-            if ((i % n) / cell + (i / n) / cell) % 2 == 0 {
+            if ((i % n) / cell + (i / n) / cell).is_multiple_of(2) {
                 a
             } else {
                 b

@@ -16,6 +16,15 @@
 //!
 //! Opaque and masked triangles draw first in submission order; blended ones
 //! follow, back to front by the view depth of their centroid.
+//!
+//! Shading: the texel (premultiplied, bilinear, repeat) times the base colour;
+//! `Opaque` and surviving `Mask` fragments are un-premultiplied and written
+//! with alpha 1 (the mask tests texel alpha × base alpha against the cutoff);
+//! lit batches multiply by `min(1, ambient + colour · max(0, n·l))` per
+//! channel, the clamp a fixed-function pipeline applies to the light term.
+// Lane code indexes several same-length arrays in one loop on purpose: that
+// is the shape LLVM vectorises.
+#![allow(clippy::needless_range_loop)]
 
 mod bin;
 mod clip;

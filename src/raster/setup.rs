@@ -84,7 +84,7 @@ pub struct Viewport {
 }
 
 impl Viewport {
-    fn to_fixed(&self, v: &ClipVertex) -> (i64, i64) {
+    fn snap(&self, v: &ClipVertex) -> (i64, i64) {
         let inv_w = 1.0 / v.pos.w as f64;
         let hw = self.width as f64 * 0.5;
         let hh = self.height as f64 * 0.5;
@@ -106,9 +106,10 @@ impl Viewport {
     }
 }
 
-/// Whether a triangle faces the viewer; `None` when it has no area.
+/// Sets up a clipped triangle (all w > 0); `None` when it has no area, is a
+/// culled back face, or covers no sample centre.
 pub fn setup(v: [&ClipVertex; 3], vp: &Viewport, material: u32, two_sided: bool) -> Option<Tri> {
-    let mut p = [vp.to_fixed(v[0]), vp.to_fixed(v[1]), vp.to_fixed(v[2])];
+    let mut p = [vp.snap(v[0]), vp.snap(v[1]), vp.snap(v[2])];
     let mut v = v;
     let area = (p[1].0 - p[0].0) * (p[2].1 - p[0].1) - (p[2].0 - p[0].0) * (p[1].1 - p[0].1);
     if area == 0 {
