@@ -138,7 +138,8 @@ pub fn draw(tri: &Tri, mat: &Material, light: &Lighting, r: &TileRect, buf: &mut
             let inp = Inputs {
                 u: at(P_U) * w,
                 v: at(P_V) * w,
-                n: [at(P_NX) * w, at(P_NY) * w, at(P_NZ) * w],
+                // n/w is parallel to n (w > 0) and shading normalises it.
+                n: [at(P_NX), at(P_NY), at(P_NZ)],
             };
             let (c, keep) = shade(mat, light, &inp, tri.back, m);
             if !keep.any() {
