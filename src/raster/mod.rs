@@ -187,12 +187,20 @@ pub fn render(
 fn set_up(batches: &[Batch<'_>], camera: &Camera, vp: &setup::Viewport) -> Vec<setup::Tri> {
     let view_proj = camera.proj * camera.view;
     let band = clip::GuardBand::new(vp.width, vp.height);
-    let clip_pos: Vec<Vec<Vec4>> = batches
+    // Per vertex, once: clip position, outcode and (when inside every plane)
+    // the snapped screen position, so most triangles are culled or set up
+    // without touching their attributes.
+    let pre: Vec<Vec<(Vec4, u32, (i64, i64))>> = batches
         .iter()
         .map(|b| {
             b.positions
                 .iter()
-                .map(|p| view_proj * p.extend(1.0))
+                .map(|p| {
+                    let c = view_proj * p.extend(1.0);
+                    let code = clip::outcode(c, &band);
+                    let fixed = if code == 0 { vp.snap(c) } else { (0, 0) };
+                    (c, code, fixed)
+                })
                 .collect()
         })
         .collect();
@@ -229,13 +237,22 @@ fn set_up(batches: &[Batch<'_>], camera: &Camera, vp: &setup::Viewport) -> Vec<s
         let Some(world) = fetch(b.positions, &t) else {
             continue;
         };
+        let bp = &pre[bi as usize];
+        let pv = [bp[t[0] as usize], bp[t[1] as usize], bp[t[2] as usize]];
+        let class = clip::classify([pv[0].1, pv[1].1, pv[2].1]);
+        let fixed = [pv[0].2, pv[1].2, pv[2].2];
+        match class {
+            clip::Class::Reject => continue,
+            clip::Class::Inside if setup::culled(&fixed, b.two_sided) => continue,
+            _ => {}
+        }
         let face_normal = (world[1] - world[0]).cross(world[2] - world[0]);
         let vert = |k: usize| {
             let i = t[k] as usize;
             let finite2 = |v: Vec2| if v.is_finite() { v } else { Vec2::ZERO };
             let finite3 = |v: Vec3| if v.is_finite() { v } else { Vec3::ZERO };
             clip::ClipVertex {
-                pos: clip_pos[bi as usize][i],
+                pos: pv[k].0,
                 uv: finite2(
                     b.uv_transform
                         .transform_point2(b.uvs.get(i).copied().unwrap_or(Vec2::ZERO)),
@@ -244,18 +261,13 @@ fn set_up(batches: &[Batch<'_>], camera: &Camera, vp: &setup::Viewport) -> Vec<s
                 normal: finite3(b.normals.get(i).copied().unwrap_or(face_normal)),
             }
         };
-        let cp = &clip_pos[bi as usize];
-        let pos = [cp[t[0] as usize], cp[t[1] as usize], cp[t[2] as usize]];
-        match clip::classify(pos, &band) {
-            clip::Class::Reject => continue,
-            clip::Class::Inside => {
-                let v = [vert(0), vert(1), vert(2)];
-                if let Some(tri) = setup::setup([&v[0], &v[1], &v[2]], vp, bi, b.two_sided) {
-                    tris.push(tri);
-                }
-                continue;
+        if class == clip::Class::Inside {
+            let v = [vert(0), vert(1), vert(2)];
+            let v = [&v[0], &v[1], &v[2]];
+            if let Some(tri) = setup::setup_snapped(fixed, v, vp, bi, b.two_sided) {
+                tris.push(tri);
             }
-            clip::Class::Crossing => {}
+            continue;
         }
         let poly = clip::clip_triangle([vert(0), vert(1), vert(2)], &band);
         for k in 1..poly.len.saturating_sub(1) {

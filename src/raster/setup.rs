@@ -84,12 +84,13 @@ pub struct Viewport {
 }
 
 impl Viewport {
-    fn snap(&self, v: &ClipVertex) -> (i64, i64) {
-        let inv_w = 1.0 / v.pos.w as f64;
+    /// Fixed-point screen position of a clip-space point with w > 0.
+    pub fn snap(&self, pos: glam::Vec4) -> (i64, i64) {
+        let inv_w = 1.0 / pos.w as f64;
         let hw = self.width as f64 * 0.5;
         let hh = self.height as f64 * 0.5;
-        let sx = (v.pos.x as f64 * inv_w) * hw;
-        let sy = -(v.pos.y as f64 * inv_w) * hh;
+        let sx = (pos.x as f64 * inv_w) * hw;
+        let sy = -(pos.y as f64 * inv_w) * hh;
         // Relative to the centre, clamped to the guard band the clipper
         // enforced (rounding can overshoot it by a hair), then shifted.
         let lim = (GUARD_SAMPLES as f64 + 1.0) * SUB as f64;
@@ -109,17 +110,40 @@ impl Viewport {
 /// Sets up a clipped triangle (all w > 0); `None` when it has no area, is a
 /// culled back face, or covers no sample centre.
 pub fn setup(v: [&ClipVertex; 3], vp: &Viewport, material: u32, two_sided: bool) -> Option<Tri> {
-    let mut p = [vp.snap(v[0]), vp.snap(v[1]), vp.snap(v[2])];
+    let p = [vp.snap(v[0].pos), vp.snap(v[1].pos), vp.snap(v[2].pos)];
+    setup_snapped(p, v, vp, material, two_sided)
+}
+
+/// Twice the signed screen area of snapped positions; screen y runs down, so
+/// counter-clockwise in NDC (a front face) is negative here.
+#[inline]
+pub fn area2(p: &[(i64, i64); 3]) -> i64 {
+    (p[1].0 - p[0].0) * (p[2].1 - p[0].1) - (p[2].0 - p[0].0) * (p[1].1 - p[0].1)
+}
+
+/// Whether [`setup_snapped`] would drop the triangle for its area or facing
+/// alone, so callers can skip building its vertices.
+#[inline]
+pub fn culled(p: &[(i64, i64); 3], two_sided: bool) -> bool {
+    let area = area2(p);
+    area == 0 || (area > 0 && !two_sided)
+}
+
+/// [`setup`] for positions already snapped with [`Viewport::snap`].
+pub fn setup_snapped(
+    p: [(i64, i64); 3],
+    v: [&ClipVertex; 3],
+    vp: &Viewport,
+    material: u32,
+    two_sided: bool,
+) -> Option<Tri> {
+    let mut p = p;
     let mut v = v;
-    let area = (p[1].0 - p[0].0) * (p[2].1 - p[0].1) - (p[2].0 - p[0].0) * (p[1].1 - p[0].1);
-    if area == 0 {
+    let area = area2(&p);
+    if culled(&p, two_sided) {
         return None;
     }
-    // Screen y runs down, so counter-clockwise in NDC (front) is negative here.
     let back = area > 0;
-    if back && !two_sided {
-        return None;
-    }
     if !back {
         p.swap(1, 2);
         v.swap(1, 2);
