@@ -658,7 +658,8 @@ fn background_is_the_same_in_empty_and_drawn_tiles() {
     // Tiles without triangles are filled directly; they must match what the
     // resolve makes of untouched samples in a drawn tile.
     let m = Mesh::rect(3.0, 3.0, 9.0, 9.0, 0.0);
-    for ss in [1, 3] {
+    // 0 and 9 are out of range and clamp to 1 and 4.
+    for ss in [0, 1, 3, 9] {
         let img = render(
             &[m.batch([1.0, 1.0, 1.0, 1.0], AlphaMode::Opaque)],
             &pixel_ortho(100.0, 70.0),
