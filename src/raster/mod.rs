@@ -183,6 +183,10 @@ pub fn render(
     img
 }
 
+/// A vertex's clip position, outcode and snapped screen position (the last
+/// only meaningful when the outcode is 0).
+type PreVertex = (Vec4, u32, (i64, i64));
+
 /// Transforms, clips and sets up every triangle in draw order.
 fn set_up(batches: &[Batch<'_>], camera: &Camera, vp: &setup::Viewport) -> Vec<setup::Tri> {
     let view_proj = camera.proj * camera.view;
@@ -190,7 +194,7 @@ fn set_up(batches: &[Batch<'_>], camera: &Camera, vp: &setup::Viewport) -> Vec<s
     // Per vertex, once: clip position, outcode and (when inside every plane)
     // the snapped screen position, so most triangles are culled or set up
     // without touching their attributes.
-    let pre: Vec<Vec<(Vec4, u32, (i64, i64))>> = batches
+    let pre: Vec<Vec<PreVertex>> = batches
         .iter()
         .map(|b| {
             b.positions
