@@ -3,7 +3,7 @@
 //! light plus ambient, 35° perspective (the same work Mesa llvmpipe is
 //! timed on in /work/shared/bench).
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use glam::{Affine2, Mat4, Vec2, Vec3};
 use kiln::raster::{render, Batch, Camera, Light, RenderOptions};
 use kiln::scene::AlphaMode;
@@ -99,47 +99,70 @@ fn texture() -> Texture {
     }
 }
 
-fn bench(c: &mut Criterion) {
-    let k = knot(10_000);
-    let tex = texture();
-    let batch = Batch {
-        positions: &k.positions,
-        normals: &k.normals,
-        uvs: &k.uvs,
-        triangles: &k.triangles,
-        uv_transform: Affine2::IDENTITY,
-        texture: Some(&tex),
-        base_color: [1.0; 4],
-        alpha: AlphaMode::Mask(0.5),
-        two_sided: false,
-        unlit: false,
-    };
-    let light = Light {
-        direction: Vec3::new(0.3, 0.5, 0.8).normalize(),
-        color: Vec3::splat(0.75),
-        ambient: Vec3::splat(0.25),
-    };
-    let mut g = c.benchmark_group("raster_knot");
-    for size in [256u32, 1024] {
+struct Scene {
+    knot: Knot,
+    tex: Texture,
+    light: Light,
+}
+
+impl Scene {
+    fn new() -> Scene {
+        Scene {
+            knot: knot(10_000),
+            tex: texture(),
+            light: Light {
+                direction: Vec3::new(0.3, 0.5, 0.8).normalize(),
+                color: Vec3::splat(0.75),
+                ambient: Vec3::splat(0.25),
+            },
+        }
+    }
+
+    /// Frame `frame` of a full turn in 60 steps, like the llvmpipe run.
+    fn render(&self, size: u32, frame: u32) -> image::RgbaImage {
+        self.render_ss(size, 1, frame)
+    }
+
+    fn render_ss(&self, size: u32, supersample: u32, frame: u32) -> image::RgbaImage {
+        let k = &self.knot;
+        let batch = Batch {
+            positions: &k.positions,
+            normals: &k.normals,
+            uvs: &k.uvs,
+            triangles: &k.triangles,
+            uv_transform: Affine2::IDENTITY,
+            texture: Some(&self.tex),
+            base_color: [1.0; 4],
+            alpha: AlphaMode::Mask(0.5),
+            two_sided: false,
+            unlit: false,
+        };
+        let angle = TAU * (frame % 60) as f32 / 60.0;
+        let cam = Camera {
+            view: Mat4::from_translation(Vec3::new(0.0, 0.0, -3.0))
+                * Mat4::from_rotation_y(angle)
+                * Mat4::from_rotation_x(0.5),
+            proj: Mat4::perspective_rh(35f32.to_radians(), 1.0, 0.1, 100.0),
+        };
         let opts = RenderOptions {
             width: size,
             height: size,
-            supersample: 1,
+            supersample,
             background: [0, 0, 0, 0],
         };
+        render(&[batch], &cam, &self.light, &opts)
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let scene = Scene::new();
+    let mut g = c.benchmark_group("raster_knot");
+    for size in [256u32, 1024] {
         let mut frame = 0u32;
         g.bench_function(format!("{size}x{size}"), |b| {
             b.iter(|| {
-                // A different rotation each frame, like the llvmpipe run.
-                frame = (frame + 1) % 60;
-                let angle = TAU * frame as f32 / 60.0;
-                let cam = Camera {
-                    view: Mat4::from_translation(Vec3::new(0.0, 0.0, -3.0))
-                        * Mat4::from_rotation_y(angle)
-                        * Mat4::from_rotation_x(0.5),
-                    proj: Mat4::perspective_rh(35f32.to_radians(), 1.0, 0.1, 100.0),
-                };
-                black_box(render(&[batch], &cam, &light, &opts))
+                frame += 1;
+                black_box(scene.render(size, frame))
             })
         });
     }
@@ -154,4 +177,64 @@ criterion_group! {
         .measurement_time(std::time::Duration::from_secs(3));
     targets = bench
 }
-criterion_main!(benches);
+
+/// `KILN_BENCH_FRAMES=n cargo bench --bench raster` renders n frames per size
+/// and prints the minimum and median frame time: on a shared machine the
+/// minimum is the steadiest figure to compare changes by.
+///
+/// `KILN_BENCH_HUGE=1` renders one 4096² frame at 4× supersampling (16384²
+/// samples) and reports its time and the process's peak resident memory.
+fn main() {
+    if std::env::var_os("KILN_BENCH_HUGE").is_some() {
+        let scene = Scene::new();
+        let start = std::time::Instant::now();
+        let img = black_box(scene.render_ss(4096, 4, 3));
+        let hwm = std::fs::read_to_string("/proc/self/status")
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find(|l| l.starts_with("VmHWM"))
+                    .map(str::to_owned)
+            })
+            .unwrap_or_default();
+        println!(
+            "4096x4096 ss4: {:.0} ms, {} bytes of output, {hwm}",
+            start.elapsed().as_secs_f64() * 1e3,
+            img.as_raw().len()
+        );
+        return;
+    }
+    if let Some(n) = std::env::var("KILN_BENCH_FRAMES")
+        .ok()
+        .and_then(|v| v.parse::<u32>().ok())
+    {
+        let scene = Scene::new();
+        if let Ok(dir) = std::env::var("KILN_BENCH_SAVE") {
+            for size in [256, 1024] {
+                let path = format!("{dir}/knot_{size}.png");
+                scene.render(size, 7).save(&path).expect("save");
+            }
+        }
+        for size in [256u32, 1024] {
+            let mut t: Vec<f64> = (0..n.max(1))
+                .map(|f| {
+                    let start = std::time::Instant::now();
+                    black_box(scene.render(size, f));
+                    start.elapsed().as_secs_f64() * 1e3
+                })
+                .collect();
+            t.sort_by(f64::total_cmp);
+            println!(
+                "{size}x{size}: min {:.2} ms ({:.0} fps), p10 {:.2} ms, median {:.2} ms over {} frames",
+                t[0],
+                1e3 / t[0],
+                t[t.len() / 10],
+                t[t.len() / 2],
+                t.len()
+            );
+        }
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

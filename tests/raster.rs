@@ -522,7 +522,7 @@ impl Scene {
 fn checker(n: u32, cell: u32, a: [u8; 4], b: [u8; 4]) -> Texture {
     let texels = (0..n * n)
         .map(|i| {
-            if ((i % n) / cell + (i / n) / cell) % 2 == 0 {
+            if ((i % n) / cell + (i / n) / cell).is_multiple_of(2) {
                 a
             } else {
                 b
@@ -651,4 +651,27 @@ fn golden_masked_and_blended_planes() {
     };
     let img = render(&[pb, fb, flb], &cam, &light, &opts(120, 96, 3, CLEAR));
     common::assert_golden("raster/masked_blended", &img);
+}
+
+#[test]
+fn background_is_the_same_in_empty_and_drawn_tiles() {
+    // Tiles without triangles are filled directly; they must match what the
+    // resolve makes of untouched samples in a drawn tile.
+    let m = Mesh::rect(3.0, 3.0, 9.0, 9.0, 0.0);
+    // 0 and 9 are out of range and clamp to 1 and 4.
+    for ss in [0, 1, 3, 9] {
+        let img = render(
+            &[m.batch([1.0, 1.0, 1.0, 1.0], AlphaMode::Opaque)],
+            &pixel_ortho(100.0, 70.0),
+            &no_light(),
+            &opts(100, 70, ss, [200, 100, 50, 128]),
+        );
+        let bg: Vec<[u8; 4]> = img
+            .pixels()
+            .map(|p| p.0)
+            .filter(|p| *p != [255, 255, 255, 255])
+            .collect();
+        assert_eq!(bg.len(), 100 * 70 - 36);
+        assert!(bg.iter().all(|p| *p == [200, 100, 50, 128]), "{:?}", bg[0]);
+    }
 }

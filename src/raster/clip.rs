@@ -68,6 +68,42 @@ impl GuardBand {
     }
 }
 
+/// Where a triangle stands against the clip volume.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    /// Wholly outside one plane, or not finite.
+    Reject,
+    Inside,
+    /// Needs [`clip_triangle`].
+    Crossing,
+}
+
+/// Bit i set when the point is outside plane i; `u32::MAX` when not finite.
+#[inline]
+pub fn outcode(v: Vec4, band: &GuardBand) -> u32 {
+    if !v.is_finite() {
+        return u32::MAX;
+    }
+    band.distances(v)
+        .iter()
+        .enumerate()
+        .fold(0u32, |c, (i, d)| c | (((*d < 0.0) as u32) << i))
+}
+
+/// Classifies a triangle by its vertices' [`outcode`]s, so the common
+/// fully-inside triangle skips the clipper.
+#[inline]
+pub fn classify(codes: [u32; 3]) -> Class {
+    let [a, b, c] = codes;
+    if a == u32::MAX || b == u32::MAX || c == u32::MAX || a & b & c != 0 {
+        Class::Reject
+    } else if a | b | c == 0 {
+        Class::Inside
+    } else {
+        Class::Crossing
+    }
+}
+
 /// A convex polygon of at most [`MAX_POLY`] vertices.
 pub struct Polygon {
     pub verts: [ClipVertex; MAX_POLY],
@@ -199,6 +235,20 @@ mod tests {
             cv(0.0, 0.5, 0.5, 1.0),
         ];
         assert_eq!(clip_triangle(nan, &band).len, 0);
+    }
+
+    #[test]
+    fn outcodes_classify_triangles() {
+        let band = GuardBand::new(64, 64);
+        let code = |x: f32, z: f32| outcode(Vec4::new(x, 0.0, z, 1.0), &band);
+        assert_eq!(code(0.0, 0.5), 0);
+        assert_eq!(code(0.0, -0.5), 1); // behind the near plane
+        assert_eq!(code(0.0, 1.5), 2); // beyond the far plane
+        assert_eq!(classify([0, 0, 0]), Class::Inside);
+        assert_eq!(classify([1, 1, 3]), Class::Reject);
+        assert_eq!(classify([1, 2, 0]), Class::Crossing);
+        assert_eq!(classify([0, u32::MAX, 0]), Class::Reject);
+        assert_eq!(code(f32::NAN, 0.5), u32::MAX);
     }
 
     #[test]

@@ -5,12 +5,16 @@
 
 /// Tile edge in samples (the row stride); a multiple of the lane width.
 pub const TILE: usize = 32;
+const _: () = assert!(TILE <= 32, "dirty rows are a u32 bitmask");
 pub const TILE_AREA: usize = TILE * TILE;
 
 pub struct TileBuffer {
     /// Premultiplied r, g, b, a in 0..1.
     pub color: [Vec<f32>; 4],
     pub depth: Vec<f32>,
+    /// Bit y set when sample row y was written since the last clear; clean
+    /// rows resolve to the background without reading the planes.
+    pub dirty: u32,
 }
 
 impl TileBuffer {
@@ -18,6 +22,7 @@ impl TileBuffer {
         TileBuffer {
             color: std::array::from_fn(|_| vec![0.0; TILE_AREA]),
             depth: vec![f32::INFINITY; TILE_AREA],
+            dirty: 0,
         }
     }
 
@@ -26,5 +31,6 @@ impl TileBuffer {
             plane.fill(v);
         }
         self.depth.fill(f32::INFINITY);
+        self.dirty = 0;
     }
 }

@@ -16,6 +16,15 @@
 //!
 //! Opaque and masked triangles draw first in submission order; blended ones
 //! follow, back to front by the view depth of their centroid.
+//!
+//! Shading: the texel (premultiplied, bilinear, repeat) times the base colour;
+//! `Opaque` and surviving `Mask` fragments are un-premultiplied and written
+//! with alpha 1 (the mask tests texel alpha × base alpha against the cutoff);
+//! lit batches multiply by `min(1, ambient + colour · max(0, n·l))` per
+//! channel, the clamp a fixed-function pipeline applies to the light term.
+// Lane code indexes several same-length arrays in one loop on purpose: that
+// is the shape LLVM vectorises.
+#![allow(clippy::needless_range_loop)]
 
 mod bin;
 mod clip;
@@ -124,7 +133,7 @@ pub fn render(
     // What resolve makes of a sample left at the background, so skipped
     // tiles match drawn ones exactly.
     let lane = resolve::to_straight_u8_lanes(bg_premul.map(lanes::F32x8::splat));
-    let bg_pixel = [lane[0], lane[1], lane[2], lane[3]];
+    let bg_row: Vec<u8> = lane[..4].repeat(tile_px as usize);
     let mut img = image::RgbaImage::new(w, h);
     let stride = w as usize * 4;
     let pixels: &mut [u8] = &mut img;
@@ -141,9 +150,7 @@ pub fn render(
             if list.is_empty() {
                 for row in py..py + th {
                     let o = row * stride + px * 4;
-                    for p in pixels[o..o + tw * 4].chunks_exact_mut(4) {
-                        p.copy_from_slice(&bg_pixel);
-                    }
+                    pixels[o..o + tw * 4].copy_from_slice(&bg_row[..tw * 4]);
                 }
                 continue;
             }
@@ -168,6 +175,7 @@ pub fn render(
                     y: py,
                     w: tw,
                     h: th,
+                    background: &bg_row,
                 },
             );
         }
@@ -175,16 +183,28 @@ pub fn render(
     img
 }
 
+/// A vertex's clip position, outcode and snapped screen position (the last
+/// only meaningful when the outcode is 0).
+type PreVertex = (Vec4, u32, (i64, i64));
+
 /// Transforms, clips and sets up every triangle in draw order.
 fn set_up(batches: &[Batch<'_>], camera: &Camera, vp: &setup::Viewport) -> Vec<setup::Tri> {
     let view_proj = camera.proj * camera.view;
     let band = clip::GuardBand::new(vp.width, vp.height);
-    let clip_pos: Vec<Vec<Vec4>> = batches
+    // Per vertex, once: clip position, outcode and (when inside every plane)
+    // the snapped screen position, so most triangles are culled or set up
+    // without touching their attributes.
+    let pre: Vec<Vec<PreVertex>> = batches
         .iter()
         .map(|b| {
             b.positions
                 .iter()
-                .map(|p| view_proj * p.extend(1.0))
+                .map(|p| {
+                    let c = view_proj * p.extend(1.0);
+                    let code = clip::outcode(c, &band);
+                    let fixed = if code == 0 { vp.snap(c) } else { (0, 0) };
+                    (c, code, fixed)
+                })
                 .collect()
         })
         .collect();
@@ -221,13 +241,22 @@ fn set_up(batches: &[Batch<'_>], camera: &Camera, vp: &setup::Viewport) -> Vec<s
         let Some(world) = fetch(b.positions, &t) else {
             continue;
         };
+        let bp = &pre[bi as usize];
+        let pv = [bp[t[0] as usize], bp[t[1] as usize], bp[t[2] as usize]];
+        let class = clip::classify([pv[0].1, pv[1].1, pv[2].1]);
+        let fixed = [pv[0].2, pv[1].2, pv[2].2];
+        match class {
+            clip::Class::Reject => continue,
+            clip::Class::Inside if setup::culled(&fixed, b.two_sided) => continue,
+            _ => {}
+        }
         let face_normal = (world[1] - world[0]).cross(world[2] - world[0]);
         let vert = |k: usize| {
             let i = t[k] as usize;
             let finite2 = |v: Vec2| if v.is_finite() { v } else { Vec2::ZERO };
             let finite3 = |v: Vec3| if v.is_finite() { v } else { Vec3::ZERO };
             clip::ClipVertex {
-                pos: clip_pos[bi as usize][i],
+                pos: pv[k].0,
                 uv: finite2(
                     b.uv_transform
                         .transform_point2(b.uvs.get(i).copied().unwrap_or(Vec2::ZERO)),
@@ -236,6 +265,14 @@ fn set_up(batches: &[Batch<'_>], camera: &Camera, vp: &setup::Viewport) -> Vec<s
                 normal: finite3(b.normals.get(i).copied().unwrap_or(face_normal)),
             }
         };
+        if class == clip::Class::Inside {
+            let v = [vert(0), vert(1), vert(2)];
+            let v = [&v[0], &v[1], &v[2]];
+            if let Some(tri) = setup::setup_snapped(fixed, v, vp, bi, b.two_sided) {
+                tris.push(tri);
+            }
+            continue;
+        }
         let poly = clip::clip_triangle([vert(0), vert(1), vert(2)], &band);
         for k in 1..poly.len.saturating_sub(1) {
             let v = [&poly.verts[0], &poly.verts[k], &poly.verts[k + 1]];

@@ -15,12 +15,20 @@ pub struct Target<'a> {
     pub y: usize,
     pub w: usize,
     pub h: usize,
+    /// At least `w` pixels of the resolved background, for clean rows.
+    pub background: &'a [u8],
 }
 
 pub fn resolve(buf: &TileBuffer, ss: usize, t: Target<'_>) {
     let norm = F32x8::splat(1.0 / (ss * ss) as f32);
+    let row_bits = (1u32 << ss) - 1;
     for j in 0..t.h {
         let row = (t.y + j) * t.stride;
+        if buf.dirty & (row_bits << (j * ss)) == 0 {
+            let o = row + t.x * 4;
+            t.pixels[o..o + 4 * t.w].copy_from_slice(&t.background[..4 * t.w]);
+            continue;
+        }
         let mut i0 = 0;
         while i0 < t.w {
             let n = LANES.min(t.w - i0);
@@ -47,7 +55,12 @@ pub fn resolve(buf: &TileBuffer, ss: usize, t: Target<'_>) {
             }
             let px = to_straight_u8_lanes(sum);
             let o = row + (t.x + i0) * 4;
-            t.pixels[o..o + 4 * n].copy_from_slice(&px[..4 * n]);
+            if n == LANES {
+                // Fixed length: a plain 32-byte move instead of a memmove call.
+                t.pixels[o..o + 4 * LANES].copy_from_slice(&px);
+            } else {
+                t.pixels[o..o + 4 * n].copy_from_slice(&px[..4 * n]);
+            }
             i0 += LANES;
         }
     }
@@ -64,16 +77,18 @@ pub fn to_straight_u8_lanes(p: [F32x8; 4]) -> [u8; 4 * LANES] {
     let to_u8 = |v: F32x8| (v * F32x8::splat(255.0)).round_i32();
     let a8 = to_u8(a);
     let visible = (a8 - I32x8::splat(1)).non_negative();
-    let mut out = [0u8; 4 * LANES];
-    for ch in 0..3 {
+    // Pack each pixel into one little-endian u32 with lane shifts, rather
+    // than scattering 32 single bytes.
+    let mut packed = a8 & visible;
+    for ch in (0..3).rev() {
         let c = to_u8((p[ch] * inv).max(zero).min(one)) & visible;
         for i in 0..LANES {
-            out[4 * i + ch] = c.0[i] as u8;
+            packed.0[i] = (packed.0[i] << 8) | c.0[i];
         }
     }
-    let a8 = a8 & visible;
-    for i in 0..LANES {
-        out[4 * i + 3] = a8.0[i] as u8;
+    let mut out = [0u8; 4 * LANES];
+    for (o, v) in out.chunks_exact_mut(4).zip(packed.0) {
+        o.copy_from_slice(&v.to_le_bytes());
     }
     out
 }
@@ -100,6 +115,24 @@ mod tests {
         assert_eq!(to_straight_u8([f32::NAN, 0.0, 0.0, 1.0]), [0, 0, 0, 255]);
     }
 
+    fn resolve_one(buf: &TileBuffer, ss: usize) -> Vec<u8> {
+        let mut px = vec![0u8; 4];
+        resolve(
+            buf,
+            ss,
+            Target {
+                pixels: &mut px,
+                stride: 4,
+                x: 0,
+                y: 0,
+                w: 1,
+                h: 1,
+                background: &[9; 4],
+            },
+        );
+        px
+    }
+
     #[test]
     fn box_filter_averages_premultiplied_samples() {
         let mut buf = TileBuffer::new();
@@ -108,19 +141,13 @@ mod tests {
         for ch in 0..4 {
             buf.color[ch][0] = 1.0;
         }
-        let mut px = vec![0u8; 4];
-        resolve(
-            &buf,
-            2,
-            Target {
-                pixels: &mut px,
-                stride: 4,
-                x: 0,
-                y: 0,
-                w: 1,
-                h: 1,
-            },
-        );
-        assert_eq!(px, [255, 255, 255, 64]);
+        buf.dirty = 1;
+        assert_eq!(resolve_one(&buf, 2), [255, 255, 255, 64]);
+        // The second sample row alone marks the pixel row dirty too.
+        buf.dirty = 2;
+        assert_eq!(resolve_one(&buf, 2), [255, 255, 255, 64]);
+        // Clean rows take the background without reading the planes.
+        buf.dirty = 1 << 2;
+        assert_eq!(resolve_one(&buf, 2), [9; 4]);
     }
 }

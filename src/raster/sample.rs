@@ -38,12 +38,12 @@ impl<'a> TexView<'a> {
         let (ix0, ix1, fx) = wrap_axis(u, self.w);
         let (iy0, iy1, fy) = wrap_axis(v, self.h);
         // Fixed-point weights (8 fractional bits, like texture hardware) let a
-        // u64 hold two channels in 32-bit slots, so a bilinear tap is a few
-        // integer multiplies per lane and stays exact: 255·256·256 < 2^24,
-        // which also converts to f32 without rounding.
+        // u64 hold several channels, so a bilinear tap is a few integer
+        // multiplies per lane and stays exact: 255·256·256 < 2^24, which
+        // also converts to f32 without rounding.
         let wx = (fx * F32x8::splat(256.0)).round_i32();
         let wy = (fy * F32x8::splat(256.0)).round_i32();
-        let mut out = [[0.0f32; LANES]; 4];
+        let mut out = [[0i32; LANES]; 4];
         for i in 0..LANES {
             if mask.0[i] == 0 {
                 continue;
@@ -53,32 +53,35 @@ impl<'a> TexView<'a> {
             let (c0, c1) = (ix0.0[i] as usize, ix1.0[i] as usize);
             let tap = |idx: usize| spread(self.texels.get(idx).copied().unwrap_or([0; 4]));
             let (fx, fy) = (wx.0[i].clamp(0, 256) as u64, wy.0[i].clamp(0, 256) as u64);
-            let (t00, t10) = (tap(r0 + c0), tap(r0 + c1));
-            let (t01, t11) = (tap(r1 + c0), tap(r1 + c1));
-            for (k, ch) in [(0, [0, 2]), (1, [1, 3])] {
-                let top = lerp(t00[k], t10[k], fx);
-                let bottom = lerp(t01[k], t11[k], fx);
-                let v = lerp(top, bottom, fy);
-                out[ch[0]][i] = (v & 0xFFFF_FFFF) as f32;
-                out[ch[1]][i] = (v >> 32) as f32;
-            }
+            // Horizontal pass with all four channels in 16-bit slots (each
+            // result ≤ 255·256), then split into 32-bit slots for the vertical.
+            let top = lerp(tap(r0 + c0), tap(r0 + c1), fx);
+            let bottom = lerp(tap(r1 + c0), tap(r1 + c1), fx);
+            const LOW16: u64 = 0x0000_FFFF_0000_FFFF;
+            let rb = lerp(top & LOW16, bottom & LOW16, fy);
+            let ga = lerp((top >> 16) & LOW16, (bottom >> 16) & LOW16, fy);
+            // < 2^24, so the i32 route is exact (u64 → f32 is not one
+            // instruction on x86-64).
+            out[0][i] = (rb & 0xFFFF_FFFF) as i32;
+            out[2][i] = (rb >> 32) as i32;
+            out[1][i] = (ga & 0xFFFF_FFFF) as i32;
+            out[3][i] = (ga >> 32) as i32;
         }
         let scale = F32x8::splat(1.0 / (255.0 * 65536.0));
-        out.map(|c| F32x8(c) * scale)
+        out.map(|c| I32x8(c).to_f32() * scale)
     }
 }
 
-/// RGBA8 as (r | b << 32, g | a << 32).
+/// RGBA8 into four 16-bit slots of a u64, red lowest.
 #[inline(always)]
-fn spread(t: [u8; 4]) -> [u64; 2] {
+fn spread(t: [u8; 4]) -> u64 {
     let x = u32::from_le_bytes(t) as u64;
-    [
-        (x & 0xFF) | ((x & 0xFF_0000) << 16),
-        ((x >> 8) & 0xFF) | ((x & 0xFF00_0000) << 8),
-    ]
+    let x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF;
+    (x | (x << 8)) & 0x00FF_00FF_00FF_00FF
 }
 
-/// `a·(256 - f) + b·f` in both slots (scaled by 256, unrounded).
+/// `a·(256 - f) + b·f` in every slot (scaled by 256, unrounded); slots
+/// cannot carry because the weights sum to 256.
 #[inline(always)]
 fn lerp(a: u64, b: u64, f: u64) -> u64 {
     a * (256 - f) + b * f

@@ -33,19 +33,21 @@ impl Edge {
     }
 }
 
-/// An attribute as a screen-space plane: value at sample centre `(px, py)` is
-/// `v + dx·px + dy·py`.
+/// An attribute as a screen-space plane relative to the triangle's first
+/// covered sample `(min_x, min_y)`: value at sample `(min_x + dx_, min_y + dy_)`
+/// is `v + dx·dx_ + dy·dy_`. Relative f32 keeps full precision where it
+/// matters (near the triangle) at half the size of f64.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Plane {
-    pub v: f64,
-    pub dx: f64,
-    pub dy: f64,
+    pub v: f32,
+    pub dx: f32,
+    pub dy: f32,
 }
 
 impl Plane {
     #[inline]
-    pub fn at(&self, px: f64, py: f64) -> f64 {
-        self.v + self.dx * px + self.dy * py
+    pub fn at(&self, rx: f32, ry: f32) -> f32 {
+        self.v + self.dx * rx + self.dy * ry
     }
 }
 
@@ -82,17 +84,22 @@ pub struct Viewport {
 }
 
 impl Viewport {
-    fn to_fixed(&self, v: &ClipVertex) -> (i64, i64) {
-        let inv_w = 1.0 / v.pos.w as f64;
+    /// Fixed-point screen position of a clip-space point with w > 0.
+    pub fn snap(&self, pos: glam::Vec4) -> (i64, i64) {
+        let inv_w = 1.0 / pos.w as f64;
         let hw = self.width as f64 * 0.5;
         let hh = self.height as f64 * 0.5;
-        let sx = (v.pos.x as f64 * inv_w) * hw;
-        let sy = -(v.pos.y as f64 * inv_w) * hh;
+        let sx = (pos.x as f64 * inv_w) * hw;
+        let sy = -(pos.y as f64 * inv_w) * hh;
         // Relative to the centre, clamped to the guard band the clipper
         // enforced (rounding can overshoot it by a hair), then shifted.
         let lim = (GUARD_SAMPLES as f64 + 1.0) * SUB as f64;
-        let fx = (sx * SUB as f64).round().clamp(-lim, lim) as i64;
-        let fy = (sy * SUB as f64).round().clamp(-lim, lim) as i64;
+        // Half away from zero without a libm call.
+        let snap = |v: f64| {
+            let v = (v * SUB as f64).clamp(-lim, lim);
+            (v + 0.5f64.copysign(v)) as i64
+        };
+        let (fx, fy) = (snap(sx), snap(sy));
         (
             fx + self.width as i64 * HALF,
             fy + self.height as i64 * HALF,
@@ -100,19 +107,43 @@ impl Viewport {
     }
 }
 
-/// Whether a triangle faces the viewer; `None` when it has no area.
+/// Sets up a clipped triangle (all w > 0); `None` when it has no area, is a
+/// culled back face, or covers no sample centre.
 pub fn setup(v: [&ClipVertex; 3], vp: &Viewport, material: u32, two_sided: bool) -> Option<Tri> {
-    let mut p = [vp.to_fixed(v[0]), vp.to_fixed(v[1]), vp.to_fixed(v[2])];
+    let p = [vp.snap(v[0].pos), vp.snap(v[1].pos), vp.snap(v[2].pos)];
+    setup_snapped(p, v, vp, material, two_sided)
+}
+
+/// Twice the signed screen area of snapped positions; screen y runs down, so
+/// counter-clockwise in NDC (a front face) is negative here.
+#[inline]
+pub fn area2(p: &[(i64, i64); 3]) -> i64 {
+    (p[1].0 - p[0].0) * (p[2].1 - p[0].1) - (p[2].0 - p[0].0) * (p[1].1 - p[0].1)
+}
+
+/// Whether [`setup_snapped`] would drop the triangle for its area or facing
+/// alone, so callers can skip building its vertices.
+#[inline]
+pub fn culled(p: &[(i64, i64); 3], two_sided: bool) -> bool {
+    let area = area2(p);
+    area == 0 || (area > 0 && !two_sided)
+}
+
+/// [`setup`] for positions already snapped with [`Viewport::snap`].
+pub fn setup_snapped(
+    p: [(i64, i64); 3],
+    v: [&ClipVertex; 3],
+    vp: &Viewport,
+    material: u32,
+    two_sided: bool,
+) -> Option<Tri> {
+    let mut p = p;
     let mut v = v;
-    let area = (p[1].0 - p[0].0) * (p[2].1 - p[0].1) - (p[2].0 - p[0].0) * (p[1].1 - p[0].1);
-    if area == 0 {
+    let area = area2(&p);
+    if culled(&p, two_sided) {
         return None;
     }
-    // Screen y runs down, so counter-clockwise in NDC (front) is negative here.
     let back = area > 0;
-    if back && !two_sided {
-        return None;
-    }
     if !back {
         p.swap(1, 2);
         v.swap(1, 2);
@@ -149,43 +180,44 @@ pub fn setup(v: [&ClipVertex; 3], vp: &Viewport, material: u32, two_sided: bool)
     }
 
     // Attribute planes in f64 from the snapped positions, so interpolation
-    // agrees with coverage; sample centres sit at +½.
-    let sx = |i: usize| xs[i] as f64 / SUB as f64 - 0.5;
-    let sy = |i: usize| ys[i] as f64 / SUB as f64 - 0.5;
+    // agrees with coverage; coordinates are relative to (min_x, min_y) with
+    // sample centres at +½.
+    let sx = |i: usize| (xs[i] - (min_x * SUB + HALF)) as f64 / SUB as f64;
+    let sy = |i: usize| (ys[i] - (min_y * SUB + HALF)) as f64 / SUB as f64;
     let (x0, y0) = (sx(0), sy(0));
     let (dx1, dy1) = (sx(1) - x0, sy(1) - y0);
     let (dx2, dy2) = (sx(2) - x0, sy(2) - y0);
     let inv_area = (SUB * SUB) as f64 / area as f64;
-    let plane = |a: [f64; 3]| {
-        let (d1, d2) = (a[1] - a[0], a[2] - a[0]);
+    let plane = |a0: f64, a1: f64, a2: f64| {
+        let (d1, d2) = (a1 - a0, a2 - a0);
         let dx = (d1 * dy2 - d2 * dy1) * inv_area;
         let dy = (d2 * dx1 - d1 * dx2) * inv_area;
         Plane {
-            v: a[0] - dx * x0 - dy * y0,
-            dx,
-            dy,
+            v: (a0 - dx * x0 - dy * y0) as f32,
+            dx: dx as f32,
+            dy: dy as f32,
         }
     };
-    let inv_w = [
+    let iw = [
         1.0 / v[0].pos.w as f64,
         1.0 / v[1].pos.w as f64,
         1.0 / v[2].pos.w as f64,
     ];
-    let per_w = |f: &dyn Fn(&ClipVertex) -> f32| {
-        plane([
-            f(v[0]) as f64 * inv_w[0],
-            f(v[1]) as f64 * inv_w[1],
-            f(v[2]) as f64 * inv_w[2],
-        ])
+    let per_w = |a: [f32; 3]| {
+        plane(
+            a[0] as f64 * iw[0],
+            a[1] as f64 * iw[1],
+            a[2] as f64 * iw[2],
+        )
     };
     let planes = [
-        per_w(&|c| c.pos.z),
-        plane(inv_w),
-        per_w(&|c| c.uv.x),
-        per_w(&|c| c.uv.y),
-        per_w(&|c| c.normal.x),
-        per_w(&|c| c.normal.y),
-        per_w(&|c| c.normal.z),
+        per_w([v[0].pos.z, v[1].pos.z, v[2].pos.z]),
+        plane(iw[0], iw[1], iw[2]),
+        per_w([v[0].uv.x, v[1].uv.x, v[2].uv.x]),
+        per_w([v[0].uv.y, v[1].uv.y, v[2].uv.y]),
+        per_w([v[0].normal.x, v[1].normal.x, v[2].normal.x]),
+        per_w([v[0].normal.y, v[1].normal.y, v[2].normal.y]),
+        per_w([v[0].normal.z, v[1].normal.z, v[2].normal.z]),
     ];
     Some(Tri {
         edges,
@@ -291,9 +323,9 @@ mod tests {
         let (a, b, c) = (ndc(-0.5, -0.5), ndc(0.5, -0.5), ndc(0.0, 0.5));
         let t = setup([&a, &b, &c], &vp, 0, false).unwrap();
         // uv.x = ndc x; at screen sample centre (px + ½) that is (px+½)/50 - 1.
-        let u = t.planes[P_U].at(49.5, 30.0);
-        assert!((u - 0.0).abs() < 1e-9, "{u}");
-        let u = t.planes[P_U].at(24.5, 60.0);
-        assert!((u + 0.5).abs() < 1e-9, "{u}");
+        let at = |px: f32, py: f32| t.planes[P_U].at(px - t.min_x as f32, py - t.min_y as f32);
+        assert!((at(49.5, 30.0) - 0.0).abs() < 1e-6);
+        assert!((at(24.5, 60.0) + 0.5).abs() < 1e-6);
+        assert_eq!((t.min_x, t.min_y, t.max_x, t.max_y), (25, 25, 74, 74));
     }
 }

@@ -83,6 +83,7 @@ impl Lighting {
 pub struct Inputs {
     pub u: F32x8,
     pub v: F32x8,
+    /// Any positive multiple of the normal; shading normalises it.
     pub n: [F32x8; 3],
 }
 
@@ -117,10 +118,13 @@ pub fn shade(
             // Written opaque with the straight colour: an edge texel filtered
             // against a transparent (black) neighbour keeps its own colour.
             let a = c[3];
-            let inv = F32x8::splat(1.0).div(a);
-            let pos = F32x8::splat(0.0).lt(a);
-            for ch in &mut c[..3] {
-                *ch = (*ch * inv).min(F32x8::splat(1.0)).select(*ch, pos);
+            // Mostly opaque texels: skip the division when nothing needs it.
+            if a.lt(F32x8::splat(1.0)).any() {
+                let inv = F32x8::splat(1.0).div(a);
+                let pos = F32x8::splat(0.0).lt(a);
+                for ch in &mut c[..3] {
+                    *ch = (*ch * inv).min(F32x8::splat(1.0)).select(*ch, pos);
+                }
             }
             c[3] = F32x8::splat(1.0);
         }

@@ -79,10 +79,11 @@ pub fn draw(tri: &Tri, mat: &Material, light: &Lighting, r: &TileRect, buf: &mut
     let mut pv = [0f32; PLANES];
     let mut pdx = [0f32; PLANES];
     let mut pdy = [0f32; PLANES];
+    let (rx, ry) = ((x0 - tri.min_x) as f32, (y0 - tri.min_y) as f32);
     for (j, p) in tri.planes.iter().enumerate() {
-        pv[j] = p.at(x0 as f64, y0 as f64) as f32;
-        pdx[j] = p.dx as f32;
-        pdy[j] = p.dy as f32;
+        pv[j] = p.at(rx, ry);
+        pdx[j] = p.dx;
+        pdy[j] = p.dy;
     }
 
     let lx0 = x0 - r.x;
@@ -92,25 +93,37 @@ pub fn draw(tri: &Tri, mat: &Material, light: &Lighting, r: &TileRect, buf: &mut
     let writes_depth = mat.writes_depth();
     let blend = mat.mode == Mode::Blend;
 
+    // Lane values step by a constant per block, so the inner loop adds
+    // instead of multiplying (i32 lane multiplies are slow on baseline SSE2).
+    let ramp: [I32x8; 3] = std::array::from_fn(|k| I32x8::ramp() * I32x8::splat(ea[k]));
+    let step: [I32x8; 3] = std::array::from_fn(|k| I32x8::splat(ea[k].wrapping_mul(LANES as i32)));
+    let lead = first_block - lx0;
     for row in 0..=(y1 - y0) {
         let ly = (y0 - r.y + row) as usize;
-        let e_row: [i32; 3] = std::array::from_fn(|k| ec[k].wrapping_add(eb[k].wrapping_mul(row)));
+        let mut e: [I32x8; 3] = std::array::from_fn(|k| {
+            let start = ec[k]
+                .wrapping_add(eb[k].wrapping_mul(row))
+                .wrapping_add(ea[k].wrapping_mul(lead));
+            I32x8::splat(start) + ramp[k]
+        });
         let fr = row as f32;
         let p_row: [f32; PLANES] = std::array::from_fn(|j| pv[j] + pdy[j] * fr);
         let mut bx = first_block;
+        let mut off = I32x8::splat(lead) + I32x8::ramp();
         while bx <= lx1 {
-            let off = I32x8::splat(bx - lx0) + I32x8::ramp();
             let cols = off.non_negative() & (span - off).non_negative();
-            let e0 = I32x8::splat(e_row[0]) + I32x8::splat(ea[0]) * off;
-            let e1 = I32x8::splat(e_row[1]) + I32x8::splat(ea[1]) * off;
-            let e2 = I32x8::splat(e_row[2]) + I32x8::splat(ea[2]) * off;
-            let mut m = (e0 | e1 | e2).non_negative() & cols;
+            let mut m = (e[0] | e[1] | e[2]).non_negative() & cols;
+            let cur = off;
+            for k in 0..3 {
+                e[k] = e[k] + step[k];
+            }
+            off = off + I32x8::splat(LANES as i32);
             let idx = ly * TILE + bx as usize;
             bx += LANES as i32;
             if !m.any() {
                 continue;
             }
-            let fo = off.to_f32();
+            let fo = cur.to_f32();
             let at = |j: usize| F32x8::splat(p_row[j]) + F32x8::splat(pdx[j]) * fo;
             let z = at(P_Z);
             let depth = F32x8::load(&buf.depth[idx..]);
@@ -125,12 +138,14 @@ pub fn draw(tri: &Tri, mat: &Material, light: &Lighting, r: &TileRect, buf: &mut
             let inp = Inputs {
                 u: at(P_U) * w,
                 v: at(P_V) * w,
-                n: [at(P_NX) * w, at(P_NY) * w, at(P_NZ) * w],
+                // n/w is parallel to n (w > 0) and shading normalises it.
+                n: [at(P_NX), at(P_NY), at(P_NZ)],
             };
             let (c, keep) = shade(mat, light, &inp, tri.back, m);
             if !keep.any() {
                 continue;
             }
+            buf.dirty |= 1 << ly;
             if blend {
                 let inv_a = F32x8::splat(1.0) - c[3];
                 for ch in 0..4 {
