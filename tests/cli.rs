@@ -29,7 +29,6 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-
 fn recipe(dir: &Path, body: &str) -> PathBuf {
     let p = dir.join("recipe.yaml");
     std::fs::write(&p, body).unwrap();
@@ -296,7 +295,9 @@ fn colour_keys_leave_no_magenta_in_any_output_pixel() {
     ];
     let dir = tempdir("magenta");
     for rel in models {
-        let Some(model) = common::corpus(rel) else { return };
+        let Some(model) = common::corpus(rel) else {
+            return;
+        };
         for yaw in ["0", "120", "240"] {
             let o = kiln(
                 &[

@@ -8,7 +8,6 @@ use kiln::scene::{self, lower_rsm};
 use kiln::texture::TextureResolver;
 use std::path::Path;
 
-
 const GOLDBERG: &str = "ro/Tokeiburu+RSM2/Rsm2/bin/Debug/data/goldberg_s_01.rsm2";
 
 fn max_abs_diff(a: Mat4, b: Mat4) -> f32 {
@@ -21,7 +20,9 @@ fn max_abs_diff(a: Mat4, b: Mat4) -> f32 {
 
 #[test]
 fn goldberg_frame0_world_is_offset_times_m3() {
-    let Some(path) = common::corpus(GOLDBERG) else { return };
+    let Some(path) = common::corpus(GOLDBERG) else {
+        return;
+    };
     let parsed = rsm::parse_file(&path).unwrap();
     let model = lower_rsm::lower(&parsed, &path, &TextureResolver::default());
     assert_eq!(model.nodes.len(), 32);
@@ -49,7 +50,9 @@ fn goldberg_frame0_world_is_offset_times_m3() {
 
 #[test]
 fn goldberg_animation_moves_meshes_at_frame_300() {
-    let Some(path) = common::corpus(GOLDBERG) else { return };
+    let Some(path) = common::corpus(GOLDBERG) else {
+        return;
+    };
     let parsed = rsm::parse_file(&path).unwrap();
     let model = lower_rsm::lower(&parsed, &path, &TextureResolver::default());
     assert!((model.frame_rate - 30.0).abs() < 1e-6);
@@ -76,7 +79,9 @@ fn goldberg_animation_moves_meshes_at_frame_300() {
 /// something visible from two directions (RagLite's fixtures: renders at all).
 #[test]
 fn every_corpus_model_renders() {
-    let Some(root) = common::corpus("ro") else { return };
+    let Some(root) = common::corpus("ro") else {
+        return;
+    };
     let mut stack = vec![root];
     let mut models = Vec::new();
     while let Some(d) = stack.pop() {

@@ -99,7 +99,9 @@ fn write_diff(name: &str, expected: &RgbaImage, actual: &RgbaImage) -> PathBuf {
 /// A path inside `../shared/corpus`, or `None` after printing the skip line
 /// when the corpus is absent (a user's fresh clone has none; CI has it).
 pub fn corpus(rel: &str) -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus").join(rel);
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus")
+        .join(rel);
     if p.exists() {
         Some(p)
     } else {
