@@ -5,6 +5,7 @@
 //! (right-handed, Y up, ground at y = 0). Posing is one function for all
 //! formats.
 
+pub mod animation;
 mod model;
 pub mod pose;
 mod track;
