@@ -1,0 +1,557 @@
+//! Legend of Grimrock models (`MDL1` version 2) and animations (`ANIM`
+//! version 1 for Grimrock 1, version 2 for Grimrock 2). These structs mirror
+//! the files; turning node matrices, skinning and keys into a scene happens in
+//! `scene`, not here.
+//!
+//! Layout checked byte for byte against every corpus file (all parse to the
+//! exact end and write back identically). The light entity (node type 1) is
+//! not present in any corpus file: its layout comes from the field notes and
+//! is unverified.
+
+mod anim;
+mod model;
+mod summary;
+mod write;
+
+pub use anim::{parse_animation, parse_animation_file};
+pub use model::{parse_model, parse_model_file};
+pub use summary::{
+    animation_summary, model_summary, unmatched_tracks, AnimationSummary, BoneSummary, MeshSummary,
+    ModelSummary, NodeSummary, SegmentSummary, TrackSummary, VertexArraySummary,
+};
+pub use write::{write_animation, write_model};
+
+use glam::{Mat4, Quat, Vec2, Vec3, Vec4};
+
+/// A string as stored in the file (`i32 length + bytes`, no terminator).
+/// Kept raw so names with trailing spaces (real files have them) round-trip.
+pub type RawName = Vec<u8>;
+
+/// Decodes a file string for display (Grimrock names are ASCII in practice).
+pub fn name_str(name: &[u8]) -> String {
+    String::from_utf8_lossy(name).into_owned()
+}
+
+/// The number of vertex-array headers every mesh carries.
+pub const VERTEX_ARRAY_COUNT: usize = 15;
+
+/// Vertex-array slots, in file order.
+pub const POSITION: usize = 0;
+pub const NORMAL: usize = 1;
+pub const TANGENT: usize = 2;
+pub const BITANGENT: usize = 3;
+pub const COLOR: usize = 4;
+pub const TEXCOORD0: usize = 5;
+pub const TEXCOORD1: usize = 6;
+/// Slots 7..=12 hold TEXCOORD2..TEXCOORD7.
+pub const TEXCOORD7: usize = 12;
+pub const BONE_INDEX: usize = 13;
+pub const BONE_WEIGHT: usize = 14;
+
+/// Display names of the 15 slots.
+pub const VERTEX_ARRAY_NAMES: [&str; VERTEX_ARRAY_COUNT] = [
+    "position",
+    "normal",
+    "tangent",
+    "bitangent",
+    "color",
+    "texcoord0",
+    "texcoord1",
+    "texcoord2",
+    "texcoord3",
+    "texcoord4",
+    "texcoord5",
+    "texcoord6",
+    "texcoord7",
+    "bone_index",
+    "bone_weight",
+];
+
+/// Vertex-array element types (`dataType`).
+pub const DATA_BYTE: i32 = 0;
+pub const DATA_INT16: i32 = 1;
+pub const DATA_INT32: i32 = 2;
+pub const DATA_FLOAT32: i32 = 3;
+
+/// Node entity types (`type`).
+pub const NODE_NONE: i32 = -1;
+pub const NODE_MESH: i32 = 0;
+pub const NODE_LIGHT: i32 = 1;
+
+/// Bytes of one element of `data_type`, or None for an unknown type.
+pub fn data_type_size(data_type: i32) -> Option<usize> {
+    match data_type {
+        DATA_BYTE => Some(1),
+        DATA_INT16 => Some(2),
+        DATA_INT32 | DATA_FLOAT32 => Some(4),
+        _ => None,
+    }
+}
+
+/// Display name of a vertex-array element type.
+pub fn data_type_name(data_type: i32) -> &'static str {
+    match data_type {
+        DATA_BYTE => "u8",
+        DATA_INT16 => "i16",
+        DATA_INT32 => "i32",
+        DATA_FLOAT32 => "f32",
+        _ => "unknown",
+    }
+}
+
+/// A parsed `.model` file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Model {
+    /// Always 2 in real files.
+    pub version: i32,
+    pub nodes: Vec<Node>,
+    /// Bytes left after the last node; tolerated with a warning.
+    pub trailing_bytes: usize,
+    pub warnings: Vec<String>,
+}
+
+impl Model {
+    /// An empty version-2 model.
+    pub fn new() -> Self {
+        Model {
+            version: 2,
+            nodes: Vec::new(),
+            trailing_bytes: 0,
+            warnings: Vec::new(),
+        }
+    }
+    /// Index of the first node whose raw name equals `name`.
+    pub fn find_node(&self, name: &[u8]) -> Option<usize> {
+        self.nodes.iter().position(|n| n.name == name)
+    }
+    /// Indices of the nodes carrying a mesh, in file order.
+    pub fn mesh_nodes(&self) -> Vec<usize> {
+        (0..self.nodes.len())
+            .filter(|&i| matches!(self.nodes[i].entity, Entity::Mesh(_)))
+            .collect()
+    }
+    /// The model-space matrix of node `i`: `world(parent) · local`. Parents
+    /// that are out of range, or that would close a cycle, end the chain.
+    pub fn world_matrix(&self, i: usize) -> Mat4 {
+        let mut m = Mat4::IDENTITY;
+        let mut cur = Some(i);
+        let mut steps = 0;
+        while let Some(c) = cur {
+            if c >= self.nodes.len() || steps > self.nodes.len() {
+                break;
+            }
+            m = self.nodes[c].local.to_mat4() * m;
+            cur = self.nodes[c].parent_index();
+            steps += 1;
+        }
+        m
+    }
+}
+
+impl Default for Model {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The `Mat4x3` of the file: four column vectors,
+/// `p' = x·base_x + y·base_y + z·base_z + translation`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Mat4x3 {
+    pub base_x: Vec3,
+    pub base_y: Vec3,
+    pub base_z: Vec3,
+    pub translation: Vec3,
+}
+
+impl Mat4x3 {
+    pub const IDENTITY: Mat4x3 = Mat4x3 {
+        base_x: Vec3::X,
+        base_y: Vec3::Y,
+        base_z: Vec3::Z,
+        translation: Vec3::ZERO,
+    };
+    /// The affine 4×4 matrix with the same columns.
+    pub fn to_mat4(&self) -> Mat4 {
+        Mat4::from_cols(
+            self.base_x.extend(0.0),
+            self.base_y.extend(0.0),
+            self.base_z.extend(0.0),
+            self.translation.extend(1.0),
+        )
+    }
+    /// The first three rows of an affine matrix (the projective row is dropped).
+    pub fn from_mat4(m: &Mat4) -> Self {
+        Mat4x3 {
+            base_x: m.x_axis.truncate(),
+            base_y: m.y_axis.truncate(),
+            base_z: m.z_axis.truncate(),
+            translation: m.w_axis.truncate(),
+        }
+    }
+    /// The 12 floats in file order.
+    pub fn to_array(&self) -> [f32; 12] {
+        let mut a = [0.0; 12];
+        for (k, v) in [self.base_x, self.base_y, self.base_z, self.translation]
+            .iter()
+            .enumerate()
+        {
+            a[k * 3..k * 3 + 3].copy_from_slice(&v.to_array());
+        }
+        a
+    }
+    pub fn from_array(a: &[f32; 12]) -> Self {
+        Mat4x3 {
+            base_x: Vec3::new(a[0], a[1], a[2]),
+            base_y: Vec3::new(a[3], a[4], a[5]),
+            base_z: Vec3::new(a[6], a[7], a[8]),
+            translation: Vec3::new(a[9], a[10], a[11]),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    pub name: RawName,
+    /// `localToParent`.
+    pub local: Mat4x3,
+    /// Index of the parent node, -1 for none (as stored; may be out of range
+    /// in a broken file — see [`Node::parent_index`]).
+    pub parent: i32,
+    pub entity: Entity,
+}
+
+impl Node {
+    /// A node with an identity matrix and no entity.
+    pub fn new(name: &[u8], parent: i32) -> Self {
+        Node {
+            name: name.to_vec(),
+            local: Mat4x3::IDENTITY,
+            parent,
+            entity: Entity::None,
+        }
+    }
+    pub fn name_str(&self) -> String {
+        name_str(&self.name)
+    }
+    /// The parent as an index, None for roots (any negative value).
+    pub fn parent_index(&self) -> Option<usize> {
+        usize::try_from(self.parent).ok()
+    }
+    /// The `type` field as stored: -1 none, 0 mesh, 1 light.
+    pub fn node_type(&self) -> i32 {
+        match self.entity {
+            Entity::None => NODE_NONE,
+            Entity::Mesh(_) => NODE_MESH,
+            Entity::Light(_) => NODE_LIGHT,
+        }
+    }
+    pub fn mesh(&self) -> Option<&MeshEntity> {
+        match &self.entity {
+            Entity::Mesh(m) => Some(m),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Entity {
+    /// `type = -1`.
+    None,
+    /// `type = 0`.
+    Mesh(MeshEntity),
+    /// `type = 1` (layout unverified: no corpus file carries a light).
+    Light(Light),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct MeshEntity {
+    pub mesh: MeshData,
+    /// Skinning bones; empty for rigid meshes.
+    pub bones: Vec<Bone>,
+    pub emissive: Vec3,
+    /// 1 in every real file.
+    pub cast_shadow: u8,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bone {
+    /// Index of the node that drives this bone.
+    pub node: i32,
+    /// Model space → bone space at rest. Skinned vertices are stored in model
+    /// space: `v' = Σ w · world(bone) · inv_rest · v`.
+    pub inv_rest: Mat4x3,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct MeshData {
+    /// `MESH` block version; 2 in every real file.
+    pub version: i32,
+    pub vertex_count: usize,
+    /// Always [`VERTEX_ARRAY_COUNT`] entries, in slot order (absent arrays
+    /// have `dim == 0`).
+    pub arrays: Vec<VertexArray>,
+    pub indices: Vec<u32>,
+    pub segments: Vec<Segment>,
+    pub bound_center: Vec3,
+    pub bound_radius: f32,
+    pub bbox_min: Vec3,
+    pub bbox_max: Vec3,
+}
+
+impl MeshData {
+    /// An empty version-2 mesh with 15 absent arrays.
+    pub fn new() -> Self {
+        MeshData {
+            version: 2,
+            vertex_count: 0,
+            arrays: vec![VertexArray::absent(); VERTEX_ARRAY_COUNT],
+            indices: Vec::new(),
+            segments: Vec::new(),
+            bound_center: Vec3::ZERO,
+            bound_radius: 0.0,
+            bbox_min: Vec3::ZERO,
+            bbox_max: Vec3::ZERO,
+        }
+    }
+    /// The array in `slot` if present (`dim > 0`).
+    pub fn array(&self, slot: usize) -> Option<&VertexArray> {
+        self.arrays.get(slot).filter(|a| a.is_present())
+    }
+    /// Positions (first three components of slot 0).
+    pub fn positions(&self) -> Option<Vec<Vec3>> {
+        self.array(POSITION).map(|a| a.vec3s())
+    }
+    pub fn normals(&self) -> Option<Vec<Vec3>> {
+        self.array(NORMAL).map(|a| a.vec3s())
+    }
+    pub fn texcoords0(&self) -> Option<Vec<Vec2>> {
+        self.array(TEXCOORD0).map(|a| a.vec2s())
+    }
+    /// Vertex colours as stored (bytes 0..=255 as floats, in file order).
+    pub fn colors(&self) -> Option<Vec<Vec4>> {
+        self.array(COLOR).map(|a| a.vec4s())
+    }
+    /// Up to four bone slots per vertex (indices into `MeshEntity::bones`);
+    /// missing components read 0.
+    pub fn bone_indices(&self) -> Option<Vec<[u32; 4]>> {
+        self.array(BONE_INDEX).map(|a| {
+            a.vec4s()
+                .iter()
+                .map(|v| v.to_array().map(|x| if x > 0.0 { x as u32 } else { 0 }))
+                .collect()
+        })
+    }
+    pub fn bone_weights(&self) -> Option<Vec<[f32; 4]>> {
+        self.array(BONE_WEIGHT)
+            .map(|a| a.vec4s().iter().map(|v| v.to_array()).collect())
+    }
+}
+
+impl Default for MeshData {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// One vertex-array header and its data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VertexArray {
+    /// 0 u8, 1 i16, 2 i32, 3 f32.
+    pub data_type: i32,
+    /// Components per vertex; 0 = array absent.
+    pub dim: i32,
+    /// Bytes per vertex (at least `dim × element size` when present).
+    pub stride: i32,
+    /// The `vertex_count × stride` bytes exactly as stored; this is what the
+    /// writer emits. Build arrays with the `from_*` constructors to keep it
+    /// consistent with `values`.
+    pub raw: Vec<u8>,
+    /// Decoded components, `vertex_count × dim`, integers converted to f32
+    /// without normalisation.
+    pub values: Vec<f32>,
+}
+
+impl VertexArray {
+    /// An absent array (`0, 0, 0`, no data).
+    pub fn absent() -> Self {
+        VertexArray {
+            data_type: DATA_BYTE,
+            dim: 0,
+            stride: 0,
+            raw: Vec::new(),
+            values: Vec::new(),
+        }
+    }
+    pub fn is_present(&self) -> bool {
+        self.dim > 0
+    }
+    pub fn dim(&self) -> usize {
+        self.dim.max(0) as usize
+    }
+    /// A tightly packed f32 array of `dim` components per vertex.
+    pub fn from_f32(dim: usize, values: &[f32]) -> Self {
+        let raw = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        Self::packed(DATA_FLOAT32, dim, 4, raw, values.to_vec())
+    }
+    /// A tightly packed i32 array (the bone-index layout of real files).
+    pub fn from_i32(dim: usize, values: &[i32]) -> Self {
+        let raw = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let vals = values.iter().map(|&v| v as f32).collect();
+        Self::packed(DATA_INT32, dim, 4, raw, vals)
+    }
+    /// A tightly packed i16 array.
+    pub fn from_i16(dim: usize, values: &[i16]) -> Self {
+        let raw = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let vals = values.iter().map(|&v| v as f32).collect();
+        Self::packed(DATA_INT16, dim, 2, raw, vals)
+    }
+    /// A tightly packed byte array (the colour layout of real files).
+    pub fn from_u8(dim: usize, values: &[u8]) -> Self {
+        let vals = values.iter().map(|&v| v as f32).collect();
+        Self::packed(DATA_BYTE, dim, 1, values.to_vec(), vals)
+    }
+    fn packed(data_type: i32, dim: usize, size: usize, raw: Vec<u8>, values: Vec<f32>) -> Self {
+        VertexArray {
+            data_type,
+            dim: dim as i32,
+            stride: (dim * size) as i32,
+            raw,
+            values,
+        }
+    }
+    /// Number of vertices held in `values`.
+    pub fn len(&self) -> usize {
+        self.values.len().checked_div(self.dim()).unwrap_or(0)
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Component `c` of vertex `v`, 0 when out of range.
+    pub fn get(&self, v: usize, c: usize) -> f32 {
+        let d = self.dim();
+        if c >= d {
+            return 0.0;
+        }
+        self.values.get(v * d + c).copied().unwrap_or(0.0)
+    }
+    /// Per-vertex vectors of the first 2 components (missing ones read 0).
+    pub fn vec2s(&self) -> Vec<Vec2> {
+        (0..self.len())
+            .map(|v| Vec2::new(self.get(v, 0), self.get(v, 1)))
+            .collect()
+    }
+    pub fn vec3s(&self) -> Vec<Vec3> {
+        (0..self.len())
+            .map(|v| Vec3::new(self.get(v, 0), self.get(v, 1), self.get(v, 2)))
+            .collect()
+    }
+    pub fn vec4s(&self) -> Vec<Vec4> {
+        (0..self.len())
+            .map(|v| {
+                Vec4::new(
+                    self.get(v, 0),
+                    self.get(v, 1),
+                    self.get(v, 2),
+                    self.get(v, 3),
+                )
+            })
+            .collect()
+    }
+}
+
+/// A renderable slice of the index buffer with one material.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Segment {
+    /// Material name, defined in Lua (`defineMaterial{ name = … }`).
+    pub material: RawName,
+    /// 2 (triangle list) in every real file.
+    pub primitive_type: i32,
+    /// First index (not triangle) of the segment in `MeshData::indices`.
+    pub first_index: i32,
+    /// Number of triangles: the segment covers `3 × triangle_count` indices.
+    pub triangle_count: i32,
+}
+
+impl Segment {
+    pub fn material_str(&self) -> String {
+        name_str(&self.material)
+    }
+}
+
+/// A light entity (node type 1). Unverified layout: no corpus file has one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Light {
+    pub kind: i32,
+    pub color: Vec3,
+    pub range: f32,
+    pub spot_angle: f32,
+    pub spot_sharpness: f32,
+    pub cast_shadow: u8,
+}
+
+/// A parsed `.animation` file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Animation {
+    /// 1 (Grimrock 1: interleaved keys) or 2 (Grimrock 2: three arrays).
+    pub version: i32,
+    /// Empty in every real file.
+    pub name: RawName,
+    pub fps: f32,
+    pub frames: i32,
+    pub tracks: Vec<Track>,
+    pub trailing_bytes: usize,
+    pub warnings: Vec<String>,
+}
+
+impl Animation {
+    /// An empty animation of `version` (1 or 2).
+    pub fn new(version: i32, fps: f32, frames: i32) -> Self {
+        Animation {
+            version,
+            name: Vec::new(),
+            fps,
+            frames,
+            tracks: Vec::new(),
+            trailing_bytes: 0,
+            warnings: Vec::new(),
+        }
+    }
+    /// Seconds covered: `frames / fps` (0 when fps is not positive).
+    pub fn duration(&self) -> f32 {
+        if self.fps > 0.0 {
+            self.frames as f32 / self.fps
+        } else {
+            0.0
+        }
+    }
+    pub fn find_track(&self, node: &[u8]) -> Option<&Track> {
+        self.tracks.iter().find(|t| t.node == node)
+    }
+}
+
+/// Keys for one node. In version 1 the three arrays have the same length (one
+/// key per frame); in version 2 each array may differ, and an array with one
+/// key is constant.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Track {
+    pub node: RawName,
+    pub positions: Vec<Vec3>,
+    /// Stored x, y, z, w.
+    pub rotations: Vec<Quat>,
+    pub scales: Vec<Vec3>,
+}
+
+impl Track {
+    pub fn new(node: &[u8]) -> Self {
+        Track {
+            node: node.to_vec(),
+            positions: Vec::new(),
+            rotations: Vec::new(),
+            scales: Vec::new(),
+        }
+    }
+    pub fn node_str(&self) -> String {
+        name_str(&self.node)
+    }
+}
