@@ -10,6 +10,7 @@ mod model;
 pub mod pose;
 mod track;
 
+pub mod lower_grimrock;
 pub mod lower_rsm;
 
 pub use model::*;
