@@ -8,6 +8,7 @@ use crate::formats::rsm::{
     Face, PosKey, RotKey, Rsm, RsmNode, ScaleKey, TexAnimChannel, TexAnimKey, TexCoord,
     TextureAnim, VolumeBox,
 };
+use crate::formats::grimrock as gr;
 use glam::{Quat, Vec3};
 
 /// A file to write: path relative to `recipes/samples/`, and its bytes.
@@ -42,6 +43,30 @@ pub fn all() -> Vec<SampleFile> {
         SampleFile {
             path: "data/texture/kiln/stone.bmp",
             bytes: stone_texture(),
+        },
+        SampleFile {
+            path: "grimrock/mod_assets/models/kiln_tentacle.model",
+            bytes: gr::write_model(&crate::samples_grimrock::tentacle()),
+        },
+        SampleFile {
+            path: "grimrock/mod_assets/animations/kiln_tentacle_wave.animation",
+            bytes: gr::write_animation(&crate::samples_grimrock::tentacle_wave()),
+        },
+        SampleFile {
+            path: "grimrock/mod_assets/models/kiln_sign.model",
+            bytes: gr::write_model(&crate::samples_grimrock::sign()),
+        },
+        SampleFile {
+            path: "grimrock/mod_assets/models/kiln_materials.lua",
+            bytes: crate::samples_grimrock::MATERIALS_LUA.as_bytes().to_vec(),
+        },
+        SampleFile {
+            path: "grimrock/mod_assets/textures/kiln_tentacle.tga",
+            bytes: crate::samples_grimrock::tentacle_texture(),
+        },
+        SampleFile {
+            path: "grimrock/mod_assets/textures/kiln_sign.tga",
+            bytes: crate::samples_grimrock::sign_texture(),
         },
     ]
 }
