@@ -180,7 +180,7 @@ fn parse_mesh_data(
     for slot in 0..VERTEX_ARRAY_COUNT {
         arrays.push(parse_vertex_array(
             r,
-            vertex_count,
+            (vertex_count, vc_at, &vc_field),
             &format!("{p}.arrays[{slot}]({})", VERTEX_ARRAY_NAMES[slot]),
         )?);
     }
@@ -216,11 +216,15 @@ fn parse_mesh_data(
     Ok(mesh)
 }
 
+/// `count` is the mesh's vertex count with its offset and field name: a data
+/// block that does not fit is reported there, since a hostile count is the
+/// usual cause.
 fn parse_vertex_array(
     r: &mut Reader,
-    vertex_count: usize,
+    count: (usize, usize, &str),
     f: &str,
 ) -> Result<VertexArray, ParseError> {
+    let (vertex_count, vc_at, vc_field) = count;
     let at = r.pos();
     let data_type = r.i32(&format!("{f}.data_type"))?;
     let dim = r.i32(&format!("{f}.dim"))?;
@@ -261,9 +265,19 @@ fn parse_vertex_array(
         ));
     }
     let stride_u = stride as usize;
-    let data_field = format!("{f}.data");
-    r.check_count(at, &data_field, vertex_count as u64, stride_u)?;
-    let raw = r.bytes(vertex_count * stride_u, &data_field)?;
+    let need = vertex_count as u64 * stride_u as u64;
+    if need > r.remaining() as u64 {
+        return Err(r.error_at(
+            vc_at,
+            vc_field,
+            format!(
+                "{vertex_count} vertices × {stride_u}-byte stride of {f} need {need} bytes \
+                 but only {} are left",
+                r.remaining()
+            ),
+        ));
+    }
+    let raw = r.bytes(vertex_count * stride_u, &format!("{f}.data"))?;
     let mut values = Vec::with_capacity(vertex_count * dim);
     for v in raw.chunks_exact(stride_u) {
         for c in 0..dim {
