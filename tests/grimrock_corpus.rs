@@ -58,6 +58,7 @@ fn every_corpus_model_parses_to_the_end_and_round_trips() {
     files(&root, "model", &mut list);
     assert_eq!(list.len(), 11, "{list:#?}");
     let mut meshes = 0;
+    let mut off_identity = Vec::new();
     for p in &list {
         let data = std::fs::read(p).unwrap();
         let m = grimrock::parse_model(&data, p).unwrap_or_else(|e| panic!("{e}"));
@@ -77,9 +78,27 @@ fn every_corpus_model_parses_to_the_end_and_round_trips() {
             let covered: i32 = mesh.segments.iter().map(|s| 3 * s.triangle_count).sum();
             assert_eq!(covered as usize, mesh.indices.len(), "{}", p.display());
             assert!(mesh.segments.iter().all(|s| s.primitive_type == 2));
+            for b in &m.nodes[i].mesh().unwrap().bones {
+                let rest = m.world_matrix(b.node as usize) * b.inv_rest.to_mat4();
+                if !rest.abs_diff_eq(Mat4::IDENTITY, 2e-4) {
+                    let file = p.file_name().unwrap().to_string_lossy().into_owned();
+                    off_identity.push((file, b.node, rest));
+                }
+            }
         }
     }
     assert_eq!(meshes, 12);
+    // world(bone) · invRest is the identity at rest for every skinned mesh
+    // but the pressure plate, whose vertices are stored in centimetres: its
+    // inverse rest matrices carry the 0.01 scale to metres. Lowering must
+    // apply the full skinning product, never assume it cancels.
+    let plate = Mat4::from_scale(Vec3::splat(0.01));
+    assert_eq!(off_identity.len(), 2, "{off_identity:?}");
+    for (file, node, rest) in &off_identity {
+        assert_eq!(file, "sewers_pressure_plate.model");
+        assert!([1, 2].contains(node));
+        assert!(rest.abs_diff_eq(plate, 1e-7), "{rest}");
+    }
 }
 
 #[test]
@@ -183,7 +202,7 @@ fn stone_dagger_is_a_static_mesh_with_colours() {
         ("stone_dagger", 2, 0, 316)
     );
     assert_eq!(mesh.bbox_min.x, -29.738035);
-    assert_eq!(mesh.bbox_max, Vec3::new(29.1015625, 2.9812438, 7.8857422));
+    assert_eq!(mesh.bbox_max, Vec3::new(29.101_563, 2.981_243_8, 7.885_742));
     assert_eq!(mesh.bound_radius, 29.469904);
     // The box holds every vertex.
     for p in &pos {

@@ -263,13 +263,13 @@ fn known_fields_name_themselves() {
     // Array 0 header: data type, dim, stride.
     let h = mesh_at + 12;
     for (patch, value, field, what) in [
-        (0, 9, "data_type", "unknown data type 9"),
+        (0, 9i32, "data_type", "unknown data type 9"),
         (4, 5, "dim", "5 components"),
         (4, -2, "dim", "-2 components"),
         (8, 11, "stride", "stride 11 is smaller than 3 × 4-byte f32"),
     ] {
         let mut b = m.clone();
-        b[h + patch..h + patch + 4].copy_from_slice(&(value as i32).to_le_bytes());
+        b[h + patch..h + patch + 4].copy_from_slice(&value.to_le_bytes());
         let e = grimrock::parse_model(&b, f).unwrap_err();
         assert_eq!(
             e.field,

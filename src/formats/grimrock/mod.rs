@@ -133,13 +133,14 @@ impl Model {
             .collect()
     }
     /// The model-space matrix of node `i`: `world(parent) · local`. Parents
-    /// that are out of range, or that would close a cycle, end the chain.
+    /// that are out of range end the chain; a cycle ends once every node has
+    /// been counted.
     pub fn world_matrix(&self, i: usize) -> Mat4 {
         let mut m = Mat4::IDENTITY;
         let mut cur = Some(i);
         let mut steps = 0;
         while let Some(c) = cur {
-            if c >= self.nodes.len() || steps > self.nodes.len() {
+            if c >= self.nodes.len() || steps >= self.nodes.len() {
                 break;
             }
             m = self.nodes[c].local.to_mat4() * m;
@@ -555,5 +556,57 @@ impl Track {
     }
     pub fn node_str(&self) -> String {
         name_str(&self.node)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mat4x3_columns_map_points_as_the_file_says() {
+        let m = Mat4x3::from_array(&[
+            0.0, 1.0, 0.0, // base_x
+            -1.0, 0.0, 0.0, // base_y
+            0.0, 0.0, 2.0, // base_z
+            5.0, 6.0, 7.0, // translation
+        ]);
+        // p' = x·base_x + y·base_y + z·base_z + translation
+        let p = m.to_mat4().transform_point3(Vec3::new(1.0, 2.0, 3.0));
+        assert_eq!(p, Vec3::new(3.0, 7.0, 13.0));
+        assert_eq!(Mat4x3::from_mat4(&m.to_mat4()), m);
+        assert_eq!(Mat4x3::from_array(&m.to_array()), m);
+    }
+
+    #[test]
+    fn vertex_array_accessors_pad_missing_components() {
+        let a = VertexArray::from_f32(2, &[1.0, 2.0, 3.0, 4.0]);
+        assert_eq!((a.len(), a.stride, a.raw.len()), (2, 8, 16));
+        assert_eq!(
+            a.vec3s(),
+            [Vec3::new(1.0, 2.0, 0.0), Vec3::new(3.0, 4.0, 0.0)]
+        );
+        assert_eq!(a.get(5, 0), 0.0);
+        let b = VertexArray::from_i16(1, &[-3, 7]);
+        assert_eq!(
+            (b.data_type, b.stride, b.values.clone()),
+            (DATA_INT16, 2, vec![-3.0, 7.0])
+        );
+        assert_eq!(VertexArray::absent().len(), 0);
+        assert_eq!(data_type_size(DATA_INT16), Some(2));
+        assert_eq!(data_type_size(4), None);
+    }
+
+    #[test]
+    fn world_matrix_survives_parent_cycles() {
+        let mut m = Model::new();
+        let mut a = Node::new(b"a", 1);
+        a.local.translation = Vec3::X;
+        let mut b = Node::new(b"b", 0);
+        b.local.translation = Vec3::Y;
+        m.nodes = vec![a, b];
+        // The chain a → b → a … counts each node of the cycle once.
+        let w = m.world_matrix(0).transform_point3(Vec3::ZERO);
+        assert_eq!(w, Vec3::new(1.0, 1.0, 0.0));
     }
 }

@@ -177,11 +177,11 @@ fn parse_mesh_data(
     }
     let vertex_count = vc as usize;
     let mut arrays = Vec::with_capacity(VERTEX_ARRAY_COUNT);
-    for slot in 0..VERTEX_ARRAY_COUNT {
+    for (slot, slot_name) in VERTEX_ARRAY_NAMES.iter().enumerate() {
         arrays.push(parse_vertex_array(
             r,
             (vertex_count, vc_at, &vc_field),
-            &format!("{p}.arrays[{slot}]({})", VERTEX_ARRAY_NAMES[slot]),
+            &format!("{p}.arrays[{slot}]({slot_name})"),
         )?);
     }
     let n = r.count_i32(&format!("{p}.index_count"), 4)?;
@@ -316,7 +316,7 @@ fn check_mesh(r: &Reader, warnings: &mut Vec<String>, p: &str, mesh: &MeshData) 
             format!("{bad} index(es) beyond the {vc} vertices"),
         );
     }
-    if mesh.indices.len() % 3 != 0 {
+    if !mesh.indices.len().is_multiple_of(3) {
         warn(
             r,
             warnings,
