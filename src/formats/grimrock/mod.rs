@@ -282,7 +282,10 @@ pub struct Bone {
     /// Index of the node that drives this bone.
     pub node: i32,
     /// Model space → bone space at rest. Skinned vertices are stored in model
-    /// space: `v' = Σ w · world(bone) · inv_rest · v`.
+    /// space: `v' = Σ w · world(bone) · inv_rest · v`. At rest the product
+    /// `world(bone) · inv_rest` is the identity in most files but not all:
+    /// `sewers_pressure_plate.model` stores centimetres and its inverse rest
+    /// matrices carry the 0.01 scale, so always apply the full product.
     pub inv_rest: Mat4x3,
 }
 
@@ -471,6 +474,8 @@ pub struct Segment {
     /// 2 (triangle list) in every real file.
     pub primitive_type: i32,
     /// First index (not triangle) of the segment in `MeshData::indices`.
+    /// Every corpus mesh has a single segment starting at 0, so index vs
+    /// triangle units are unconfirmed for multi-segment files.
     pub first_index: i32,
     /// Number of triangles: the segment covers `3 × triangle_count` indices.
     pub triangle_count: i32,
