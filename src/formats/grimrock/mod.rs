@@ -10,11 +10,13 @@
 
 mod anim;
 mod model;
+pub mod sample;
 mod summary;
 mod write;
 
 pub use anim::{parse_animation, parse_animation_file};
 pub use model::{parse_model, parse_model_file};
+pub use sample::{sample_animation, sample_model};
 pub use summary::{
     animation_summary, model_summary, unmatched_tracks, AnimationSummary, BoneSummary, MeshSummary,
     ModelSummary, NodeSummary, SegmentSummary, TrackSummary, VertexArraySummary,
@@ -131,13 +133,14 @@ impl Model {
             .collect()
     }
     /// The model-space matrix of node `i`: `world(parent) · local`. Parents
-    /// that are out of range, or that would close a cycle, end the chain.
+    /// that are out of range end the chain; a cycle ends once every node has
+    /// been counted.
     pub fn world_matrix(&self, i: usize) -> Mat4 {
         let mut m = Mat4::IDENTITY;
         let mut cur = Some(i);
         let mut steps = 0;
         while let Some(c) = cur {
-            if c >= self.nodes.len() || steps > self.nodes.len() {
+            if c >= self.nodes.len() || steps >= self.nodes.len() {
                 break;
             }
             m = self.nodes[c].local.to_mat4() * m;
@@ -279,7 +282,10 @@ pub struct Bone {
     /// Index of the node that drives this bone.
     pub node: i32,
     /// Model space → bone space at rest. Skinned vertices are stored in model
-    /// space: `v' = Σ w · world(bone) · inv_rest · v`.
+    /// space: `v' = Σ w · world(bone) · inv_rest · v`. At rest the product
+    /// `world(bone) · inv_rest` is the identity in most files but not all:
+    /// `sewers_pressure_plate.model` stores centimetres and its inverse rest
+    /// matrices carry the 0.01 scale, so always apply the full product.
     pub inv_rest: Mat4x3,
 }
 
@@ -468,6 +474,8 @@ pub struct Segment {
     /// 2 (triangle list) in every real file.
     pub primitive_type: i32,
     /// First index (not triangle) of the segment in `MeshData::indices`.
+    /// Every corpus mesh has a single segment starting at 0, so index vs
+    /// triangle units are unconfirmed for multi-segment files.
     pub first_index: i32,
     /// Number of triangles: the segment covers `3 × triangle_count` indices.
     pub triangle_count: i32,
@@ -553,5 +561,57 @@ impl Track {
     }
     pub fn node_str(&self) -> String {
         name_str(&self.node)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mat4x3_columns_map_points_as_the_file_says() {
+        let m = Mat4x3::from_array(&[
+            0.0, 1.0, 0.0, // base_x
+            -1.0, 0.0, 0.0, // base_y
+            0.0, 0.0, 2.0, // base_z
+            5.0, 6.0, 7.0, // translation
+        ]);
+        // p' = x·base_x + y·base_y + z·base_z + translation
+        let p = m.to_mat4().transform_point3(Vec3::new(1.0, 2.0, 3.0));
+        assert_eq!(p, Vec3::new(3.0, 7.0, 13.0));
+        assert_eq!(Mat4x3::from_mat4(&m.to_mat4()), m);
+        assert_eq!(Mat4x3::from_array(&m.to_array()), m);
+    }
+
+    #[test]
+    fn vertex_array_accessors_pad_missing_components() {
+        let a = VertexArray::from_f32(2, &[1.0, 2.0, 3.0, 4.0]);
+        assert_eq!((a.len(), a.stride, a.raw.len()), (2, 8, 16));
+        assert_eq!(
+            a.vec3s(),
+            [Vec3::new(1.0, 2.0, 0.0), Vec3::new(3.0, 4.0, 0.0)]
+        );
+        assert_eq!(a.get(5, 0), 0.0);
+        let b = VertexArray::from_i16(1, &[-3, 7]);
+        assert_eq!(
+            (b.data_type, b.stride, b.values.clone()),
+            (DATA_INT16, 2, vec![-3.0, 7.0])
+        );
+        assert_eq!(VertexArray::absent().len(), 0);
+        assert_eq!(data_type_size(DATA_INT16), Some(2));
+        assert_eq!(data_type_size(4), None);
+    }
+
+    #[test]
+    fn world_matrix_survives_parent_cycles() {
+        let mut m = Model::new();
+        let mut a = Node::new(b"a", 1);
+        a.local.translation = Vec3::X;
+        let mut b = Node::new(b"b", 0);
+        b.local.translation = Vec3::Y;
+        m.nodes = vec![a, b];
+        // The chain a → b → a … counts each node of the cycle once.
+        let w = m.world_matrix(0).transform_point3(Vec3::ZERO);
+        assert_eq!(w, Vec3::new(1.0, 1.0, 0.0));
     }
 }

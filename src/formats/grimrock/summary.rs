@@ -79,17 +79,98 @@ pub struct TrackSummary {
     pub scale_keys: usize,
 }
 
-pub fn model_summary(_model: &Model) -> ModelSummary {
+/// Summarises a model: the node tree in file order, then one entry per mesh.
+pub fn model_summary(model: &Model) -> ModelSummary {
+    let nodes = model
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| NodeSummary {
+            index: i,
+            name: n.name_str(),
+            parent: n.parent,
+            kind: match n.entity {
+                Entity::None => "none",
+                Entity::Mesh(_) => "mesh",
+                Entity::Light(_) => "light",
+            },
+            depth: depth(model, i),
+        })
+        .collect();
+    let meshes = model
+        .nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, n)| n.mesh().map(|m| (i, n, m)))
+        .map(|(i, n, m)| MeshSummary {
+            node: i,
+            node_name: n.name_str(),
+            vertex_count: m.mesh.vertex_count,
+            arrays: m
+                .mesh
+                .arrays
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| a.is_present())
+                .map(|(slot, a)| VertexArraySummary {
+                    slot,
+                    name: VERTEX_ARRAY_NAMES.get(slot).copied().unwrap_or("extra"),
+                    data_type: data_type_name(a.data_type),
+                    dim: a.dim,
+                    stride: a.stride,
+                })
+                .collect(),
+            index_count: m.mesh.indices.len(),
+            segments: m
+                .mesh
+                .segments
+                .iter()
+                .map(|s| SegmentSummary {
+                    material: s.material_str(),
+                    primitive_type: s.primitive_type,
+                    first_index: s.first_index,
+                    triangle_count: s.triangle_count,
+                })
+                .collect(),
+            bones: m
+                .bones
+                .iter()
+                .map(|b| BoneSummary {
+                    node: b.node,
+                    node_name: usize::try_from(b.node)
+                        .ok()
+                        .and_then(|k| model.nodes.get(k))
+                        .map(|n| n.name_str()),
+                })
+                .collect(),
+        })
+        .collect();
     ModelSummary {
         format: "MDL1",
-        version: 0,
-        nodes: Vec::new(),
-        meshes: Vec::new(),
-        trailing_bytes: 0,
-        warnings: Vec::new(),
+        version: model.version,
+        nodes,
+        meshes,
+        trailing_bytes: model.trailing_bytes,
+        warnings: model.warnings.clone(),
     }
 }
 
+/// Steps from node `i` up to a root; a parent chain that loops or leaves the
+/// node list stops counting there.
+fn depth(model: &Model, i: usize) -> usize {
+    let mut d = 0;
+    let mut cur = model.nodes[i].parent_index();
+    while let Some(c) = cur {
+        if c >= model.nodes.len() || d >= model.nodes.len() {
+            break;
+        }
+        d += 1;
+        cur = model.nodes[c].parent_index();
+    }
+    d
+}
+
+/// Summarises an animation: header fields and per-track key counts.
 pub fn animation_summary(anim: &Animation) -> AnimationSummary {
     AnimationSummary {
         format: "ANIM",
@@ -98,7 +179,16 @@ pub fn animation_summary(anim: &Animation) -> AnimationSummary {
         fps: anim.fps,
         frames: anim.frames,
         duration: anim.duration(),
-        tracks: Vec::new(),
+        tracks: anim
+            .tracks
+            .iter()
+            .map(|t| TrackSummary {
+                node: t.node_str(),
+                position_keys: t.positions.len(),
+                rotation_keys: t.rotations.len(),
+                scale_keys: t.scales.len(),
+            })
+            .collect(),
         trailing_bytes: anim.trailing_bytes,
         warnings: anim.warnings.clone(),
     }
