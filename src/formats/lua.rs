@@ -469,21 +469,20 @@ impl<'a> Lexer<'a> {
             }
             b'u' => {
                 let digits_start = self.pos + 1;
-                let digits = self
-                    .src
-                    .get(digits_start..)
-                    .unwrap_or(&[])
-                    .iter()
-                    .take_while(|b| b.is_ascii_hexdigit())
-                    .count();
-                let text = std::str::from_utf8(&self.src[digits_start..digits_start + digits])
-                    .unwrap_or("");
-                let code = if self.at(self.pos) == Some(b'{')
-                    && self.at(digits_start + digits) == Some(b'}')
-                    && digits > 0
-                    && digits <= 8
-                {
-                    u32::from_str_radix(text, 16).ok().and_then(char::from_u32)
+                let digits: &[u8] = match self.src.get(digits_start..) {
+                    Some(rest) => {
+                        let n = rest.iter().take_while(|b| b.is_ascii_hexdigit()).count();
+                        &rest[..n]
+                    }
+                    None => &[],
+                };
+                let closed = self.at(self.pos) == Some(b'{')
+                    && self.at(digits_start + digits.len()) == Some(b'}');
+                let code = if closed && !digits.is_empty() && digits.len() <= 8 {
+                    std::str::from_utf8(digits)
+                        .ok()
+                        .and_then(|t| u32::from_str_radix(t, 16).ok())
+                        .and_then(char::from_u32)
                 } else {
                     None
                 };
@@ -491,7 +490,7 @@ impl<'a> Lexer<'a> {
                     Some(ch) => {
                         let mut buf = [0; 4];
                         out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
-                        self.pos = digits_start + digits + 1;
+                        self.pos = digits_start + digits.len() + 1;
                     }
                     None => return fail(at, "`\\u` needs `{hex}` naming a Unicode scalar"),
                 }
@@ -526,7 +525,7 @@ impl<'a> Lexer<'a> {
         self.pos = i;
         let text = std::str::from_utf8(&self.src[start..i]).unwrap_or("");
         let value = if hex {
-            parse_hex(&text[2..])
+            text.get(2..).and_then(parse_hex)
         } else {
             text.parse::<f64>().ok()
         };
