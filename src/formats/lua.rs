@@ -611,6 +611,9 @@ struct Parser<'a> {
     depth: u32,
     /// Scalar constants assigned at the top level so far.
     constants: BTreeMap<String, LuaValue>,
+    /// Byte offset of each line's start, so positions of many tables in a
+    /// big file cost a binary search rather than a rescan.
+    line_starts: Vec<usize>,
 }
 
 impl<'a> Parser<'a> {
@@ -627,6 +630,14 @@ impl<'a> Parser<'a> {
             prev_end: 0,
             depth: 0,
             constants: BTreeMap::new(),
+            line_starts: std::iter::once(0)
+                .chain(
+                    src.bytes()
+                        .enumerate()
+                        .filter(|&(_, b)| b == b'\n')
+                        .map(|(i, _)| i + 1),
+                )
+                .collect(),
         }
     }
 
@@ -645,6 +656,19 @@ impl<'a> Parser<'a> {
             self.peeked = Some(self.lex.next()?);
         }
         Ok(&self.peeked.as_ref().expect("just filled").tok)
+    }
+
+    /// As [`line_column`].
+    fn position(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.src.len());
+        let line = self.line_starts.partition_point(|&start| start <= offset);
+        let start = self.line_starts[line.saturating_sub(1).min(self.line_starts.len() - 1)];
+        let column = self.src.as_bytes()[start..offset]
+            .iter()
+            .filter(|&&b| b & 0xc0 != 0x80)
+            .count()
+            + 1;
+        (line, column)
     }
 
     fn is_sym(&self, s: &str) -> bool {
@@ -711,8 +735,9 @@ impl<'a> Parser<'a> {
         let mut out = Vec::new();
         let mut blocks = 0usize;
         let mut brackets = 0usize;
-        // Whether the token before the current one was `.` or `:`, making
-        // a name a field (`x.defineMaterial`) rather than a global.
+        // Whether the token before the current one makes a name something
+        // other than a statement's start: a field (`x.defineMaterial`,
+        // `obj:defineMaterial`) or a loop variable (`for i = 1, 3`).
         let mut after_dot = false;
         loop {
             let top = blocks == 0 && brackets == 0;
@@ -763,6 +788,7 @@ impl<'a> Parser<'a> {
                 Tok::Name(n) => match n.as_str() {
                     "function" | "if" | "do" | "repeat" => blocks += 1,
                     "end" | "until" => blocks = blocks.saturating_sub(1),
+                    "for" => dot = true,
                     _ => {}
                 },
                 Tok::Sym("{" | "(" | "[") => brackets += 1,
@@ -809,7 +835,7 @@ impl<'a> Parser<'a> {
     fn table(&mut self) -> Result<LuaTable, Fail> {
         self.enter()?;
         let open = self.tok.start;
-        let (line, column) = line_column(self.src.as_bytes(), open);
+        let (line, column) = self.position(open);
         self.expect("{", "to open a table")?;
         let mut entries = Vec::new();
         let mut next_index: i64 = 1;
@@ -1161,6 +1187,8 @@ mod tests {
         let e = calls("f{ \"\\300\" }", Path::new("e.lua"), "f").unwrap_err();
         assert_eq!((e.offset, e.field.as_str()), (4, "f call at 1:1"));
         assert!(e.message.contains("above 255"), "{e}");
+        let e = calls("x = '\\300'\nf{}", Path::new("e.lua"), "f").unwrap_err();
+        assert_eq!((e.offset, e.field.as_str()), (5, "lua source"));
         let e = calls("x = 1\nf{ \"\\xZZ\" }", Path::new("e.lua"), "f").unwrap_err();
         assert!(e.message.starts_with("line 2:5:"), "{e}");
     }
@@ -1257,7 +1285,7 @@ mod tests {
 
     #[test]
     fn constants_inside_blocks_do_not_leak() {
-        let t = one("local p = 'a'\nfunction g() p = 'b' end\nf{ v = p }");
+        let t = one("local p = 'a'\nfunction g() p = 'b' end\nfor p = 1, 2 do end\nf{ v = p }");
         assert_eq!(t.get("v").unwrap().as_str(), Some("a"));
     }
 
@@ -1304,6 +1332,10 @@ mod tests {
     #[test]
     fn line_columns_count_characters() {
         let src = "é\nab€c";
+        let p = Parser::new(src);
+        for offset in [0, 2, 3, 5, 8, 9, 999] {
+            assert_eq!(p.position(offset), line_column(src.as_bytes(), offset));
+        }
         assert_eq!(line_column(src.as_bytes(), 0), (1, 1));
         assert_eq!(line_column(src.as_bytes(), 3), (2, 1));
         assert_eq!(line_column(src.as_bytes(), 8), (2, 4));
