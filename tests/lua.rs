@@ -7,6 +7,7 @@ use kiln::formats::lua::{calls, LuaKey, LuaTable, LuaValue};
 use kiln::texture::grimrock::{
     find_materials, load_diffuse, lua_files, mod_root, resolve_texture, GrimrockMaterial,
 };
+use kiln::texture::TextureResolver;
 use std::path::{Path, PathBuf};
 
 const PLUGIN: &str = "grimrock/grimrock+eob1-waterdeep/mod_assets/plugins/skeleton_warrior_axe";
@@ -178,7 +179,7 @@ fn corpus_axe_texture_resolves_to_its_dds() {
         None
     );
 
-    let loaded = load_diffuse(&model, &mats[0]);
+    let loaded = load_diffuse(&model, &mats[0], &TextureResolver::default());
     assert_eq!(loaded.warning, None);
     assert_eq!(loaded.path.as_deref(), Some(dds.as_path()));
     assert_eq!((loaded.image.width, loaded.image.height), (128, 128));
@@ -187,7 +188,7 @@ fn corpus_axe_texture_resolves_to_its_dds() {
 
     let mut missing = mats[0].clone();
     missing.diffuse_map = Some("mod_assets/textures/nowhere.tga".into());
-    let fallback = load_diffuse(&model, &missing);
+    let fallback = load_diffuse(&model, &missing, &TextureResolver::default());
     assert_eq!((fallback.image.width, fallback.image.height), (64, 64));
     let warning = fallback.warning.unwrap();
     assert!(

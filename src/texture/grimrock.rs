@@ -21,7 +21,7 @@
 //! backups and unused drafts the game never loads.
 
 use super::lookup::{find, split_name};
-use super::{load, LoadedTexture, Texture};
+use super::{load, LoadedTexture, Texture, TextureResolver};
 use crate::formats::lua::{calls, LuaValue};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -361,6 +361,17 @@ fn walk_lua(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
 /// looked up below every folder above the model, nearest first, matching
 /// each component in any case.
 pub fn resolve_texture(model_path: &Path, map: &str) -> Option<PathBuf> {
+    resolve_texture_with(model_path, map, &[])
+}
+
+/// As [`resolve_texture`], then below each of `search_dirs` (recipe `data:`
+/// entries, `--data DIR`): a folder holding `assets/` (an unpacked game, for
+/// mods that use the game's own textures) or that folder itself.
+pub fn resolve_texture_with(
+    model_path: &Path,
+    map: &str,
+    search_dirs: &[PathBuf],
+) -> Option<PathBuf> {
     let components = split_name(map.as_bytes());
     let (last, dirs) = components.split_last()?;
     let stem = match last.iter().rposition(|&b| b == b'.') {
@@ -379,12 +390,31 @@ pub fn resolve_texture(model_path: &Path, map: &str) -> Option<PathBuf> {
         }
     }
     let start = folder_of(model_path);
-    for name in names {
+    let ancestors: Vec<&Path> = start
+        .ancestors()
+        .filter(|d| !d.as_os_str().is_empty())
+        .collect();
+    for name in &names {
         let mut path = dirs.to_vec();
-        path.push(name);
-        for base in start.ancestors().filter(|d| !d.as_os_str().is_empty()) {
+        path.push(name.clone());
+        for base in &ancestors {
             if let Some(found) = find(base, &[], &path) {
                 return Some(found);
+            }
+        }
+    }
+    for dir in search_dirs {
+        for name in &names {
+            let mut path = dirs.to_vec();
+            path.push(name.clone());
+            if let Some(found) = find(dir, &[], &path) {
+                return Some(found);
+            }
+            // The search dir is the `assets/` folder itself.
+            if path.len() > 1 {
+                if let Some(found) = find(dir, &[], &path[1..]) {
+                    return Some(found);
+                }
             }
         }
     }
@@ -393,8 +423,12 @@ pub fn resolve_texture(model_path: &Path, map: &str) -> Option<PathBuf> {
 
 /// The decoded diffuse texture of a material, or the checker with a warning
 /// (no diffuse map, file not found, or unreadable), so the model still
-/// renders.
-pub fn load_diffuse(model_path: &Path, material: &GrimrockMaterial) -> LoadedTexture {
+/// renders. The resolver's search dirs are tried after the model's folders.
+pub fn load_diffuse(
+    model_path: &Path,
+    material: &GrimrockMaterial,
+    resolver: &TextureResolver,
+) -> LoadedTexture {
     let checker = |name: String, path: Option<PathBuf>, warning: String| LoadedTexture {
         name,
         path,
@@ -412,7 +446,7 @@ pub fn load_diffuse(model_path: &Path, material: &GrimrockMaterial) -> LoadedTex
             ),
         );
     };
-    let Some(path) = resolve_texture(model_path, map) else {
+    let Some(path) = resolve_texture_with(model_path, map, &resolver.search_dirs) else {
         let root = mod_root(model_path)
             .map(|r| format!("below {}", r.display()))
             .unwrap_or_else(|| "(no mod_assets folder above the model)".to_string());
@@ -579,6 +613,19 @@ mod tests {
         );
         assert_eq!(r("mod_assets/textures/missing.tga"), None);
         assert_eq!(r(""), None);
+
+        // Game textures from an unpacked game given as a search dir, either
+        // the folder holding `assets/` or `assets/` itself.
+        let game = root.join("game");
+        write(&game.join("Assets/Textures/Stone_dif.dds"), "dds");
+        let want = Some(game.join("Assets/Textures/Stone_dif.dds"));
+        let map = "assets/textures/stone_dif.tga";
+        assert_eq!(resolve_texture(&model, map), None);
+        assert_eq!(resolve_texture_with(&model, map, &[game.clone()]), want);
+        assert_eq!(
+            resolve_texture_with(&model, map, &[root.join("nowhere"), game.join("Assets")]),
+            want
+        );
         let _ = fs::remove_dir_all(&root);
     }
 }
