@@ -621,7 +621,10 @@ mod tests {
         let want = Some(game.join("Assets/Textures/Stone_dif.dds"));
         let map = "assets/textures/stone_dif.tga";
         assert_eq!(resolve_texture(&model, map), None);
-        assert_eq!(resolve_texture_with(&model, map, &[game.clone()]), want);
+        assert_eq!(
+            resolve_texture_with(&model, map, std::slice::from_ref(&game)),
+            want
+        );
         assert_eq!(
             resolve_texture_with(&model, map, &[root.join("nowhere"), game.join("Assets")]),
             want
