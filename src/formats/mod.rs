@@ -2,6 +2,7 @@
 //! knows about rendering: lowering into `scene::Model` happens in `scene`.
 
 pub mod grimrock;
+pub mod lua;
 pub mod reader;
 pub mod rsm;
 pub mod text;

@@ -123,7 +123,7 @@ impl Root {
 
 /// Splits on `\` and `/`, dropping empty and `.` components. Trailing spaces
 /// and dots are dropped because Windows ignores them in file names.
-fn split_name(raw: &[u8]) -> Vec<Vec<u8>> {
+pub(crate) fn split_name(raw: &[u8]) -> Vec<Vec<u8>> {
     raw.split(|&b| b == b'\\' || b == b'/')
         .map(|c| {
             let end = c
@@ -142,7 +142,7 @@ fn split_name(raw: &[u8]) -> Vec<Vec<u8>> {
         .collect()
 }
 
-fn find(base: &Path, prefix: &[Vec<u8>], name: &[Vec<u8>]) -> Option<PathBuf> {
+pub(crate) fn find(base: &Path, prefix: &[Vec<u8>], name: &[Vec<u8>]) -> Option<PathBuf> {
     let mut components: Vec<&[u8]> = prefix.iter().map(|c| c.as_slice()).collect();
     components.extend(name.iter().map(|c| c.as_slice()));
     if !base.is_dir() {

@@ -6,6 +6,7 @@
 
 mod bmp;
 mod dds;
+pub mod grimrock;
 mod lookup;
 mod png;
 mod tga;
