@@ -5,6 +5,7 @@
 //! will draw: nodes, meshes, textures found or not, animation tracks).
 
 use crate::error::Result;
+use crate::formats::grimrock;
 use crate::load::{self, FileKind};
 use crate::scene::Model;
 use crate::texture::TextureResolver;
@@ -21,6 +22,10 @@ pub struct Report {
     pub textures: Vec<TextureInfo>,
     pub animation: AnimationInfo,
     pub warnings: Vec<String>,
+    /// Format-specific lines for the text form (node types, vertex arrays,
+    /// segments, bones).
+    #[serde(skip)]
+    pub notes: Vec<String>,
     /// The format's own fields, as stored in the file.
     pub details: serde_json::Value,
 }
@@ -62,6 +67,12 @@ pub struct AnimationInfo {
 
 /// Inspects a model file.
 pub fn inspect(path: &Path, resolver: &TextureResolver) -> Result<Report> {
+    inspect_with(path, resolver, None)
+}
+
+/// Inspects a file; for an animation, `model` (if given) is checked for the
+/// nodes its tracks name.
+pub fn inspect_with(path: &Path, resolver: &TextureResolver, model: Option<&Path>) -> Result<Report> {
     let data = load::read(path)?;
     match load::sniff(&data, path)? {
         FileKind::Rsm => {
@@ -80,6 +91,89 @@ pub fn inspect(path: &Path, resolver: &TextureResolver) -> Result<Report> {
                 }
             }
             Ok(report)
+        }
+        FileKind::GrimrockModel => {
+            let parsed = grimrock::parse_model(&data, path)?;
+            let opts = load::LoadOptions { resolver: resolver.clone(), ..Default::default() };
+            let model = load::load_model_with(path, &opts)?;
+            let summary = grimrock::model_summary(&parsed);
+            let details = serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null);
+            let mut report = report_from_model(path, "Grimrock model (MDL1)", &parsed.version.to_string(), &model, details);
+            for n in &summary.nodes {
+                report.notes.push(format!(
+                    "{}[{}] {} ({})",
+                    "  ".repeat(n.depth),
+                    n.index,
+                    n.name,
+                    n.kind
+                ));
+            }
+            for m in &summary.meshes {
+                let arrays: Vec<String> =
+                    m.arrays.iter().map(|a| format!("{} {}×{}", a.name, a.data_type, a.dim)).collect();
+                report.notes.push(format!(
+                    "mesh on '{}': {} vertices, {} indices; arrays: {}",
+                    m.node_name,
+                    m.vertex_count,
+                    m.index_count,
+                    arrays.join(", ")
+                ));
+                for sg in &m.segments {
+                    report.notes.push(format!("  segment '{}': {} triangles from index {}", sg.material, sg.triangle_count, sg.first_index));
+                }
+                if !m.bones.is_empty() {
+                    let names: Vec<String> = m.bones.iter().map(|b| b.node_name.clone().unwrap_or_else(|| format!("#{}", b.node))).collect();
+                    report.notes.push(format!("  {} bones: {}", m.bones.len(), names.join(", ")));
+                }
+            }
+            Ok(report)
+        }
+        FileKind::GrimrockAnimation => {
+            let parsed = grimrock::parse_animation(&data, path)?;
+            let summary = grimrock::animation_summary(&parsed);
+            let mut warnings = parsed.warnings.clone();
+            if let Some(model_path) = model {
+                let m = grimrock::parse_model_file(model_path)?;
+                let missing = grimrock::unmatched_tracks(&parsed, &m);
+                if !missing.is_empty() {
+                    warnings.push(format!(
+                        "{} track(s) name no node of {} and are ignored: {}",
+                        missing.len(),
+                        model_path.display(),
+                        missing.join(", ")
+                    ));
+                }
+            }
+            let nodes = summary
+                .tracks
+                .iter()
+                .map(|t| NodeInfo {
+                    name: t.node.clone(),
+                    parent: None,
+                    meshes: Vec::new(),
+                    rotation_keys: t.rotation_keys,
+                    position_keys: t.position_keys,
+                    scale_keys: t.scale_keys,
+                    uv_channels: 0,
+                })
+                .collect::<Vec<_>>();
+            let details = serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null);
+            Ok(Report {
+                file: path.display().to_string(),
+                format: "Grimrock animation (ANIM)".into(),
+                version: parsed.version.to_string(),
+                animation: AnimationInfo {
+                    duration_seconds: parsed.duration(),
+                    fps: parsed.fps,
+                    frames: parsed.frames.max(0) as u32,
+                    animated_nodes: nodes.len(),
+                },
+                nodes,
+                textures: Vec::new(),
+                warnings,
+                notes: vec![format!("name: '{}'", summary.name)],
+                details,
+            })
         }
     }
 }
@@ -151,6 +245,7 @@ fn report_from_model(
             animated_nodes,
         },
         warnings: model.warnings.clone(),
+        notes: Vec::new(),
         details,
     }
 }
@@ -218,6 +313,9 @@ impl Report {
                 let _ = write!(s, "; keys: {}", keys.join(", "));
             }
             let _ = writeln!(s);
+        }
+        for n in &self.notes {
+            let _ = writeln!(s, "{n}");
         }
         if self.warnings.is_empty() {
             let _ = writeln!(s, "warnings: none");

@@ -55,6 +55,9 @@ struct InspectArgs {
     /// Print the report as JSON
     #[arg(long)]
     json: bool,
+    /// For an animation: the model whose nodes its tracks should name
+    #[arg(long, value_name = "MODEL")]
+    model: Option<PathBuf>,
     /// Extra folder to search for textures (repeatable)
     #[arg(long = "data", value_name = "DIR")]
     data: Vec<PathBuf>,
@@ -116,7 +119,7 @@ struct TimeArgs {
 
 #[derive(Args)]
 struct RenderArgs {
-    /// Model file (.rsm, .rsm2)
+    /// Model file (.rsm, .rsm2, .model)
     model: PathBuf,
     /// Output PNG
     #[arg(short, long)]
@@ -245,7 +248,7 @@ fn default_light(cam: &kiln::raster::Camera) -> Light {
 }
 
 fn cmd_inspect(a: InspectArgs) -> Result<(), Error> {
-    let report = kiln::inspect::inspect(&a.file, &TextureResolver::new(a.data))?;
+    let report = kiln::inspect::inspect_with(&a.file, &TextureResolver::new(a.data), a.model.as_deref())?;
     if a.json {
         let text = serde_json::to_string_pretty(&report)
             .map_err(|e| Error::Other(format!("JSON: {e}")))?;
