@@ -149,6 +149,21 @@ fn corpus_materials_found_from_any_model_of_the_mod() {
 }
 
 #[test]
+fn corpus_mod_without_lua_has_no_materials_and_no_warnings() {
+    let Some(dir) = common::corpus("grimrock/7Soul+log2_the_old_nexus") else {
+        return;
+    };
+    let model = dir.join("mod_assets/fire_cave/models/env/rc_lever.model");
+    assert_eq!(mod_root(&model).as_deref(), Some(dir.as_path()));
+    assert!(lua_files(&model).is_empty());
+    let (mats, warnings) = find_materials(&model);
+    assert!(
+        mats.is_empty() && warnings.is_empty(),
+        "{mats:?} {warnings:?}"
+    );
+}
+
+#[test]
 fn corpus_axe_texture_resolves_to_its_dds() {
     let Some(dir) = common::corpus(PLUGIN) else {
         return;

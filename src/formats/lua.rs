@@ -243,11 +243,21 @@ struct Lexer<'a> {
 
 impl<'a> Lexer<'a> {
     fn new(src: &'a [u8]) -> Self {
-        // A first line starting with `#` (a shebang) is skipped, as lua does.
-        let pos = if src.first() == Some(&b'#') {
-            src.iter().position(|&b| b == b'\n').unwrap_or(src.len())
+        // Windows editors start files with a byte-order mark, which would
+        // otherwise glue onto the first name (`\u{feff}defineMaterial`).
+        let start = if src.starts_with("\u{feff}".as_bytes()) {
+            3
         } else {
             0
+        };
+        // A first line starting with `#` (a shebang) is skipped, as lua does.
+        let pos = if src.get(start) == Some(&b'#') {
+            src[start..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(src.len(), |n| start + n)
+        } else {
+            start
         };
         Lexer { src, pos }
     }
@@ -1327,6 +1337,14 @@ mod tests {
         // Outside a wanted call nesting is only counted.
         let src = format!("x = {}1{}\nf{{}}", "{".repeat(5000), "}".repeat(5000));
         assert_eq!(calls(&src, Path::new("d.lua"), "f").unwrap().len(), 1);
+    }
+
+    #[test]
+    fn byte_order_mark_and_shebang_are_skipped() {
+        let t = one("\u{feff}f{ a = 1 }");
+        assert_eq!((t.offset, t.line, t.column), (4, 1, 3));
+        let t = one("\u{feff}#!/bin/lua f{ a = 2 }\nf{ a = 3 }");
+        assert_eq!(t.get("a"), Some(&LuaValue::Number(3.0)));
     }
 
     #[test]
