@@ -72,7 +72,11 @@ pub fn inspect(path: &Path, resolver: &TextureResolver) -> Result<Report> {
 
 /// Inspects a file; for an animation, `model` (if given) is checked for the
 /// nodes its tracks name.
-pub fn inspect_with(path: &Path, resolver: &TextureResolver, model: Option<&Path>) -> Result<Report> {
+pub fn inspect_with(
+    path: &Path,
+    resolver: &TextureResolver,
+    model: Option<&Path>,
+) -> Result<Report> {
     let data = load::read(path)?;
     match load::sniff(&data, path)? {
         FileKind::Rsm => {
@@ -94,11 +98,20 @@ pub fn inspect_with(path: &Path, resolver: &TextureResolver, model: Option<&Path
         }
         FileKind::GrimrockModel => {
             let parsed = grimrock::parse_model(&data, path)?;
-            let opts = load::LoadOptions { resolver: resolver.clone(), ..Default::default() };
+            let opts = load::LoadOptions {
+                resolver: resolver.clone(),
+                ..Default::default()
+            };
             let model = load::load_model_with(path, &opts)?;
             let summary = grimrock::model_summary(&parsed);
             let details = serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null);
-            let mut report = report_from_model(path, "Grimrock model (MDL1)", &parsed.version.to_string(), &model, details);
+            let mut report = report_from_model(
+                path,
+                "Grimrock model (MDL1)",
+                &parsed.version.to_string(),
+                &model,
+                details,
+            );
             for n in &summary.nodes {
                 report.notes.push(format!(
                     "{}[{}] {} ({})",
@@ -109,8 +122,11 @@ pub fn inspect_with(path: &Path, resolver: &TextureResolver, model: Option<&Path
                 ));
             }
             for m in &summary.meshes {
-                let arrays: Vec<String> =
-                    m.arrays.iter().map(|a| format!("{} {}×{}", a.name, a.data_type, a.dim)).collect();
+                let arrays: Vec<String> = m
+                    .arrays
+                    .iter()
+                    .map(|a| format!("{} {}×{}", a.name, a.data_type, a.dim))
+                    .collect();
                 report.notes.push(format!(
                     "mesh on '{}': {} vertices, {} indices; arrays: {}",
                     m.node_name,
@@ -119,11 +135,24 @@ pub fn inspect_with(path: &Path, resolver: &TextureResolver, model: Option<&Path
                     arrays.join(", ")
                 ));
                 for sg in &m.segments {
-                    report.notes.push(format!("  segment '{}': {} triangles from index {}", sg.material, sg.triangle_count, sg.first_index));
+                    report.notes.push(format!(
+                        "  segment '{}': {} triangles from index {}",
+                        sg.material, sg.triangle_count, sg.first_index
+                    ));
                 }
                 if !m.bones.is_empty() {
-                    let names: Vec<String> = m.bones.iter().map(|b| b.node_name.clone().unwrap_or_else(|| format!("#{}", b.node))).collect();
-                    report.notes.push(format!("  {} bones: {}", m.bones.len(), names.join(", ")));
+                    let names: Vec<String> = m
+                        .bones
+                        .iter()
+                        .map(|b| {
+                            b.node_name
+                                .clone()
+                                .unwrap_or_else(|| format!("#{}", b.node))
+                        })
+                        .collect();
+                    report
+                        .notes
+                        .push(format!("  {} bones: {}", m.bones.len(), names.join(", ")));
                 }
             }
             Ok(report)

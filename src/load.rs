@@ -59,7 +59,13 @@ pub struct LoadOptions {
 
 /// Loads a model and its textures.
 pub fn load_model(path: &Path, resolver: &TextureResolver) -> Result<Model> {
-    load_model_with(path, &LoadOptions { resolver: resolver.clone(), ..LoadOptions::default() })
+    load_model_with(
+        path,
+        &LoadOptions {
+            resolver: resolver.clone(),
+            ..LoadOptions::default()
+        },
+    )
 }
 
 pub fn load_model_with(path: &Path, opts: &LoadOptions) -> Result<Model> {
@@ -90,10 +96,16 @@ pub fn load_animation(path: &Path) -> Result<Animation> {
     match sniff(&data, path)? {
         FileKind::GrimrockAnimation => {
             let parsed = grimrock::parse_animation(&data, path)?;
-            let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let name = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
             Ok(lower_grimrock::lower_animation(&parsed, &name))
         }
-        _ => Err(Error::Usage(format!("{}: not an animation file kiln can read", path.display()))),
+        _ => Err(Error::Usage(format!(
+            "{}: not an animation file kiln can read",
+            path.display()
+        ))),
     }
 }
 
@@ -140,7 +152,9 @@ fn grimrock_materials(
                 None => lua.and_then(|m| m.diffuse_map.as_deref()).and_then(|d| {
                     let found = crate::texture::grimrock::resolve_texture(path, d);
                     if found.is_none() {
-                        warnings.push(format!("material '{name}': texture '{d}' not found (nor its .dds)"));
+                        warnings.push(format!(
+                            "material '{name}': texture '{d}' not found (nor its .dds)"
+                        ));
                     }
                     found
                 }),
@@ -148,7 +162,9 @@ fn grimrock_materials(
             MaterialDef {
                 double_sided: lua.is_some_and(|m| m.double_sided),
                 alpha_test: lua.is_some_and(|m| m.alpha_test),
-                blend: lua.is_some_and(|m| !m.blend_mode.is_empty() && !m.blend_mode.eq_ignore_ascii_case("opaque")),
+                blend: lua.is_some_and(|m| {
+                    !m.blend_mode.is_empty() && !m.blend_mode.eq_ignore_ascii_case("opaque")
+                }),
                 unlit: lua.is_some_and(|m| !m.lighting),
                 texture,
                 name,

@@ -248,7 +248,8 @@ fn default_light(cam: &kiln::raster::Camera) -> Light {
 }
 
 fn cmd_inspect(a: InspectArgs) -> Result<(), Error> {
-    let report = kiln::inspect::inspect_with(&a.file, &TextureResolver::new(a.data), a.model.as_deref())?;
+    let report =
+        kiln::inspect::inspect_with(&a.file, &TextureResolver::new(a.data), a.model.as_deref())?;
     if a.json {
         let text = serde_json::to_string_pretty(&report)
             .map_err(|e| Error::Other(format!("JSON: {e}")))?;

@@ -4,11 +4,11 @@
 //! `cargo run --example make-samples` writes them under `recipes/samples/`
 //! in Ragnarok's data layout (`data/model/…`, `data/texture/kiln/…`).
 
+use crate::formats::grimrock as gr;
 use crate::formats::rsm::{
     Face, PosKey, RotKey, Rsm, RsmNode, ScaleKey, TexAnimChannel, TexAnimKey, TexCoord,
     TextureAnim, VolumeBox,
 };
-use crate::formats::grimrock as gr;
 use glam::{Quat, Vec3};
 
 /// A file to write: path relative to `recipes/samples/`, and its bytes.

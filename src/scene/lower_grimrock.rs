@@ -1,9 +1,11 @@
 //! Legend of Grimrock `MDL1` models and `ANIM` animations → the scene model.
 //!
-//! Grimrock is left-handed with Y up and the ground at y = 0; kiln's display
-//! mirrors Z, and posing swaps triangle winding under that mirror (the
-//! "flip Z *and* the index order" of the field notes), so sprites never come
-//! out mirrored. Skinned vertices are stored in model space:
+//! Grimrock is left-handed with Y up and the ground at y = 0, and its models
+//! face +Z (the skeleton warrior's toes point +Z, its right hand is at +X).
+//! kiln's display mirrors X: that is the field notes' "flip Z" (left- to
+//! right-handed) followed by a half turn about Y, so models face kiln's +Z
+//! and yaw 0 shows their front. Posing swaps triangle winding under the
+//! mirror ("*and* the index order"), so sprites never come out mirrored. Skinned vertices are stored in model space:
 //! `v = Σ w · world(bone) · inv_rest · v_stored`, the mesh node's own
 //! transform cancels.
 
@@ -57,7 +59,10 @@ pub fn lower(m: &gr::Model, source: &Path, defs: &[MaterialDef], pose: RestPose)
         let l = &n.local;
         nodes.push(Node {
             name: n.name_str(),
-            parent: n.parent_index().filter(|&p| p < m.nodes.len()).map(|p| remap[p]),
+            parent: n
+                .parent_index()
+                .filter(|&p| p < m.nodes.len())
+                .map(|p| remap[p]),
             translation: l.translation,
             linear: Mat3::from_cols(l.base_x, l.base_y, l.base_z),
             scale: Vec3::ONE,
@@ -86,7 +91,13 @@ pub fn lower(m: &gr::Model, source: &Path, defs: &[MaterialDef], pose: RestPose)
         let mut bad = 0usize;
         for seg in &data.segments {
             let mat_name = seg.material_str();
-            let mi = material_index(&mat_name, defs, &mut materials, &mut textures, &mut warnings);
+            let mi = material_index(
+                &mat_name,
+                defs,
+                &mut materials,
+                &mut textures,
+                &mut warnings,
+            );
             let first = seg.first_index.max(0) as usize;
             let len = (seg.triangle_count.max(0) as usize).saturating_mul(3);
             let end = first.saturating_add(len).min(data.indices.len());
@@ -99,39 +110,77 @@ pub fn lower(m: &gr::Model, source: &Path, defs: &[MaterialDef], pose: RestPose)
                 }
             }
             if first.saturating_add(len) > data.indices.len() {
-                warnings.push(format!("mesh '{name}': segment '{mat_name}' runs past the index buffer; cut"));
+                warnings.push(format!(
+                    "mesh '{name}': segment '{mat_name}' runs past the index buffer; cut"
+                ));
             }
-            let two_sided = defs.iter().find(|d| d.name == mat_name).is_some_and(|d| d.double_sided);
-            primitives.push(Primitive { material: mi, triangles, two_sided, uv_anims: Vec::new() });
+            let two_sided = defs
+                .iter()
+                .find(|d| d.name == mat_name)
+                .is_some_and(|d| d.double_sided);
+            primitives.push(Primitive {
+                material: mi,
+                triangles,
+                two_sided,
+                uv_anims: Vec::new(),
+            });
         }
         if bad > 0 {
-            warnings.push(format!("mesh '{name}': {bad} triangle(s) index past its {count} vertices; skipped"));
+            warnings.push(format!(
+                "mesh '{name}': {bad} triangle(s) index past its {count} vertices; skipped"
+            ));
         }
 
-        let skin = (!entity.bones.is_empty() && pose == RestPose::Nodes)
-            .then(|| {
-                let joints: Vec<usize> = entity
-                    .bones
-                    .iter()
-                    .map(|b| usize::try_from(b.node).ok().filter(|&i| i < m.nodes.len()).map_or(usize::MAX, |i| remap[i]))
-                    .collect();
-                let idx = data.bone_indices().unwrap_or_default();
-                let wts = data.bone_weights().unwrap_or_default();
-                let nb = entity.bones.len();
-                let vertex_joints = (0..count)
-                    .map(|v| idx.get(v).copied().unwrap_or([0; 4]).map(|j| if (j as usize) < nb { j as u16 } else { 0 }))
-                    .collect();
-                let vertex_weights = (0..count).map(|v| wts.get(v).copied().unwrap_or([1.0, 0.0, 0.0, 0.0])).collect();
-                Skin {
-                    joints,
-                    inverse_bind: entity.bones.iter().map(|b| b.inv_rest.to_mat4()).collect(),
-                    vertex_joints,
-                    vertex_weights,
-                }
-            });
+        let skin = (!entity.bones.is_empty() && pose == RestPose::Nodes).then(|| {
+            let joints: Vec<usize> = entity
+                .bones
+                .iter()
+                .map(|b| {
+                    usize::try_from(b.node)
+                        .ok()
+                        .filter(|&i| i < m.nodes.len())
+                        .map_or(usize::MAX, |i| remap[i])
+                })
+                .collect();
+            let idx = data.bone_indices().unwrap_or_default();
+            let wts = data.bone_weights().unwrap_or_default();
+            let nb = entity.bones.len();
+            let vertex_joints = (0..count)
+                .map(|v| {
+                    idx.get(v).copied().unwrap_or([0; 4]).map(|j| {
+                        if (j as usize) < nb {
+                            j as u16
+                        } else {
+                            0
+                        }
+                    })
+                })
+                .collect();
+            let vertex_weights = (0..count)
+                .map(|v| wts.get(v).copied().unwrap_or([1.0, 0.0, 0.0, 0.0]))
+                .collect();
+            Skin {
+                joints,
+                inverse_bind: entity.bones.iter().map(|b| b.inv_rest.to_mat4()).collect(),
+                vertex_joints,
+                vertex_weights,
+            }
+        });
         // Without a skin, bind-pose vertices are already in model space.
-        let node = if entity.bones.is_empty() || pose == RestPose::Nodes { remap[old] } else { usize::MAX };
-        meshes.push(Mesh { name, node, positions, normals, uvs, skin, primitives });
+        let node = if entity.bones.is_empty() || pose == RestPose::Nodes {
+            remap[old]
+        } else {
+            usize::MAX
+        };
+        meshes.push(Mesh {
+            name,
+            node,
+            positions,
+            normals,
+            uvs,
+            skin,
+            primitives,
+        });
     }
     // A mesh drawn in model space hangs off no node.
     for mesh in &mut meshes {
@@ -153,7 +202,10 @@ pub fn lower(m: &gr::Model, source: &Path, defs: &[MaterialDef], pose: RestPose)
     }
 
     Model {
-        name: source.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+        name: source
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default(),
         source: source.to_path_buf(),
         nodes,
         meshes,
@@ -161,7 +213,7 @@ pub fn lower(m: &gr::Model, source: &Path, defs: &[MaterialDef], pose: RestPose)
         textures,
         duration: 0.0,
         frame_rate: 30.0,
-        display: Mat4::from_scale(Vec3::new(1.0, 1.0, -1.0)),
+        display: Mat4::from_scale(Vec3::new(-1.0, 1.0, 1.0)),
         warnings,
     }
 }
@@ -180,9 +232,13 @@ fn material_index(
     let mut texture_index = None;
     let mut alpha = AlphaMode::Opaque;
     match def {
-        None => warnings.push(format!("material '{name}' is not defined (no defineMaterial found); drawn neutral grey")),
+        None => warnings.push(format!(
+            "material '{name}' is not defined (no defineMaterial found); drawn neutral grey"
+        )),
         Some(d) => match &d.texture {
-            None => warnings.push(format!("material '{name}' has no texture file; drawn neutral grey")),
+            None => warnings.push(format!(
+                "material '{name}' has no texture file; drawn neutral grey"
+            )),
             Some(path) => match texture::load(path) {
                 Ok(t) => {
                     alpha = if d.blend {
@@ -192,10 +248,16 @@ fn material_index(
                     } else {
                         AlphaMode::Opaque
                     };
-                    textures.push(TextureSlot { name: name.to_string(), path: Some(path.clone()), image: Arc::new(t) });
+                    textures.push(TextureSlot {
+                        name: name.to_string(),
+                        path: Some(path.clone()),
+                        image: Arc::new(t),
+                    });
                     texture_index = Some(textures.len() - 1);
                 }
-                Err(e) => warnings.push(format!("material '{name}': texture unreadable ({e}); drawn neutral grey")),
+                Err(e) => warnings.push(format!(
+                    "material '{name}': texture unreadable ({e}); drawn neutral grey"
+                )),
             },
         },
     }
@@ -204,15 +266,23 @@ fn material_index(
         texture: texture_index,
         alpha,
         unlit: def.is_some_and(|d| d.unlit),
-        base_color: if texture_index.is_some() { [1.0; 4] } else { NEUTRAL },
+        base_color: if texture_index.is_some() {
+            [1.0; 4]
+        } else {
+            NEUTRAL
+        },
     });
     materials.len() - 1
 }
 
 fn node_order(m: &gr::Model, warnings: &mut Vec<String>) -> Vec<usize> {
     let n = m.nodes.len();
-    let parents: Vec<Option<usize>> =
-        m.nodes.iter().enumerate().map(|(i, nd)| nd.parent_index().filter(|&p| p < n && p != i)).collect();
+    let parents: Vec<Option<usize>> = m
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, nd)| nd.parent_index().filter(|&p| p < n && p != i))
+        .collect();
     let mut placed = vec![false; n];
     let mut order = Vec::with_capacity(n);
     while order.len() < n {
@@ -225,7 +295,10 @@ fn node_order(m: &gr::Model, warnings: &mut Vec<String>) -> Vec<usize> {
         }
         if order.len() == before {
             let i = (0..n).find(|&i| !placed[i]).unwrap_or(0);
-            warnings.push(format!("node '{}' is part of a parent cycle; drawn as a root", m.nodes[i].name_str()));
+            warnings.push(format!(
+                "node '{}' is part of a parent cycle; drawn as a root",
+                m.nodes[i].name_str()
+            ));
             placed[i] = true;
             order.push(i);
         }
@@ -238,9 +311,18 @@ fn node_order(m: &gr::Model, warnings: &mut Vec<String>) -> Vec<usize> {
 /// wrapping into the first over the final frame; duration = frames / fps. A
 /// track with one key is constant.
 pub fn lower_animation(a: &gr::Animation, name: &str) -> Animation {
-    let fps = if a.fps.is_finite() && a.fps > 0.0 { a.fps } else { 30.0 };
+    let fps = if a.fps.is_finite() && a.fps > 0.0 {
+        a.fps
+    } else {
+        30.0
+    };
     let duration = a.frames.max(0) as f32 / fps;
-    fn keyed<T: super::track::Interpolate>(values: &[T], fps: f32, interp: Interp, duration: f32) -> Option<Track<T>> {
+    fn keyed<T: super::track::Interpolate>(
+        values: &[T],
+        fps: f32,
+        interp: Interp,
+        duration: f32,
+    ) -> Option<Track<T>> {
         if values.is_empty() {
             return None;
         }
@@ -263,5 +345,10 @@ pub fn lower_animation(a: &gr::Animation, name: &str) -> Animation {
             },
         })
         .collect();
-    Animation { name: name.to_string(), duration, frame_rate: fps, tracks }
+    Animation {
+        name: name.to_string(),
+        duration,
+        frame_rate: fps,
+        tracks,
+    }
 }
