@@ -1,6 +1,7 @@
 use image::{Rgba, RgbaImage};
 use kiln::bake::gif::{delay_cs, encode};
-use kiln::bake::meta::{sheet_json, SheetMeta};
+use kiln::bake::meta::{sheet_json, ClipMeta, SheetMeta};
+use kiln::bake::outputs::ClipFrames;
 use kiln::bake::recipe::{Direction, Recipe};
 use kiln::bake::sheet::{Rect, SheetLayout};
 use kiln::bake::write_outputs;
@@ -249,7 +250,12 @@ fn meta_2x3() -> String {
         image: "hero.png",
         layout: SheetLayout::new(32, 16, 3, 2).unwrap(),
         directions: &dirs,
-        frame_seconds: 0.1,
+        clips: &[ClipMeta {
+            name: "default",
+            frames: 3,
+            frame_seconds: 0.1,
+        }],
+        named_clips: false,
         pivot: [0.5, 0.875],
     })
 }
@@ -341,9 +347,12 @@ fn write_outputs_writes_every_requested_file() {
     let recipe = dir.join("r.yaml");
     let text = "jobs:\n  - name: hero\n    model: hero.rsm\n    size: 4x3\n    directions: [0, 90]\n    clip: {frames: 3, end: 0.3}\n    output: {dir: out, frames: '{name}_{yaw}_{frame}.png', gif: '{name}_{dir}.gif'}\n";
     let job = Recipe::from_str(text, &recipe).unwrap().jobs().remove(0);
-    let times = job.clip.frame_times(5.0).unwrap();
-    let frames = vec![anim(), anim()];
-    let written = write_outputs(&job, &times, &frames, [0.5, 1.0]).unwrap();
+    let times = job.clips[0].clip.frame_times(5.0).unwrap();
+    let clips = vec![ClipFrames {
+        times,
+        frames: vec![anim(), anim()],
+    }];
+    let written = write_outputs(&job, &clips, [0.5, 1.0]).unwrap();
     let rel: Vec<String> = written
         .iter()
         .map(|p| {
@@ -382,15 +391,17 @@ fn write_outputs_writes_every_requested_file() {
 
     // Same inputs, same bytes.
     let first: Vec<Vec<u8>> = written.iter().map(|p| std::fs::read(p).unwrap()).collect();
-    write_outputs(&job, &times, &frames, [0.5, 1.0]).unwrap();
+    write_outputs(&job, &clips, [0.5, 1.0]).unwrap();
     let second: Vec<Vec<u8>> = written.iter().map(|p| std::fs::read(p).unwrap()).collect();
     assert_eq!(first, second);
 
+    let mut short = clips.clone();
+    short[0].frames.pop();
     assert_eq!(
-        write_outputs(&job, &times, &frames[..1], [0.5, 1.0])
+        write_outputs(&job, &short, [0.5, 1.0])
             .unwrap_err()
             .to_string(),
-        "job 'hero': 1 rows of frames for 2 directions"
+        "job 'hero': clip 'default': 1 rows of frames for 2 directions"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -404,6 +415,6 @@ fn frame_path_is_none_without_frames_output() {
     .unwrap()
     .jobs()
     .remove(0);
-    assert_eq!(job.frame_path(0, 0), None);
-    assert_eq!(job.gif_path(0), None);
+    assert_eq!(job.frame_path(0, 0, 0), None);
+    assert_eq!(job.gif_path(0, 0), None);
 }

@@ -58,7 +58,7 @@ fn example_recipe_resolves_every_key() {
     assert_eq!(w.model, PathBuf::from("recipes/windmill.rsm2"));
     assert_eq!(w.data, vec![PathBuf::from("recipes/../data")]);
     assert_eq!(
-        w.clip,
+        w.clips[0].clip,
         Clip::Range {
             start: 0.0,
             end: Some(2.0),
@@ -96,14 +96,14 @@ fn example_recipe_resolves_every_key() {
         Some(PathBuf::from("recipes/out/windmill/windmill.json"))
     );
     assert_eq!(
-        w.frame_path(1, 3),
+        w.frame_path(0, 1, 3),
         Some(PathBuf::from("recipes/out/windmill/windmill_1_3.png"))
     );
     assert_eq!(
-        w.gif_path(7),
+        w.gif_path(0, 7),
         Some(PathBuf::from("recipes/out/windmill/windmill_7.gif"))
     );
-    assert_eq!(w.gif_path(8), None);
+    assert_eq!(w.gif_path(0, 8), None);
 
     let t = &jobs[1];
     assert_eq!(t.model, PathBuf::from("recipes/sub/tower.rsm"));
@@ -115,9 +115,9 @@ fn example_recipe_resolves_every_key() {
     assert_eq!(t.output.sheet, None);
     assert_eq!(t.output.meta, None);
     assert_eq!(t.output.frames, None);
-    assert_eq!(t.frame_path(0, 0), None);
+    assert_eq!(t.frame_path(0, 0, 0), None);
     assert_eq!(
-        t.gif_path(2),
+        t.gif_path(0, 2),
         Some(PathBuf::from("recipes/out/tower/tower_180.gif"))
     );
 }
@@ -128,7 +128,7 @@ fn built_in_defaults_and_merged_defaults() {
     let a = &jobs[0];
     assert_eq!(a.data, Vec::<PathBuf>::new());
     assert_eq!(
-        a.clip,
+        a.clips[0].clip,
         Clip::Range {
             start: 0.0,
             end: None,
@@ -175,7 +175,7 @@ fn built_in_defaults_and_merged_defaults() {
     assert_eq!(b.light.ambient, Vec3::new(0.1, 0.2, 0.3));
     assert_eq!(b.output.dir, PathBuf::from("recipes/build/b"));
     assert_eq!(
-        b.gif_path(1),
+        b.gif_path(0, 1),
         Some(PathBuf::from("recipes/build/b/b-1.gif"))
     );
 }
@@ -198,11 +198,11 @@ fn value_spellings() {
         vec![PathBuf::from("recipes/textures")]
     );
     assert_eq!(
-        j("    clip: {time: 0.5}\n")[0].clip,
+        j("    clip: {time: 0.5}\n")[0].clips[0].clip,
         Clip::Still { time: 0.5 }
     );
     assert_eq!(
-        j("    clip: {frames: 16}\n")[0].clip,
+        j("    clip: {frames: 16}\n")[0].clips[0].clip,
         Clip::Range {
             start: 0.0,
             end: None,
@@ -298,7 +298,7 @@ fn errors_name_file_line_column_and_job() {
     let cases: &[(&str, &str)] = &[
         (
             "jobs:\n  - name: windmill\n    model: m.rsm\n    sise: 3\n",
-            "recipe.yaml:4:5: job 'windmill': unknown key `sise`, expected one of name, model, data, clip, directions, pitch, size, camera, light, background, antialias, output",
+            "recipe.yaml:4:5: job 'windmill': unknown key `sise`, expected one of name, model, data, clip, clips, pose, materials, skeleton, duration, lod, directions, pitch, size, camera, light, background, antialias, output",
         ),
         (
             "jobs:\n  - name: a\n    model: m.rsm\nfoo: 1\n",
@@ -419,7 +419,7 @@ fn errors_name_file_line_column_and_job() {
         ),
         (
             "jobs:\n  - name: a\n    model: m.rsm\n    output: {gif: '{nam}.gif'}\n",
-            "recipe.yaml:4:19: job 'a': `output.gif`: unknown placeholder `{nam}` in `{nam}.gif`, expected one of `{name}`, `{dir}`, `{yaw}`",
+            "recipe.yaml:4:19: job 'a': `output.gif`: unknown placeholder `{nam}` in `{nam}.gif`, expected one of `{name}`, `{clip}`, `{dir}`, `{yaw}`",
         ),
         (
             "jobs:\n  - name: a\n    model: m.rsm\n    output: {sheet: false}\n",
@@ -535,11 +535,11 @@ fn readme_recipe_example_is_valid() {
     assert_eq!(names, ["windmill", "tower"]);
     // `output` from defaults merges with the job's own output keys.
     assert_eq!(
-        jobs[0].gif_path(1),
+        jobs[0].gif_path(0, 1),
         Some(PathBuf::from("r/out/windmill/windmill_1.gif"))
     );
     assert_eq!(
-        jobs[0].frame_path(0, 2),
+        jobs[0].frame_path(0, 0, 2),
         Some(PathBuf::from("r/out/windmill/windmill_0_2.png"))
     );
     assert_eq!(jobs[1].background, [0x20, 0x30, 0x40, 255]);

@@ -29,11 +29,11 @@ pub fn apply(model: &Model, anim: &Animation) -> (Model, Vec<String>) {
     }
     let mut unmatched = Vec::new();
     for t in &anim.tracks {
-        let i = out
-            .nodes
-            .iter()
-            .position(|n| n.name == t.node)
-            .or_else(|| out.nodes.iter().position(|n| n.name.eq_ignore_ascii_case(&t.node)));
+        let i = out.nodes.iter().position(|n| n.name == t.node).or_else(|| {
+            out.nodes
+                .iter()
+                .position(|n| n.name.eq_ignore_ascii_case(&t.node))
+        });
         match i {
             Some(i) => out.nodes[i].anim = t.anim.clone(),
             None => unmatched.push(t.node.clone()),
