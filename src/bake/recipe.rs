@@ -995,7 +995,13 @@ struct Regions(Vec<(Location, String)>);
 impl Regions {
     fn find(text: &str) -> Regions {
         let mut v = Vec::new();
-        if let Ok(l) = serde_saphyr::from_str_with_options::<LenientRecipe>(text, yaml_options()) {
+        // Duplicate keys are an error in the real parse; here they must not
+        // stop us from finding the job the duplicate sits in.
+        let opts = serde_saphyr::options! {
+            non_finite_float_policy: serde_saphyr::NonFiniteFloatPolicy::PassThrough,
+            duplicate_keys: serde_saphyr::DuplicateKeyPolicy::LastWins,
+        };
+        if let Ok(l) = serde_saphyr::from_str_with_options::<LenientRecipe>(text, opts) {
             if let Some(d) = l.defaults {
                 v.push((d.referenced, "defaults".to_string()));
             }
@@ -1095,7 +1101,8 @@ impl Recipe {
                 let msg = serde_saphyr::DefaultMessageFormatter
                     .format_message(inner)
                     .replace("unknown field", "unknown key")
-                    .replace("missing field", "missing key");
+                    .replace("missing field", "missing key")
+                    .replace(", set DuplicateKeyPolicy in Options if acceptable", "");
                 let context = if line > 0 {
                     Regions::find(text).label(line, column)
                 } else {
