@@ -831,3 +831,39 @@ fn clip_and_model_option_errors() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
 }
+
+#[test]
+fn readme_clips_example_is_valid() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let section = &readme[readme.find("## Recipe reference").expect("section")..];
+    let first = section.find("```yaml\n").expect("first yaml block") + 8;
+    let rest = &section[first..];
+    let start = rest.find("```yaml\n").expect("second yaml block") + 8;
+    let len = rest[start..].find("```").unwrap();
+    let jobs = Recipe::from_str(&rest[start..start + len], Path::new("r/demo.yaml"))
+        .unwrap_or_else(|e| panic!("README clips example: {e}"))
+        .jobs();
+    let w = &jobs[0];
+    let names: Vec<&str> = w.clips.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["walk", "idle", "still"]);
+    assert_eq!(
+        w.clips[0].animation,
+        Some(PathBuf::from(
+            "r/animations/skeleton_warrior_axe_walk.animation"
+        ))
+    );
+    assert_eq!(w.pose, PoseMode::Rest);
+    assert_eq!(
+        w.gif_path(2, 3),
+        Some(PathBuf::from("r/out/warrior/warrior_still_3.gif"))
+    );
+    let s = &jobs[1];
+    assert_eq!(s.lod, Some(LodSpec::Index(0)));
+    assert_eq!(s.duration, Some(1.2));
+    assert_eq!(
+        s.skeleton.as_ref().map(|k| k.class.as_str()),
+        Some("OFP2_ManSkeleton")
+    );
+    assert_eq!(s.clips[0].name, "run");
+}
