@@ -791,3 +791,59 @@ fn write_outputs_names_files_by_clip() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every clip of a job is framed together. A still at time 0 shows the
+/// first pose of the animated clip, so both come out as the same pixels, and
+/// the framing equals the animated clip's own; enlarging the still's model
+/// then shrinks the animated clip too.
+#[test]
+fn clips_of_a_job_share_one_framing() {
+    let dir = scratch("framing");
+    let model =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("recipes/samples/data/model/kiln/windmill.rsm2");
+    let text = format!(
+        "jobs:\n  - name: wm\n    model: '{}'\n    size: 40x40\n    directions: [30]\n    antialias: 1\n    clips:\n      - {{name: spin, frames: 3}}\n      - {{name: still, time: 0}}\n    output: {{dir: out, meta: false}}\n",
+        model.display()
+    );
+    let job = Recipe::from_str(&text, &dir.join("r.yaml"))
+        .unwrap()
+        .jobs()
+        .remove(0);
+    let plan = kiln::bake::run::plan_job(&job).unwrap();
+    assert_eq!(plan.images(), 4);
+    let report = kiln::bake::run::run_planned(&job, &plan, &|| {}).unwrap();
+    assert_eq!(report.images, 4);
+    let cell = |col: u32, row: u32| {
+        let sheet = image::open(dir.join("out/wm.png")).unwrap().to_rgba8();
+        assert_eq!(sheet.dimensions(), (120, 80));
+        image::imageops::crop_imm(&sheet, col * 40, row * 40, 40, 40).to_image()
+    };
+    let opaque = |img: &RgbaImage| img.pixels().filter(|p| p.0[3] > 0).count();
+    let spin_alone = kiln::bake::run::render_clip(
+        &plan.clips[0].model,
+        &kiln::bake::run::ClipPlan {
+            times: plan.clips[0].times.times.clone(),
+            ..plan.view.clone()
+        },
+        &|| {},
+    );
+    let first = cell(0, 0);
+    assert!(opaque(&first) > 100, "nearly empty frame");
+    assert!(first == cell(0, 1), "the still and frame 0 differ");
+    assert!(first != cell(1, 0), "the clip does not move");
+    assert!(spin_alone.images[0][0] == first);
+
+    let mut big = plan.clone();
+    big.clips[1].model.display =
+        glam::Mat4::from_scale(glam::Vec3::splat(2.0)) * big.clips[1].model.display;
+    kiln::bake::run::run_planned(&job, &big, &|| {}).unwrap();
+    let shrunk = cell(0, 0);
+    assert!(
+        opaque(&shrunk) < opaque(&first),
+        "{} >= {}",
+        opaque(&shrunk),
+        opaque(&first)
+    );
+    assert!(opaque(&cell(0, 1)) > opaque(&shrunk));
+    let _ = std::fs::remove_dir_all(&dir);
+}
