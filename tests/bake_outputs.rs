@@ -847,3 +847,38 @@ fn clips_of_a_job_share_one_framing() {
     assert!(opaque(&cell(0, 1)) > opaque(&shrunk));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn animation_files_wait_for_their_loader() {
+    let model =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("recipes/samples/data/model/kiln/windmill.rsm2");
+    let text = format!(
+        "jobs:\n  - name: wm\n    model: '{}'\n    clips:\n      - {{name: walk, animation: anims/walk.animation}}\n",
+        model.display()
+    );
+    let job = Recipe::from_str(&text, Path::new("r/x.yaml"))
+        .unwrap()
+        .jobs()
+        .remove(0);
+    let e = kiln::bake::run::plan_job(&job).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        kiln::Error::Usage(
+            "r/anims/walk.animation: animation files of this kind are not supported yet".into()
+        )
+        .to_string()
+    );
+    // Without an animation file the clip animates the job's model itself.
+    let spec = kiln::bake::recipe::ClipSpec {
+        animation: None,
+        ..job.clips[0].clone()
+    };
+    let loaded =
+        kiln::load::load_model(&job.model, &kiln::texture::TextureResolver::new(Vec::new()))
+            .unwrap();
+    let m = kiln::bake::run::clip_model(&loaded, &spec, &job).unwrap();
+    assert_eq!(
+        (m.nodes.len(), m.duration),
+        (loaded.nodes.len(), loaded.duration)
+    );
+}
