@@ -323,10 +323,10 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
     let (mut ok, mut failed, mut images, mut files) = (0usize, 0usize, 0usize, 0usize);
     for job in &jobs {
         bar.set_message(job.name.clone());
-        let result = kiln::bake::run::plan_job(job).and_then(|(model, plan)| {
-            bar.inc_length((plan.times.len() * plan.views.len()) as u64);
+        let result = kiln::bake::run::plan_job(job).and_then(|plan| {
+            bar.inc_length(plan.images() as u64);
             let tick = || bar.inc(1);
-            kiln::bake::run::run_planned(job, &model, &plan, &tick)
+            kiln::bake::run::run_planned(job, &plan, &tick)
         });
         match result {
             Ok(report) => {

@@ -1,6 +1,7 @@
 use image::{Rgba, RgbaImage};
 use kiln::bake::gif::{delay_cs, encode};
-use kiln::bake::meta::{sheet_json, SheetMeta};
+use kiln::bake::meta::{sheet_json, ClipMeta, SheetMeta};
+use kiln::bake::outputs::ClipFrames;
 use kiln::bake::recipe::{Direction, Recipe};
 use kiln::bake::sheet::{Rect, SheetLayout};
 use kiln::bake::write_outputs;
@@ -249,7 +250,12 @@ fn meta_2x3() -> String {
         image: "hero.png",
         layout: SheetLayout::new(32, 16, 3, 2).unwrap(),
         directions: &dirs,
-        frame_seconds: 0.1,
+        clips: &[ClipMeta {
+            name: "default",
+            frames: 3,
+            frame_seconds: 0.1,
+        }],
+        named_clips: false,
         pivot: [0.5, 0.875],
     })
 }
@@ -341,9 +347,12 @@ fn write_outputs_writes_every_requested_file() {
     let recipe = dir.join("r.yaml");
     let text = "jobs:\n  - name: hero\n    model: hero.rsm\n    size: 4x3\n    directions: [0, 90]\n    clip: {frames: 3, end: 0.3}\n    output: {dir: out, frames: '{name}_{yaw}_{frame}.png', gif: '{name}_{dir}.gif'}\n";
     let job = Recipe::from_str(text, &recipe).unwrap().jobs().remove(0);
-    let times = job.clip.frame_times(5.0).unwrap();
-    let frames = vec![anim(), anim()];
-    let written = write_outputs(&job, &times, &frames, [0.5, 1.0]).unwrap();
+    let times = job.clips[0].clip.frame_times(5.0).unwrap();
+    let clips = vec![ClipFrames {
+        times,
+        frames: vec![anim(), anim()],
+    }];
+    let written = write_outputs(&job, &clips, [0.5, 1.0]).unwrap();
     let rel: Vec<String> = written
         .iter()
         .map(|p| {
@@ -382,15 +391,17 @@ fn write_outputs_writes_every_requested_file() {
 
     // Same inputs, same bytes.
     let first: Vec<Vec<u8>> = written.iter().map(|p| std::fs::read(p).unwrap()).collect();
-    write_outputs(&job, &times, &frames, [0.5, 1.0]).unwrap();
+    write_outputs(&job, &clips, [0.5, 1.0]).unwrap();
     let second: Vec<Vec<u8>> = written.iter().map(|p| std::fs::read(p).unwrap()).collect();
     assert_eq!(first, second);
 
+    let mut short = clips.clone();
+    short[0].frames.pop();
     assert_eq!(
-        write_outputs(&job, &times, &frames[..1], [0.5, 1.0])
+        write_outputs(&job, &short, [0.5, 1.0])
             .unwrap_err()
             .to_string(),
-        "job 'hero': 1 rows of frames for 2 directions"
+        "job 'hero': clip 'default': 1 rows of frames for 2 directions"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -404,6 +415,470 @@ fn frame_path_is_none_without_frames_output() {
     .unwrap()
     .jobs()
     .remove(0);
-    assert_eq!(job.frame_path(0, 0), None);
-    assert_eq!(job.gif_path(0), None);
+    assert_eq!(job.frame_path(0, 0, 0), None);
+    assert_eq!(job.gif_path(0, 0), None);
+}
+
+#[test]
+fn clips_of_different_lengths_share_a_sheet() {
+    // Two clips × two directions: clip 0 has 3 frames, clip 1 has 1.
+    let l = SheetLayout::new(2, 2, 3, 4).unwrap();
+    let a: Vec<RgbaImage> = (0..6u8).map(|i| solid(2, 2, [i + 1, 0, 0, 255])).collect();
+    let b: Vec<RgbaImage> = (0..2u8).map(|i| solid(2, 2, [0, i + 1, 0, 255])).collect();
+    let rows: Vec<Vec<&RgbaImage>> = vec![
+        a[0..3].iter().collect(),
+        a[3..6].iter().collect(),
+        vec![&b[0]],
+        vec![&b[1]],
+    ];
+    let s = l.compose_rows(&rows).unwrap();
+    assert_eq!(s.dimensions(), (6, 8));
+    assert_eq!(s.get_pixel(5, 3).0, [6, 0, 0, 255]);
+    assert_eq!(s.get_pixel(1, 5).0, [0, 1, 0, 255]);
+    assert_eq!(s.get_pixel(0, 7).0, [0, 2, 0, 255]);
+    // Past a short row's end the cells stay transparent.
+    for (x, y) in [(2, 4), (5, 5), (3, 6), (5, 7)] {
+        assert_eq!(s.get_pixel(x, y).0, [0, 0, 0, 0], "({x}, {y})");
+    }
+    assert_eq!(
+        l.compose_rows(&rows[..3]).unwrap_err(),
+        "sheet of 4 rows given 3 rows of frames"
+    );
+    let mut long = rows.clone();
+    long[2] = a.iter().take(4).collect();
+    assert_eq!(
+        l.compose_rows(&long).unwrap_err(),
+        "row 2 has 4 frames, more than the sheet's 3 columns"
+    );
+}
+
+/// Clip "walk" (2 frames at 10 fps) and the still "still", each from yaw 0
+/// and 90: frames skip the empty cell after the still, tags count frames.
+const META_2CLIPS: &str = r#"{
+  "frames": {
+    "orc_walk_d0_f0": {
+      "frame": {
+        "x": 0,
+        "y": 0,
+        "w": 8,
+        "h": 4
+      },
+      "rotated": false,
+      "trimmed": false,
+      "spriteSourceSize": {
+        "x": 0,
+        "y": 0,
+        "w": 8,
+        "h": 4
+      },
+      "sourceSize": {
+        "w": 8,
+        "h": 4
+      },
+      "duration": 100
+    },
+    "orc_walk_d0_f1": {
+      "frame": {
+        "x": 8,
+        "y": 0,
+        "w": 8,
+        "h": 4
+      },
+      "rotated": false,
+      "trimmed": false,
+      "spriteSourceSize": {
+        "x": 0,
+        "y": 0,
+        "w": 8,
+        "h": 4
+      },
+      "sourceSize": {
+        "w": 8,
+        "h": 4
+      },
+      "duration": 100
+    },
+    "orc_walk_d1_f0": {
+      "frame": {
+        "x": 0,
+        "y": 4,
+        "w": 8,
+        "h": 4
+      },
+      "rotated": false,
+      "trimmed": false,
+      "spriteSourceSize": {
+        "x": 0,
+        "y": 0,
+        "w": 8,
+        "h": 4
+      },
+      "sourceSize": {
+        "w": 8,
+        "h": 4
+      },
+      "duration": 100
+    },
+    "orc_walk_d1_f1": {
+      "frame": {
+        "x": 8,
+        "y": 4,
+        "w": 8,
+        "h": 4
+      },
+      "rotated": false,
+      "trimmed": false,
+      "spriteSourceSize": {
+        "x": 0,
+        "y": 0,
+        "w": 8,
+        "h": 4
+      },
+      "sourceSize": {
+        "w": 8,
+        "h": 4
+      },
+      "duration": 100
+    },
+    "orc_still_d0_f0": {
+      "frame": {
+        "x": 0,
+        "y": 8,
+        "w": 8,
+        "h": 4
+      },
+      "rotated": false,
+      "trimmed": false,
+      "spriteSourceSize": {
+        "x": 0,
+        "y": 0,
+        "w": 8,
+        "h": 4
+      },
+      "sourceSize": {
+        "w": 8,
+        "h": 4
+      },
+      "duration": 0
+    },
+    "orc_still_d1_f0": {
+      "frame": {
+        "x": 0,
+        "y": 12,
+        "w": 8,
+        "h": 4
+      },
+      "rotated": false,
+      "trimmed": false,
+      "spriteSourceSize": {
+        "x": 0,
+        "y": 0,
+        "w": 8,
+        "h": 4
+      },
+      "sourceSize": {
+        "w": 8,
+        "h": 4
+      },
+      "duration": 0
+    }
+  },
+  "meta": {
+    "app": "kiln",
+    "version": "VERSION",
+    "image": "orc.png",
+    "format": "RGBA8888",
+    "size": {
+      "w": 16,
+      "h": 16
+    },
+    "scale": "1",
+    "frameTags": [
+      {
+        "name": "walk_d0",
+        "from": 0,
+        "to": 1,
+        "direction": "forward"
+      },
+      {
+        "name": "walk_d1",
+        "from": 2,
+        "to": 3,
+        "direction": "forward"
+      },
+      {
+        "name": "still_d0",
+        "from": 4,
+        "to": 4,
+        "direction": "forward"
+      },
+      {
+        "name": "still_d1",
+        "from": 5,
+        "to": 5,
+        "direction": "forward"
+      }
+    ],
+    "directions": [
+      {
+        "index": 0,
+        "yaw": 0.0
+      },
+      {
+        "index": 1,
+        "yaw": 90.0
+      }
+    ],
+    "clips": [
+      {
+        "name": "walk",
+        "fps": 10.0,
+        "frames": 2,
+        "firstRow": 0,
+        "directions": 2
+      },
+      {
+        "name": "still",
+        "fps": 0.0,
+        "frames": 1,
+        "firstRow": 2,
+        "directions": 2
+      }
+    ],
+    "pivot": {
+      "x": 0.5,
+      "y": 1.0
+    }
+  }
+}
+"#;
+
+fn meta_2clips() -> String {
+    let dirs = [
+        Direction { index: 0, yaw: 0.0 },
+        Direction {
+            index: 1,
+            yaw: 90.0,
+        },
+    ];
+    sheet_json(&SheetMeta {
+        name: "orc",
+        image: "orc.png",
+        layout: SheetLayout::new(8, 4, 2, 4).unwrap(),
+        directions: &dirs,
+        clips: &[
+            ClipMeta {
+                name: "walk",
+                frames: 2,
+                frame_seconds: 0.1,
+            },
+            ClipMeta {
+                name: "still",
+                frames: 1,
+                frame_seconds: 0.0,
+            },
+        ],
+        named_clips: true,
+        pivot: [0.5, 1.0],
+    })
+}
+
+#[test]
+fn metadata_for_two_clips_and_two_directions_is_exact() {
+    let want = META_2CLIPS.replace("VERSION", env!("CARGO_PKG_VERSION"));
+    assert_eq!(meta_2clips(), want);
+}
+
+#[test]
+fn write_outputs_names_files_by_clip() {
+    let dir = scratch("clips");
+    let recipe = dir.join("r.yaml");
+    let text = "jobs:\n  - name: orc\n    model: orc.model\n    size: 4x3\n    directions: [0, 90]\n    clips:\n      - {name: walk, frames: 3, end: 0.3}\n      - {name: idle, frames: 2, end: 1}\n    output: {dir: out, frames: '{clip}/{dir}_{frame}.png', gif: '{name}_{clip}_{yaw}.gif'}\n";
+    let job = Recipe::from_str(text, &recipe).unwrap().jobs().remove(0);
+    let clips: Vec<ClipFrames> = job
+        .clips
+        .iter()
+        .map(|c| {
+            let times = c.clip.frame_times(5.0).unwrap();
+            let n = times.times.len();
+            ClipFrames {
+                times,
+                frames: vec![anim()[..n].to_vec(), anim()[..n].to_vec()],
+            }
+        })
+        .collect();
+    let written = write_outputs(&job, &clips, [0.5, 1.0]).unwrap();
+    let rel: Vec<String> = written
+        .iter()
+        .map(|p| {
+            p.strip_prefix(&dir)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/")
+        })
+        .collect();
+    assert_eq!(
+        rel,
+        [
+            "out/walk/0_0.png",
+            "out/walk/0_1.png",
+            "out/walk/0_2.png",
+            "out/walk/1_0.png",
+            "out/walk/1_1.png",
+            "out/walk/1_2.png",
+            "out/idle/0_0.png",
+            "out/idle/0_1.png",
+            "out/idle/1_0.png",
+            "out/idle/1_1.png",
+            "out/orc.png",
+            "out/orc.json",
+            "out/orc_walk_0.gif",
+            "out/orc_walk_90.gif",
+            "out/orc_idle_0.gif",
+            "out/orc_idle_90.gif",
+        ]
+    );
+    // 3 columns (the longest clip) × 4 rows (2 clips × 2 directions).
+    let sheet = image::open(dir.join("out/orc.png")).unwrap().to_rgba8();
+    assert_eq!(sheet.dimensions(), (12, 12));
+    // Row 3 (idle, yaw 90), column 1: the second frame's pixel (2, 1).
+    assert_eq!(sheet.get_pixel(4 + 2, 9 + 1).0, [200, 110, 61, 255]);
+    // Row 3, column 2 lies past the idle clip's end.
+    assert_eq!(sheet.get_pixel(8 + 2, 9 + 1).0, [0, 0, 0, 0]);
+
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out/orc.json")).unwrap()).unwrap();
+    let f = &meta["frames"]["orc_idle_d1_f1"];
+    assert_eq!(
+        (f["frame"]["x"].clone(), f["frame"]["y"].clone()),
+        (4.into(), 9.into())
+    );
+    assert_eq!(f["duration"], 500);
+    assert_eq!(meta["frames"]["orc_walk_d0_f2"]["duration"], 100);
+    assert!(meta["frames"].get("orc_idle_d1_f2").is_none());
+    assert_eq!(meta["frames"].as_object().unwrap().len(), 10);
+    assert_eq!(meta["meta"]["clips"][1]["firstRow"], 2);
+
+    // One GIF per clip × direction, each with its clip's delay.
+    let delays = |p: &str| -> Vec<u16> {
+        let mut dec = gif::DecodeOptions::new()
+            .read_info(std::fs::File::open(dir.join(p)).unwrap())
+            .unwrap();
+        let mut v = Vec::new();
+        while let Some(fr) = dec.read_next_frame().unwrap() {
+            v.push(fr.delay);
+        }
+        v
+    };
+    assert_eq!(delays("out/orc_walk_90.gif"), [10, 10, 10]);
+    assert_eq!(delays("out/orc_idle_0.gif"), [50, 50]);
+
+    let mut missing = clips.clone();
+    missing.pop();
+    assert_eq!(
+        write_outputs(&job, &missing, [0.5, 1.0])
+            .unwrap_err()
+            .to_string(),
+        "job 'orc': 1 clips of frames for 2 clips"
+    );
+    let mut short = clips.clone();
+    short[1].frames[0].pop();
+    assert_eq!(
+        write_outputs(&job, &short, [0.5, 1.0])
+            .unwrap_err()
+            .to_string(),
+        "job 'orc': clip 'idle': a row has 1 frames, expected 2"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every clip of a job is framed together. A still at time 0 shows the
+/// first pose of the animated clip, so both come out as the same pixels, and
+/// the framing equals the animated clip's own; enlarging the still's model
+/// then shrinks the animated clip too.
+#[test]
+fn clips_of_a_job_share_one_framing() {
+    let dir = scratch("framing");
+    let model =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("recipes/samples/data/model/kiln/windmill.rsm2");
+    let text = format!(
+        "jobs:\n  - name: wm\n    model: '{}'\n    size: 40x40\n    directions: [30]\n    antialias: 1\n    clips:\n      - {{name: spin, frames: 3}}\n      - {{name: still, time: 0}}\n    output: {{dir: out, meta: false}}\n",
+        model.display()
+    );
+    let job = Recipe::from_str(&text, &dir.join("r.yaml"))
+        .unwrap()
+        .jobs()
+        .remove(0);
+    let plan = kiln::bake::run::plan_job(&job).unwrap();
+    assert_eq!(plan.images(), 4);
+    let report = kiln::bake::run::run_planned(&job, &plan, &|| {}).unwrap();
+    assert_eq!(report.images, 4);
+    let cell = |col: u32, row: u32| {
+        let sheet = image::open(dir.join("out/wm.png")).unwrap().to_rgba8();
+        assert_eq!(sheet.dimensions(), (120, 80));
+        image::imageops::crop_imm(&sheet, col * 40, row * 40, 40, 40).to_image()
+    };
+    let opaque = |img: &RgbaImage| img.pixels().filter(|p| p.0[3] > 0).count();
+    let spin_alone = kiln::bake::run::render_clip(
+        &plan.clips[0].model,
+        &kiln::bake::run::ClipPlan {
+            times: plan.clips[0].times.times.clone(),
+            ..plan.view.clone()
+        },
+        &|| {},
+    );
+    let first = cell(0, 0);
+    assert!(opaque(&first) > 100, "nearly empty frame");
+    assert!(first == cell(0, 1), "the still and frame 0 differ");
+    assert!(first != cell(1, 0), "the clip does not move");
+    assert!(spin_alone.images[0][0] == first);
+
+    let mut big = plan.clone();
+    big.clips[1].model.display =
+        glam::Mat4::from_scale(glam::Vec3::splat(2.0)) * big.clips[1].model.display;
+    kiln::bake::run::run_planned(&job, &big, &|| {}).unwrap();
+    let shrunk = cell(0, 0);
+    assert!(
+        opaque(&shrunk) < opaque(&first),
+        "{} >= {}",
+        opaque(&shrunk),
+        opaque(&first)
+    );
+    assert!(opaque(&cell(0, 1)) > opaque(&shrunk));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn animation_files_wait_for_their_loader() {
+    let model =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("recipes/samples/data/model/kiln/windmill.rsm2");
+    let text = format!(
+        "jobs:\n  - name: wm\n    model: '{}'\n    clips:\n      - {{name: walk, animation: anims/walk.animation}}\n",
+        model.display()
+    );
+    let job = Recipe::from_str(&text, Path::new("r/x.yaml"))
+        .unwrap()
+        .jobs()
+        .remove(0);
+    let e = kiln::bake::run::plan_job(&job).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        kiln::Error::Usage(
+            "r/anims/walk.animation: animation files of this kind are not supported yet".into()
+        )
+        .to_string()
+    );
+    // Without an animation file the clip animates the job's model itself.
+    let spec = kiln::bake::recipe::ClipSpec {
+        animation: None,
+        ..job.clips[0].clone()
+    };
+    let loaded =
+        kiln::load::load_model(&job.model, &kiln::texture::TextureResolver::new(Vec::new()))
+            .unwrap();
+    let m = kiln::bake::run::clip_model(&loaded, &spec, &job).unwrap();
+    assert_eq!(
+        (m.nodes.len(), m.duration),
+        (loaded.nodes.len(), loaded.duration)
+    );
 }

@@ -58,7 +58,7 @@ fn example_recipe_resolves_every_key() {
     assert_eq!(w.model, PathBuf::from("recipes/windmill.rsm2"));
     assert_eq!(w.data, vec![PathBuf::from("recipes/../data")]);
     assert_eq!(
-        w.clip,
+        w.clips[0].clip,
         Clip::Range {
             start: 0.0,
             end: Some(2.0),
@@ -96,14 +96,14 @@ fn example_recipe_resolves_every_key() {
         Some(PathBuf::from("recipes/out/windmill/windmill.json"))
     );
     assert_eq!(
-        w.frame_path(1, 3),
+        w.frame_path(0, 1, 3),
         Some(PathBuf::from("recipes/out/windmill/windmill_1_3.png"))
     );
     assert_eq!(
-        w.gif_path(7),
+        w.gif_path(0, 7),
         Some(PathBuf::from("recipes/out/windmill/windmill_7.gif"))
     );
-    assert_eq!(w.gif_path(8), None);
+    assert_eq!(w.gif_path(0, 8), None);
 
     let t = &jobs[1];
     assert_eq!(t.model, PathBuf::from("recipes/sub/tower.rsm"));
@@ -115,9 +115,9 @@ fn example_recipe_resolves_every_key() {
     assert_eq!(t.output.sheet, None);
     assert_eq!(t.output.meta, None);
     assert_eq!(t.output.frames, None);
-    assert_eq!(t.frame_path(0, 0), None);
+    assert_eq!(t.frame_path(0, 0, 0), None);
     assert_eq!(
-        t.gif_path(2),
+        t.gif_path(0, 2),
         Some(PathBuf::from("recipes/out/tower/tower_180.gif"))
     );
 }
@@ -128,7 +128,7 @@ fn built_in_defaults_and_merged_defaults() {
     let a = &jobs[0];
     assert_eq!(a.data, Vec::<PathBuf>::new());
     assert_eq!(
-        a.clip,
+        a.clips[0].clip,
         Clip::Range {
             start: 0.0,
             end: None,
@@ -175,7 +175,7 @@ fn built_in_defaults_and_merged_defaults() {
     assert_eq!(b.light.ambient, Vec3::new(0.1, 0.2, 0.3));
     assert_eq!(b.output.dir, PathBuf::from("recipes/build/b"));
     assert_eq!(
-        b.gif_path(1),
+        b.gif_path(0, 1),
         Some(PathBuf::from("recipes/build/b/b-1.gif"))
     );
 }
@@ -198,11 +198,11 @@ fn value_spellings() {
         vec![PathBuf::from("recipes/textures")]
     );
     assert_eq!(
-        j("    clip: {time: 0.5}\n")[0].clip,
+        j("    clip: {time: 0.5}\n")[0].clips[0].clip,
         Clip::Still { time: 0.5 }
     );
     assert_eq!(
-        j("    clip: {frames: 16}\n")[0].clip,
+        j("    clip: {frames: 16}\n")[0].clips[0].clip,
         Clip::Range {
             start: 0.0,
             end: None,
@@ -298,7 +298,7 @@ fn errors_name_file_line_column_and_job() {
     let cases: &[(&str, &str)] = &[
         (
             "jobs:\n  - name: windmill\n    model: m.rsm\n    sise: 3\n",
-            "recipe.yaml:4:5: job 'windmill': unknown key `sise`, expected one of name, model, data, clip, directions, pitch, size, camera, light, background, antialias, output",
+            "recipe.yaml:4:5: job 'windmill': unknown key `sise`, expected one of name, model, data, clip, clips, pose, materials, skeleton, duration, lod, directions, pitch, size, camera, light, background, antialias, output",
         ),
         (
             "jobs:\n  - name: a\n    model: m.rsm\nfoo: 1\n",
@@ -419,7 +419,7 @@ fn errors_name_file_line_column_and_job() {
         ),
         (
             "jobs:\n  - name: a\n    model: m.rsm\n    output: {gif: '{nam}.gif'}\n",
-            "recipe.yaml:4:19: job 'a': `output.gif`: unknown placeholder `{nam}` in `{nam}.gif`, expected one of `{name}`, `{dir}`, `{yaw}`",
+            "recipe.yaml:4:19: job 'a': `output.gif`: unknown placeholder `{nam}` in `{nam}.gif`, expected one of `{name}`, `{clip}`, `{dir}`, `{yaw}`",
         ),
         (
             "jobs:\n  - name: a\n    model: m.rsm\n    output: {sheet: false}\n",
@@ -535,11 +535,11 @@ fn readme_recipe_example_is_valid() {
     assert_eq!(names, ["windmill", "tower"]);
     // `output` from defaults merges with the job's own output keys.
     assert_eq!(
-        jobs[0].gif_path(1),
+        jobs[0].gif_path(0, 1),
         Some(PathBuf::from("r/out/windmill/windmill_1.gif"))
     );
     assert_eq!(
-        jobs[0].frame_path(0, 2),
+        jobs[0].frame_path(0, 0, 2),
         Some(PathBuf::from("r/out/windmill/windmill_0_2.png"))
     );
     assert_eq!(jobs[1].background, [0x20, 0x30, 0x40, 255]);
@@ -553,4 +553,317 @@ fn truncated_recipes_never_panic() {
             assert!(e.line <= lines + 1, "line {} past the end: {e}", e.line);
         }
     }
+}
+
+const CLIPS: &str = r#"jobs:
+  - name: warrior
+    model: skeleton_warrior_axe.model
+    clips:
+      - { name: walk, animation: animations/walk.animation, fps: 24 }
+      - { name: idle, animation: animations/idle.animation, frames: 8 }
+      - { name: still, time: 0.5 }
+      - { animation: anims/attack.animation, start: 0.25, end: 1 }
+      - { end: 1 }
+    pose: bind
+    materials:
+      skeleton_warrior: textures/skeleton_dif.png
+      axe: ../shared/axe.png
+    skeleton: { config: model.cfg, class: OFP2_ManSkeleton }
+    duration: 1.2
+    lod: 3
+    output: { gif: "{name}_{clip}_{dir}.gif", frames: "{clip}/{yaw}_{frame}.png" }
+  - name: ruin
+    model: ruin.p3d
+    clip: { time: 0 }
+    lod: { resolution: 1.5 }
+"#;
+
+#[test]
+fn clips_and_model_options_resolve() {
+    let jobs = parse(CLIPS);
+    let w = &jobs[0];
+    assert!(w.named_clips);
+    let fps24 = Clip::Range {
+        start: 0.0,
+        end: None,
+        step: Step::Fps(24.0),
+    };
+    assert_eq!(
+        w.clips,
+        vec![
+            ClipSpec {
+                name: "walk".into(),
+                animation: Some(PathBuf::from("recipes/animations/walk.animation")),
+                clip: fps24,
+                line: 5,
+            },
+            ClipSpec {
+                name: "idle".into(),
+                animation: Some(PathBuf::from("recipes/animations/idle.animation")),
+                clip: Clip::Range {
+                    start: 0.0,
+                    end: None,
+                    step: Step::Frames(8)
+                },
+                line: 6,
+            },
+            ClipSpec {
+                name: "still".into(),
+                animation: None,
+                clip: Clip::Still { time: 0.5 },
+                line: 7,
+            },
+            // Unnamed: named after the animation file, else the position.
+            ClipSpec {
+                name: "attack".into(),
+                animation: Some(PathBuf::from("recipes/anims/attack.animation")),
+                clip: Clip::Range {
+                    start: 0.25,
+                    end: Some(1.0),
+                    step: Step::Fps(12.0)
+                },
+                line: 8,
+            },
+            ClipSpec {
+                name: "clip4".into(),
+                animation: None,
+                clip: Clip::Range {
+                    start: 0.0,
+                    end: Some(1.0),
+                    step: Step::Fps(12.0)
+                },
+                line: 9,
+            },
+        ]
+    );
+    assert_eq!(w.pose, PoseMode::Bind);
+    assert_eq!(
+        w.materials,
+        vec![
+            (
+                "skeleton_warrior".to_string(),
+                PathBuf::from("recipes/textures/skeleton_dif.png")
+            ),
+            (
+                "axe".to_string(),
+                PathBuf::from("recipes/../shared/axe.png")
+            ),
+        ]
+    );
+    assert_eq!(
+        w.skeleton,
+        Some(SkeletonSpec {
+            config: PathBuf::from("recipes/model.cfg"),
+            class: "OFP2_ManSkeleton".into()
+        })
+    );
+    assert_eq!(w.duration, Some(1.2));
+    assert_eq!(w.lod, Some(LodSpec::Index(3)));
+    assert_eq!(
+        w.gif_path(1, 2),
+        Some(PathBuf::from("recipes/out/warrior/warrior_idle_2.gif"))
+    );
+    assert_eq!(
+        w.frame_path(4, 1, 7),
+        Some(PathBuf::from("recipes/out/warrior/clip4/45_7.png"))
+    );
+    assert_eq!(w.frame_path(5, 0, 0), None);
+
+    let r = &jobs[1];
+    assert!(!r.named_clips);
+    assert_eq!(
+        r.clips,
+        vec![ClipSpec {
+            name: DEFAULT_CLIP_NAME.into(),
+            animation: None,
+            clip: Clip::Still { time: 0.0 },
+            line: 20,
+        }]
+    );
+    assert_eq!(r.lod, Some(LodSpec::Resolution(1.5)));
+    // Built-in defaults of the model options.
+    assert_eq!(r.pose, PoseMode::Rest);
+    assert_eq!(r.materials, Vec::<(String, PathBuf)>::new());
+    assert_eq!(r.skeleton, None);
+    assert_eq!(r.duration, None);
+}
+
+#[test]
+fn clip_choice_of_a_job_replaces_the_defaults() {
+    let jobs = parse(
+        "defaults:\n  clips: [{name: a}, {name: b, time: 1}]\n  pose: bind\n  output: {gif: '{clip}_{dir}.gif'}\njobs:\n  - name: x\n    model: m.rsm\n  - name: y\n    model: m.rsm\n    clip: {frames: 2}\n  - name: z\n    model: m.rsm\n",
+    );
+    let names: Vec<&str> = jobs[0].clips.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["a", "b"]);
+    assert!(jobs[0].named_clips);
+    assert_eq!(jobs[0].clips[1].line, 2);
+    assert_eq!(jobs[0].pose, PoseMode::Bind);
+    assert_eq!(jobs[1].clips.len(), 1);
+    assert_eq!(jobs[1].clips[0].name, "default");
+    assert_eq!(jobs[1].clips[0].line, 10);
+    assert!(!jobs[1].named_clips);
+    // No clip at all: the default clip, on the job's own line.
+    let plain = parse("jobs:\n  - name: a\n    model: m.rsm\n");
+    assert_eq!(plain[0].clips[0].line, 2);
+    assert_eq!(plain[0].clips[0].name, "default");
+    assert_eq!(jobs[2].clips.len(), 2);
+}
+
+#[test]
+fn clip_and_model_option_errors() {
+    let head = "jobs:\n  - name: a\n    model: m.rsm\n";
+    let cases: &[(&str, &str)] = &[
+        (
+            "    clip: {fps: 3}\n    clips: [{name: w}]\n",
+            "recipe.yaml:5:12: job 'a': give either `clip` or `clips`, not both",
+        ),
+        (
+            "    clips: []\n",
+            "recipe.yaml:4:12: job 'a': `clips` needs at least one clip",
+        ),
+        (
+            "    clips: [{name: w}, {name: w}]\n",
+            "recipe.yaml:4:31: job 'a': `clips[1]` is named `w` like `clips[0]`; clip names must be unique",
+        ),
+        (
+            "    clips: [{animation: x/walk.anim}, {animation: y/walk.rtm}]\n",
+            "recipe.yaml:4:51: job 'a': `clips[1]` is named `walk` like `clips[0]`; clip names must be unique",
+        ),
+        (
+            "    clips: [{name: w, time: 0, fps: 3}]\n",
+            "recipe.yaml:4:37: job 'a': `clips[0].time` takes a single frame; `clips[0].fps` cannot be used with it",
+        ),
+        (
+            "    clips:\n      - {name: w}\n      - {name: v, fps: 0}\n",
+            "recipe.yaml:6:24: job 'a': `clips[1].fps` must be in (0, 1000], got 0",
+        ),
+        (
+            "    clips: [{name: w, start: 2, end: 1}]\n",
+            "recipe.yaml:4:38: job 'a': `clips[0].end` (1) must be after `clips[0].start` (2)",
+        ),
+        (
+            "    clips: [{name: w, speed: 2}]\n",
+            "recipe.yaml:4:23: job 'a': unknown key `speed`, expected one of name, animation, start, end, fps, frames, time",
+        ),
+        (
+            "    clips: [{name: 'w/x'}]\n",
+            "recipe.yaml:4:20: job 'a': `clips[0].name`: clip name `w/x` is used in file names, so it cannot contain /, \\, {, } or control characters",
+        ),
+        (
+            "    clips: [{name: w, animation: ''}]\n",
+            "recipe.yaml:4:34: job 'a': `clips[0].animation` is empty",
+        ),
+        (
+            "    clips: [{name: w}, {name: v}]\n    output: {gif: '{name}_{dir}.gif'}\n",
+            "recipe.yaml:5:19: job 'a': `output.gif` must contain `{clip}`, or its files overwrite each other",
+        ),
+        (
+            "    clips: [{name: w}, {name: v}]\n    output: {frames: '{dir}_{frame}.png'}\n",
+            "recipe.yaml:5:22: job 'a': `output.frames` must contain `{clip}`, or its files overwrite each other",
+        ),
+        (
+            "    clips: [{name: w, time: 0}, {name: v}]\n    directions: 1\n    output: {frames: '{clip}.png'}\n",
+            "recipe.yaml:6:22: job 'a': `output.frames` must contain `{frame}`, or its files overwrite each other",
+        ),
+        (
+            "    output: {sheet: '{clip}.png'}\n",
+            "recipe.yaml:4:21: job 'a': `output.sheet`: placeholder `{clip}` cannot be used in `{clip}.png`, expected only `{name}`",
+        ),
+        (
+            "    pose: tpose\n",
+            "recipe.yaml:4:11: job 'a': unknown variant `tpose`, expected one of rest, bind",
+        ),
+        (
+            "    materials: {skin: ''}\n",
+            "recipe.yaml:4:23: job 'a': `materials.skin` is empty; give a texture file",
+        ),
+        (
+            "    materials: [a.png]\n",
+            "recipe.yaml:4:16: job 'a': expected mapping start",
+        ),
+        (
+            "    materials: {a: x.png, a: y.png}\n",
+            "recipe.yaml:4:27: job 'a': duplicate mapping key: a",
+        ),
+        (
+            "    lod: {res: 1}\n",
+            "recipe.yaml:4:10: job 'a': unknown key `res`, expected resolution",
+        ),
+        (
+            "    skeleton: {config: a.cfg}\n",
+            "recipe.yaml:4:16: job 'a': missing key `class`",
+        ),
+        (
+            "    skeleton: {config: a.cfg, class: ''}\n",
+            "recipe.yaml:4:38: job 'a': `skeleton.class` is empty",
+        ),
+        (
+            "    duration: 0\n",
+            "recipe.yaml:4:15: job 'a': `duration` must be in (0, 86400], got 0",
+        ),
+        (
+            "    lod: -1\n",
+            "recipe.yaml:4:10: job 'a': `lod` index must be in 0..=255, got -1",
+        ),
+        (
+            "    lod: 1.5\n",
+            "recipe.yaml:4:10: job 'a': expected a LOD index (a whole number) or `{resolution: R}`, got 1.5",
+        ),
+        (
+            "    lod: {resolution: -2}\n",
+            "recipe.yaml:4:10: job 'a': `lod.resolution` must be a finite number at least 0, got -2",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (extra, want) in cases {
+        let text = format!("{head}{extra}");
+        let got = err(&text);
+        if &got != want {
+            wrong.push(format!("recipe:\n{text}\n  got: {got}\n want: {want}"));
+        }
+    }
+    // From `defaults:`, labelled with the job that uses them.
+    let got =
+        err("defaults:\n  clips: [{name: w}, {name: w}]\njobs:\n  - name: a\n    model: m.rsm\n");
+    let want = "recipe.yaml:2:29: defaults (used by job 'a'): `clips[1]` is named `w` like `clips[0]`; clip names must be unique";
+    if got != want {
+        wrong.push(format!("defaults case\n  got: {got}\n want: {want}"));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
+}
+
+#[test]
+fn readme_clips_example_is_valid() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let section = &readme[readme.find("## Recipe reference").expect("section")..];
+    let first = section.find("```yaml\n").expect("first yaml block") + 8;
+    let rest = &section[first..];
+    let start = rest.find("```yaml\n").expect("second yaml block") + 8;
+    let len = rest[start..].find("```").unwrap();
+    let jobs = Recipe::from_str(&rest[start..start + len], Path::new("r/demo.yaml"))
+        .unwrap_or_else(|e| panic!("README clips example: {e}"))
+        .jobs();
+    let w = &jobs[0];
+    let names: Vec<&str> = w.clips.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["walk", "idle", "still"]);
+    assert_eq!(
+        w.clips[0].animation,
+        Some(PathBuf::from(
+            "r/animations/skeleton_warrior_axe_walk.animation"
+        ))
+    );
+    assert_eq!(w.pose, PoseMode::Rest);
+    assert_eq!(
+        w.gif_path(2, 3),
+        Some(PathBuf::from("r/out/warrior/warrior_still_3.gif"))
+    );
+    let s = &jobs[1];
+    assert_eq!(s.lod, Some(LodSpec::Index(0)));
+    assert_eq!(s.duration, Some(1.2));
+    assert_eq!(
+        s.skeleton.as_ref().map(|k| k.class.as_str()),
+        Some("OFP2_ManSkeleton")
+    );
+    assert_eq!(s.clips[0].name, "run");
 }

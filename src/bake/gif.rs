@@ -1,4 +1,4 @@
-//! Animated GIFs, one per direction.
+//! Animated GIFs, one per clip × direction.
 //!
 //! One palette serves the whole animation (the GIF's global table), computed
 //! over every frame so a colour keeps the same index from frame to frame and

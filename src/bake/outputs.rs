@@ -1,7 +1,7 @@
 //! Writing one job's results: per-frame PNGs, the sheet with its JSON, and
-//! one GIF per direction, each file atomically.
+//! one GIF per clip × direction, each file atomically.
 
-use super::meta::{sheet_json, SheetMeta};
+use super::meta::{sheet_json, ClipMeta, SheetMeta};
 use super::recipe::{FrameTimes, Job};
 use super::sheet::SheetLayout;
 use crate::error::{Error, Result};
@@ -9,58 +9,90 @@ use crate::output::{write_atomic, write_png};
 use image::RgbaImage;
 use std::path::{Component, Path, PathBuf};
 
-/// Writes every output `job` asks for. `frames[d][f]` is direction
-/// `job.directions[d]` at `times.times[f]`, each `job.width × job.height`.
-/// `pivot` is the model origin's position in a frame as fractions of its
-/// size. Returns the files written, in writing order.
-pub fn write_outputs(
-    job: &Job,
-    times: &FrameTimes,
-    frames: &[Vec<RgbaImage>],
-    pivot: [f32; 2],
-) -> Result<Vec<PathBuf>> {
+/// One clip's rendered frames: `frames[d][f]` is direction
+/// `job.directions[d]` at `times.times[f]`.
+#[derive(Debug, Clone)]
+pub struct ClipFrames {
+    pub times: FrameTimes,
+    pub frames: Vec<Vec<RgbaImage>>,
+}
+
+/// Writes every output `job` asks for. `clips[c]` holds the frames of
+/// `job.clips[c]`, each `job.width × job.height`. `pivot` is the model
+/// origin's position in a frame as fractions of its size (one framing for
+/// the whole job, so one pivot). Returns the files written, in writing order.
+pub fn write_outputs(job: &Job, clips: &[ClipFrames], pivot: [f32; 2]) -> Result<Vec<PathBuf>> {
     let job_err = |m: String| Error::Other(format!("job '{}': {m}", job.name));
-    if frames.len() != job.directions.len() {
+    if clips.len() != job.clips.len() {
         return Err(job_err(format!(
-            "{} rows of frames for {} directions",
-            frames.len(),
-            job.directions.len()
+            "{} clips of frames for {} clips",
+            clips.len(),
+            job.clips.len()
         )));
     }
-    let n = times.times.len();
-    if let Some(row) = frames.iter().find(|r| r.len() != n) {
-        return Err(job_err(format!(
-            "a row has {} frames, expected {n}",
-            row.len()
-        )));
+    for (spec, clip) in job.clips.iter().zip(clips) {
+        if clip.frames.len() != job.directions.len() {
+            return Err(job_err(format!(
+                "clip '{}': {} rows of frames for {} directions",
+                spec.name,
+                clip.frames.len(),
+                job.directions.len()
+            )));
+        }
+        let n = clip.times.times.len();
+        if let Some(row) = clip.frames.iter().find(|r| r.len() != n) {
+            return Err(job_err(format!(
+                "clip '{}': a row has {} frames, expected {n}",
+                spec.name,
+                row.len()
+            )));
+        }
     }
     let mut written = Vec::new();
 
-    for (d, row) in frames.iter().enumerate() {
-        for (f, img) in row.iter().enumerate() {
-            if let Some(p) = job.frame_path(d, f) {
-                write_png(&p, img)?;
-                written.push(p);
+    for (c, clip) in clips.iter().enumerate() {
+        for (d, row) in clip.frames.iter().enumerate() {
+            for (f, img) in row.iter().enumerate() {
+                if let Some(p) = job.frame_path(c, d, f) {
+                    write_png(&p, img)?;
+                    written.push(p);
+                }
             }
         }
     }
 
     if let Some(sheet_path) = &job.output.sheet {
-        let cols = u32::try_from(n).map_err(|_| job_err("too many frames".into()))?;
-        let layout =
-            SheetLayout::new(job.width, job.height, cols, frames.len() as u32).map_err(job_err)?;
-        let cells: Vec<&RgbaImage> = frames.iter().flatten().collect();
-        let sheet = layout.compose(&cells).map_err(job_err)?;
+        let longest = clips.iter().map(|c| c.times.times.len()).max().unwrap_or(0);
+        let cols = u32::try_from(longest).map_err(|_| job_err("too many frames".into()))?;
+        let n_rows = clips.len() * job.directions.len();
+        let rows = u32::try_from(n_rows).map_err(|_| job_err("too many rows".into()))?;
+        let layout = SheetLayout::new(job.width, job.height, cols, rows).map_err(job_err)?;
+        let cells: Vec<Vec<&RgbaImage>> = clips
+            .iter()
+            .flat_map(|c| c.frames.iter().map(|row| row.iter().collect()))
+            .collect();
+        let sheet = layout.compose_rows(&cells).map_err(job_err)?;
         write_png(sheet_path, &sheet)?;
         written.push(sheet_path.clone());
         if let Some(meta_path) = &job.output.meta {
             let image = image_ref(sheet_path, meta_path);
+            let metas: Vec<ClipMeta> = job
+                .clips
+                .iter()
+                .zip(clips)
+                .map(|(spec, c)| ClipMeta {
+                    name: &spec.name,
+                    frames: c.times.times.len() as u32,
+                    frame_seconds: c.times.frame_seconds,
+                })
+                .collect();
             let json = sheet_json(&SheetMeta {
                 name: &job.name,
                 image: &image,
                 layout,
                 directions: &job.directions,
-                frame_seconds: times.frame_seconds,
+                clips: &metas,
+                named_clips: job.named_clips,
                 pivot,
             });
             write_atomic(meta_path, json.as_bytes())?;
@@ -69,13 +101,15 @@ pub fn write_outputs(
     }
 
     if job.output.gif.is_some() {
-        let delay = super::gif::delay_cs(times.frame_seconds);
-        for (d, row) in frames.iter().enumerate() {
-            if let Some(p) = job.gif_path(d) {
-                let refs: Vec<&RgbaImage> = row.iter().collect();
-                let bytes = super::gif::encode(&refs, delay).map_err(job_err)?;
-                write_atomic(&p, &bytes)?;
-                written.push(p);
+        for (c, clip) in clips.iter().enumerate() {
+            let delay = super::gif::delay_cs(clip.times.frame_seconds);
+            for (d, row) in clip.frames.iter().enumerate() {
+                if let Some(p) = job.gif_path(c, d) {
+                    let refs: Vec<&RgbaImage> = row.iter().collect();
+                    let bytes = super::gif::encode(&refs, delay).map_err(job_err)?;
+                    write_atomic(&p, &bytes)?;
+                    written.push(p);
+                }
             }
         }
     }

@@ -41,6 +41,14 @@ pub const MAX_SIZE: u32 = 8192;
 pub const MAX_DIRECTIONS: usize = 360;
 /// Most frames one clip may sample; a guard against `fps` × a very long model.
 pub const MAX_FRAMES: usize = 4096;
+/// Most clips one job may list.
+pub const MAX_CLIPS: usize = 256;
+/// Highest LOD index a job may ask for.
+pub const MAX_LOD_INDEX: u32 = 255;
+/// Longest `duration`, seconds (a day: anything longer is a typo).
+pub const MAX_DURATION: f32 = 86400.0;
+/// The name of the one clip of a job given `clip:` (or no clip at all).
+pub const DEFAULT_CLIP_NAME: &str = "default";
 
 // ---------------------------------------------------------------------------
 // Resolved types
@@ -57,7 +65,26 @@ pub struct Job {
     pub model: PathBuf,
     /// Extra texture search folders, in the order given.
     pub data: Vec<PathBuf>,
-    pub clip: Clip,
+    /// The clips baked into this job's sheet, in order; never empty, names
+    /// unique. Sheet rows are clip-major: clip 0 × every direction, then
+    /// clip 1 × every direction, ...
+    pub clips: Vec<ClipSpec>,
+    /// True when the recipe listed `clips:`. A job given `clip:` (or no clip)
+    /// has one clip named [`DEFAULT_CLIP_NAME`] and keeps the output names
+    /// without a clip part, so older recipes bake to the same files.
+    pub named_clips: bool,
+    /// Which pose a skinned model's rest frame uses (Grimrock).
+    pub pose: PoseMode,
+    /// Material name → texture file, in recipe order; overrides the model's
+    /// own texture lookup for those materials.
+    pub materials: Vec<(String, PathBuf)>,
+    /// Skeleton definition for formats that keep it outside the model (Arma).
+    pub skeleton: Option<SkeletonSpec>,
+    /// Seconds, for animations whose file has no length of its own (Arma RTM
+    /// phases run 0..1); used when the model's duration is 0.
+    pub duration: Option<f32>,
+    /// Which level of detail to bake, for formats that have several (Arma).
+    pub lod: Option<LodSpec>,
     /// Camera yaws, in order; row `i` of the sheet is `directions[i]`.
     pub directions: Vec<Direction>,
     /// Camera elevation above the horizon, degrees, −90..=90.
@@ -71,6 +98,47 @@ pub struct Job {
     /// Supersampling factor per axis, 1..=4 (`raster::RenderOptions::supersample`).
     pub antialias: u32,
     pub output: Outputs,
+}
+
+/// One clip of a job: where its animation comes from and which moments of
+/// it become frames.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClipSpec {
+    /// Unique within the job; used in frame names, tags and file names.
+    pub name: String,
+    /// An animation file applied to the model (relative paths already joined
+    /// to the recipe's folder); `None` uses the model's own animation, or its
+    /// rest pose when it has none.
+    pub animation: Option<PathBuf>,
+    pub clip: Clip,
+    /// The recipe line the clip is written on, for messages.
+    pub line: u64,
+}
+
+/// Which pose a skinned model starts from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PoseMode {
+    /// The node matrices stored in the file.
+    #[default]
+    Rest,
+    /// The skin's bind pose (inverse bind matrices).
+    Bind,
+}
+
+/// An external skeleton definition: a config file and the class in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkeletonSpec {
+    /// Relative to the recipe's folder.
+    pub config: PathBuf,
+    pub class: String,
+}
+
+/// A level of detail, by position in the file or by its resolution value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LodSpec {
+    Index(u32),
+    Resolution(f32),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -254,8 +322,9 @@ pub fn camera_basis(yaw: f32, pitch: f32) -> (Vec3, Vec3, Vec3) {
     (back, right, up)
 }
 
-/// Where a job writes. Templates may use `{name}`, `{dir}` (direction index),
-/// `{yaw}` (whole degrees) and `{frame}` (frame index).
+/// Where a job writes. Templates may use `{name}`, `{clip}` (clip name),
+/// `{dir}` (direction index), `{yaw}` (whole degrees) and `{frame}` (frame
+/// index within its clip).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outputs {
     pub dir: PathBuf,
@@ -267,26 +336,33 @@ pub struct Outputs {
 }
 
 impl Job {
-    /// The per-frame PNG path, when per-frame output is on.
-    pub fn frame_path(&self, dir: usize, frame: usize) -> Option<PathBuf> {
+    /// The per-frame PNG path of clip `clip`, direction `dir`, frame
+    /// `frame`, when per-frame output is on.
+    pub fn frame_path(&self, clip: usize, dir: usize, frame: usize) -> Option<PathBuf> {
         let t = self.output.frames.as_ref()?;
+        let c = self.clips.get(clip)?;
         let d = self.directions.get(dir)?;
         Some(
             self.output
                 .dir
-                .join(t.render(&self.name, Some(d), Some(frame))),
+                .join(t.render(&self.name, Some(&c.name), Some(d), Some(frame))),
         )
     }
 
-    /// The GIF path for one direction, when GIF output is on.
-    pub fn gif_path(&self, dir: usize) -> Option<PathBuf> {
+    /// The GIF path for one clip and direction, when GIF output is on.
+    pub fn gif_path(&self, clip: usize, dir: usize) -> Option<PathBuf> {
         let t = self.output.gif.as_ref()?;
+        let c = self.clips.get(clip)?;
         let d = self.directions.get(dir)?;
-        Some(self.output.dir.join(t.render(&self.name, Some(d), None)))
+        Some(
+            self.output
+                .dir
+                .join(t.render(&self.name, Some(&c.name), Some(d), None)),
+        )
     }
 }
 
-/// A file-name pattern with `{name}`, `{dir}`, `{yaw}`, `{frame}` holes.
+/// A file-name pattern with `{name}`, `{clip}`, `{dir}`, `{yaw}`, `{frame}` holes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Template {
     parts: Vec<Part>,
@@ -296,6 +372,7 @@ pub struct Template {
 enum Part {
     Text(String),
     Name,
+    Clip,
     Dir,
     Yaw,
     Frame,
@@ -318,6 +395,7 @@ impl Template {
             let key = &rest[i + 1..i + close];
             let part = match key {
                 "name" => Part::Name,
+                "clip" => Part::Clip,
                 "dir" => Part::Dir,
                 "yaw" => Part::Yaw,
                 "frame" => Part::Frame,
@@ -364,12 +442,19 @@ impl Template {
 
     /// Fills the holes; a hole whose value is not given is left as written,
     /// which is how two jobs' patterns are compared.
-    pub fn render(&self, name: &str, dir: Option<&Direction>, frame: Option<usize>) -> String {
+    pub fn render(
+        &self,
+        name: &str,
+        clip: Option<&str>,
+        dir: Option<&Direction>,
+        frame: Option<usize>,
+    ) -> String {
         let mut s = String::new();
         for p in &self.parts {
             match p {
                 Part::Text(t) => s.push_str(t),
                 Part::Name => s.push_str(name),
+                Part::Clip => s.push_str(clip.unwrap_or("{clip}")),
                 Part::Dir => match dir {
                     Some(d) => s.push_str(&d.index.to_string()),
                     None => s.push_str("{dir}"),
@@ -466,6 +551,12 @@ struct RawJob {
     model: Option<S<String>>,
     data: Option<S<OneOrMany>>,
     clip: Option<S<RawClip>>,
+    clips: Option<S<Vec<S<RawClipEntry>>>>,
+    pose: Option<S<PoseMode>>,
+    materials: Option<S<Materials>>,
+    skeleton: Option<S<RawSkeleton>>,
+    duration: Option<S<Num>>,
+    lod: Option<S<Lod>>,
     directions: Option<S<Directions>>,
     pitch: Option<S<Num>>,
     size: Option<S<Size>>,
@@ -484,6 +575,26 @@ struct RawClip {
     fps: Option<S<Num>>,
     frames: Option<S<Int>>,
     time: Option<S<Num>>,
+}
+
+/// One entry of `clips:`: a `clip:` plus its name and animation file.
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+struct RawClipEntry {
+    name: Option<S<String>>,
+    animation: Option<S<String>>,
+    start: Option<S<Num>>,
+    end: Option<S<Num>>,
+    fps: Option<S<Num>>,
+    frames: Option<S<Int>>,
+    time: Option<S<Num>>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+struct RawSkeleton {
+    config: S<String>,
+    class: S<String>,
 }
 
 #[derive(Deserialize, Default, Clone)]
@@ -747,6 +858,81 @@ impl<'de> Deserialize<'de> for OutName {
     }
 }
 
+/// `materials: {name: file, ...}`, kept in the order written (a map type
+/// would sort it, and the order is what the user reads in messages).
+#[derive(Clone)]
+struct Materials(Vec<(S<String>, S<String>)>);
+
+impl<'de> Deserialize<'de> for Materials {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Materials;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a mapping of material names to texture files")
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut a: A) -> Result<Materials, A::Error> {
+                let mut v = Vec::new();
+                while let Some(k) = a.next_key::<S<String>>()? {
+                    let f = a.next_value::<S<String>>()?;
+                    v.push((k, f));
+                }
+                Ok(Materials(v))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// `lod: 2` (an index) or `lod: {resolution: 1.5}`.
+#[derive(Clone, Copy)]
+enum Lod {
+    Index(i64),
+    Resolution(f32),
+}
+
+impl<'de> Deserialize<'de> for Lod {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        const EXPECTED: &str = "a LOD index (a whole number) or `{resolution: R}`";
+        impl<'de> Visitor<'de> for V {
+            type Value = Lod;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(EXPECTED)
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Lod, E> {
+                Ok(Lod::Index(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Lod, E> {
+                Ok(Lod::Index(i64::try_from(v).unwrap_or(i64::MAX)))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Lod, E> {
+                Err(E::custom(format!("expected {EXPECTED}, got {v}")))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Lod, E> {
+                Err(E::custom(format!("expected {EXPECTED}, got `{v}`")))
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut a: A) -> Result<Lod, A::Error> {
+                let mut res = None;
+                while let Some(k) = a.next_key::<String>()? {
+                    if k != "resolution" {
+                        return Err(de::Error::custom(format!(
+                            "unknown key `{k}`, expected resolution"
+                        )));
+                    }
+                    if res.is_some() {
+                        return Err(de::Error::custom("duplicate key `resolution`"));
+                    }
+                    res = Some(a.next_value::<Num>()?.0);
+                }
+                res.map(Lod::Resolution)
+                    .ok_or_else(|| de::Error::custom("missing key `resolution`"))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 // The lenient reading used only to name the job an error lies in.
 #[derive(Deserialize)]
 struct LenientRecipe {
@@ -809,7 +995,13 @@ struct Regions(Vec<(Location, String)>);
 impl Regions {
     fn find(text: &str) -> Regions {
         let mut v = Vec::new();
-        if let Ok(l) = serde_saphyr::from_str_with_options::<LenientRecipe>(text, yaml_options()) {
+        // Duplicate keys are an error in the real parse; here they must not
+        // stop us from finding the job the duplicate sits in.
+        let opts = serde_saphyr::options! {
+            non_finite_float_policy: serde_saphyr::NonFiniteFloatPolicy::PassThrough,
+            duplicate_keys: serde_saphyr::DuplicateKeyPolicy::LastWins,
+        };
+        if let Ok(l) = serde_saphyr::from_str_with_options::<LenientRecipe>(text, opts) {
             if let Some(d) = l.defaults {
                 v.push((d.referenced, "defaults".to_string()));
             }
@@ -909,7 +1101,8 @@ impl Recipe {
                 let msg = serde_saphyr::DefaultMessageFormatter
                     .format_message(inner)
                     .replace("unknown field", "unknown key")
-                    .replace("missing field", "missing key");
+                    .replace("missing field", "missing key")
+                    .replace(", set DuplicateKeyPolicy in Options if acceptable", "");
                 let context = if line > 0 {
                     Regions::find(text).label(line, column)
                 } else {
@@ -1021,10 +1214,10 @@ fn output_patterns(job: &Job) -> Vec<(PathBuf, Option<Location>)> {
         v.push((m.clone(), None));
     }
     if let Some(t) = &o.frames {
-        v.push((o.dir.join(t.render(&job.name, None, None)), None));
+        v.push((o.dir.join(t.render(&job.name, None, None, None)), None));
     }
     if let Some(t) = &o.gif {
-        v.push((o.dir.join(t.render(&job.name, None, None)), None));
+        v.push((o.dir.join(t.render(&job.name, None, None, None)), None));
     }
     v
 }
@@ -1163,13 +1356,101 @@ fn resolve(
         .map(|v| v.value.0.iter().map(|p| ctx.base.join(p)).collect())
         .unwrap_or_default();
 
-    let clip = match pick(&j.clip, &d.clip) {
-        Some(c) => resolve_clip(ctx, &lab(j.clip.is_some()), c)?,
-        None => Clip::Range {
-            start: 0.0,
-            end: None,
-            step: Step::Fps(default::FPS),
-        },
+    let (clips, named_clips) = resolve_clips(ctx, &lab, at, j, d)?;
+
+    let pose = pick(&j.pose, &d.pose).map(|p| p.value).unwrap_or_default();
+
+    let materials = match pick(&j.materials, &d.materials) {
+        Some(m) => {
+            let l = lab(j.materials.is_some());
+            let mut out: Vec<(String, PathBuf)> = Vec::with_capacity(m.value.0.len());
+            for (k, f) in &m.value.0 {
+                if k.value.trim().is_empty() {
+                    return Err(ctx.err(
+                        &k.referenced,
+                        &l,
+                        "`materials` has an empty material name",
+                    ));
+                }
+                if out.iter().any(|(n, _)| n == &k.value) {
+                    return Err(ctx.err(
+                        &k.referenced,
+                        &l,
+                        format!("`materials` names `{}` twice", k.value),
+                    ));
+                }
+                if f.value.trim().is_empty() {
+                    return Err(ctx.err(
+                        &f.referenced,
+                        &l,
+                        format!("`materials.{}` is empty; give a texture file", k.value),
+                    ));
+                }
+                out.push((k.value.clone(), ctx.base.join(&f.value)));
+            }
+            out
+        }
+        None => Vec::new(),
+    };
+
+    let skeleton = match pick(&j.skeleton, &d.skeleton) {
+        Some(sk) => {
+            let l = lab(j.skeleton.is_some());
+            let r = &sk.value;
+            if r.config.value.trim().is_empty() {
+                return Err(ctx.err(&r.config.referenced, &l, "`skeleton.config` is empty"));
+            }
+            if r.class.value.trim().is_empty() {
+                return Err(ctx.err(&r.class.referenced, &l, "`skeleton.class` is empty"));
+            }
+            Some(SkeletonSpec {
+                config: ctx.base.join(&r.config.value),
+                class: r.class.value.clone(),
+            })
+        }
+        None => None,
+    };
+
+    let duration = match pick(&j.duration, &d.duration) {
+        Some(x) => Some(in_range(
+            ctx,
+            &lab(j.duration.is_some()),
+            "duration",
+            x,
+            0.0,
+            MAX_DURATION,
+            true,
+        )?),
+        None => None,
+    };
+
+    let lod = match pick(&j.lod, &d.lod) {
+        Some(x) => {
+            let l = lab(j.lod.is_some());
+            Some(match x.value {
+                Lod::Index(i) => {
+                    if !(0..=MAX_LOD_INDEX as i64).contains(&i) {
+                        return Err(ctx.err(
+                            &x.referenced,
+                            &l,
+                            format!("`lod` index must be in 0..={MAX_LOD_INDEX}, got {i}"),
+                        ));
+                    }
+                    LodSpec::Index(i as u32)
+                }
+                Lod::Resolution(r) => {
+                    if !r.is_finite() || r < 0.0 {
+                        return Err(ctx.err(
+                            &x.referenced,
+                            &l,
+                            format!("`lod.resolution` must be a finite number at least 0, got {r}"),
+                        ));
+                    }
+                    LodSpec::Resolution(r)
+                }
+            })
+        }
+        None => None,
     };
 
     let directions = match pick(&j.directions, &d.directions) {
@@ -1322,7 +1603,7 @@ fn resolve(
         None => default::ANTIALIAS,
     };
 
-    let output = resolve_output(ctx, &lab, name, at, j, d, &clip, &directions)?;
+    let output = resolve_output(ctx, &lab, name, at, j, d, &clips, &directions)?;
 
     Ok(Job {
         name: name.to_string(),
@@ -1330,7 +1611,13 @@ fn resolve(
         line: at.line(),
         model,
         data,
-        clip,
+        clips,
+        named_clips,
+        pose,
+        materials,
+        skeleton,
+        duration,
+        lod,
         directions,
         pitch,
         width,
@@ -1361,8 +1648,7 @@ fn evenly(n: usize) -> Vec<Direction> {
         .collect()
 }
 
-fn resolve_clip(ctx: &Ctx, label: &str, c: &S<RawClip>) -> Result<Clip, RecipeError> {
-    let r = &c.value;
+fn resolve_clip(ctx: &Ctx, label: &str, key: &str, r: &RawClip) -> Result<Clip, RecipeError> {
     if let Some(t) = &r.time {
         let clash = [
             ("start", r.start.as_ref().map(|s| s.referenced)),
@@ -1374,24 +1660,24 @@ fn resolve_clip(ctx: &Ctx, label: &str, c: &S<RawClip>) -> Result<Clip, RecipeEr
             return Err(ctx.err(
                 loc,
                 label,
-                format!("`clip.time` takes a single frame; `clip.{k}` cannot be used with it"),
+                format!("`{key}.time` takes a single frame; `{key}.{k}` cannot be used with it"),
             ));
         }
-        let time = non_negative(ctx, label, "clip.time", t)?;
+        let time = non_negative(ctx, label, &format!("{key}.time"), t)?;
         return Ok(Clip::Still { time });
     }
     let start = match &r.start {
-        Some(s) => non_negative(ctx, label, "clip.start", s)?,
+        Some(s) => non_negative(ctx, label, &format!("{key}.start"), s)?,
         None => 0.0,
     };
     let end = match &r.end {
         Some(e) => {
-            let x = finite(ctx, label, "clip.end", e)?;
+            let x = finite(ctx, label, &format!("{key}.end"), e)?;
             if x <= start {
                 return Err(ctx.err(
                     &e.referenced,
                     label,
-                    format!("`clip.end` ({x}) must be after `clip.start` ({start})"),
+                    format!("`{key}.end` ({x}) must be after `{key}.start` ({start})"),
                 ));
             }
             Some(x)
@@ -1403,14 +1689,22 @@ fn resolve_clip(ctx: &Ctx, label: &str, c: &S<RawClip>) -> Result<Clip, RecipeEr
             return Err(ctx.err(
                 &n.referenced,
                 label,
-                "give either `clip.fps` or `clip.frames`, not both",
+                format!("give either `{key}.fps` or `{key}.frames`, not both"),
             ))
         }
-        (Some(f), None) => Step::Fps(in_range(ctx, label, "clip.fps", f, 0.0, 1000.0, true)?),
+        (Some(f), None) => Step::Fps(in_range(
+            ctx,
+            label,
+            &format!("{key}.fps"),
+            f,
+            0.0,
+            1000.0,
+            true,
+        )?),
         (None, Some(n)) => Step::Frames(int_range(
             ctx,
             label,
-            "clip.frames",
+            &format!("{key}.frames"),
             n,
             1,
             MAX_FRAMES as i64,
@@ -1418,6 +1712,133 @@ fn resolve_clip(ctx: &Ctx, label: &str, c: &S<RawClip>) -> Result<Clip, RecipeEr
         (None, None) => Step::Fps(default::FPS),
     };
     Ok(Clip::Range { start, end, step })
+}
+
+/// The job's clips: from `clip:` (one clip, old output names), from
+/// `clips:`, or the default clip. The job's own choice replaces the defaults'
+/// as a whole, whichever of the two keys each uses.
+fn resolve_clips(
+    ctx: &Ctx,
+    lab: &dyn Fn(bool) -> String,
+    at: &Location,
+    j: &RawJob,
+    d: &RawJob,
+) -> Result<(Vec<ClipSpec>, bool), RecipeError> {
+    let from_job = j.clip.is_some() || j.clips.is_some();
+    let src = if from_job { j } else { d };
+    let l = lab(from_job);
+    match (&src.clip, &src.clips) {
+        (Some(_), Some(cs)) => Err(ctx.err(
+            &cs.referenced,
+            &l,
+            "give either `clip` or `clips`, not both",
+        )),
+        (Some(c), None) => Ok((
+            vec![ClipSpec {
+                name: DEFAULT_CLIP_NAME.to_string(),
+                animation: None,
+                clip: resolve_clip(ctx, &l, "clip", &c.value)?,
+                line: c.referenced.line(),
+            }],
+            false,
+        )),
+        (None, None) => Ok((
+            vec![ClipSpec {
+                name: DEFAULT_CLIP_NAME.to_string(),
+                animation: None,
+                clip: Clip::Range {
+                    start: 0.0,
+                    end: None,
+                    step: Step::Fps(default::FPS),
+                },
+                line: at.line(),
+            }],
+            false,
+        )),
+        (None, Some(cs)) => {
+            if cs.value.is_empty() {
+                return Err(ctx.err(&cs.referenced, &l, "`clips` needs at least one clip"));
+            }
+            if cs.value.len() > MAX_CLIPS {
+                return Err(ctx.err(
+                    &cs.referenced,
+                    &l,
+                    format!(
+                        "`clips` lists {} clips, more than {MAX_CLIPS}",
+                        cs.value.len()
+                    ),
+                ));
+            }
+            let mut out: Vec<ClipSpec> = Vec::with_capacity(cs.value.len());
+            for (i, e) in cs.value.iter().enumerate() {
+                let key = format!("clips[{i}]");
+                let r = &e.value;
+                let animation = match &r.animation {
+                    Some(a) => {
+                        if a.value.trim().is_empty() {
+                            return Err(ctx.err(
+                                &a.referenced,
+                                &l,
+                                format!("`{key}.animation` is empty"),
+                            ));
+                        }
+                        Some(ctx.base.join(&a.value))
+                    }
+                    None => None,
+                };
+                // Unnamed clips are named after their animation file, else
+                // after their position, so names never depend on anything
+                // but the recipe text.
+                let (name, name_at) = match &r.name {
+                    Some(n) => (n.value.clone(), n.referenced),
+                    None => match (&r.animation, &animation) {
+                        (Some(a), Some(p)) => (
+                            p.file_stem()
+                                .map(|s| s.to_string_lossy().into_owned())
+                                .unwrap_or_default(),
+                            a.referenced,
+                        ),
+                        _ => (format!("clip{i}"), e.referenced),
+                    },
+                };
+                check_clip_name(&name)
+                    .map_err(|m| ctx.err(&name_at, &l, format!("`{key}.name`: {m}")))?;
+                if let Some(p) = out.iter().position(|c| c.name == name) {
+                    return Err(ctx.err(
+                        &name_at,
+                        &l,
+                        format!("`{key}` is named `{name}` like `clips[{p}]`; clip names must be unique"),
+                    ));
+                }
+                let raw = RawClip {
+                    start: r.start.clone(),
+                    end: r.end.clone(),
+                    fps: r.fps.clone(),
+                    frames: r.frames.clone(),
+                    time: r.time.clone(),
+                };
+                out.push(ClipSpec {
+                    name,
+                    animation,
+                    clip: resolve_clip(ctx, &l, &key, &raw)?,
+                    line: e.referenced.line(),
+                });
+            }
+            Ok((out, true))
+        }
+    }
+}
+
+fn check_clip_name(n: &str) -> Result<(), String> {
+    if n.trim().is_empty() {
+        return Err("clip name is empty".into());
+    }
+    if n == "." || n == ".." || n.chars().any(|c| "/\\{}".contains(c) || c.is_control()) {
+        return Err(format!(
+            "clip name `{n}` is used in file names, so it cannot contain /, \\, {{, }} or control characters"
+        ));
+    }
+    Ok(())
 }
 
 fn resolve_light(
@@ -1496,7 +1917,7 @@ fn resolve_output(
     at: &Location,
     j: &RawJob,
     d: &RawJob,
-    clip: &Clip,
+    clips: &[ClipSpec],
     dirs: &[Direction],
 ) -> Result<Outputs, RecipeError> {
     let n_dirs = dirs.len();
@@ -1511,7 +1932,7 @@ fn resolve_output(
                     format!("`output.dir`: {m}"),
                 )
             })?;
-            ctx.base.join(t.render(name, None, None))
+            ctx.base.join(t.render(name, None, None, None))
         }
         None => ctx.base.join(default::OUTPUT_DIR.replace("{name}", name)),
     };
@@ -1566,11 +1987,14 @@ fn resolve_output(
         "frames",
         &jo.frames,
         &do_.frames,
-        &["name", "dir", "yaw", "frame"],
+        &["name", "clip", "dir", "yaw", "frame"],
         None,
     )?;
-    if !clip.is_single() {
+    if clips.iter().any(|c| !c.clip.is_single()) {
         need("frames", &frames, &[Part::Frame], "`{frame}`")?;
+    }
+    if clips.len() > 1 {
+        need("frames", &frames, &[Part::Clip], "`{clip}`")?;
     }
     if n_dirs > 1 {
         need(
@@ -1580,7 +2004,16 @@ fn resolve_output(
             "`{dir}` or `{yaw}`",
         )?;
     }
-    let gif = get("gif", &jo.gif, &do_.gif, &["name", "dir", "yaw"], None)?;
+    let gif = get(
+        "gif",
+        &jo.gif,
+        &do_.gif,
+        &["name", "clip", "dir", "yaw"],
+        None,
+    )?;
+    if clips.len() > 1 {
+        need("gif", &gif, &[Part::Clip], "`{clip}`")?;
+    }
     if n_dirs > 1 {
         need("gif", &gif, &[Part::Dir, Part::Yaw], "`{dir}` or `{yaw}`")?;
     }
@@ -1612,7 +2045,7 @@ fn resolve_output(
         &["name"],
         Some(default::SHEET),
     )?
-    .map(|(t, _)| dir.join(t.render(name, None, None)));
+    .map(|(t, _)| dir.join(t.render(name, None, None, None)));
     let meta = match pick(&jo.meta, &do_.meta) {
         Some(s) => match &s.value {
             OutName::Off => None,
@@ -1624,7 +2057,7 @@ fn resolve_output(
                         format!("`output.meta`: {m}"),
                     )
                 })?;
-                Some(dir.join(t.render(name, None, None)))
+                Some(dir.join(t.render(name, None, None, None)))
             }
         },
         None => sheet.as_ref().map(|s| s.with_extension("json")),

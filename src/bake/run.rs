@@ -1,12 +1,14 @@
-//! The parallel bake: pose every sampled frame once, frame the clip once over
-//! all frames and directions, render every (direction, frame) image in
-//! parallel, then write the job's outputs. Output order and bytes never
-//! depend on thread scheduling: each image is rendered by one thread and
-//! results are collected in index order.
+//! The parallel bake: pose every sampled frame of every clip once, frame the
+//! job once over all clips, frames and directions (so the model keeps its
+//! size and pivot from clip to clip), render every (clip, direction, frame)
+//! image in parallel, then write the job's outputs. Output order and bytes
+//! never depend on thread scheduling: each image is rendered by one thread
+//! and results are collected in index order.
 
-use super::recipe::{Job, LightSpec, Projection as RecipeProjection};
+use super::outputs::ClipFrames;
+use super::recipe::{ClipSpec, FrameTimes, Job, LightSpec, Projection as RecipeProjection};
 use crate::error::{Error, Result};
-use crate::raster::{Light, RenderOptions};
+use crate::raster::{Camera, Light, RenderOptions};
 use crate::scene::{self, Model, PosedModel};
 use crate::texture::TextureResolver;
 use crate::view::{self, Framing, Projection};
@@ -36,16 +38,43 @@ pub struct ClipImages {
     pub pivot: [f32; 2],
 }
 
-/// Renders a clip. `tick` is called once per finished image (from any thread).
+/// Renders a single clip, framed on its own frames. `tick` is called once
+/// per finished image (from any thread).
 pub fn render_clip(model: &Model, plan: &ClipPlan, tick: &(dyn Fn() + Sync)) -> ClipImages {
-    let posed: Vec<PosedModel> = plan
-        .times
-        .par_iter()
-        .map(|&t| scene::pose(model, t))
+    let posed = pose_frames(model, &plan.times);
+    let cameras = fit(&[posed.as_slice()], plan);
+    let images = render_frames(model, &posed, &cameras, plan, tick);
+    ClipImages {
+        images,
+        pivot: pivot(&cameras),
+    }
+}
+
+/// Poses `model` at every time, in parallel, in time order.
+pub fn pose_frames(model: &Model, times: &[f32]) -> Vec<PosedModel> {
+    times.par_iter().map(|&t| scene::pose(model, t)).collect()
+}
+
+/// One camera per direction of `plan`, fitted around every posed frame of
+/// every set together (`plan.times` is not used).
+pub fn fit(posed: &[&[PosedModel]], plan: &ClipPlan) -> Vec<Camera> {
+    let points: Vec<Vec3> = posed
+        .iter()
+        .flat_map(|set| set.iter())
+        .flat_map(crate::render::posed_points)
         .collect();
-    let points: Vec<Vec3> = posed.iter().flat_map(crate::render::posed_points).collect();
     let aspect = plan.width as f32 / plan.height.max(1) as f32;
-    let cameras = view::fit_cameras(&points, &plan.views, aspect, &plan.framing);
+    view::fit_cameras(&points, &plan.views, aspect, &plan.framing)
+}
+
+/// Renders `posed` from every camera: `[direction][frame]`.
+pub fn render_frames(
+    model: &Model,
+    posed: &[PosedModel],
+    cameras: &[Camera],
+    plan: &ClipPlan,
+    tick: &(dyn Fn() + Sync),
+) -> Vec<Vec<image::RgbaImage>> {
     let opts = RenderOptions {
         width: plan.width,
         height: plan.height,
@@ -59,27 +88,29 @@ pub fn render_clip(model: &Model, plan: &ClipPlan, tick: &(dyn Fn() + Sync)) -> 
     let rendered: Vec<image::RgbaImage> = jobs
         .par_iter()
         .map(|&(d, f)| {
-            let cam = &cameras[d];
             let light = Light {
                 direction: plan.light.world_direction(plan.views[d].0),
                 color: plan.light.color,
                 ambient: plan.light.ambient,
             };
-            let img = crate::render::render_posed(model, &posed[f], cam, &light, &opts);
+            let img = crate::render::render_posed(model, &posed[f], &cameras[d], &light, &opts);
             tick();
             img
         })
         .collect();
     let mut it = rendered.into_iter();
-    let images = (0..cameras.len())
+    (0..cameras.len())
         .map(|_| it.by_ref().take(frames).collect())
-        .collect();
-    let pivot = cameras.first().map_or([0.5, 0.5], |c| {
+        .collect()
+}
+
+/// Where the model's origin lands in the first direction's frame.
+fn pivot(cameras: &[Camera]) -> [f32; 2] {
+    cameras.first().map_or([0.5, 0.5], |c| {
         let clip = c.proj * c.view * glam::Vec4::new(0.0, 0.0, 0.0, 1.0);
         let ndc = clip.xy() / clip.w;
         [(ndc.x + 1.0) * 0.5, (1.0 - ndc.y) * 0.5]
-    });
-    ClipImages { images, pivot }
+    })
 }
 
 /// What one finished job did.
@@ -91,20 +122,90 @@ pub struct JobReport {
     pub warnings: Vec<String>,
 }
 
-/// Loads the job's model, works out its frames, and returns the plan.
-pub fn plan_job(job: &Job) -> Result<(Model, ClipPlan)> {
+/// One clip ready to render: the model it animates and its sample times.
+#[derive(Debug, Clone)]
+pub struct PlannedClip {
+    pub model: Model,
+    pub times: FrameTimes,
+}
+
+/// A job ready to render: its clips in job order, and the views and render
+/// settings they share (`view.times` is empty; each clip has its own).
+#[derive(Debug, Clone)]
+pub struct JobPlan {
+    pub clips: Vec<PlannedClip>,
+    pub view: ClipPlan,
+}
+
+impl JobPlan {
+    /// Images the job will render (for progress bars).
+    pub fn images(&self) -> usize {
+        self.clips
+            .iter()
+            .map(|c| c.times.times.len())
+            .sum::<usize>()
+            * self.view.views.len()
+    }
+}
+
+/// The model a clip animates. With no animation file that is the job's
+/// model itself (its own animation, or its rest pose).
+///
+/// Hook for the lead: loading and applying animation files (Grimrock
+/// `.animation`, Arma `.rtm` with `job.skeleton`/`job.duration`) goes here.
+pub fn clip_model(model: &Model, spec: &ClipSpec, job: &Job) -> Result<Model> {
+    let _ = job;
+    match &spec.animation {
+        None => Ok(model.clone()),
+        Some(path) => Err(Error::Usage(format!(
+            "{}: animation files of this kind are not supported yet",
+            path.display()
+        ))),
+    }
+}
+
+/// Loads the job's model, applies each clip's animation, works out every
+/// clip's frames, and returns the plan.
+pub fn plan_job(job: &Job) -> Result<JobPlan> {
     let resolver = TextureResolver::new(job.data.clone());
     let model = crate::load::load_model(&job.model, &resolver)?;
-    let times = job.clip.frame_times(model.duration).map_err(|m| {
-        Error::Usage(format!(
-            "{}:{}: job '{}': {m}",
-            job.recipe.display(),
-            job.line,
-            job.name
-        ))
-    })?;
-    let plan = ClipPlan {
-        times: times.times,
+    let mut clips = Vec::with_capacity(job.clips.len());
+    for spec in &job.clips {
+        let m = clip_model(&model, spec, job)?;
+        // `duration` stands in for animations that do not know their length.
+        let length = match job.duration {
+            Some(d) if m.duration <= 0.0 => d,
+            _ => m.duration,
+        };
+        let times = spec.clip.frame_times(length).map_err(|msg| {
+            let clip = if job.named_clips {
+                format!("clip '{}': ", spec.name)
+            } else {
+                String::new()
+            };
+            Error::Usage(format!(
+                "{}:{}: job '{}': {clip}{msg}",
+                job.recipe.display(),
+                spec.line,
+                job.name
+            ))
+        })?;
+        clips.push(PlannedClip { model: m, times });
+    }
+    // Refuse an oversized sheet before rendering every frame of every clip.
+    if job.output.sheet.is_some() {
+        let longest = clips.iter().map(|c| c.times.times.len()).max().unwrap_or(0);
+        let rows = clips.len() * job.directions.len();
+        super::sheet::SheetLayout::new(
+            job.width,
+            job.height,
+            u32::try_from(longest).unwrap_or(u32::MAX),
+            u32::try_from(rows).unwrap_or(u32::MAX),
+        )
+        .map_err(Error::Usage)?;
+    }
+    let view = ClipPlan {
+        times: Vec::new(),
         views: job.directions.iter().map(|d| (d.yaw, job.pitch)).collect(),
         width: job.width,
         height: job.height,
@@ -122,26 +223,44 @@ pub fn plan_job(job: &Job) -> Result<(Model, ClipPlan)> {
         supersample: job.antialias,
         background: job.background,
     };
-    Ok((model, plan))
+    Ok(JobPlan { clips, view })
 }
 
 /// Renders a planned job and writes its outputs.
-pub fn run_planned(
-    job: &Job,
-    model: &Model,
-    plan: &ClipPlan,
-    tick: &(dyn Fn() + Sync),
-) -> Result<JobReport> {
-    let clip = render_clip(model, plan, tick);
-    let times = job
-        .clip
-        .frame_times(model.duration)
-        .map_err(|m| Error::Usage(format!("job '{}': {m}", job.name)))?;
-    let files = super::write_outputs(job, &times, &clip.images, clip.pivot)?;
+pub fn run_planned(job: &Job, plan: &JobPlan, tick: &(dyn Fn() + Sync)) -> Result<JobReport> {
+    let posed: Vec<Vec<PosedModel>> = plan
+        .clips
+        .iter()
+        .map(|c| pose_frames(&c.model, &c.times.times))
+        .collect();
+    let sets: Vec<&[PosedModel]> = posed.iter().map(Vec::as_slice).collect();
+    let cameras = fit(&sets, &plan.view);
+    let rendered: Vec<ClipFrames> = plan
+        .clips
+        .iter()
+        .zip(&posed)
+        .map(|(c, p)| ClipFrames {
+            times: c.times.clone(),
+            frames: render_frames(&c.model, p, &cameras, &plan.view, tick),
+        })
+        .collect();
+    let files = super::write_outputs(job, &rendered, pivot(&cameras))?;
+    // Each clip's model repeats the job model's warnings; keep each once.
+    let mut warnings: Vec<String> = Vec::new();
+    for c in &plan.clips {
+        for w in &c.model.warnings {
+            if !warnings.contains(w) {
+                warnings.push(w.clone());
+            }
+        }
+    }
     Ok(JobReport {
         name: job.name.clone(),
-        images: clip.images.iter().map(Vec::len).sum(),
+        images: rendered
+            .iter()
+            .map(|c| c.frames.iter().map(Vec::len).sum::<usize>())
+            .sum(),
         files,
-        warnings: model.warnings.clone(),
+        warnings,
     })
 }

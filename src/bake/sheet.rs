@@ -29,7 +29,8 @@ pub struct Rect {
 }
 
 /// A grid of equal cells: `rows × columns` frames of `frame_width ×
-/// frame_height`, in row-major order (row = direction, column = frame).
+/// frame_height`, in row-major order (row = clip × direction, clip-major;
+/// column = frame).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SheetLayout {
     pub frame_width: u32,
@@ -112,26 +113,69 @@ impl SheetLayout {
             ));
         }
         let mut sheet = RgbaImage::new(self.width(), self.height());
-        let sheet_stride = self.width() as usize * 4;
-        let row_bytes = self.frame_width as usize * 4;
-        for ((row, col, cell), frame) in self.cells().zip(frames) {
-            if frame.width() != self.frame_width || frame.height() != self.frame_height {
-                return Err(format!(
-                    "frame at row {row}, column {col} is {}x{}, expected {}x{}",
-                    frame.width(),
-                    frame.height(),
-                    self.frame_width,
-                    self.frame_height
-                ));
-            }
-            let src = frame.as_raw();
-            let dst: &mut [u8] = &mut sheet;
-            for y in 0..cell.h as usize {
-                let d = (cell.y as usize + y) * sheet_stride + cell.x as usize * 4;
-                dst[d..d + row_bytes].copy_from_slice(&src[y * row_bytes..(y + 1) * row_bytes]);
+        for ((row, col, _), frame) in self.cells().zip(frames) {
+            self.copy_cell(&mut sheet, row, col, frame)?;
+        }
+        Ok(sheet)
+    }
+
+    /// Copies `rows[r][c]` into cell `(r, c)` of a new transparent sheet.
+    /// Rows may be shorter than `columns` (clips of different lengths share a
+    /// sheet); the cells past a row's end stay fully transparent.
+    pub fn compose_rows(&self, rows: &[Vec<&RgbaImage>]) -> Result<RgbaImage, String> {
+        if rows.len() != self.rows as usize {
+            return Err(format!(
+                "sheet of {} rows given {} rows of frames",
+                self.rows,
+                rows.len()
+            ));
+        }
+        if let Some((r, row)) = rows
+            .iter()
+            .enumerate()
+            .find(|(_, row)| row.len() > self.columns as usize)
+        {
+            return Err(format!(
+                "row {r} has {} frames, more than the sheet's {} columns",
+                row.len(),
+                self.columns
+            ));
+        }
+        let mut sheet = RgbaImage::new(self.width(), self.height());
+        for (r, row) in rows.iter().enumerate() {
+            for (c, frame) in row.iter().enumerate() {
+                self.copy_cell(&mut sheet, r as u32, c as u32, frame)?;
             }
         }
         Ok(sheet)
+    }
+
+    fn copy_cell(
+        &self,
+        sheet: &mut RgbaImage,
+        row: u32,
+        col: u32,
+        frame: &RgbaImage,
+    ) -> Result<(), String> {
+        if frame.width() != self.frame_width || frame.height() != self.frame_height {
+            return Err(format!(
+                "frame at row {row}, column {col} is {}x{}, expected {}x{}",
+                frame.width(),
+                frame.height(),
+                self.frame_width,
+                self.frame_height
+            ));
+        }
+        let cell = self.cell(row, col);
+        let sheet_stride = self.width() as usize * 4;
+        let row_bytes = self.frame_width as usize * 4;
+        let src = frame.as_raw();
+        let dst: &mut [u8] = sheet;
+        for y in 0..cell.h as usize {
+            let d = (cell.y as usize + y) * sheet_stride + cell.x as usize * 4;
+            dst[d..d + row_bytes].copy_from_slice(&src[y * row_bytes..(y + 1) * row_bytes]);
+        }
+        Ok(())
     }
 }
 
