@@ -143,8 +143,13 @@ fn grimrock_materials(
             }
         }
     }
+    // Names nobody defines get no entry: the lowering draws them neutral
+    // grey and says so once.
     let defs = used
         .into_iter()
+        .filter(|name| {
+            found.iter().any(|m| m.name == *name) || overrides.iter().any(|(n, _)| n == name)
+        })
         .map(|name| {
             let lua = found.iter().find(|m| m.name == name);
             let texture = match overrides.iter().find(|(n, _)| *n == name) {

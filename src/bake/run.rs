@@ -157,18 +157,22 @@ pub fn clip_model(model: &Model, spec: &ClipSpec, job: &Job) -> Result<Model> {
     let _ = job;
     match &spec.animation {
         None => Ok(model.clone()),
-        Some(path) => Err(Error::Usage(format!(
-            "{}: animation files of this kind are not supported yet",
-            path.display()
-        ))),
+        Some(path) => crate::load::animate(model, path),
     }
 }
 
 /// Loads the job's model, applies each clip's animation, works out every
 /// clip's frames, and returns the plan.
 pub fn plan_job(job: &Job) -> Result<JobPlan> {
-    let resolver = TextureResolver::new(job.data.clone());
-    let model = crate::load::load_model(&job.model, &resolver)?;
+    let opts = crate::load::LoadOptions {
+        resolver: TextureResolver::new(job.data.clone()),
+        materials: job.materials.clone(),
+        pose: match job.pose {
+            super::recipe::PoseMode::Rest => crate::scene::lower_grimrock::RestPose::Nodes,
+            super::recipe::PoseMode::Bind => crate::scene::lower_grimrock::RestPose::Bind,
+        },
+    };
+    let model = crate::load::load_model_with(&job.model, &opts)?;
     let mut clips = Vec::with_capacity(job.clips.len());
     for spec in &job.clips {
         let m = clip_model(&model, spec, job)?;

@@ -233,7 +233,7 @@ fn material_index(
     let mut alpha = AlphaMode::Opaque;
     match def {
         None => warnings.push(format!(
-            "material '{name}' is not defined (no defineMaterial found); drawn neutral grey"
+            "material '{name}' is not defined (no defineMaterial in the Lua files around the model, no recipe `materials:` entry); drawn neutral grey"
         )),
         Some(d) => match &d.texture {
             None => warnings.push(format!(
