@@ -65,16 +65,13 @@ struct InspectArgs {
 
 #[derive(Args)]
 struct ExportArgs {
-    /// Model file
-    model: PathBuf,
+    #[command(flatten)]
+    model: ModelArgs,
     /// Output file: .glb or .obj
     #[arg(short, long)]
     output: PathBuf,
     #[command(flatten)]
     time: TimeArgs,
-    /// Extra folder to search for textures (repeatable)
-    #[arg(long = "data", value_name = "DIR")]
-    data: Vec<PathBuf>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -118,9 +115,45 @@ struct TimeArgs {
 }
 
 #[derive(Args)]
-struct RenderArgs {
+struct ModelArgs {
     /// Model file (.rsm, .rsm2, .model)
     model: PathBuf,
+    /// Pose the model with this animation file (Grimrock .animation)
+    #[arg(long, value_name = "FILE")]
+    animation: Option<PathBuf>,
+    /// Grimrock: draw skinned meshes in their bind pose instead of the file's node pose
+    #[arg(long)]
+    bind_pose: bool,
+    /// Extra folder to search for textures (repeatable)
+    #[arg(long = "data", value_name = "DIR")]
+    data: Vec<PathBuf>,
+}
+
+impl ModelArgs {
+    fn load(&self) -> Result<kiln::scene::Model, Error> {
+        let opts = kiln::load::LoadOptions {
+            resolver: TextureResolver::new(self.data.clone()),
+            pose: if self.bind_pose {
+                kiln::scene::lower_grimrock::RestPose::Bind
+            } else {
+                kiln::scene::lower_grimrock::RestPose::Nodes
+            },
+            ..Default::default()
+        };
+        let model = kiln::load::load_model_with(&self.model, &opts)?;
+        let model = match &self.animation {
+            Some(a) => kiln::load::animate(&model, a)?,
+            None => model,
+        };
+        warn_all(&model);
+        Ok(model)
+    }
+}
+
+#[derive(Args)]
+struct RenderArgs {
+    #[command(flatten)]
+    model: ModelArgs,
     /// Output PNG
     #[arg(short, long)]
     output: PathBuf,
@@ -128,9 +161,6 @@ struct RenderArgs {
     time: TimeArgs,
     #[command(flatten)]
     view: ViewArgs,
-    /// Extra folder to search for textures (repeatable)
-    #[arg(long = "data", value_name = "DIR")]
-    data: Vec<PathBuf>,
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
@@ -204,9 +234,7 @@ fn model_time(model: &kiln::scene::Model, t: &TimeArgs) -> f32 {
 }
 
 fn cmd_render(a: RenderArgs) -> Result<(), Error> {
-    let resolver = TextureResolver::new(a.data.clone());
-    let model = kiln::load::load_model(&a.model, &resolver)?;
-    warn_all(&model);
+    let model = a.model.load()?;
     let t = model_time(&model, &a.time);
     let posed = kiln::scene::pose(&model, t);
     let framing = Framing {
@@ -261,8 +289,7 @@ fn cmd_inspect(a: InspectArgs) -> Result<(), Error> {
 }
 
 fn cmd_export(a: ExportArgs) -> Result<(), Error> {
-    let model = kiln::load::load_model(&a.model, &TextureResolver::new(a.data.clone()))?;
-    warn_all(&model);
+    let model = a.model.load()?;
     let t = model_time(&model, &a.time);
     let posed = kiln::scene::pose(&model, t);
     kiln::export::export(&model, &posed, &a.output)?;
