@@ -59,6 +59,7 @@ fn sample_model() -> Model {
         normals: vec![Vec3::Z; 4],
         uvs: quad_uvs,
         skin: None,
+        groups: Vec::new(),
         primitives: vec![
             Primitive {
                 material: 0,
@@ -92,6 +93,7 @@ fn sample_model() -> Model {
             Vec2::new(0.5, 1.0),
         ],
         skin: None,
+        groups: Vec::new(),
         primitives: vec![Primitive {
             material: 0,
             triangles: vec![[0, 1, 2]],

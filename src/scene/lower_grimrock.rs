@@ -180,6 +180,7 @@ pub fn lower(m: &gr::Model, source: &Path, defs: &[MaterialDef], pose: RestPose)
             uvs,
             skin,
             primitives,
+            groups: Vec::new(),
         });
     }
     // A mesh drawn in model space hangs off no node.

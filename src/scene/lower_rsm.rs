@@ -442,6 +442,7 @@ fn lower_mesh(
         uvs,
         skin: None,
         primitives,
+        groups: Vec::new(),
     })
 }
 

@@ -65,6 +65,16 @@ pub struct Mesh {
     pub uvs: Vec<Vec2>,
     pub skin: Option<Skin>,
     pub primitives: Vec<Primitive>,
+    /// Named per-vertex weights (Arma named selections), from which a skin is
+    /// built once an animation says which names are bones.
+    pub groups: Vec<VertexGroup>,
+}
+
+#[derive(Debug, Clone)]
+pub struct VertexGroup {
+    pub name: String,
+    /// One weight per vertex, 0..=1.
+    pub weights: Vec<f32>,
 }
 
 /// Triangles sharing one material and face mode.
