@@ -8,6 +8,7 @@
 pub mod animation;
 mod model;
 pub mod pose;
+pub mod skeleton;
 mod track;
 
 pub mod lower_grimrock;
