@@ -1,0 +1,5 @@
+//! Arma formats: RTM animations, model.cfg skeletons and MLOD P3D models.
+
+pub mod cfg;
+pub mod p3d;
+pub mod rtm;
