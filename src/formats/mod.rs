@@ -1,6 +1,7 @@
 //! Faithful typed readers (and writers) of each file format. Nothing here
 //! knows about rendering: lowering into `scene::Model` happens in `scene`.
 
+pub mod arma;
 pub mod grimrock;
 pub mod lua;
 pub mod reader;

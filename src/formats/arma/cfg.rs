@@ -1,0 +1,1 @@
+//! (in progress: model.cfg reader, engineer 2)

@@ -1,0 +1,3 @@
+pub mod cfg;
+pub mod p3d;
+pub mod rtm;

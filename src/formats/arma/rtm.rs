@@ -1,0 +1,1 @@
+//! (in progress: RTM/BMTR reader, engineer 1)
