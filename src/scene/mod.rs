@@ -11,6 +11,7 @@ pub mod pose;
 pub mod skeleton;
 mod track;
 
+pub mod lower_arma;
 pub mod lower_grimrock;
 pub mod lower_rsm;
 

@@ -1,0 +1,252 @@
+//! Arma MLOD P3D models and RTM animations → the scene model.
+//!
+//! A P3D's named selections become vertex groups; an RTM names the bones.
+//! Plain RTM matrices are absolute model-space deformations of the rest pose
+//! (identity = rest), so its bones are roots. BMTR keys are parent-relative
+//! in a space turned 180° about Y: local = rotation of `(x, −y, z, w)` with
+//! translation `(−tx, ty, −tz)`, composed through the skeleton's parents,
+//! which gives the plain file's matrices. Either way the bones' world
+//! matrices deform the rest pose, so inverse bind matrices are identity.
+//!
+//! Arma is left-handed with Y up and models face +Z, like Grimrock: the
+//! display mirrors X so yaw 0 shows the front and nothing is mirrored.
+
+use super::animation::{Animation, NodeTrack};
+use super::model::*;
+use super::skeleton::BoneSpec;
+use super::track::{Interp, Track};
+use crate::formats::arma::p3d::Mlod;
+use crate::formats::arma::rtm::{self, Bmtr, PlainRtm};
+use glam::{Mat3, Mat4, Quat, Vec2, Vec3};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+const NEUTRAL: [f32; 4] = [0.72, 0.72, 0.72, 1.0];
+
+/// Lowers LOD `lod` of `m`. `materials` maps face texture names (as stored,
+/// matched case-insensitively) to image files.
+pub fn lower_mlod(m: &Mlod, lod: usize, source: &Path, materials: &[(String, PathBuf)]) -> Model {
+    let mut warnings = Vec::new();
+    let Some(l) = m.lods.get(lod) else {
+        return empty_model(source, format!("LOD {lod} does not exist (the file has {})", m.lods.len()));
+    };
+    let mut positions = Vec::new();
+    let mut normals = Vec::new();
+    let mut uvs = Vec::new();
+    let mut point_of = Vec::new();
+    let mut corner: BTreeMap<(u32, u32, u32, u32), u32> = BTreeMap::new();
+    let mut prims: Vec<(String, Vec<[u32; 3]>)> = Vec::new();
+    let mut bad = 0usize;
+    for f in &l.faces {
+        let sides = (f.sides as usize).clamp(3, 4);
+        let mut idx = [0u32; 4];
+        let mut ok = true;
+        for (k, fv) in f.vertices.iter().take(sides).enumerate() {
+            let Some(p) = l.points.get(fv.point as usize) else {
+                ok = false;
+                break;
+            };
+            let key = (fv.point, fv.normal, fv.u.to_bits(), fv.v.to_bits());
+            idx[k] = *corner.entry(key).or_insert_with(|| {
+                positions.push(p.pos);
+                normals.push(l.normals.get(fv.normal as usize).copied().unwrap_or(Vec3::ZERO));
+                uvs.push(Vec2::new(fv.u, fv.v));
+                point_of.push(fv.point as usize);
+                (positions.len() - 1) as u32
+            });
+        }
+        if !ok {
+            bad += 1;
+            continue;
+        }
+        let tris: &[[usize; 3]] = if sides == 4 { &[[0, 1, 2], [0, 2, 3]] } else { &[[0, 1, 2]] };
+        let key = f.texture.to_ascii_lowercase();
+        let slot = match prims.iter().position(|(k, _)| *k == key) {
+            Some(i) => i,
+            None => {
+                prims.push((key, Vec::new()));
+                prims.len() - 1
+            }
+        };
+        for t in tris {
+            prims[slot].1.push([idx[t[0]], idx[t[1]], idx[t[2]]]);
+        }
+    }
+    if bad > 0 {
+        warnings.push(format!("{bad} face(s) name points past the LOD's {} points; skipped", l.points.len()));
+    }
+    // Faces without normals in the file get their face's normal.
+    for (_, tris) in &prims {
+        for t in tris {
+            let [a, b, c] = t.map(|i| positions[i as usize]);
+            let n = (b - a).cross(c - a).normalize_or_zero();
+            for &i in t {
+                if normals[i as usize] == Vec3::ZERO {
+                    normals[i as usize] = n;
+                }
+            }
+        }
+    }
+
+    let mut textures = Vec::new();
+    let mut mats = Vec::new();
+    let mut primitives = Vec::new();
+    for (name, triangles) in prims {
+        let original = l.faces.iter().find(|f| f.texture.eq_ignore_ascii_case(&name)).map(|f| f.texture.clone()).unwrap_or(name);
+        let file = materials.iter().find(|(n, _)| n.eq_ignore_ascii_case(&original)).map(|(_, p)| p.clone());
+        let mut texture = None;
+        let mut alpha = AlphaMode::Opaque;
+        match file {
+            Some(path) => match crate::texture::load(&path) {
+                Ok(t) => {
+                    alpha = match t.alpha {
+                        crate::texture::TextureAlpha::Opaque => AlphaMode::Opaque,
+                        crate::texture::TextureAlpha::ColorKey => AlphaMode::Mask(0.5),
+                        crate::texture::TextureAlpha::Translucent => AlphaMode::Blend,
+                    };
+                    textures.push(TextureSlot { name: original.clone(), path: Some(path), image: Arc::new(t) });
+                    texture = Some(textures.len() - 1);
+                }
+                Err(e) => warnings.push(format!("texture '{original}': {e}; drawn neutral grey")),
+            },
+            None if original.is_empty() => {}
+            None => warnings.push(format!(
+                "texture '{original}' has no image (map it in the recipe's `materials:`; .paa is not read); drawn neutral grey"
+            )),
+        }
+        mats.push(Material {
+            name: original,
+            texture,
+            alpha,
+            unlit: false,
+            base_color: if texture.is_some() { [1.0; 4] } else { NEUTRAL },
+        });
+        primitives.push(Primitive { material: mats.len() - 1, triangles, two_sided: false, uv_anims: Vec::new() });
+    }
+
+    let groups = l
+        .selections
+        .iter()
+        .filter(|s| !s.name.starts_with('-') && !s.name.to_ascii_lowercase().starts_with("proxy:"))
+        .map(|s| VertexGroup {
+            name: s.name.clone(),
+            weights: point_of.iter().map(|&p| s.point_weights.get(p).copied().unwrap_or(0.0)).collect(),
+        })
+        .collect();
+
+    Model {
+        name: source.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+        source: source.to_path_buf(),
+        nodes: vec![Node {
+            name: "(model)".into(),
+            parent: None,
+            translation: Vec3::ZERO,
+            linear: Mat3::IDENTITY,
+            scale: Vec3::ONE,
+            anim: NodeAnim::default(),
+            geometry: Mat4::IDENTITY,
+        }],
+        meshes: vec![Mesh {
+            name: crate::formats::arma::p3d::lod_name(l.resolution),
+            node: 0,
+            positions,
+            normals,
+            uvs,
+            skin: None,
+            primitives,
+            groups,
+        }],
+        materials: mats,
+        textures,
+        duration: 0.0,
+        frame_rate: 30.0,
+        display: Mat4::from_scale(Vec3::new(-1.0, 1.0, 1.0)),
+        warnings,
+    }
+}
+
+fn empty_model(source: &Path, warning: String) -> Model {
+    Model {
+        name: source.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+        source: source.to_path_buf(),
+        nodes: Vec::new(),
+        meshes: Vec::new(),
+        materials: Vec::new(),
+        textures: Vec::new(),
+        duration: 0.0,
+        frame_rate: 30.0,
+        display: Mat4::from_scale(Vec3::new(-1.0, 1.0, 1.0)),
+        warnings: vec![warning],
+    }
+}
+
+fn track<T: super::track::Interpolate>(times: &[f32], values: Vec<T>) -> Option<Track<T>> {
+    (!values.is_empty()).then(|| Track::new(times.to_vec(), values, Interp::Linear))
+}
+
+/// A plain RTM: every bone a root whose keys are its absolute deformation,
+/// at `phase × duration` seconds.
+pub fn lower_plain(r: &PlainRtm, duration: f32, name: &str) -> (Animation, Vec<BoneSpec>) {
+    let times: Vec<f32> = r.frames.iter().map(|f| f.phase * duration).collect();
+    let tracks = r
+        .bones
+        .iter()
+        .map(|bone| {
+            let (mut tr, mut rot, mut sc) = (Vec::new(), Vec::new(), Vec::new());
+            for f in &r.frames {
+                let m = f
+                    .transforms
+                    .iter()
+                    .find(|(n, _)| n.eq_ignore_ascii_case(bone))
+                    .map_or(Mat4::IDENTITY, |(_, m)| rtm::matrix(m));
+                let (s, q, t) = m.to_scale_rotation_translation();
+                tr.push(t);
+                rot.push(q);
+                sc.push(s);
+            }
+            NodeTrack {
+                node: bone.clone(),
+                anim: NodeAnim { translation: track(&times, tr), rotation: track(&times, rot), scale: track(&times, sc) },
+            }
+        })
+        .collect();
+    let bones = r.bones.iter().map(|b| BoneSpec { name: b.clone(), parent: None }).collect();
+    (Animation { name: name.to_string(), duration, frame_rate: frame_rate(&times), tracks }, bones)
+}
+
+/// A binarised RTM with its skeleton (bone, parent) pairs: parent-relative
+/// keys in the flipped space.
+pub fn lower_bmtr(r: &Bmtr, skeleton: &[(String, String)], duration: f32, name: &str) -> (Animation, Vec<BoneSpec>) {
+    let times: Vec<f32> = r.times.iter().map(|p| p * duration).collect();
+    let tracks = r
+        .bones
+        .iter()
+        .enumerate()
+        .map(|(b, bone)| {
+            let (mut tr, mut rot) = (Vec::new(), Vec::new());
+            for f in &r.frames {
+                let k = f.get(b).copied().unwrap_or(rtm::BoneKey { rotation: Quat::IDENTITY, translation: Vec3::ZERO });
+                let q = Quat::from_xyzw(k.rotation.x, -k.rotation.y, k.rotation.z, k.rotation.w).normalize();
+                rot.push(if q.is_finite() { q } else { Quat::IDENTITY });
+                tr.push(Vec3::new(-k.translation.x, k.translation.y, -k.translation.z));
+            }
+            NodeTrack {
+                node: bone.clone(),
+                anim: NodeAnim { translation: track(&times, tr), rotation: track(&times, rot), scale: None },
+            }
+        })
+        .collect();
+    let bones = skeleton
+        .iter()
+        .map(|(b, p)| BoneSpec { name: b.clone(), parent: (!p.is_empty()).then(|| p.clone()) })
+        .collect();
+    (Animation { name: name.to_string(), duration, frame_rate: frame_rate(&times), tracks }, bones)
+}
+
+fn frame_rate(times: &[f32]) -> f32 {
+    match times {
+        [a, b, ..] if b > a => 1.0 / (b - a),
+        _ => 30.0,
+    }
+}
