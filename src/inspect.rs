@@ -157,6 +157,80 @@ pub fn inspect_with(
             }
             Ok(report)
         }
+        FileKind::P3d => {
+            let parsed = crate::formats::arma::p3d::parse(&data, path)?;
+            let model = load::load_model_with(path, &load::LoadOptions { resolver: resolver.clone(), ..Default::default() })?;
+            let summary = crate::formats::arma::p3d::summary(&parsed);
+            let details = serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null);
+            let mut report = report_from_model(path, "Arma MLOD P3D", "257", &model, details);
+            for l in &summary.lods {
+                let star = if Some(l.index) == summary.most_detailed_visual_lod { " (drawn by default)" } else { "" };
+                report.notes.push(format!(
+                    "LOD {} {}{}: {} points, {} faces ({} quads), textures: [{}], {} named selections, {} #Animation# tags{}",
+                    l.index,
+                    l.name,
+                    star,
+                    l.points,
+                    l.faces,
+                    l.quads,
+                    l.textures.join(", "),
+                    l.selections.len(),
+                    l.animation_count,
+                    if l.animation_phases.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" at phases {:?}", l.animation_phases)
+                    }
+                ));
+                if !l.selections.is_empty() {
+                    report.notes.push(format!("  selections: {}", l.selections.join(", ")));
+                }
+            }
+            Ok(report)
+        }
+        FileKind::Rtm => {
+            let parsed = crate::formats::arma::rtm::parse(&data, path)?;
+            let summary = crate::formats::arma::rtm::summary(&parsed);
+            let details = serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null);
+            let (anim, _) = load::load_animation_with(
+                path,
+                &load::AnimOptions { duration: Some(1.0), skeleton: Some(Vec::new()) },
+            )?;
+            let nodes = anim
+                .tracks
+                .iter()
+                .map(|t| NodeInfo {
+                    name: t.node.clone(),
+                    parent: None,
+                    meshes: Vec::new(),
+                    rotation_keys: t.anim.rotation.as_ref().map_or(0, |k| k.values.len()),
+                    position_keys: t.anim.translation.as_ref().map_or(0, |k| k.values.len()),
+                    scale_keys: t.anim.scale.as_ref().map_or(0, |k| k.values.len()),
+                    uv_channels: 0,
+                })
+                .collect::<Vec<_>>();
+            let notes = serde_json::to_string_pretty(&summary)
+                .unwrap_or_default()
+                .lines()
+                .map(String::from)
+                .collect();
+            Ok(Report {
+                file: path.display().to_string(),
+                format: "Arma RTM".into(),
+                version: details.get("version").map(|v| v.to_string()).unwrap_or_default(),
+                animation: AnimationInfo {
+                    duration_seconds: 1.0,
+                    fps: anim.frame_rate,
+                    frames: anim.tracks.first().and_then(|t| t.anim.rotation.as_ref()).map_or(0, |k| k.values.len() as u32),
+                    animated_nodes: nodes.len(),
+                },
+                nodes,
+                textures: Vec::new(),
+                warnings: Vec::new(),
+                notes,
+                details,
+            })
+        }
         FileKind::GrimrockAnimation => {
             let parsed = grimrock::parse_animation(&data, path)?;
             let summary = grimrock::animation_summary(&parsed);

@@ -4,6 +4,7 @@
 use crate::error::{Error, ParseError, Result};
 use crate::formats::{grimrock, rsm};
 use crate::scene::animation::Animation;
+use crate::scene::skeleton::BoneSpec;
 use crate::scene::lower_grimrock::{self, MaterialDef, RestPose};
 use crate::scene::{self, Model};
 use crate::texture::TextureResolver;
@@ -18,6 +19,10 @@ pub enum FileKind {
     GrimrockModel,
     /// Legend of Grimrock animation.
     GrimrockAnimation,
+    /// Arma MLOD P3D model (`MLOD`) or its binarised form (`ODOL`, refused).
+    P3d,
+    /// Arma RTM animation, plain (`RTM_MDAT`/`RTM_0101`) or binarised (`BMTR`).
+    Rtm,
 }
 
 pub fn sniff(data: &[u8], path: &Path) -> Result<FileKind> {
@@ -30,6 +35,12 @@ pub fn sniff(data: &[u8], path: &Path) -> Result<FileKind> {
     if data.starts_with(b"ANIM") {
         return Ok(FileKind::GrimrockAnimation);
     }
+    if data.starts_with(b"MLOD") || data.starts_with(b"ODOL") {
+        return Ok(FileKind::P3d);
+    }
+    if data.starts_with(b"RTM_") || data.starts_with(b"BMTR") {
+        return Ok(FileKind::Rtm);
+    }
     let head: String = data.iter().take(8).map(|b| format!("{b:02x}")).collect();
     Err(Error::Parse(ParseError {
         file: path.to_path_buf(),
@@ -37,7 +48,7 @@ pub fn sniff(data: &[u8], path: &Path) -> Result<FileKind> {
         offset: 0,
         message: format!(
             "not a file kiln can read (first bytes {head}); expected GRSM (Ragnarok RSM/RSM2), \
-             MDL1 (Grimrock model) or ANIM (Grimrock animation)"
+             MDL1/ANIM (Grimrock model/animation), MLOD (Arma P3D) or RTM_/BMTR (Arma animation)"
         ),
     }))
 }
@@ -55,6 +66,25 @@ pub struct LoadOptions {
     pub materials: Vec<(String, PathBuf)>,
     /// Grimrock: start skinned models from the file's node matrices or the bind pose.
     pub pose: RestPose,
+    /// Arma: which LOD; `None` = the most detailed visual LOD.
+    pub lod: Option<LodChoice>,
+}
+
+/// A P3D level of detail, by position in the file or by resolution value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LodChoice {
+    Index(usize),
+    Resolution(f32),
+}
+
+/// How to read an animation beyond the file itself.
+#[derive(Debug, Clone, Default)]
+pub struct AnimOptions {
+    /// Seconds for animations whose length is not in the file (RTM phases
+    /// run 0..1); default 1 s.
+    pub duration: Option<f32>,
+    /// (bone, parent) pairs for binarised RTMs, from `model.cfg` or inline.
+    pub skeleton: Option<Vec<(String, String)>>,
 }
 
 /// Loads a model and its textures.
@@ -82,25 +112,70 @@ pub fn load_model_with(path: &Path, opts: &LoadOptions) -> Result<Model> {
             model.warnings.splice(0..0, warnings);
             Ok(model)
         }
-        FileKind::GrimrockAnimation => Err(Error::Usage(format!(
-            "{}: this is an animation, not a model; name it as a clip's `animation:` in a recipe",
+        FileKind::P3d => {
+            let parsed = crate::formats::arma::p3d::parse(&data, path)?;
+            let lod = match opts.lod {
+                None => parsed.most_detailed_visual_lod().unwrap_or(0),
+                Some(LodChoice::Index(i)) => i,
+                Some(LodChoice::Resolution(r)) => parsed
+                    .lods
+                    .iter()
+                    .position(|l| (l.resolution - r).abs() <= r.abs() * 1e-5)
+                    .ok_or_else(|| {
+                        let have: Vec<String> = parsed.lods.iter().map(|l| l.resolution.to_string()).collect();
+                        Error::Usage(format!("{}: no LOD with resolution {r} (has {})", path.display(), have.join(", ")))
+                    })?,
+            };
+            Ok(scene::lower_arma::lower_mlod(&parsed, lod, path, &opts.materials))
+        }
+        FileKind::GrimrockAnimation | FileKind::Rtm => Err(Error::Usage(format!(
+            "{}: this is an animation, not a model; name it as a clip's `animation:` in a recipe \
+             (or --animation on the command line)",
             path.display()
         ))),
     }
 }
 
-/// Loads an animation file for `model`; tracks matching no node are returned
-/// as notes.
+/// Loads a Grimrock animation file.
 pub fn load_animation(path: &Path) -> Result<Animation> {
+    load_animation_with(path, &AnimOptions::default()).map(|(a, _)| a)
+}
+
+/// Loads an animation file and the bones it needs bound (Arma RTM).
+pub fn load_animation_with(
+    path: &Path,
+    opts: &AnimOptions,
+) -> Result<(Animation, Option<Vec<BoneSpec>>)> {
     let data = read(path)?;
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     match sniff(&data, path)? {
         FileKind::GrimrockAnimation => {
             let parsed = grimrock::parse_animation(&data, path)?;
-            let name = path
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            Ok(lower_grimrock::lower_animation(&parsed, &name))
+            Ok((lower_grimrock::lower_animation(&parsed, &name), None))
+        }
+        FileKind::Rtm => {
+            let duration = opts.duration.unwrap_or(1.0);
+            match crate::formats::arma::rtm::parse(&data, path)? {
+                crate::formats::arma::rtm::Rtm::Plain(p) => {
+                    let (a, bones) = scene::lower_arma::lower_plain(&p, duration, &name);
+                    Ok((a, Some(bones)))
+                }
+                crate::formats::arma::rtm::Rtm::Binarised(b) => {
+                    let skeleton = opts.skeleton.as_ref().ok_or_else(|| {
+                        Error::Usage(format!(
+                            "{}: a binarised RTM (BMTR v{}) stores parent-relative bones; give the \
+                             skeleton (recipe `skeleton: {{ config: model.cfg, class: NAME }}`)",
+                            path.display(),
+                            b.version
+                        ))
+                    })?;
+                    let (a, bones) = scene::lower_arma::lower_bmtr(&b, skeleton, duration, &name);
+                    Ok((a, Some(bones)))
+                }
+            }
         }
         _ => Err(Error::Usage(format!(
             "{}: not an animation file kiln can read",
@@ -111,7 +186,20 @@ pub fn load_animation(path: &Path) -> Result<Animation> {
 
 /// A model posed by an animation file: a copy whose nodes carry its tracks.
 pub fn animate(model: &Model, path: &Path) -> Result<Model> {
-    let anim = load_animation(path)?;
+    animate_with(model, path, &AnimOptions::default())
+}
+
+/// As [`animate`], with the duration and skeleton an Arma RTM needs.
+pub fn animate_with(model: &Model, path: &Path, opts: &AnimOptions) -> Result<Model> {
+    let (anim, bones) = load_animation_with(path, opts)?;
+    let bound;
+    let model = match bones {
+        Some(b) => {
+            bound = scene::skeleton::bind(model, &b);
+            &bound
+        }
+        None => model,
+    };
     let (mut out, unmatched) = scene::animation::apply(model, &anim);
     if !unmatched.is_empty() {
         out.warnings.push(format!(
@@ -177,4 +265,12 @@ fn grimrock_materials(
         })
         .collect();
     (defs, warnings)
+}
+
+/// The (bone, parent) pairs of skeleton `class` in a `model.cfg`.
+pub fn skeleton_bones(config: &Path, class: &str) -> Result<Vec<(String, String)>> {
+    let cfg = crate::formats::arma::cfg::parse_file(config)?;
+    let skeletons = crate::formats::arma::cfg::skeletons(&cfg);
+    crate::formats::arma::cfg::resolve_bones(&skeletons, class)
+        .map_err(|e| Error::Usage(format!("{}: skeleton '{class}': {e}", config.display())))
 }

@@ -154,10 +154,16 @@ impl JobPlan {
 /// Hook for the lead: loading and applying animation files (Grimrock
 /// `.animation`, Arma `.rtm` with `job.skeleton`/`job.duration`) goes here.
 pub fn clip_model(model: &Model, spec: &ClipSpec, job: &Job) -> Result<Model> {
-    let _ = job;
     match &spec.animation {
         None => Ok(model.clone()),
-        Some(path) => crate::load::animate(model, path),
+        Some(path) => {
+            let skeleton = match &job.skeleton {
+                Some(s) => Some(crate::load::skeleton_bones(&s.config, &s.class)?),
+                None => None,
+            };
+            let opts = crate::load::AnimOptions { duration: job.duration, skeleton };
+            crate::load::animate_with(model, path, &opts)
+        }
     }
 }
 
@@ -171,6 +177,10 @@ pub fn plan_job(job: &Job) -> Result<JobPlan> {
             super::recipe::PoseMode::Rest => crate::scene::lower_grimrock::RestPose::Nodes,
             super::recipe::PoseMode::Bind => crate::scene::lower_grimrock::RestPose::Bind,
         },
+        lod: job.lod.map(|l| match l {
+            super::recipe::LodSpec::Index(i) => crate::load::LodChoice::Index(i as usize),
+            super::recipe::LodSpec::Resolution(r) => crate::load::LodChoice::Resolution(r),
+        }),
     };
     let model = crate::load::load_model_with(&job.model, &opts)?;
     let mut clips = Vec::with_capacity(job.clips.len());
