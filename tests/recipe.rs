@@ -652,7 +652,7 @@ fn clips_and_model_options_resolve() {
     );
     assert_eq!(
         w.skeleton,
-        Some(SkeletonSpec {
+        Some(SkeletonSpec::Config {
             config: PathBuf::from("recipes/model.cfg"),
             class: "OFP2_ManSkeleton".into()
         })

@@ -126,12 +126,17 @@ pub enum PoseMode {
     Bind,
 }
 
-/// An external skeleton definition: a config file and the class in it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SkeletonSpec {
-    /// Relative to the recipe's folder.
-    pub config: PathBuf,
-    pub class: String,
+/// A skeleton kept outside the model (Arma): a config file and the class in
+/// it, or the (bone, parent) pairs written out in the recipe.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SkeletonSpec {
+    Config {
+        /// Relative to the recipe's folder.
+        config: PathBuf,
+        class: String,
+    },
+    /// `(bone, parent)`; an empty parent marks a root.
+    Bones(Vec<(String, String)>),
 }
 
 /// A level of detail, by position in the file or by its resolution value.
@@ -593,8 +598,9 @@ struct RawClipEntry {
 #[derive(Deserialize, Clone)]
 #[serde(deny_unknown_fields)]
 struct RawSkeleton {
-    config: S<String>,
-    class: S<String>,
+    config: Option<S<String>>,
+    class: Option<S<String>>,
+    bones: Option<S<Vec<Vec<String>>>>,
 }
 
 #[derive(Deserialize, Default, Clone)]
@@ -1397,16 +1403,43 @@ fn resolve(
         Some(sk) => {
             let l = lab(j.skeleton.is_some());
             let r = &sk.value;
-            if r.config.value.trim().is_empty() {
-                return Err(ctx.err(&r.config.referenced, &l, "`skeleton.config` is empty"));
+            match (&r.config, &r.class, &r.bones) {
+                (None, None, Some(b)) => {
+                    let mut pairs = Vec::with_capacity(b.value.len());
+                    for p in &b.value {
+                        match p.as_slice() {
+                            [bone, parent] if !bone.trim().is_empty() => pairs.push((bone.clone(), parent.clone())),
+                            _ => {
+                                return Err(ctx.err(
+                                    &b.referenced,
+                                    &l,
+                                    "`skeleton.bones` entries are [bone, parent] pairs (parent \"\" for a root)",
+                                ))
+                            }
+                        }
+                    }
+                    if pairs.is_empty() {
+                        return Err(ctx.err(&b.referenced, &l, "`skeleton.bones` is empty"));
+                    }
+                    Some(SkeletonSpec::Bones(pairs))
+                }
+                (Some(config), Some(class), None) => {
+                    if config.value.trim().is_empty() {
+                        return Err(ctx.err(&config.referenced, &l, "`skeleton.config` is empty"));
+                    }
+                    if class.value.trim().is_empty() {
+                        return Err(ctx.err(&class.referenced, &l, "`skeleton.class` is empty"));
+                    }
+                    Some(SkeletonSpec::Config { config: ctx.base.join(&config.value), class: class.value.clone() })
+                }
+                _ => {
+                    return Err(ctx.err(
+                        &sk.referenced,
+                        &l,
+                        "`skeleton` takes either `config` and `class`, or `bones: [[bone, parent], ...]`",
+                    ))
+                }
             }
-            if r.class.value.trim().is_empty() {
-                return Err(ctx.err(&r.class.referenced, &l, "`skeleton.class` is empty"));
-            }
-            Some(SkeletonSpec {
-                config: ctx.base.join(&r.config.value),
-                class: r.class.value.clone(),
-            })
         }
         None => None,
     };

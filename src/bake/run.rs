@@ -158,7 +158,10 @@ pub fn clip_model(model: &Model, spec: &ClipSpec, job: &Job) -> Result<Model> {
         None => Ok(model.clone()),
         Some(path) => {
             let skeleton = match &job.skeleton {
-                Some(s) => Some(crate::load::skeleton_bones(&s.config, &s.class)?),
+                Some(super::recipe::SkeletonSpec::Config { config, class }) => {
+                    Some(crate::load::skeleton_bones(config, class)?)
+                }
+                Some(super::recipe::SkeletonSpec::Bones(b)) => Some(b.clone()),
                 None => None,
             };
             let opts = crate::load::AnimOptions { duration: job.duration, skeleton };

@@ -1,0 +1,122 @@
+//! Arma: MLOD models posed by plain and binarised RTMs.
+
+mod common;
+
+use glam::{Mat4, Vec3};
+use kiln::formats::arma::{p3d, rtm};
+use kiln::load::{self, AnimOptions, LoadOptions};
+use kiln::scene::{self, animation, lower_arma, skeleton};
+
+const AGM: &str = "arma/KoffeinFlummi+AGM/AGM_FastRoping";
+const DAYZ: &str = "arma/earlbalai+DayZ-Source";
+
+/// Posing `agm_fastroping.p3d` with `agm_fastroping.rtm` at each
+/// `#Animation#` tag's phase reproduces that tag's positions.
+#[test]
+fn fastroping_poses_reproduce_the_animation_tags() {
+    let Some(dir) = common::corpus(AGM) else { return };
+    let p3d_path = dir.join("animbase/agm_fastroping.p3d");
+    let mlod = p3d::parse_file(&p3d_path).unwrap();
+    let lod_index = mlod.most_detailed_visual_lod().unwrap();
+    let lod = &mlod.lods[lod_index];
+    assert!(!lod.animations.is_empty(), "the visual LOD carries #Animation# tags");
+    let model = load::load_model_with(&p3d_path, &LoadOptions::default()).unwrap();
+    let posed_model =
+        load::animate_with(&model, &dir.join("data/agm_fastroping.rtm"), &AnimOptions { duration: Some(1.0), skeleton: None })
+            .unwrap();
+    // Each vertex's point: the first point with exactly its rest position.
+    let mesh = &model.meshes[0];
+    let point_of: Vec<usize> = mesh
+        .positions
+        .iter()
+        .map(|p| lod.points.iter().position(|q| q.pos == *p).unwrap())
+        .collect();
+    let undisplay = model.display.inverse();
+    let mut report = Vec::new();
+    for tag in &lod.animations {
+        let posed = scene::pose(&posed_model, tag.phase);
+        let mut within = 0usize;
+        let mut far: Vec<usize> = Vec::new();
+        for (v, p) in posed.meshes[0].positions.iter().enumerate() {
+            let got = undisplay.transform_point3(*p);
+            let want = tag.positions[point_of[v]];
+            if (got - want).length() <= 0.01 {
+                within += 1;
+            } else if !far.contains(&point_of[v]) {
+                far.push(point_of[v]);
+            }
+        }
+        let share = within as f32 / mesh.positions.len() as f32;
+        report.push(format!("phase {:.3}: {:.1} % within 1 cm, {} points differ", tag.phase, share * 100.0, far.len()));
+        assert!(share >= 0.95, "phase {}: only {:.1} % of vertices within 1 cm", tag.phase, share * 100.0);
+    }
+    println!("{}", report.join("\n"));
+}
+
+fn bone_worlds(a: &animation::Animation, bones: &[skeleton::BoneSpec], t: f32) -> Vec<(String, Mat4)> {
+    let empty = lower_arma::lower_mlod(&p3d::Mlod { lods: Vec::new() }, 0, std::path::Path::new("none"), &[]);
+    let bound = skeleton::bind(&empty, bones);
+    let (m, _) = animation::apply(&bound, a);
+    let w = scene::pose::node_worlds(&m, t);
+    m.nodes.iter().zip(w).map(|(n, w)| (n.name.clone(), w)).collect()
+}
+
+/// `zombie2_walk.rtm` decoded as BMTR v3 and composed through `model.cfg`'s
+/// skeleton matches its plain source within 0.005 on every bone matrix of
+/// every frame.
+#[test]
+fn zombie_walk_bmtr_matches_its_plain_source() {
+    let Some(dir) = common::corpus(DAYZ) else { return };
+    let cfg = dir.join("Legacy/dayz_anim/zmb/model.cfg");
+    let plain = match rtm::parse_file(&dir.join("Legacy/dayz_anim/zmb/zombie2_walk.rtm")).unwrap() {
+        rtm::Rtm::Plain(p) => p,
+        _ => panic!("plain expected"),
+    };
+    let bin = match rtm::parse_file(&dir.join("SQF/dayz_anim/zmb/zombie2_walk.rtm")).unwrap() {
+        rtm::Rtm::Binarised(b) => b,
+        _ => panic!("BMTR expected"),
+    };
+    assert_eq!(bin.version, 3);
+    let bones = load::skeleton_bones(&cfg, "OFP2_ManSkeleton").unwrap();
+    let (anim, specs) = lower_arma::lower_bmtr(&bin, &bones, 1.0, "walk");
+    assert_eq!(bin.frames.len(), plain.frames.len(), "same frame count");
+    let mut worst = 0.0f32;
+    let mut compared = 0usize;
+    for (f, frame) in plain.frames.iter().enumerate() {
+        let worlds = bone_worlds(&anim, &specs, bin.times[f]);
+        for (name, m) in &frame.transforms {
+            let Some((_, w)) = worlds.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)) else { continue };
+            if !bin.bones.iter().any(|b| b.eq_ignore_ascii_case(name)) {
+                continue; // binarising drops bones outside the skeleton
+            }
+            let d = w.to_cols_array().iter().zip(rtm::matrix(m).to_cols_array()).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
+            worst = worst.max(d);
+            compared += 1;
+            assert!(d <= 0.005, "frame {f} bone {name}: differs by {d}");
+        }
+    }
+    assert!(compared > 100, "{compared} matrices compared");
+    println!("zombie2_walk: {compared} bone matrices, worst difference {worst}");
+}
+
+#[test]
+fn plain_rtm_identity_is_the_rest_pose() {
+    let Some(dir) = common::corpus(AGM) else { return };
+    let p3d_path = dir.join("animbase/agm_fastroping.p3d");
+    let model = load::load_model_with(&p3d_path, &LoadOptions::default()).unwrap();
+    let rest = scene::pose(&model, 0.0);
+    let pts: Vec<Vec3> = kiln::render::posed_points(&rest).collect();
+    assert!(!pts.is_empty());
+    // Bound to its bones but not animated, the model stays at rest.
+    let groups: Vec<skeleton::BoneSpec> = model.meshes[0]
+        .groups
+        .iter()
+        .map(|g| skeleton::BoneSpec { name: g.name.clone(), parent: None })
+        .collect();
+    let bound = skeleton::bind(&model, &groups);
+    assert!(bound.meshes[0].skin.is_some());
+    let again: Vec<Vec3> = kiln::render::posed_points(&scene::pose(&bound, 0.0)).collect();
+    for (a, b) in pts.iter().zip(&again) {
+        assert!((*a - *b).length() < 1e-5);
+    }
+}
