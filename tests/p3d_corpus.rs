@@ -190,3 +190,37 @@ fn odol_is_refused_with_its_version() {
     let e = p3d::parse_file(&p).unwrap_err().to_string();
     assert!(e.contains("kat_iv.p3d"), "{e}");
 }
+
+#[test]
+fn corpus_truncations_and_flips_fail_cleanly() {
+    let Some(p) = corpus(CRATE) else { return };
+    let data = std::fs::read(&p).unwrap();
+    // Every 7th length plus the last 64: each must fail inside the data.
+    let lengths = (0..data.len())
+        .step_by(7)
+        .chain(data.len() - 64..data.len());
+    for n in lengths {
+        let e = p3d::parse(&data[..n], &p).expect_err(&format!("length {n} parsed"));
+        assert!(e.offset as usize <= n, "length {n}: {e}");
+    }
+    let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut failed = 0;
+    for _ in 0..1000 {
+        let mut d = data.clone();
+        for _ in 0..1 + next() % 8 {
+            let i = (next() % d.len() as u64) as usize;
+            d[i] ^= 1 << (next() % 8);
+        }
+        if let Err(e) = p3d::parse(&d, &p) {
+            failed += 1;
+            assert!(e.offset as usize <= d.len(), "{e}");
+        }
+    }
+    assert!(failed > 0);
+}
