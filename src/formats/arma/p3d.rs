@@ -164,6 +164,7 @@ impl Selection {
 impl Mlod {
     /// Index of the most detailed visual LOD: the lowest resolution among
     /// LODs with resolution below [`VISUAL_LIMIT`] (the first on a tie).
+    /// Resolution 0.0 is a valid visual LOD (`agm_fastroping.p3d` uses it).
     pub fn most_detailed_visual_lod(&self) -> Option<usize> {
         let mut best: Option<usize> = None;
         for (i, lod) in self.lods.iter().enumerate() {
