@@ -164,6 +164,7 @@ impl Selection {
 impl Mlod {
     /// Index of the most detailed visual LOD: the lowest resolution among
     /// LODs with resolution below [`VISUAL_LIMIT`] (the first on a tie).
+    /// Resolution 0.0 is a valid visual LOD (`agm_fastroping.p3d` uses it).
     pub fn most_detailed_visual_lod(&self) -> Option<usize> {
         let mut best: Option<usize> = None;
         for (i, lod) in self.lods.iter().enumerate() {
@@ -241,8 +242,9 @@ pub fn is_visual(resolution: f32) -> bool {
 /// used by the Arma tools (Object Builder, Arma 3 Object Builder): view LODs
 /// at 1e3..1.2e3, shadow volumes at 1e4 + n, shadow buffers at 1.1e4 + n,
 /// edit LODs at 2e4 + n, and fixed large values (1e13 Geometry, 1e15
-/// Memory, ...). Only 1.0..n visual, Geometry, Memory, Land Contact,
-/// Fire Geometry, View Geometry and Shadow Volume occur in the corpus.
+/// Memory, ...). The corpus holds visual LODs (0.0, 1.0, 2.0, 3.0, 5.0),
+/// 1e4 (Shadow Volume 0), 1.1e4 (Shadow Buffer 0), 1e13, 2e13, 1e15 and
+/// 3e15; the other values come from the tools' table and are unverified.
 pub fn lod_name(resolution: f32) -> String {
     let r = resolution;
     if r < VISUAL_LIMIT {
