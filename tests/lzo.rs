@@ -255,7 +255,7 @@ fn corpus_bmtr_v5_lzo_frames() {
         &c.join("MrClock8163+armaio/tests/data/animation_bmtr_lzo.rtm"),
         165,
         66,
-        165,
+        124,
     );
 }
 
