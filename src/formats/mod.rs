@@ -4,6 +4,7 @@
 pub mod arma;
 pub mod grimrock;
 pub mod lua;
+pub mod lzo;
 pub mod reader;
 pub mod rsm;
 pub mod text;
