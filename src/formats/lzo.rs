@@ -256,12 +256,12 @@ impl Encoder {
         }
         if !self.started && n <= 238 {
             self.out.push((n + 17) as u8);
-        } else if let (true, Some(p)) = (n <= 3, self.patch) {
-            self.out[p] |= n as u8;
         } else if n <= 3 {
-            // Unreachable in practice (only the stream start lacks a
-            // previous match, handled above), but stay valid anyway.
-            self.out.push((n + 17) as u8);
+            // Callers alternate literal runs and matches, so once the stream
+            // has started a short run always follows a match and has a patch
+            // position; `literals` is private to keep that true.
+            let p = self.patch.expect("short literal run follows a match");
+            self.out[p] |= n as u8;
         } else if n - 3 <= 15 {
             self.out.push((n - 3) as u8);
         } else {
