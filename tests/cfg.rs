@@ -60,6 +60,12 @@ fn corpus_dayz_zombie_skeleton() {
     assert_eq!(m.bones[10], pair("head", "neck1"));
     assert_eq!(m.bones[100], pair("RightArmRoll", "RightArm"));
     assert_eq!(m.bones[131], pair("RightToeBase", "RightFoot"));
+    assert_eq!(
+        cfg::model_skeleton_name(&c, "zmbStandDeath2").as_deref(),
+        Some("OFP2_ManSkeleton")
+    );
+    assert_eq!(cfg::model_skeleton_name(&c, "Default"), None);
+    assert_eq!(cfg::model_skeleton_name(&c, "NoSuchModel"), None);
     let resolved = cfg::resolve_bones(&sk, "ofp2_manskeleton").unwrap();
     assert_eq!(resolved, m.bones);
     // Every parent is a bone defined earlier (or the root).

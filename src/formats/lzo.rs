@@ -80,9 +80,9 @@ impl Decoder<'_> {
         loop {
             let b = self.byte()?;
             if b != 0 {
-                return Ok(len + b as usize);
+                return Ok(len.saturating_add(b as usize));
             }
-            len += 255;
+            len = len.saturating_add(255);
             if len > self.expected_len {
                 return Err(self.err(at, "length extension exceeds the expected output size"));
             }
@@ -175,7 +175,8 @@ pub fn decompress(input: &[u8], expected_len: usize) -> Result<(Vec<u8>, usize),
                         d.extension(15, at)?
                     } else {
                         inst
-                    } + 3;
+                    }
+                    .saturating_add(3);
                     d.literals(n, at)?;
                     state = 4;
                     continue;
@@ -199,13 +200,13 @@ pub fn decompress(input: &[u8], expected_len: usize) -> Result<(Vec<u8>, usize),
             trailing = inst & 3;
         } else if inst >= 32 {
             let l = inst & 31;
-            len = if l == 0 { d.extension(31, at)? } else { l } + 2;
+            len = if l == 0 { d.extension(31, at)? } else { l }.saturating_add(2);
             let v = d.le16()?;
             dist = 1 + (v >> 2);
             trailing = v & 3;
         } else {
             let l = inst & 7;
-            len = if l == 0 { d.extension(7, at)? } else { l } + 2;
+            len = if l == 0 { d.extension(7, at)? } else { l }.saturating_add(2);
             let v = d.le16()?;
             let far = ((inst & 8) << 11) + (v >> 2);
             if far == 0 {
@@ -255,13 +256,12 @@ impl Encoder {
         }
         if !self.started && n <= 238 {
             self.out.push((n + 17) as u8);
-        } else if n <= 3 && self.patch.is_some() {
-            let p = self.patch.unwrap_or(0);
-            self.out[p] |= n as u8;
         } else if n <= 3 {
-            // Unreachable in practice (only the stream start lacks a
-            // previous match, handled above), but stay valid anyway.
-            self.out.push((n + 17) as u8);
+            // Callers alternate literal runs and matches, so once the stream
+            // has started a short run always follows a match and has a patch
+            // position; `literals` is private to keep that true.
+            let p = self.patch.expect("short literal run follows a match");
+            self.out[p] |= n as u8;
         } else if n - 3 <= 15 {
             self.out.push((n - 3) as u8);
         } else {
@@ -282,7 +282,8 @@ impl Encoder {
         }
     }
 
-    /// `len >= 3`, `1 <= dist <= MAX_DISTANCE`, `dist != 0x4000 + k*0` handled by M3.
+    /// Needs `len >= 3` and `1 <= dist <= MAX_DISTANCE`. M4 cannot say 0x4000
+    /// (that is the end marker), but M3 reaches exactly that far.
     fn matched(&mut self, dist: usize, len: usize) {
         if len <= 8 && dist <= 0x800 {
             let d = dist - 1;
@@ -398,5 +399,34 @@ mod tests {
         let (out, used) = decompress(&s, 9).unwrap();
         assert_eq!(out, b"abcdabcdz");
         assert_eq!(used, 11);
+    }
+
+    #[test]
+    fn m1_instructions_both_states() {
+        // kiln's compressor never emits M1, so build one of each by hand:
+        // an extended literal run of 2100 bytes (0, eight zeros, 42), then a
+        // far M1 (after a long literal run: 3 bytes from 0x801 + 1 back, 2
+        // trailing literals), then a near M1 (2 bytes from 3 back).
+        let lit: Vec<u8> = (0..2100u32).map(|i| (i * 7 + i / 13) as u8).collect();
+        let mut s = vec![0u8; 9];
+        s.push(42);
+        s.extend_from_slice(&lit);
+        s.extend_from_slice(&[(1 << 2) | 2, 0, b'x', b'y', 2 << 2, 0, 0x11, 0, 0]);
+        let mut want = lit.clone();
+        want.extend_from_slice(&lit[2100 - 2050..2100 - 2050 + 3]);
+        want.extend_from_slice(b"xy");
+        let n = want.len();
+        want.extend_from_slice(&[want[n - 3], want[n - 2]]);
+        let (out, used) = decompress(&s, want.len()).unwrap();
+        assert_eq!(out, want);
+        assert_eq!(used, s.len());
+    }
+
+    #[test]
+    fn huge_expected_len_does_not_overflow() {
+        let mut s = vec![0u8; 64];
+        s.push(1);
+        assert!(decompress(&s, usize::MAX).is_err());
+        assert_eq!(decompress(&[0x11, 0, 0], usize::MAX).unwrap_err().offset, 0);
     }
 }

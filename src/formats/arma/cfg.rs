@@ -569,3 +569,16 @@ pub fn resolve_bones(skeletons: &[Skeleton], name: &str) -> crate::Result<Vec<(S
         .flat_map(|s| s.bones.iter().cloned())
         .collect())
 }
+
+/// The `skeletonName` of `class CfgModels { class <model> ... }`, following
+/// class bases (animations name their model class, e.g. `zmbStandDeath2 :
+/// ArmaMan`). None when the model is unknown or its skeleton name is empty.
+pub fn model_skeleton_name(cfg: &Cfg, model: &str) -> Option<String> {
+    let models = cfg.root.class("CfgModels")?;
+    let class = models
+        .classes
+        .iter()
+        .rev()
+        .find(|c| c.name.eq_ignore_ascii_case(model) && !c.forward)?;
+    text_of(inherited(&models.classes, class, "skeletonName")).filter(|s| !s.is_empty())
+}
