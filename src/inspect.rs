@@ -159,12 +159,22 @@ pub fn inspect_with(
         }
         FileKind::P3d => {
             let parsed = crate::formats::arma::p3d::parse(&data, path)?;
-            let model = load::load_model_with(path, &load::LoadOptions { resolver: resolver.clone(), ..Default::default() })?;
+            let model = load::load_model_with(
+                path,
+                &load::LoadOptions {
+                    resolver: resolver.clone(),
+                    ..Default::default()
+                },
+            )?;
             let summary = crate::formats::arma::p3d::summary(&parsed);
             let details = serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null);
             let mut report = report_from_model(path, "Arma MLOD P3D", "257", &model, details);
             for l in &summary.lods {
-                let star = if Some(l.index) == summary.most_detailed_visual_lod { " (drawn by default)" } else { "" };
+                let star = if Some(l.index) == summary.most_detailed_visual_lod {
+                    " (drawn by default)"
+                } else {
+                    ""
+                };
                 report.notes.push(format!(
                     "LOD {} {}{}: {} points, {} faces ({} quads), textures: [{}], {} named selections, {} #Animation# tags{}",
                     l.index,
@@ -183,7 +193,9 @@ pub fn inspect_with(
                     }
                 ));
                 if !l.selections.is_empty() {
-                    report.notes.push(format!("  selections: {}", l.selections.join(", ")));
+                    report
+                        .notes
+                        .push(format!("  selections: {}", l.selections.join(", ")));
                 }
             }
             Ok(report)
@@ -194,7 +206,10 @@ pub fn inspect_with(
             let details = serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null);
             let (anim, _) = load::load_animation_with(
                 path,
-                &load::AnimOptions { duration: Some(1.0), skeleton: Some(Vec::new()) },
+                &load::AnimOptions {
+                    duration: Some(1.0),
+                    skeleton: Some(Vec::new()),
+                },
             )?;
             let nodes = anim
                 .tracks
@@ -217,11 +232,18 @@ pub fn inspect_with(
             Ok(Report {
                 file: path.display().to_string(),
                 format: "Arma RTM".into(),
-                version: details.get("version").map(|v| v.to_string()).unwrap_or_default(),
+                version: details
+                    .get("version")
+                    .map(|v| v.to_string())
+                    .unwrap_or_default(),
                 animation: AnimationInfo {
                     duration_seconds: 1.0,
                     fps: anim.frame_rate,
-                    frames: anim.tracks.first().and_then(|t| t.anim.rotation.as_ref()).map_or(0, |k| k.values.len() as u32),
+                    frames: anim
+                        .tracks
+                        .first()
+                        .and_then(|t| t.anim.rotation.as_ref())
+                        .map_or(0, |k| k.values.len() as u32),
                     animated_nodes: nodes.len(),
                 },
                 nodes,

@@ -16,6 +16,7 @@ pub mod output;
 pub mod raster;
 pub mod render;
 pub mod samples;
+pub mod samples_arma;
 pub mod samples_grimrock;
 pub mod scene;
 pub mod texture;

@@ -4,8 +4,8 @@
 use crate::error::{Error, ParseError, Result};
 use crate::formats::{grimrock, rsm};
 use crate::scene::animation::Animation;
-use crate::scene::skeleton::BoneSpec;
 use crate::scene::lower_grimrock::{self, MaterialDef, RestPose};
+use crate::scene::skeleton::BoneSpec;
 use crate::scene::{self, Model};
 use crate::texture::TextureResolver;
 use std::path::{Path, PathBuf};
@@ -122,11 +122,24 @@ pub fn load_model_with(path: &Path, opts: &LoadOptions) -> Result<Model> {
                     .iter()
                     .position(|l| (l.resolution - r).abs() <= r.abs() * 1e-5)
                     .ok_or_else(|| {
-                        let have: Vec<String> = parsed.lods.iter().map(|l| l.resolution.to_string()).collect();
-                        Error::Usage(format!("{}: no LOD with resolution {r} (has {})", path.display(), have.join(", ")))
+                        let have: Vec<String> = parsed
+                            .lods
+                            .iter()
+                            .map(|l| l.resolution.to_string())
+                            .collect();
+                        Error::Usage(format!(
+                            "{}: no LOD with resolution {r} (has {})",
+                            path.display(),
+                            have.join(", ")
+                        ))
                     })?,
             };
-            Ok(scene::lower_arma::lower_mlod(&parsed, lod, path, &opts.materials))
+            Ok(scene::lower_arma::lower_mlod(
+                &parsed,
+                lod,
+                path,
+                &opts.materials,
+            ))
         }
         FileKind::GrimrockAnimation | FileKind::Rtm => Err(Error::Usage(format!(
             "{}: this is an animation, not a model; name it as a clip's `animation:` in a recipe \

@@ -124,6 +124,18 @@ struct ModelArgs {
     /// Grimrock: draw skinned meshes in their bind pose instead of the file's node pose
     #[arg(long)]
     bind_pose: bool,
+    /// Arma: seconds the animation lasts (RTM phases run 0..1) [default: 1]
+    #[arg(long, value_name = "SECONDS")]
+    duration: Option<f32>,
+    /// Arma: model.cfg holding the skeleton of a binarised RTM
+    #[arg(long, value_name = "FILE", requires = "skeleton_class")]
+    skeleton_config: Option<PathBuf>,
+    /// Arma: the skeleton's class name in --skeleton-config
+    #[arg(long, value_name = "NAME", requires = "skeleton_config")]
+    skeleton_class: Option<String>,
+    /// Arma: which LOD of a P3D, by index (default: the most detailed visual LOD)
+    #[arg(long, value_name = "INDEX")]
+    lod: Option<usize>,
     /// Extra folder to search for textures (repeatable)
     #[arg(long = "data", value_name = "DIR")]
     data: Vec<PathBuf>,
@@ -138,11 +150,22 @@ impl ModelArgs {
             } else {
                 kiln::scene::lower_grimrock::RestPose::Nodes
             },
+            lod: self.lod.map(kiln::load::LodChoice::Index),
             ..Default::default()
         };
         let model = kiln::load::load_model_with(&self.model, &opts)?;
         let model = match &self.animation {
-            Some(a) => kiln::load::animate(&model, a)?,
+            Some(a) => {
+                let skeleton = match (&self.skeleton_config, &self.skeleton_class) {
+                    (Some(c), Some(n)) => Some(kiln::load::skeleton_bones(c, n)?),
+                    _ => None,
+                };
+                let anim = kiln::load::AnimOptions {
+                    duration: self.duration,
+                    skeleton,
+                };
+                kiln::load::animate_with(&model, a, &anim)?
+            }
             None => model,
         };
         warn_all(&model);

@@ -68,6 +68,26 @@ pub fn all() -> Vec<SampleFile> {
             path: "grimrock/mod_assets/textures/kiln_sign.tga",
             bytes: crate::samples_grimrock::sign_texture(),
         },
+        SampleFile {
+            path: "arma/kiln_lever/kiln_lever.p3d",
+            bytes: crate::formats::arma::p3d::write(&crate::samples_arma::lever()),
+        },
+        SampleFile {
+            path: "arma/kiln_lever/anim/kiln_lever_swing.rtm",
+            bytes: crate::formats::arma::rtm::write_plain(&crate::samples_arma::swing_plain()),
+        },
+        SampleFile {
+            path: "arma/kiln_lever/anim/kiln_lever_swing_bin.rtm",
+            bytes: crate::formats::arma::rtm::write_bmtr(&crate::samples_arma::swing_bmtr(), 4),
+        },
+        SampleFile {
+            path: "arma/kiln_lever/model.cfg",
+            bytes: crate::samples_arma::MODEL_CFG.as_bytes().to_vec(),
+        },
+        SampleFile {
+            path: "arma/kiln_lever/data/lever_co.tga",
+            bytes: crate::samples_arma::lever_texture(),
+        },
     ]
 }
 

@@ -14,16 +14,27 @@ const DAYZ: &str = "arma/earlbalai+DayZ-Source";
 /// `#Animation#` tag's phase reproduces that tag's positions.
 #[test]
 fn fastroping_poses_reproduce_the_animation_tags() {
-    let Some(dir) = common::corpus(AGM) else { return };
+    let Some(dir) = common::corpus(AGM) else {
+        return;
+    };
     let p3d_path = dir.join("animbase/agm_fastroping.p3d");
     let mlod = p3d::parse_file(&p3d_path).unwrap();
     let lod_index = mlod.most_detailed_visual_lod().unwrap();
     let lod = &mlod.lods[lod_index];
-    assert!(!lod.animations.is_empty(), "the visual LOD carries #Animation# tags");
+    assert!(
+        !lod.animations.is_empty(),
+        "the visual LOD carries #Animation# tags"
+    );
     let model = load::load_model_with(&p3d_path, &LoadOptions::default()).unwrap();
-    let posed_model =
-        load::animate_with(&model, &dir.join("data/agm_fastroping.rtm"), &AnimOptions { duration: Some(1.0), skeleton: None })
-            .unwrap();
+    let posed_model = load::animate_with(
+        &model,
+        &dir.join("data/agm_fastroping.rtm"),
+        &AnimOptions {
+            duration: Some(1.0),
+            skeleton: None,
+        },
+    )
+    .unwrap();
     // Each vertex's point: the first point with exactly its rest position.
     let mesh = &model.meshes[0];
     let point_of: Vec<usize> = mesh
@@ -41,7 +52,11 @@ fn fastroping_poses_reproduce_the_animation_tags() {
     for tag in &lod.animations {
         if tag.phase < first_phase {
             // The RTM starts at phase 0.5; the phase-0 tag is the rest pose itself.
-            assert!(tag.positions.iter().zip(&lod.points).all(|(a, b)| (*a - b.pos).length() < 1e-6));
+            assert!(tag
+                .positions
+                .iter()
+                .zip(&lod.points)
+                .all(|(a, b)| (*a - b.pos).length() < 1e-6));
             continue;
         }
         posed_tags += 1;
@@ -60,7 +75,11 @@ fn fastroping_poses_reproduce_the_animation_tags() {
         let share = within as f32 / mesh.positions.len() as f32;
         let mut bones: Vec<&str> = far
             .iter()
-            .flat_map(|&pt| lod.selections.iter().filter(move |s| s.point_weights.get(pt).is_some_and(|w| *w > 0.0)))
+            .flat_map(|&pt| {
+                lod.selections
+                    .iter()
+                    .filter(move |s| s.point_weights.get(pt).is_some_and(|w| *w > 0.0))
+            })
             .map(|s| s.name.as_str())
             .collect();
         bones.sort();
@@ -72,18 +91,39 @@ fn fastroping_poses_reproduce_the_animation_tags() {
             far.len(),
             bones
         ));
-        assert!(share >= 0.95, "phase {}: only {:.1} % of vertices within 1 cm", tag.phase, share * 100.0);
+        assert!(
+            share >= 0.95,
+            "phase {}: only {:.1} % of vertices within 1 cm",
+            tag.phase,
+            share * 100.0
+        );
     }
-    assert_eq!(posed_tags, 2, "tags at phases 0.5 and 1 are posed by the RTM");
+    assert_eq!(
+        posed_tags, 2,
+        "tags at phases 0.5 and 1 are posed by the RTM"
+    );
     println!("{}", report.join("\n"));
 }
 
-fn bone_worlds(a: &animation::Animation, bones: &[skeleton::BoneSpec], t: f32) -> Vec<(String, Mat4)> {
-    let empty = lower_arma::lower_mlod(&p3d::Mlod { lods: Vec::new() }, 0, std::path::Path::new("none"), &[]);
+fn bone_worlds(
+    a: &animation::Animation,
+    bones: &[skeleton::BoneSpec],
+    t: f32,
+) -> Vec<(String, Mat4)> {
+    let empty = lower_arma::lower_mlod(
+        &p3d::Mlod { lods: Vec::new() },
+        0,
+        std::path::Path::new("none"),
+        &[],
+    );
     let bound = skeleton::bind(&empty, bones);
     let (m, _) = animation::apply(&bound, a);
     let w = scene::pose::node_worlds(&m, t);
-    m.nodes.iter().zip(w).map(|(n, w)| (n.name.clone(), w)).collect()
+    m.nodes
+        .iter()
+        .zip(w)
+        .map(|(n, w)| (n.name.clone(), w))
+        .collect()
 }
 
 /// `zombie2_walk.rtm` decoded as BMTR v3 and composed through `model.cfg`'s
@@ -91,7 +131,9 @@ fn bone_worlds(a: &animation::Animation, bones: &[skeleton::BoneSpec], t: f32) -
 /// every frame.
 #[test]
 fn zombie_walk_bmtr_matches_its_plain_source() {
-    let Some(dir) = common::corpus(DAYZ) else { return };
+    let Some(dir) = common::corpus(DAYZ) else {
+        return;
+    };
     let cfg = dir.join("Legacy/dayz_anim/zmb/model.cfg");
     let plain = match rtm::parse_file(&dir.join("Legacy/dayz_anim/zmb/zombie2_walk.rtm")).unwrap() {
         rtm::Rtm::Plain(p) => p,
@@ -110,11 +152,18 @@ fn zombie_walk_bmtr_matches_its_plain_source() {
     for (f, frame) in plain.frames.iter().enumerate() {
         let worlds = bone_worlds(&anim, &specs, bin.times[f]);
         for (name, m) in &frame.transforms {
-            let Some((_, w)) = worlds.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)) else { continue };
+            let Some((_, w)) = worlds.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)) else {
+                continue;
+            };
             if !bin.bones.iter().any(|b| b.eq_ignore_ascii_case(name)) {
                 continue; // binarising drops bones outside the skeleton
             }
-            let d = w.to_cols_array().iter().zip(rtm::matrix(m).to_cols_array()).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
+            let d = w
+                .to_cols_array()
+                .iter()
+                .zip(rtm::matrix(m).to_cols_array())
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f32::max);
             worst = worst.max(d);
             compared += 1;
             assert!(d <= 0.005, "frame {f} bone {name}: differs by {d}");
@@ -126,7 +175,9 @@ fn zombie_walk_bmtr_matches_its_plain_source() {
 
 #[test]
 fn plain_rtm_identity_is_the_rest_pose() {
-    let Some(dir) = common::corpus(AGM) else { return };
+    let Some(dir) = common::corpus(AGM) else {
+        return;
+    };
     let p3d_path = dir.join("animbase/agm_fastroping.p3d");
     let model = load::load_model_with(&p3d_path, &LoadOptions::default()).unwrap();
     let rest = scene::pose(&model, 0.0);
@@ -136,7 +187,10 @@ fn plain_rtm_identity_is_the_rest_pose() {
     let groups: Vec<skeleton::BoneSpec> = model.meshes[0]
         .groups
         .iter()
-        .map(|g| skeleton::BoneSpec { name: g.name.clone(), parent: None })
+        .map(|g| skeleton::BoneSpec {
+            name: g.name.clone(),
+            parent: None,
+        })
         .collect();
     let bound = skeleton::bind(&model, &groups);
     assert!(bound.meshes[0].skin.is_some());

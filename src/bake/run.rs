@@ -164,7 +164,10 @@ pub fn clip_model(model: &Model, spec: &ClipSpec, job: &Job) -> Result<Model> {
                 Some(super::recipe::SkeletonSpec::Bones(b)) => Some(b.clone()),
                 None => None,
             };
-            let opts = crate::load::AnimOptions { duration: job.duration, skeleton };
+            let opts = crate::load::AnimOptions {
+                duration: job.duration,
+                skeleton,
+            };
             crate::load::animate_with(model, path, &opts)
         }
     }

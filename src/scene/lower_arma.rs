@@ -29,7 +29,10 @@ const NEUTRAL: [f32; 4] = [0.72, 0.72, 0.72, 1.0];
 pub fn lower_mlod(m: &Mlod, lod: usize, source: &Path, materials: &[(String, PathBuf)]) -> Model {
     let mut warnings = Vec::new();
     let Some(l) = m.lods.get(lod) else {
-        return empty_model(source, format!("LOD {lod} does not exist (the file has {})", m.lods.len()));
+        return empty_model(
+            source,
+            format!("LOD {lod} does not exist (the file has {})", m.lods.len()),
+        );
     };
     let mut positions = Vec::new();
     let mut normals = Vec::new();
@@ -50,7 +53,12 @@ pub fn lower_mlod(m: &Mlod, lod: usize, source: &Path, materials: &[(String, Pat
             let key = (fv.point, fv.normal, fv.u.to_bits(), fv.v.to_bits());
             idx[k] = *corner.entry(key).or_insert_with(|| {
                 positions.push(p.pos);
-                normals.push(l.normals.get(fv.normal as usize).copied().unwrap_or(Vec3::ZERO));
+                normals.push(
+                    l.normals
+                        .get(fv.normal as usize)
+                        .copied()
+                        .unwrap_or(Vec3::ZERO),
+                );
                 uvs.push(Vec2::new(fv.u, fv.v));
                 point_of.push(fv.point as usize);
                 (positions.len() - 1) as u32
@@ -60,7 +68,11 @@ pub fn lower_mlod(m: &Mlod, lod: usize, source: &Path, materials: &[(String, Pat
             bad += 1;
             continue;
         }
-        let tris: &[[usize; 3]] = if sides == 4 { &[[0, 1, 2], [0, 2, 3]] } else { &[[0, 1, 2]] };
+        let tris: &[[usize; 3]] = if sides == 4 {
+            &[[0, 1, 2], [0, 2, 3]]
+        } else {
+            &[[0, 1, 2]]
+        };
         let key = f.texture.to_ascii_lowercase();
         let slot = match prims.iter().position(|(k, _)| *k == key) {
             Some(i) => i,
@@ -74,7 +86,10 @@ pub fn lower_mlod(m: &Mlod, lod: usize, source: &Path, materials: &[(String, Pat
         }
     }
     if bad > 0 {
-        warnings.push(format!("{bad} face(s) name points past the LOD's {} points; skipped", l.points.len()));
+        warnings.push(format!(
+            "{bad} face(s) name points past the LOD's {} points; skipped",
+            l.points.len()
+        ));
     }
     // Faces without normals in the file get their face's normal.
     for (_, tris) in &prims {
@@ -93,8 +108,16 @@ pub fn lower_mlod(m: &Mlod, lod: usize, source: &Path, materials: &[(String, Pat
     let mut mats = Vec::new();
     let mut primitives = Vec::new();
     for (name, triangles) in prims {
-        let original = l.faces.iter().find(|f| f.texture.eq_ignore_ascii_case(&name)).map(|f| f.texture.clone()).unwrap_or(name);
-        let file = materials.iter().find(|(n, _)| n.eq_ignore_ascii_case(&original)).map(|(_, p)| p.clone());
+        let original = l
+            .faces
+            .iter()
+            .find(|f| f.texture.eq_ignore_ascii_case(&name))
+            .map(|f| f.texture.clone())
+            .unwrap_or(name);
+        let file = materials
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(&original))
+            .map(|(_, p)| p.clone());
         let mut texture = None;
         let mut alpha = AlphaMode::Opaque;
         match file {
@@ -122,7 +145,12 @@ pub fn lower_mlod(m: &Mlod, lod: usize, source: &Path, materials: &[(String, Pat
             unlit: false,
             base_color: if texture.is_some() { [1.0; 4] } else { NEUTRAL },
         });
-        primitives.push(Primitive { material: mats.len() - 1, triangles, two_sided: false, uv_anims: Vec::new() });
+        primitives.push(Primitive {
+            material: mats.len() - 1,
+            triangles,
+            two_sided: false,
+            uv_anims: Vec::new(),
+        });
     }
 
     let groups = l
@@ -131,12 +159,18 @@ pub fn lower_mlod(m: &Mlod, lod: usize, source: &Path, materials: &[(String, Pat
         .filter(|s| !s.name.starts_with('-') && !s.name.to_ascii_lowercase().starts_with("proxy:"))
         .map(|s| VertexGroup {
             name: s.name.clone(),
-            weights: point_of.iter().map(|&p| s.point_weights.get(p).copied().unwrap_or(0.0)).collect(),
+            weights: point_of
+                .iter()
+                .map(|&p| s.point_weights.get(p).copied().unwrap_or(0.0))
+                .collect(),
         })
         .collect();
 
     Model {
-        name: source.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+        name: source
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default(),
         source: source.to_path_buf(),
         nodes: vec![Node {
             name: "(model)".into(),
@@ -168,7 +202,10 @@ pub fn lower_mlod(m: &Mlod, lod: usize, source: &Path, materials: &[(String, Pat
 
 fn empty_model(source: &Path, warning: String) -> Model {
     Model {
-        name: source.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+        name: source
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default(),
         source: source.to_path_buf(),
         nodes: Vec::new(),
         meshes: Vec::new(),
@@ -207,17 +244,41 @@ pub fn lower_plain(r: &PlainRtm, duration: f32, name: &str) -> (Animation, Vec<B
             }
             NodeTrack {
                 node: bone.clone(),
-                anim: NodeAnim { translation: track(&times, tr), rotation: track(&times, rot), scale: track(&times, sc) },
+                anim: NodeAnim {
+                    translation: track(&times, tr),
+                    rotation: track(&times, rot),
+                    scale: track(&times, sc),
+                },
             }
         })
         .collect();
-    let bones = r.bones.iter().map(|b| BoneSpec { name: b.clone(), parent: None }).collect();
-    (Animation { name: name.to_string(), duration, frame_rate: frame_rate(&times), tracks }, bones)
+    let bones = r
+        .bones
+        .iter()
+        .map(|b| BoneSpec {
+            name: b.clone(),
+            parent: None,
+        })
+        .collect();
+    (
+        Animation {
+            name: name.to_string(),
+            duration,
+            frame_rate: frame_rate(&times),
+            tracks,
+        },
+        bones,
+    )
 }
 
 /// A binarised RTM with its skeleton (bone, parent) pairs: parent-relative
 /// keys in the flipped space.
-pub fn lower_bmtr(r: &Bmtr, skeleton: &[(String, String)], duration: f32, name: &str) -> (Animation, Vec<BoneSpec>) {
+pub fn lower_bmtr(
+    r: &Bmtr,
+    skeleton: &[(String, String)],
+    duration: f32,
+    name: &str,
+) -> (Animation, Vec<BoneSpec>) {
     let times: Vec<f32> = r.times.iter().map(|p| p * duration).collect();
     let tracks = r
         .bones
@@ -226,22 +287,45 @@ pub fn lower_bmtr(r: &Bmtr, skeleton: &[(String, String)], duration: f32, name: 
         .map(|(b, bone)| {
             let (mut tr, mut rot) = (Vec::new(), Vec::new());
             for f in &r.frames {
-                let k = f.get(b).copied().unwrap_or(rtm::BoneKey { rotation: Quat::IDENTITY, translation: Vec3::ZERO });
-                let q = Quat::from_xyzw(k.rotation.x, -k.rotation.y, k.rotation.z, k.rotation.w).normalize();
+                let k = f.get(b).copied().unwrap_or(rtm::BoneKey {
+                    rotation: Quat::IDENTITY,
+                    translation: Vec3::ZERO,
+                });
+                let q = Quat::from_xyzw(k.rotation.x, -k.rotation.y, k.rotation.z, k.rotation.w)
+                    .normalize();
                 rot.push(if q.is_finite() { q } else { Quat::IDENTITY });
-                tr.push(Vec3::new(-k.translation.x, k.translation.y, -k.translation.z));
+                tr.push(Vec3::new(
+                    -k.translation.x,
+                    k.translation.y,
+                    -k.translation.z,
+                ));
             }
             NodeTrack {
                 node: bone.clone(),
-                anim: NodeAnim { translation: track(&times, tr), rotation: track(&times, rot), scale: None },
+                anim: NodeAnim {
+                    translation: track(&times, tr),
+                    rotation: track(&times, rot),
+                    scale: None,
+                },
             }
         })
         .collect();
     let bones = skeleton
         .iter()
-        .map(|(b, p)| BoneSpec { name: b.clone(), parent: (!p.is_empty()).then(|| p.clone()) })
+        .map(|(b, p)| BoneSpec {
+            name: b.clone(),
+            parent: (!p.is_empty()).then(|| p.clone()),
+        })
         .collect();
-    (Animation { name: name.to_string(), duration, frame_rate: frame_rate(&times), tracks }, bones)
+    (
+        Animation {
+            name: name.to_string(),
+            duration,
+            frame_rate: frame_rate(&times),
+            tracks,
+        },
+        bones,
+    )
 }
 
 fn frame_rate(times: &[f32]) -> f32 {

@@ -19,7 +19,8 @@ pub struct BoneSpec {
 /// pose (Arma RTM), identity at rest.
 pub fn bind(model: &Model, bones: &[BoneSpec]) -> Model {
     let mut out = model.clone();
-    let find = |nodes: &[Node], name: &str| nodes.iter().position(|n| n.name.eq_ignore_ascii_case(name));
+    let find =
+        |nodes: &[Node], name: &str| nodes.iter().position(|n| n.name.eq_ignore_ascii_case(name));
     // Parents first: repeatedly add bones whose parent is placed (or absent).
     let mut pending: Vec<&BoneSpec> = bones.iter().collect();
     while !pending.is_empty() {
@@ -27,7 +28,10 @@ pub fn bind(model: &Model, bones: &[BoneSpec]) -> Model {
         pending.retain(|b| {
             let parent_ready = match &b.parent {
                 None => true,
-                Some(p) => find(&out.nodes, p).is_some() || !bones.iter().any(|x| x.name.eq_ignore_ascii_case(p)),
+                Some(p) => {
+                    find(&out.nodes, p).is_some()
+                        || !bones.iter().any(|x| x.name.eq_ignore_ascii_case(p))
+                }
             };
             if !parent_ready {
                 return true;
@@ -80,7 +84,13 @@ pub fn bind(model: &Model, bones: &[BoneSpec]) -> Model {
             let mut w: Vec<(u16, f32)> = groups
                 .iter()
                 .enumerate()
-                .filter_map(|(j, (_, g))| g.weights.get(v).copied().filter(|&x| x > 0.0).map(|x| (j as u16, x)))
+                .filter_map(|(j, (_, g))| {
+                    g.weights
+                        .get(v)
+                        .copied()
+                        .filter(|&x| x > 0.0)
+                        .map(|x| (j as u16, x))
+                })
                 .collect();
             // Heaviest first; ties keep group order (stable sort).
             w.sort_by(|a, b| b.1.total_cmp(&a.1));
