@@ -253,6 +253,55 @@ pub fn inspect_with(
                 details,
             })
         }
+        FileKind::ArmaConfig => {
+            use crate::formats::arma::cfg;
+            let parsed = cfg::parse_file(path)?;
+            let skeletons = cfg::skeletons(&parsed);
+            let mut notes = Vec::new();
+            let mut warnings = parsed.notes.clone();
+            for s in &skeletons {
+                match cfg::resolve_bones(&skeletons, &s.name) {
+                    Ok(bones) => {
+                        notes.push(format!(
+                            "skeleton {}{}: {} bones{}",
+                            s.name,
+                            s.inherit
+                                .as_deref()
+                                .filter(|i| !i.is_empty())
+                                .map(|i| format!(" (inherits {i})"))
+                                .unwrap_or_default(),
+                            bones.len(),
+                            if s.is_discrete { ", discrete" } else { "" }
+                        ));
+                    }
+                    Err(e) => warnings.push(format!("skeleton {}: {e}", s.name)),
+                }
+            }
+            let details = serde_json::json!({
+                "skeletons": skeletons.iter().map(|s| serde_json::json!({
+                    "name": s.name,
+                    "inherit": s.inherit,
+                    "bones": cfg::resolve_bones(&skeletons, &s.name).map(|b| b.len()).unwrap_or(0),
+                    "is_discrete": s.is_discrete,
+                })).collect::<Vec<_>>()
+            });
+            Ok(Report {
+                file: path.display().to_string(),
+                format: "Arma config (CfgSkeletons)".into(),
+                version: String::new(),
+                nodes: Vec::new(),
+                textures: Vec::new(),
+                animation: AnimationInfo {
+                    duration_seconds: 0.0,
+                    fps: 0.0,
+                    frames: 0,
+                    animated_nodes: 0,
+                },
+                warnings,
+                notes,
+                details,
+            })
+        }
         FileKind::GrimrockAnimation => {
             let parsed = grimrock::parse_animation(&data, path)?;
             let summary = grimrock::animation_summary(&parsed);
@@ -381,7 +430,13 @@ impl Report {
         let mut s = String::new();
         let _ = writeln!(s, "{}: {} {}", self.file, self.format, self.version);
         let a = &self.animation;
-        if a.duration_seconds > 0.0 {
+        if self.format == "Arma RTM" {
+            let _ = writeln!(
+                s,
+                "animation: {} frames over phases 0..1 (the real length lives in game config: recipe `duration`, default 1 s)",
+                a.frames
+            );
+        } else if a.duration_seconds > 0.0 {
             let _ = writeln!(
                 s,
                 "animation: {:.3} s, {} fps, {} frames, {} animated node(s)",

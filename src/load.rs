@@ -23,6 +23,8 @@ pub enum FileKind {
     P3d,
     /// Arma RTM animation, plain (`RTM_MDAT`/`RTM_0101`) or binarised (`BMTR`).
     Rtm,
+    /// Arma `model.cfg` / `config.cpp` text.
+    ArmaConfig,
 }
 
 pub fn sniff(data: &[u8], path: &Path) -> Result<FileKind> {
@@ -40,6 +42,14 @@ pub fn sniff(data: &[u8], path: &Path) -> Result<FileKind> {
     }
     if data.starts_with(b"RTM_") || data.starts_with(b"BMTR") {
         return Ok(FileKind::Rtm);
+    }
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    if (ext == "cfg" || ext == "cpp" || ext == "hpp") && std::str::from_utf8(data).is_ok() {
+        return Ok(FileKind::ArmaConfig);
     }
     let head: String = data.iter().take(8).map(|b| format!("{b:02x}")).collect();
     Err(Error::Parse(ParseError {
@@ -141,6 +151,10 @@ pub fn load_model_with(path: &Path, opts: &LoadOptions) -> Result<Model> {
                 &opts.materials,
             ))
         }
+        FileKind::ArmaConfig => Err(Error::Usage(format!(
+            "{}: a config file, not a model; name it as a recipe's `skeleton: {{ config, class }}`",
+            path.display()
+        ))),
         FileKind::GrimrockAnimation | FileKind::Rtm => Err(Error::Usage(format!(
             "{}: this is an animation, not a model; name it as a clip's `animation:` in a recipe \
              (or --animation on the command line)",

@@ -120,7 +120,9 @@ pub fn lower_mlod(m: &Mlod, lod: usize, source: &Path, materials: &[(String, Pat
             .map(|(_, p)| p.clone());
         let mut texture = None;
         let mut alpha = AlphaMode::Opaque;
+        let procedural = procedural_color(&original);
         match file {
+            None if procedural.is_some() => {}
             Some(path) => match crate::texture::load(&path) {
                 Ok(t) => {
                     alpha = match t.alpha {
@@ -143,8 +145,17 @@ pub fn lower_mlod(m: &Mlod, lod: usize, source: &Path, materials: &[(String, Pat
             texture,
             alpha,
             unlit: false,
-            base_color: if texture.is_some() { [1.0; 4] } else { NEUTRAL },
+            base_color: match (texture, procedural) {
+                (Some(_), _) => [1.0; 4],
+                (None, Some(c)) => c,
+                (None, None) => NEUTRAL,
+            },
         });
+        if procedural.is_some_and(|c| c[3] < 1.0) && texture.is_none() {
+            if let Some(m) = mats.last_mut() {
+                m.alpha = AlphaMode::Blend;
+            }
+        }
         primitives.push(Primitive {
             material: mats.len() - 1,
             triangles,
@@ -197,6 +208,26 @@ pub fn lower_mlod(m: &Mlod, lod: usize, source: &Path, materials: &[(String, Pat
         frame_rate: 30.0,
         display: Mat4::from_scale(Vec3::new(-1.0, 1.0, 1.0)),
         warnings,
+    }
+}
+
+/// Arma's procedural solid colours, `#(argb,8,8,3)color(r,g,b,a,co)`:
+/// the colour itself, straight RGBA in 0..1.
+fn procedural_color(name: &str) -> Option<[f32; 4]> {
+    let lower = name.to_ascii_lowercase();
+    let start = lower.find("color(")? + "color(".len();
+    if !lower.starts_with("#(") {
+        return None;
+    }
+    let end = lower[start..].find(')')? + start;
+    let v: Vec<f32> = lower[start..end]
+        .split(',')
+        .filter_map(|x| x.trim().parse().ok())
+        .collect();
+    match v.as_slice() {
+        [r, g, b, a, ..] => Some([*r, *g, *b, *a].map(|c| c.clamp(0.0, 1.0))),
+        [r, g, b] => Some([r.clamp(0.0, 1.0), g.clamp(0.0, 1.0), b.clamp(0.0, 1.0), 1.0]),
+        _ => None,
     }
 }
 
