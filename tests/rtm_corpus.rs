@@ -130,6 +130,10 @@ fn armaio_bmtr_v5_lzo() {
     let Some(root) = corpus() else { return };
     let (data, b) = bmtr(&root, &format!("{ARMAIO}/animation_bmtr_lzo.rtm"));
     assert_eq!(data.len(), 149767);
+    let from_file = rtm::parse_file(&root.join(ARMAIO).join("animation_bmtr_lzo.rtm")).unwrap();
+    assert_eq!(from_file, Rtm::Binarised(b.clone()));
+    let missing = rtm::parse_file(&root.join(ARMAIO).join("missing.rtm")).unwrap_err();
+    assert!(matches!(missing, kiln::Error::Io { .. }), "{missing}");
     assert_eq!(b.version, 5);
     assert_eq!((b.frames.len(), b.bones.len()), (165, 66));
     assert!(b.frames.iter().all(|f| f.len() == 66));

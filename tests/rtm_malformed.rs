@@ -215,11 +215,12 @@ fn truncated_lzo_names_the_frame() {
     let a = b.compressed_arrays[5];
     let cut = a.offset as usize + 4 + 100;
     let e = parse(&data[..cut]).unwrap_err();
-    // v3 has no fallback, so the error is the frame's own, at its literal
-    // run (after the 6-byte run header of a 1120-byte literal).
+    // v3 has no fallback, so the error is the frame's own, placed inside its
+    // stream (where exactly depends on the decoder: at the literal run of the
+    // stand-in, 6 bytes in, or where the input ran out).
     assert_eq!(e.field, "frame[4]");
-    assert_eq!(e.offset, a.offset + 4 + 6);
-    assert!(e.message.contains("past the end"), "{}", e.message);
+    assert!((a.offset + 4..=cut as u64).contains(&e.offset), "{e}");
+    assert!(e.message.starts_with("LZO1X"), "{e}");
 }
 
 /// Offsets of the u32 count fields of a BMTR v5 written by kiln.
@@ -297,7 +298,7 @@ fn corrupted_lzo_never_panics() {
     bad[start..start + 3].copy_from_slice(&[0x11, 0x04, 0x00]);
     let e = parse(&bad).unwrap_err();
     assert_eq!(e.field, "frame[0]");
-    assert_eq!(e.offset, start as u64);
+    assert!((start as u64..=start as u64 + 3).contains(&e.offset), "{e}");
     assert!(e.message.contains("LZO1X"), "{}", e.message);
 }
 
