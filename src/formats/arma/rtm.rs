@@ -2,8 +2,11 @@
 //! binarised `BMTR` v3/v4/v5. Values are kept exactly as stored; the BMTR
 //! axis flip and parent chaining belong to lowering, not here.
 
+use crate::error::ParseError;
+use crate::formats::reader::{Reader, Writer};
 use glam::{Mat4, Quat, Vec3};
 use serde::Serialize;
+use std::path::Path;
 
 /// One `RTM_MDAT` / BMTR property: an event at a phase (e.g. `Step`/`Sound`).
 #[derive(Debug, Clone, PartialEq)]
@@ -83,10 +86,6 @@ pub fn matrix(m: &[f32; 12]) -> Mat4 {
         glam::Vec4::new(m[9], m[10], m[11], 1.0),
     )
 }
-
-use crate::error::ParseError;
-use crate::formats::reader::{Reader, Writer};
-use std::path::Path;
 
 const MDAT: &[u8; 8] = b"RTM_MDAT";
 const RTM0101: &[u8; 8] = b"RTM_0101";
