@@ -791,7 +791,7 @@ fn clip_and_model_option_errors() {
         ),
         (
             "    skeleton: {config: a.cfg}\n",
-            "recipe.yaml:4:16: job 'a': missing key `class`",
+            "recipe.yaml:4:15: job 'a': `skeleton` has `config` but no `class` (the skeleton's class name in it)",
         ),
         (
             "    skeleton: {config: a.cfg, class: ''}\n",
@@ -862,8 +862,37 @@ fn readme_clips_example_is_valid() {
     assert_eq!(s.lod, Some(LodSpec::Index(0)));
     assert_eq!(s.duration, Some(1.2));
     assert_eq!(
-        s.skeleton.as_ref().map(|k| k.class.as_str()),
+        s.skeleton.as_ref().and_then(|k| match k {
+            SkeletonSpec::Config { class, .. } => Some(class.as_str()),
+            SkeletonSpec::Bones(_) => None,
+        }),
         Some("OFP2_ManSkeleton")
     );
     assert_eq!(s.clips[0].name, "run");
+}
+
+#[test]
+fn skeleton_inline_bones_and_their_errors() {
+    let ok = "jobs:\n  - name: a\n    model: m.p3d\n    skeleton: { bones: [[Pelvis, \"\"], [Spine, Pelvis]] }\n";
+    let jobs = Recipe::from_str(ok, Path::new("r/x.yaml")).unwrap().jobs();
+    assert_eq!(
+        jobs[0].skeleton,
+        Some(SkeletonSpec::Bones(vec![
+            ("Pelvis".to_string(), String::new()),
+            ("Spine".to_string(), "Pelvis".to_string())
+        ]))
+    );
+    let bad = "jobs:\n  - name: a\n    model: m.p3d\n    skeleton: { bones: [[Pelvis]] }\n";
+    let e = Recipe::from_str(bad, Path::new("r/x.yaml"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("x.yaml:4:") && e.contains("job 'a'") && e.contains("[bone, parent] pairs"),
+        "{e}"
+    );
+    let both = "jobs:\n  - name: a\n    model: m.p3d\n    skeleton: { config: m.cfg, bones: [[A, \"\"]] }\n";
+    let e = Recipe::from_str(both, Path::new("r/x.yaml"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("either `config` and `class`, or `bones"), "{e}");
 }

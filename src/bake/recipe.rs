@@ -1432,6 +1432,20 @@ fn resolve(
                     }
                     Some(SkeletonSpec::Config { config: ctx.base.join(&config.value), class: class.value.clone() })
                 }
+                (Some(_), None, None) => {
+                    return Err(ctx.err(
+                        &sk.referenced,
+                        &l,
+                        "`skeleton` has `config` but no `class` (the skeleton's class name in it)",
+                    ))
+                }
+                (None, Some(_), None) => {
+                    return Err(ctx.err(
+                        &sk.referenced,
+                        &l,
+                        "`skeleton` has `class` but no `config` (the model.cfg that defines it)",
+                    ))
+                }
                 _ => {
                     return Err(ctx.err(
                         &sk.referenced,
