@@ -209,6 +209,7 @@ pub fn inspect_with(
                 &load::AnimOptions {
                     duration: Some(1.0),
                     skeleton: Some(Vec::new()),
+                    travel: false,
                 },
             )?;
             let nodes = anim

@@ -95,6 +95,8 @@ pub struct AnimOptions {
     pub duration: Option<f32>,
     /// (bone, parent) pairs for binarised RTMs, from `model.cfg` or inline.
     pub skeleton: Option<Vec<(String, String)>>,
+    /// Arma: move by the RTM's `step` instead of animating in place.
+    pub travel: bool,
 }
 
 /// Loads a model and its textures.
@@ -187,7 +189,8 @@ pub fn load_animation_with(
             let duration = opts.duration.unwrap_or(1.0);
             match crate::formats::arma::rtm::parse(&data, path)? {
                 crate::formats::arma::rtm::Rtm::Plain(p) => {
-                    let (a, bones) = scene::lower_arma::lower_plain(&p, duration, &name);
+                    let (a, bones) =
+                        scene::lower_arma::lower_plain(&p, duration, &name, opts.travel);
                     Ok((a, Some(bones)))
                 }
                 crate::formats::arma::rtm::Rtm::Binarised(b) => {
@@ -199,7 +202,8 @@ pub fn load_animation_with(
                             b.version
                         ))
                     })?;
-                    let (a, bones) = scene::lower_arma::lower_bmtr(&b, skeleton, duration, &name);
+                    let (a, bones) =
+                        scene::lower_arma::lower_bmtr(&b, skeleton, duration, &name, opts.travel);
                     Ok((a, Some(bones)))
                 }
             }

@@ -133,6 +133,9 @@ struct ModelArgs {
     /// Arma: the skeleton's class name in --skeleton-config
     #[arg(long, value_name = "NAME", requires = "skeleton_config")]
     skeleton_class: Option<String>,
+    /// Arma: move the model by the RTM's step instead of animating in place
+    #[arg(long)]
+    travel: bool,
     /// Arma: which LOD of a P3D, by index (default: the most detailed visual LOD)
     #[arg(long, value_name = "INDEX")]
     lod: Option<usize>,
@@ -163,6 +166,7 @@ impl ModelArgs {
                 let anim = kiln::load::AnimOptions {
                     duration: self.duration,
                     skeleton,
+                    travel: self.travel,
                 };
                 kiln::load::animate_with(&model, a, &anim)?
             }

@@ -32,6 +32,7 @@ fn fastroping_poses_reproduce_the_animation_tags() {
         &AnimOptions {
             duration: Some(1.0),
             skeleton: None,
+            travel: false,
         },
     )
     .unwrap();
@@ -145,7 +146,7 @@ fn zombie_walk_bmtr_matches_its_plain_source() {
     };
     assert_eq!(bin.version, 3);
     let bones = load::skeleton_bones(&cfg, "OFP2_ManSkeleton").unwrap();
-    let (anim, specs) = lower_arma::lower_bmtr(&bin, &bones, 1.0, "walk");
+    let (anim, specs) = lower_arma::lower_bmtr(&bin, &bones, 1.0, "walk", false);
     assert_eq!(bin.frames.len(), plain.frames.len(), "same frame count");
     let mut worst = 0.0f32;
     let mut compared = 0usize;
@@ -198,4 +199,73 @@ fn plain_rtm_identity_is_the_rest_pose() {
     for (a, b) in pts.iter().zip(&again) {
         assert!((*a - *b).length() < 1e-5);
     }
+}
+
+/// Any MLOD with the standard bone names can be posed by any RTM of that
+/// skeleton: the AGM rig walks with the DayZ zombie's binarised walk. `step`
+/// is ignored unless travel is asked for.
+#[test]
+fn agm_rig_walks_with_the_dayz_zombie_walk() {
+    let (Some(agm), Some(dayz)) = (common::corpus(AGM), common::corpus(DAYZ)) else {
+        return;
+    };
+    let model = load::load_model_with(
+        &agm.join("animbase/agm_fastroping.p3d"),
+        &LoadOptions::default(),
+    )
+    .unwrap();
+    let bones = load::skeleton_bones(
+        &dayz.join("Legacy/dayz_anim/zmb/model.cfg"),
+        "OFP2_ManSkeleton",
+    )
+    .unwrap();
+    let walk = dayz.join("SQF/dayz_anim/zmb/zombie2_walk.rtm");
+    let opts = AnimOptions {
+        duration: Some(2.0),
+        skeleton: Some(bones),
+        travel: false,
+    };
+    let walking = load::animate_with(&model, &walk, &opts).unwrap();
+    let skin = walking.meshes[0]
+        .skin
+        .as_ref()
+        .expect("selections bound to the skeleton's bones");
+    assert!(
+        skin.joints.len() >= 40,
+        "{} bones matched case-insensitively",
+        skin.joints.len()
+    );
+    let centre = |t: f32| {
+        let pts: Vec<Vec3> = kiln::render::posed_points(&scene::pose(&walking, t)).collect();
+        pts.iter().copied().sum::<Vec3>() / pts.len() as f32
+    };
+    let (a, b) = (scene::pose(&walking, 0.1), scene::pose(&walking, 0.9));
+    let moved = a.meshes[0]
+        .positions
+        .iter()
+        .zip(&b.meshes[0].positions)
+        .filter(|(p, q)| (**p - **q).length() > 0.02)
+        .count();
+    assert!(
+        moved > 100,
+        "{moved} vertices moved between two walk phases"
+    );
+    // In place: the body stays within a step's width.
+    assert!((centre(0.1) - centre(1.9)).length() < 0.5);
+    // With travel the body advances by the step (about 3.76 m per cycle).
+    let travelling = load::animate_with(
+        &model,
+        &walk,
+        &AnimOptions {
+            travel: true,
+            ..opts
+        },
+    )
+    .unwrap();
+    let c = |t: f32| {
+        let pts: Vec<Vec3> = kiln::render::posed_points(&scene::pose(&travelling, t)).collect();
+        pts.iter().copied().sum::<Vec3>() / pts.len() as f32
+    };
+    let d = (c(1.9) - c(0.1)).length();
+    assert!(d > 3.0, "travelled {d}");
 }

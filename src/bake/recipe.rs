@@ -83,6 +83,9 @@ pub struct Job {
     /// Seconds, for animations whose file has no length of its own (Arma RTM
     /// phases run 0..1); used when the model's duration is 0.
     pub duration: Option<f32>,
+    /// Arma: move the model by the RTM's `step` (its displacement per cycle)
+    /// instead of animating in place.
+    pub travel: bool,
     /// Which level of detail to bake, for formats that have several (Arma).
     pub lod: Option<LodSpec>,
     /// Camera yaws, in order; row `i` of the sheet is `directions[i]`.
@@ -561,6 +564,7 @@ struct RawJob {
     materials: Option<S<Materials>>,
     skeleton: Option<S<RawSkeleton>>,
     duration: Option<S<Num>>,
+    travel: Option<S<bool>>,
     lod: Option<S<Lod>>,
     directions: Option<S<Directions>>,
     pitch: Option<S<Num>>,
@@ -1471,6 +1475,8 @@ fn resolve(
         None => None,
     };
 
+    let travel = pick(&j.travel, &d.travel).is_some_and(|t| t.value);
+
     let lod = match pick(&j.lod, &d.lod) {
         Some(x) => {
             let l = lab(j.lod.is_some());
@@ -1664,6 +1670,7 @@ fn resolve(
         materials,
         skeleton,
         duration,
+        travel,
         lod,
         directions,
         pitch,

@@ -167,6 +167,7 @@ pub fn clip_model(model: &Model, spec: &ClipSpec, job: &Job) -> Result<Model> {
             let opts = crate::load::AnimOptions {
                 duration: job.duration,
                 skeleton,
+                travel: job.travel,
             };
             crate::load::animate_with(model, path, &opts)
         }

@@ -254,8 +254,15 @@ fn track<T: super::track::Interpolate>(times: &[f32], values: Vec<T>) -> Option<
 }
 
 /// A plain RTM: every bone a root whose keys are its absolute deformation,
-/// at `phase × duration` seconds.
-pub fn lower_plain(r: &PlainRtm, duration: f32, name: &str) -> (Animation, Vec<BoneSpec>) {
+/// at `phase × duration` seconds. With `travel`, every bone also moves by
+/// `step × phase` (the root displacement per cycle); otherwise the model
+/// animates in place.
+pub fn lower_plain(
+    r: &PlainRtm,
+    duration: f32,
+    name: &str,
+    travel: bool,
+) -> (Animation, Vec<BoneSpec>) {
     let times: Vec<f32> = r.frames.iter().map(|f| f.phase * duration).collect();
     let tracks = r
         .bones
@@ -269,7 +276,7 @@ pub fn lower_plain(r: &PlainRtm, duration: f32, name: &str) -> (Animation, Vec<B
                     .find(|(n, _)| n.eq_ignore_ascii_case(bone))
                     .map_or(Mat4::IDENTITY, |(_, m)| rtm::matrix(m));
                 let (s, q, t) = m.to_scale_rotation_translation();
-                tr.push(t);
+                tr.push(if travel { t + r.step * f.phase } else { t });
                 rot.push(q);
                 sc.push(s);
             }
@@ -309,6 +316,7 @@ pub fn lower_bmtr(
     skeleton: &[(String, String)],
     duration: f32,
     name: &str,
+    travel: bool,
 ) -> (Animation, Vec<BoneSpec>) {
     let times: Vec<f32> = r.times.iter().map(|p| p * duration).collect();
     let tracks = r
@@ -316,8 +324,18 @@ pub fn lower_bmtr(
         .iter()
         .enumerate()
         .map(|(b, bone)| {
+            let is_root = skeleton
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(bone))
+                .is_none_or(|(_, p)| p.is_empty());
             let (mut tr, mut rot) = (Vec::new(), Vec::new());
-            for f in &r.frames {
+            for (fi, f) in r.frames.iter().enumerate() {
+                let phase = r.times.get(fi).copied().unwrap_or(0.0);
+                let shift = if travel && is_root {
+                    r.step * phase
+                } else {
+                    Vec3::ZERO
+                };
                 let k = f.get(b).copied().unwrap_or(rtm::BoneKey {
                     rotation: Quat::IDENTITY,
                     translation: Vec3::ZERO,
@@ -325,11 +343,7 @@ pub fn lower_bmtr(
                 let q = Quat::from_xyzw(k.rotation.x, -k.rotation.y, k.rotation.z, k.rotation.w)
                     .normalize();
                 rot.push(if q.is_finite() { q } else { Quat::IDENTITY });
-                tr.push(Vec3::new(
-                    -k.translation.x,
-                    k.translation.y,
-                    -k.translation.z,
-                ));
+                tr.push(Vec3::new(-k.translation.x, k.translation.y, -k.translation.z) + shift);
             }
             NodeTrack {
                 node: bone.clone(),
@@ -341,6 +355,23 @@ pub fn lower_bmtr(
             }
         })
         .collect();
+    let mut tracks: Vec<NodeTrack> = tracks;
+    if travel {
+        // Roots the file does not animate still carry the travel.
+        for (root, _) in skeleton.iter().filter(|(_, p)| p.is_empty()) {
+            if !r.bones.iter().any(|b| b.eq_ignore_ascii_case(root)) {
+                let path = r.times.iter().map(|&p| r.step * p).collect();
+                tracks.push(NodeTrack {
+                    node: root.clone(),
+                    anim: NodeAnim {
+                        translation: track(&times, path),
+                        rotation: None,
+                        scale: None,
+                    },
+                });
+            }
+        }
+    }
     let bones = skeleton
         .iter()
         .map(|(b, p)| BoneSpec {
