@@ -59,11 +59,13 @@ fn add_box(lod: &mut Lod, lo: Vec3, hi: Vec3, first_point: u32) {
     ];
     let uv = [(0.0, 1.0), (1.0, 1.0), (1.0, 0.0), (0.0, 0.0)];
     for (q, n) in quads {
-        lod.normals.push(point(n));
+        // Object Builder stores normals pointing inward, and its faces in
+        // the order that, seen through the X mirror, runs the other way
+        // round: kiln's counter-clockwise order is kept as it is.
+        lod.normals.push(-point(n));
         let normal = (lod.normals.len() - 1) as u32;
-        // The mirror reverses the order that makes a front.
-        let order = [q[0], q[3], q[2], q[1]];
-        let uvs = [uv[0], uv[3], uv[2], uv[1]];
+        let order = q;
+        let uvs = uv;
         let mut vertices = [FaceVertex {
             point: 0,
             normal: 0,

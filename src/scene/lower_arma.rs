@@ -54,7 +54,7 @@ pub fn lower_mlod(m: &Mlod, lod: usize, source: &Path, materials: &[(String, Pat
             idx[k] = *corner.entry(key).or_insert_with(|| {
                 positions.push(p.pos);
                 normals.push(
-                    l.normals
+                    -l.normals
                         .get(fv.normal as usize)
                         .copied()
                         .unwrap_or(Vec3::ZERO),
@@ -68,10 +68,14 @@ pub fn lower_mlod(m: &Mlod, lod: usize, source: &Path, materials: &[(String, Pat
             bad += 1;
             continue;
         }
+        // Object Builder's faces run the other way round from kiln's
+        // counter-clockwise fronts (checked on the corpus crate: read as
+        // stored, its outermost faces would face inward), and its stored
+        // normals point inward too.
         let tris: &[[usize; 3]] = if sides == 4 {
-            &[[0, 1, 2], [0, 2, 3]]
+            &[[0, 2, 1], [0, 3, 2]]
         } else {
-            &[[0, 1, 2]]
+            &[[0, 2, 1]]
         };
         let key = f.texture.to_ascii_lowercase();
         let slot = match prims.iter().position(|(k, _)| *k == key) {
