@@ -3,27 +3,9 @@
 
 mod common;
 
+use common::{kiln, stderr, tempdir};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn kiln(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kiln"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("run kiln")
-}
-
-fn tempdir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("kiln-arma-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 fn lever() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("recipes/samples/arma/kiln_lever")

@@ -109,3 +109,24 @@ pub fn corpus(rel: &str) -> Option<PathBuf> {
         None
     }
 }
+
+/// Runs the `kiln` binary in `cwd`.
+pub fn kiln(args: &[&str], cwd: &std::path::Path) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_kiln"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("run kiln")
+}
+
+/// A fresh, empty temporary folder for one test.
+pub fn tempdir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("kiln-test-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+pub fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
