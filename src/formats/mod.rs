@@ -2,6 +2,7 @@
 //! knows about rendering: lowering into `scene::Model` happens in `scene`.
 
 pub mod arma;
+pub mod gnd;
 pub mod grimrock;
 pub mod lua;
 pub mod lzo;
