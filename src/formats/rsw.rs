@@ -326,8 +326,8 @@ fn parse_with(data: &[u8], file: &Path, flag_threshold: u32) -> Result<Rsw, Pars
     } else {
         None
     };
-    // The smallest object (a pre-1.3 model) is 4 + 80 + 80 + 36 bytes.
-    let count = r.count_i32("object_count", 4 + 196)?;
+    // The smallest object is a light: type, name[80], two vec3, range.
+    let count = r.count_i32("object_count", 4 + 80 + 24 + 4)?;
     let flag = has_flag(major, minor, build, flag_threshold);
     let mut objects = Vec::with_capacity(count);
     for i in 0..count {
