@@ -272,7 +272,7 @@ fn parse_with(data: &[u8], file: &Path, flag_threshold: u32) -> Result<Rsw, Pars
     // so every version reads both.
     let gat = name(&mut r, 40, "gat_file")?;
     let src = name(&mut r, 40, "src_file")?;
-    let water = if v >= (1, 3) && v < (2, 6) {
+    let water = if ((1, 3)..(2, 6)).contains(&v) {
         let level = r.f32("water.level")?;
         let (mut water_type, mut wave_height, mut wave_speed, mut wave_pitch, mut anim_speed) =
             (None, None, None, None, None);
@@ -464,7 +464,7 @@ pub fn write(rsw: &Rsw) -> Vec<u8> {
     for n in [&rsw.ini, &rsw.gnd, &rsw.gat, &rsw.src] {
         fixed(&mut w, n, 40);
     }
-    if v >= (1, 3) && v < (2, 6) {
+    if ((1, 3)..(2, 6)).contains(&v) {
         let wt = rsw.water.clone().unwrap_or(Water {
             level: 0.0,
             water_type: None,
