@@ -8,4 +8,5 @@ pub mod lua;
 pub mod lzo;
 pub mod reader;
 pub mod rsm;
+pub mod rsw;
 pub mod text;
