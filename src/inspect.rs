@@ -254,6 +254,100 @@ pub fn inspect_with(
                 details,
             })
         }
+        FileKind::Rsw => {
+            let parsed = crate::formats::rsw::parse(&data, path)?;
+            let summary = crate::formats::rsw::summary(&parsed);
+            let mut notes = vec![
+                format!(
+                    "files: ini '{}', gnd '{}', gat '{}', src '{}'",
+                    summary.ini, summary.gnd, summary.gat, summary.src
+                ),
+                format!(
+                    "objects: {} models, {} lights, {} sounds, {} effects; quad tree: {} nodes",
+                    summary.models,
+                    summary.lights,
+                    summary.sounds,
+                    summary.effects,
+                    summary.quad_tree_nodes
+                ),
+            ];
+            let base = path.parent().unwrap_or(Path::new("."));
+            let mut found_cache: Vec<(String, bool)> = Vec::new();
+            for m in &summary.instances {
+                let file = &m.file.text;
+                let found = match found_cache.iter().find(|(f, _)| f == file) {
+                    Some((_, f)) => *f,
+                    None => {
+                        let f = crate::texture::lookup_data_file(base, "model", file).is_some();
+                        found_cache.push((file.clone(), f));
+                        f
+                    }
+                };
+                notes.push(format!(
+                    "  model '{}' at {:?} rot {:?} scale {:?} anim {} x{}{}",
+                    file,
+                    m.position,
+                    m.rotation,
+                    m.scale,
+                    m.anim_type,
+                    m.anim_speed,
+                    if found { "" } else { "  (file not found)" }
+                ));
+            }
+            let details = serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null);
+            Ok(Report {
+                file: path.display().to_string(),
+                format: "Ragnarok map scene (RSW)".into(),
+                version: summary.version.clone(),
+                nodes: Vec::new(),
+                textures: Vec::new(),
+                animation: AnimationInfo {
+                    duration_seconds: 0.0,
+                    fps: 0.0,
+                    frames: 0,
+                    animated_nodes: 0,
+                },
+                warnings: summary.warnings.clone(),
+                notes: std::mem::take(&mut notes),
+                details,
+            })
+        }
+        FileKind::Gnd => {
+            let parsed = crate::formats::gnd::parse(&data, path)?;
+            let summary = crate::formats::gnd::summary(&parsed);
+            let notes = vec![
+                format!(
+                    "size: {}×{} tiles, scale {}",
+                    summary.width, summary.height, summary.scale
+                ),
+                format!(
+                    "textures ({}): {}",
+                    summary.textures.len(),
+                    summary.textures.join(", ")
+                ),
+                format!(
+                    "lightmaps: {}, surfaces: {}, cubes: {}, water planes: {}",
+                    summary.lightmaps, summary.surfaces, summary.cubes, summary.water_planes
+                ),
+            ];
+            let details = serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null);
+            Ok(Report {
+                file: path.display().to_string(),
+                format: "Ragnarok map ground (GND)".into(),
+                version: summary.version.clone(),
+                nodes: Vec::new(),
+                textures: Vec::new(),
+                animation: AnimationInfo {
+                    duration_seconds: 0.0,
+                    fps: 0.0,
+                    frames: 0,
+                    animated_nodes: 0,
+                },
+                warnings: summary.warnings.clone(),
+                notes,
+                details,
+            })
+        }
         FileKind::ArmaConfig => {
             use crate::formats::arma::cfg;
             let parsed = cfg::parse_file(path)?;

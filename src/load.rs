@@ -25,6 +25,10 @@ pub enum FileKind {
     Rtm,
     /// Arma `model.cfg` / `config.cpp` text.
     ArmaConfig,
+    /// Ragnarok map scene (`GRSW`).
+    Rsw,
+    /// Ragnarok map ground (`GRGN`).
+    Gnd,
 }
 
 pub fn sniff(data: &[u8], path: &Path) -> Result<FileKind> {
@@ -36,6 +40,12 @@ pub fn sniff(data: &[u8], path: &Path) -> Result<FileKind> {
     }
     if data.starts_with(b"ANIM") {
         return Ok(FileKind::GrimrockAnimation);
+    }
+    if data.starts_with(b"GRSW") {
+        return Ok(FileKind::Rsw);
+    }
+    if data.starts_with(b"GRGN") {
+        return Ok(FileKind::Gnd);
     }
     if data.starts_with(b"MLOD") || data.starts_with(b"ODOL") {
         return Ok(FileKind::P3d);
@@ -57,7 +67,7 @@ pub fn sniff(data: &[u8], path: &Path) -> Result<FileKind> {
         field: "magic".into(),
         offset: 0,
         message: format!(
-            "not a file kiln can read (first bytes {head}); expected GRSM (Ragnarok RSM/RSM2), \
+            "not a file kiln can read (first bytes {head}); expected GRSM/GRSW/GRGN (Ragnarok model/map/ground), \
              MDL1/ANIM (Grimrock model/animation), MLOD (Arma P3D) or RTM_/BMTR (Arma animation)"
         ),
     }))
@@ -153,6 +163,10 @@ pub fn load_model_with(path: &Path, opts: &LoadOptions) -> Result<Model> {
                 &opts.materials,
             ))
         }
+        FileKind::Rsw | FileKind::Gnd => Err(Error::Usage(format!(
+            "{}: a Ragnarok map file; map rendering is not built yet (`kiln inspect` reads it)",
+            path.display()
+        ))),
         FileKind::ArmaConfig => Err(Error::Usage(format!(
             "{}: a config file, not a model; name it as a recipe's `skeleton: {{ config, class }}`",
             path.display()

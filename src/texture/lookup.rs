@@ -339,3 +339,32 @@ mod tests {
         assert!(!eq_fold_cp949(b"error_01.bmp", b"error_01.bm"));
     }
 }
+
+/// Finds a Ragnarok data file (`kind` = "model", "texture", …) named as a
+/// map or model names it (backslashes, any case, CP949), looking in every
+/// `data` folder at or above `start` and in `data/` beside each of them.
+pub fn lookup_data_file(start: &Path, kind: &str, name: &str) -> Option<PathBuf> {
+    let parts = split_name(name.as_bytes());
+    if parts.is_empty() {
+        return None;
+    }
+    for dir in start.ancestors() {
+        let named_data = dir
+            .file_name()
+            .is_some_and(|n| n.as_encoded_bytes().eq_ignore_ascii_case(b"data"));
+        if named_data {
+            if let Some(p) = find(dir, &[kind.as_bytes().to_vec()], &parts) {
+                return Some(p);
+            }
+        }
+        let base = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        if let Some(p) = find(base, &[b"data".to_vec(), kind.as_bytes().to_vec()], &parts) {
+            return Some(p);
+        }
+    }
+    None
+}
