@@ -295,22 +295,14 @@ pub fn inspect_with(
                 ));
             }
             let details = serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null);
-            Ok(Report {
-                file: path.display().to_string(),
-                format: "Ragnarok map scene (RSW)".into(),
-                version: summary.version.clone(),
-                nodes: Vec::new(),
-                textures: Vec::new(),
-                animation: AnimationInfo {
-                    duration_seconds: 0.0,
-                    fps: 0.0,
-                    frames: 0,
-                    animated_nodes: 0,
-                },
-                warnings: summary.warnings.clone(),
-                notes: std::mem::take(&mut notes),
+            Ok(file_report(
+                path,
+                "Ragnarok map scene (RSW)",
+                summary.version.clone(),
+                summary.warnings.clone(),
+                notes,
                 details,
-            })
+            ))
         }
         FileKind::Gnd => {
             let parsed = crate::formats::gnd::parse(&data, path)?;
@@ -331,22 +323,14 @@ pub fn inspect_with(
                 ),
             ];
             let details = serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null);
-            Ok(Report {
-                file: path.display().to_string(),
-                format: "Ragnarok map ground (GND)".into(),
-                version: summary.version.clone(),
-                nodes: Vec::new(),
-                textures: Vec::new(),
-                animation: AnimationInfo {
-                    duration_seconds: 0.0,
-                    fps: 0.0,
-                    frames: 0,
-                    animated_nodes: 0,
-                },
-                warnings: summary.warnings.clone(),
+            Ok(file_report(
+                path,
+                "Ragnarok map ground (GND)",
+                summary.version.clone(),
+                summary.warnings.clone(),
                 notes,
                 details,
-            })
+            ))
         }
         FileKind::ArmaConfig => {
             use crate::formats::arma::cfg;
@@ -380,22 +364,14 @@ pub fn inspect_with(
                     "is_discrete": s.is_discrete,
                 })).collect::<Vec<_>>()
             });
-            Ok(Report {
-                file: path.display().to_string(),
-                format: "Arma config (CfgSkeletons)".into(),
-                version: String::new(),
-                nodes: Vec::new(),
-                textures: Vec::new(),
-                animation: AnimationInfo {
-                    duration_seconds: 0.0,
-                    fps: 0.0,
-                    frames: 0,
-                    animated_nodes: 0,
-                },
+            Ok(file_report(
+                path,
+                "Arma config (CfgSkeletons)",
+                String::new(),
                 warnings,
                 notes,
                 details,
-            })
+            ))
         }
         FileKind::GrimrockAnimation => {
             let parsed = grimrock::parse_animation(&data, path)?;
@@ -444,6 +420,34 @@ pub fn inspect_with(
                 details,
             })
         }
+    }
+}
+
+/// A report of a file that holds no drawable model (maps, configs): its
+/// format-specific lines, warnings and raw fields only.
+fn file_report(
+    path: &Path,
+    format: &str,
+    version: String,
+    warnings: Vec<String>,
+    notes: Vec<String>,
+    details: serde_json::Value,
+) -> Report {
+    Report {
+        file: path.display().to_string(),
+        format: format.into(),
+        version,
+        nodes: Vec::new(),
+        textures: Vec::new(),
+        animation: AnimationInfo {
+            duration_seconds: 0.0,
+            fps: 0.0,
+            frames: 0,
+            animated_nodes: 0,
+        },
+        warnings,
+        notes,
+        details,
     }
 }
 
