@@ -91,6 +91,69 @@ pub fn all() -> Vec<SampleFile> {
     ]
 }
 
+/// The six faces of the box `a..b` as (outward normal, quad), in the order
+/// +Z, −Z, +X, −X, +Y, −Y, each quad counter-clockwise seen from outside.
+/// Shared by the RSM and Grimrock sample generators.
+pub(crate) fn box_faces(a: Vec3, b: Vec3) -> [(Vec3, [Vec3; 4]); 6] {
+    let v = Vec3::new;
+    [
+        (
+            Vec3::Z,
+            [
+                v(a.x, a.y, b.z),
+                v(b.x, a.y, b.z),
+                v(b.x, b.y, b.z),
+                v(a.x, b.y, b.z),
+            ],
+        ),
+        (
+            Vec3::NEG_Z,
+            [
+                v(b.x, a.y, a.z),
+                v(a.x, a.y, a.z),
+                v(a.x, b.y, a.z),
+                v(b.x, b.y, a.z),
+            ],
+        ),
+        (
+            Vec3::X,
+            [
+                v(b.x, a.y, b.z),
+                v(b.x, a.y, a.z),
+                v(b.x, b.y, a.z),
+                v(b.x, b.y, b.z),
+            ],
+        ),
+        (
+            Vec3::NEG_X,
+            [
+                v(a.x, a.y, a.z),
+                v(a.x, a.y, b.z),
+                v(a.x, b.y, b.z),
+                v(a.x, b.y, a.z),
+            ],
+        ),
+        (
+            Vec3::Y,
+            [
+                v(a.x, b.y, b.z),
+                v(b.x, b.y, b.z),
+                v(b.x, b.y, a.z),
+                v(a.x, b.y, a.z),
+            ],
+        ),
+        (
+            Vec3::NEG_Y,
+            [
+                v(a.x, a.y, a.z),
+                v(b.x, a.y, a.z),
+                v(b.x, a.y, b.z),
+                v(a.x, a.y, b.z),
+            ],
+        ),
+    ]
+}
+
 /// Mesh under construction: vertices, texture coordinates, faces.
 #[derive(Default)]
 struct MeshBuilder {
@@ -129,48 +192,8 @@ impl MeshBuilder {
 
     /// An axis-aligned box, faces counter-clockwise seen from outside.
     fn cuboid(&mut self, min: Vec3, max: Vec3, texture: u16, first_group: i32) {
-        let (a, b) = (min, max);
-        let v = |x: f32, y: f32, z: f32| Vec3::new(x, y, z);
         let full = [0.0, 0.0, 1.0, 1.0];
-        // +Z, -Z, +X, -X, +Y, -Y faces, each CCW seen from outside.
-        let sides = [
-            [
-                v(a.x, a.y, b.z),
-                v(b.x, a.y, b.z),
-                v(b.x, b.y, b.z),
-                v(a.x, b.y, b.z),
-            ],
-            [
-                v(b.x, a.y, a.z),
-                v(a.x, a.y, a.z),
-                v(a.x, b.y, a.z),
-                v(b.x, b.y, a.z),
-            ],
-            [
-                v(b.x, a.y, b.z),
-                v(b.x, a.y, a.z),
-                v(b.x, b.y, a.z),
-                v(b.x, b.y, b.z),
-            ],
-            [
-                v(a.x, a.y, a.z),
-                v(a.x, a.y, b.z),
-                v(a.x, b.y, b.z),
-                v(a.x, b.y, a.z),
-            ],
-            [
-                v(a.x, b.y, b.z),
-                v(b.x, b.y, b.z),
-                v(b.x, b.y, a.z),
-                v(a.x, b.y, a.z),
-            ],
-            [
-                v(a.x, a.y, a.z),
-                v(b.x, a.y, a.z),
-                v(b.x, a.y, b.z),
-                v(a.x, a.y, b.z),
-            ],
-        ];
+        let sides = box_faces(min, max).map(|(_, quad)| quad);
         for (i, s) in sides.into_iter().enumerate() {
             self.quad(s, full, texture, false, first_group + i as i32);
         }

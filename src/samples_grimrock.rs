@@ -221,63 +221,7 @@ pub fn sign() -> gr::Model {
 }
 
 fn add_box(g: &mut Geometry, a: Vec3, b: Vec3) {
-    let v = Vec3::new;
-    let faces = [
-        (
-            Vec3::Z,
-            [
-                v(a.x, a.y, b.z),
-                v(b.x, a.y, b.z),
-                v(b.x, b.y, b.z),
-                v(a.x, b.y, b.z),
-            ],
-        ),
-        (
-            Vec3::NEG_Z,
-            [
-                v(b.x, a.y, a.z),
-                v(a.x, a.y, a.z),
-                v(a.x, b.y, a.z),
-                v(b.x, b.y, a.z),
-            ],
-        ),
-        (
-            Vec3::X,
-            [
-                v(b.x, a.y, b.z),
-                v(b.x, a.y, a.z),
-                v(b.x, b.y, a.z),
-                v(b.x, b.y, b.z),
-            ],
-        ),
-        (
-            Vec3::NEG_X,
-            [
-                v(a.x, a.y, a.z),
-                v(a.x, a.y, b.z),
-                v(a.x, b.y, b.z),
-                v(a.x, b.y, a.z),
-            ],
-        ),
-        (
-            Vec3::Y,
-            [
-                v(a.x, b.y, b.z),
-                v(b.x, b.y, b.z),
-                v(b.x, b.y, a.z),
-                v(a.x, b.y, a.z),
-            ],
-        ),
-        (
-            Vec3::NEG_Y,
-            [
-                v(a.x, a.y, a.z),
-                v(b.x, a.y, a.z),
-                v(b.x, a.y, b.z),
-                v(a.x, a.y, b.z),
-            ],
-        ),
-    ];
+    let faces = crate::samples::box_faces(a, b);
     for (n, quad) in faces {
         let base = g.positions.len() as u32;
         for (k, p) in quad.iter().enumerate() {
