@@ -136,6 +136,7 @@ impl Scene {
             alpha: AlphaMode::Mask(0.5),
             two_sided: false,
             unlit: false,
+            lightmap: None,
         };
         let angle = TAU * (frame % 60) as f32 / 60.0;
         let cam = Camera {

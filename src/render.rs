@@ -26,6 +26,7 @@ pub fn batches<'a>(model: &'a Model, posed: &'a PosedModel) -> Vec<Batch<'a>> {
                 alpha: mat.alpha,
                 two_sided: p.two_sided,
                 unlit: mat.unlit,
+                lightmap: None,
             })
         })
         .collect()

@@ -80,6 +80,7 @@ impl Mesh {
             alpha,
             two_sided: false,
             unlit: true,
+            lightmap: None,
         }
     }
 }

@@ -25,6 +25,8 @@ pub struct ClipVertex {
     pub pos: Vec4,
     pub uv: Vec2,
     pub normal: Vec3,
+    /// Lightmap coordinates; zero (and never set up) for batches without a layer.
+    pub lm: Vec2,
 }
 
 impl ClipVertex {
@@ -33,6 +35,7 @@ impl ClipVertex {
             pos: self.pos + (o.pos - self.pos) * t,
             uv: self.uv + (o.uv - self.uv) * t,
             normal: self.normal + (o.normal - self.normal) * t,
+            lm: self.lm + (o.lm - self.lm) * t,
         }
     }
 }
@@ -188,6 +191,7 @@ mod tests {
             pos: Vec4::new(x, y, z, w),
             uv: Vec2::new(x, y),
             normal: Vec3::Z,
+            lm: Vec2::new(y, x),
         }
     }
 

@@ -69,6 +69,18 @@ pub struct Batch<'a> {
     pub alpha: AlphaMode,
     pub two_sided: bool,
     pub unlit: bool,
+    /// Ground lightmap: the lit colour is multiplied by the layer's alpha, then its rgb is added.
+    pub lightmap: Option<LightmapLayer<'a>>,
+}
+
+/// A second, independent texture layer: straight (not premultiplied) RGBA8, row 0 = top,
+/// sampled bilinearly with clamp-to-edge at `uvs` (one per vertex, same indexing as positions).
+#[derive(Clone, Copy)]
+pub struct LightmapLayer<'a> {
+    pub width: u32,
+    pub height: u32,
+    pub texels: &'a [[u8; 4]],
+    pub uvs: &'a [Vec2],
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -109,8 +121,8 @@ pub fn render(
         width: w * ss,
         height: h * ss,
     };
-    let tris = set_up(batches, camera, &vp);
     let materials: Vec<shade::Material> = batches.iter().map(shade::Material::new).collect();
+    let tris = set_up(batches, &materials, camera, &vp);
     let lighting = shade::Lighting::new(light);
 
     let tile_px = framebuffer::TILE as u32 / ss;
@@ -188,7 +200,12 @@ pub fn render(
 type PreVertex = (Vec4, u32, (i64, i64));
 
 /// Transforms, clips and sets up every triangle in draw order.
-fn set_up(batches: &[Batch<'_>], camera: &Camera, vp: &setup::Viewport) -> Vec<setup::Tri> {
+fn set_up(
+    batches: &[Batch<'_>],
+    materials: &[shade::Material],
+    camera: &Camera,
+    vp: &setup::Viewport,
+) -> Vec<setup::Tri> {
     let view_proj = camera.proj * camera.view;
     let band = clip::GuardBand::new(vp.width, vp.height);
     // Per vertex, once: clip position, outcode and (when inside every plane)
@@ -251,10 +268,20 @@ fn set_up(batches: &[Batch<'_>], camera: &Camera, vp: &setup::Viewport) -> Vec<s
             _ => {}
         }
         let face_normal = (world[1] - world[0]).cross(world[2] - world[0]);
+        // A layer the material rejected (empty, too few texels) is ignored
+        // here too, so its planes are never set up.
+        let layer_uvs = match (&b.lightmap, materials[bi as usize].lightmap) {
+            (Some(l), Some(_)) => Some(l.uvs),
+            _ => None,
+        };
+        let layer = layer_uvs.is_some();
         let vert = |k: usize| {
             let i = t[k] as usize;
             let finite2 = |v: Vec2| if v.is_finite() { v } else { Vec2::ZERO };
             let finite3 = |v: Vec3| if v.is_finite() { v } else { Vec3::ZERO };
+            let lm = layer_uvs.map_or(Vec2::ZERO, |uvs| {
+                finite2(uvs.get(i).copied().unwrap_or(Vec2::ZERO))
+            });
             clip::ClipVertex {
                 pos: pv[k].0,
                 uv: finite2(
@@ -263,12 +290,13 @@ fn set_up(batches: &[Batch<'_>], camera: &Camera, vp: &setup::Viewport) -> Vec<s
                 ),
                 // Without per-vertex normals the face is lit flat.
                 normal: finite3(b.normals.get(i).copied().unwrap_or(face_normal)),
+                lm,
             }
         };
         if class == clip::Class::Inside {
             let v = [vert(0), vert(1), vert(2)];
             let v = [&v[0], &v[1], &v[2]];
-            if let Some(tri) = setup::setup_snapped(fixed, v, vp, bi, b.two_sided) {
+            if let Some(tri) = setup::setup_snapped(fixed, v, vp, bi, b.two_sided, layer) {
                 tris.push(tri);
             }
             continue;
@@ -276,7 +304,7 @@ fn set_up(batches: &[Batch<'_>], camera: &Camera, vp: &setup::Viewport) -> Vec<s
         let poly = clip::clip_triangle([vert(0), vert(1), vert(2)], &band);
         for k in 1..poly.len.saturating_sub(1) {
             let v = [&poly.verts[0], &poly.verts[k], &poly.verts[k + 1]];
-            if let Some(tri) = setup::setup(v, vp, bi, b.two_sided) {
+            if let Some(tri) = setup::setup(v, vp, bi, b.two_sided, layer) {
                 tris.push(tri);
             }
         }

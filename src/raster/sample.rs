@@ -4,6 +4,7 @@
 //! alpha and colour together instead of dragging its colour in.
 
 use super::lanes::{F32x8, I32x8, LANES};
+use super::LightmapLayer;
 use crate::texture::Texture;
 
 /// Keeps coordinates where the truncating floor in [`F32x8::floor`] is exact;
@@ -37,39 +38,82 @@ impl<'a> TexView<'a> {
     pub fn sample(&self, u: F32x8, v: F32x8, mask: I32x8) -> [F32x8; 4] {
         let (ix0, ix1, fx) = wrap_axis(u, self.w);
         let (iy0, iy1, fy) = wrap_axis(v, self.h);
-        // Fixed-point weights (8 fractional bits, like texture hardware) let a
-        // u64 hold several channels, so a bilinear tap is a few integer
-        // multiplies per lane and stays exact: 255·256·256 < 2^24, which
-        // also converts to f32 without rounding.
-        let wx = (fx * F32x8::splat(256.0)).round_i32();
-        let wy = (fy * F32x8::splat(256.0)).round_i32();
-        let mut out = [[0i32; LANES]; 4];
-        for i in 0..LANES {
-            if mask.0[i] == 0 {
-                continue;
-            }
-            let r0 = (iy0.0[i] * self.w) as usize;
-            let r1 = (iy1.0[i] * self.w) as usize;
-            let (c0, c1) = (ix0.0[i] as usize, ix1.0[i] as usize);
-            let tap = |idx: usize| spread(self.texels.get(idx).copied().unwrap_or([0; 4]));
-            let (fx, fy) = (wx.0[i].clamp(0, 256) as u64, wy.0[i].clamp(0, 256) as u64);
-            // Horizontal pass with all four channels in 16-bit slots (each
-            // result ≤ 255·256), then split into 32-bit slots for the vertical.
-            let top = lerp(tap(r0 + c0), tap(r0 + c1), fx);
-            let bottom = lerp(tap(r1 + c0), tap(r1 + c1), fx);
-            const LOW16: u64 = 0x0000_FFFF_0000_FFFF;
-            let rb = lerp(top & LOW16, bottom & LOW16, fy);
-            let ga = lerp((top >> 16) & LOW16, (bottom >> 16) & LOW16, fy);
-            // < 2^24, so the i32 route is exact (u64 → f32 is not one
-            // instruction on x86-64).
-            out[0][i] = (rb & 0xFFFF_FFFF) as i32;
-            out[2][i] = (rb >> 32) as i32;
-            out[1][i] = (ga & 0xFFFF_FFFF) as i32;
-            out[3][i] = (ga >> 32) as i32;
-        }
-        let scale = F32x8::splat(1.0 / (255.0 * 65536.0));
-        out.map(|c| I32x8(c).to_f32() * scale)
+        bilinear(self.texels, self.w, (ix0, ix1, fx), (iy0, iy1, fy), mask)
     }
+}
+
+/// A lightmap layer ready to sample: straight RGBA, clamp to edge.
+#[derive(Debug, Clone, Copy)]
+pub struct LightView<'a> {
+    texels: &'a [[u8; 4]],
+    w: i32,
+    h: i32,
+}
+
+impl<'a> LightView<'a> {
+    /// `None` for an empty layer or one with fewer texels than its size
+    /// (such a layer is ignored); extra texels are never read.
+    pub fn new(l: &LightmapLayer<'a>) -> Option<Self> {
+        let n = (l.width as u64).checked_mul(l.height as u64)?;
+        if n == 0 || n > l.texels.len() as u64 || l.width > 1 << 20 || l.height > 1 << 20 {
+            return None;
+        }
+        Some(LightView {
+            texels: &l.texels[..n as usize],
+            w: l.width as i32,
+            h: l.height as i32,
+        })
+    }
+
+    /// Straight RGBA in 0..1 per lane; lanes outside `mask` are zero.
+    pub fn sample(&self, u: F32x8, v: F32x8, mask: I32x8) -> [F32x8; 4] {
+        let (ix0, ix1, fx) = clamp_axis(u, self.w);
+        let (iy0, iy1, fy) = clamp_axis(v, self.h);
+        bilinear(self.texels, self.w, (ix0, ix1, fx), (iy0, iy1, fy), mask)
+    }
+}
+
+/// One axis of a bilinear footprint: the two texel indices and the weight of
+/// the second.
+type Axis = (I32x8, I32x8, F32x8);
+
+/// Filters the four taps of each live lane (channels as stored).
+#[inline(always)]
+fn bilinear(texels: &[[u8; 4]], w: i32, x: Axis, y: Axis, mask: I32x8) -> [F32x8; 4] {
+    let (ix0, ix1, fx) = x;
+    let (iy0, iy1, fy) = y;
+    // Fixed-point weights (8 fractional bits, like texture hardware) let a
+    // u64 hold several channels, so a bilinear tap is a few integer
+    // multiplies per lane and stays exact: 255·256·256 < 2^24, which
+    // also converts to f32 without rounding.
+    let wx = (fx * F32x8::splat(256.0)).round_i32();
+    let wy = (fy * F32x8::splat(256.0)).round_i32();
+    let mut out = [[0i32; LANES]; 4];
+    for i in 0..LANES {
+        if mask.0[i] == 0 {
+            continue;
+        }
+        let r0 = (iy0.0[i] * w) as usize;
+        let r1 = (iy1.0[i] * w) as usize;
+        let (c0, c1) = (ix0.0[i] as usize, ix1.0[i] as usize);
+        let tap = |idx: usize| spread(texels.get(idx).copied().unwrap_or([0; 4]));
+        let (fx, fy) = (wx.0[i].clamp(0, 256) as u64, wy.0[i].clamp(0, 256) as u64);
+        // Horizontal pass with all four channels in 16-bit slots (each
+        // result ≤ 255·256), then split into 32-bit slots for the vertical.
+        let top = lerp(tap(r0 + c0), tap(r0 + c1), fx);
+        let bottom = lerp(tap(r1 + c0), tap(r1 + c1), fx);
+        const LOW16: u64 = 0x0000_FFFF_0000_FFFF;
+        let rb = lerp(top & LOW16, bottom & LOW16, fy);
+        let ga = lerp((top >> 16) & LOW16, (bottom >> 16) & LOW16, fy);
+        // < 2^24, so the i32 route is exact (u64 → f32 is not one
+        // instruction on x86-64).
+        out[0][i] = (rb & 0xFFFF_FFFF) as i32;
+        out[2][i] = (rb >> 32) as i32;
+        out[1][i] = (ga & 0xFFFF_FFFF) as i32;
+        out[3][i] = (ga >> 32) as i32;
+    }
+    let scale = F32x8::splat(1.0 / (255.0 * 65536.0));
+    out.map(|c| I32x8(c).to_f32() * scale)
 }
 
 /// RGBA8 into four 16-bit slots of a u64, red lowest.
@@ -106,6 +150,27 @@ fn wrap_axis(u: F32x8, size: i32) -> (I32x8, I32x8, F32x8) {
         let b = if a + 1 >= size { 0 } else { a + 1 };
         i0.0[k] = a;
         i1.0[k] = b;
+    }
+    (i0, i1, frac)
+}
+
+/// Texel indices either side of the sample and the weight of the second,
+/// with texel centres at (i + ½) / size; outside the centres of the first and
+/// last texel both indices name the edge texel.
+#[inline(always)]
+fn clamp_axis(u: F32x8, size: i32) -> (I32x8, I32x8, F32x8) {
+    // Beyond one texture width outside [0, 1] every sample is the edge texel
+    // anyway; the bound keeps the lane floor exact and maps NaN to an edge.
+    let u = u.max(F32x8::splat(-1.0)).min(F32x8::splat(2.0));
+    let x = u * F32x8::splat(size as f32) - F32x8::splat(0.5);
+    let xf = x.floor();
+    let frac = x - xf;
+    let mut i0 = xf.round_i32();
+    let mut i1 = i0;
+    for k in 0..LANES {
+        let a = i0.0[k];
+        i0.0[k] = a.clamp(0, size - 1);
+        i1.0[k] = a.saturating_add(1).clamp(0, size - 1);
     }
     (i0, i1, frac)
 }

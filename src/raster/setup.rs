@@ -71,6 +71,9 @@ pub struct Tri {
     pub max_y: i32,
     /// z (NDC, affine in screen space), then 1/w and u/w, v/w, n/w.
     pub planes: [Plane; PLANES],
+    /// Lightmap u/w and v/w; only set up (otherwise zero) when the batch
+    /// has a lightmap layer, so plain batches pay nothing for them.
+    pub lm: [Plane; 2],
     pub material: u32,
     /// Seen from behind (only kept for two-sided batches).
     pub back: bool,
@@ -109,9 +112,15 @@ impl Viewport {
 
 /// Sets up a clipped triangle (all w > 0); `None` when it has no area, is a
 /// culled back face, or covers no sample centre.
-pub fn setup(v: [&ClipVertex; 3], vp: &Viewport, material: u32, two_sided: bool) -> Option<Tri> {
+pub fn setup(
+    v: [&ClipVertex; 3],
+    vp: &Viewport,
+    material: u32,
+    two_sided: bool,
+    layer: bool,
+) -> Option<Tri> {
     let p = [vp.snap(v[0].pos), vp.snap(v[1].pos), vp.snap(v[2].pos)];
-    setup_snapped(p, v, vp, material, two_sided)
+    setup_snapped(p, v, vp, material, two_sided, layer)
 }
 
 /// Twice the signed screen area of snapped positions; screen y runs down, so
@@ -129,13 +138,15 @@ pub fn culled(p: &[(i64, i64); 3], two_sided: bool) -> bool {
     area == 0 || (area > 0 && !two_sided)
 }
 
-/// [`setup`] for positions already snapped with [`Viewport::snap`].
+/// [`setup`] for positions already snapped with [`Viewport::snap`]; `layer`
+/// asks for the lightmap planes.
 pub fn setup_snapped(
     p: [(i64, i64); 3],
     v: [&ClipVertex; 3],
     vp: &Viewport,
     material: u32,
     two_sided: bool,
+    layer: bool,
 ) -> Option<Tri> {
     let mut p = p;
     let mut v = v;
@@ -219,6 +230,19 @@ pub fn setup_snapped(
         per_w([v[0].normal.y, v[1].normal.y, v[2].normal.y]),
         per_w([v[0].normal.z, v[1].normal.z, v[2].normal.z]),
     ];
+    let zero = Plane {
+        v: 0.0,
+        dx: 0.0,
+        dy: 0.0,
+    };
+    let lm = if layer {
+        [
+            per_w([v[0].lm.x, v[1].lm.x, v[2].lm.x]),
+            per_w([v[0].lm.y, v[1].lm.y, v[2].lm.y]),
+        ]
+    } else {
+        [zero; 2]
+    };
     Some(Tri {
         edges,
         min_x: min_x as i32,
@@ -226,6 +250,7 @@ pub fn setup_snapped(
         max_x: max_x as i32,
         max_y: max_y as i32,
         planes,
+        lm,
         material,
         back,
     })
@@ -241,6 +266,7 @@ mod tests {
             pos: Vec4::new(x, y, 0.5, 1.0),
             uv: Vec2::new(x, y),
             normal: Vec3::Z,
+            lm: Vec2::new(-x, 2.0 * y),
         }
     }
 
@@ -260,8 +286,8 @@ mod tests {
             ndc(0.7, 0.9),
             ndc(-0.9, 0.5),
         );
-        let t1 = setup([&a, &b, &c], &vp, 0, false).unwrap();
-        let t2 = setup([&a, &c, &d], &vp, 0, false).unwrap();
+        let t1 = setup([&a, &b, &c], &vp, 0, false, false).unwrap();
+        let t2 = setup([&a, &c, &d], &vp, 0, false, false).unwrap();
         for py in 0..16 {
             for px in 0..16 {
                 assert!(!(covered(&t1, px, py) && covered(&t2, px, py)), "{px},{py}");
@@ -284,8 +310,8 @@ mod tests {
             ndc(s(2.5), -s(5.5)),
         );
         // a-b-c is counter-clockwise in NDC y-up? a is top-left on screen.
-        let t1 = setup([&a, &d, &c], &vp, 0, true).unwrap();
-        let t2 = setup([&a, &c, &b], &vp, 0, true).unwrap();
+        let t1 = setup([&a, &d, &c], &vp, 0, true, false).unwrap();
+        let t2 = setup([&a, &c, &b], &vp, 0, true, false).unwrap();
         let mut count = 0;
         for py in 0..8 {
             for px in 0..8 {
@@ -308,10 +334,10 @@ mod tests {
             height: 8,
         };
         let (a, b, c) = (ndc(-0.5, -0.5), ndc(0.5, -0.5), ndc(0.0, 0.5));
-        let front = setup([&a, &b, &c], &vp, 0, false).unwrap();
+        let front = setup([&a, &b, &c], &vp, 0, false, false).unwrap();
         assert!(!front.back);
-        assert!(setup([&a, &c, &b], &vp, 0, false).is_none());
-        assert!(setup([&a, &c, &b], &vp, 0, true).unwrap().back);
+        assert!(setup([&a, &c, &b], &vp, 0, false, false).is_none());
+        assert!(setup([&a, &c, &b], &vp, 0, true, false).unwrap().back);
     }
 
     #[test]
@@ -321,7 +347,7 @@ mod tests {
             height: 100,
         };
         let (a, b, c) = (ndc(-0.5, -0.5), ndc(0.5, -0.5), ndc(0.0, 0.5));
-        let t = setup([&a, &b, &c], &vp, 0, false).unwrap();
+        let t = setup([&a, &b, &c], &vp, 0, false, false).unwrap();
         // uv.x = ndc x; at screen sample centre (px + ½) that is (px+½)/50 - 1.
         let at = |px: f32, py: f32| t.planes[P_U].at(px - t.min_x as f32, py - t.min_y as f32);
         assert!((at(49.5, 30.0) - 0.0).abs() < 1e-6);

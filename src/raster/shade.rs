@@ -1,7 +1,7 @@
 //! Fragment shading: texture × base colour, Lambert lighting, alpha modes.
 
 use super::lanes::{F32x8, I32x8};
-use super::sample::TexView;
+use super::sample::{LightView, TexView};
 use super::{Batch, Light};
 use crate::scene::AlphaMode;
 
@@ -20,6 +20,8 @@ pub struct Material<'a> {
     pub base: [f32; 4],
     pub mode: Mode,
     pub unlit: bool,
+    /// The batch's lightmap layer when it is usable.
+    pub lightmap: Option<LightView<'a>>,
 }
 
 impl<'a> Material<'a> {
@@ -48,6 +50,7 @@ impl<'a> Material<'a> {
             ],
             mode,
             unlit: b.unlit,
+            lightmap: b.lightmap.as_ref().and_then(LightView::new),
         }
     }
 
@@ -136,6 +139,18 @@ pub fn shade(
         }
     }
     (c, keep)
+}
+
+/// Applies a straight lightmap sample `lm` to premultiplied colour `c`:
+/// the straight colour becomes `min(1, rgb · lm.a + lm.rgb)` with alpha
+/// unchanged, which premultiplied is `min(a, c · lm.a + lm.rgb · a)` (no
+/// division, and exact for the opaque modes where a = 1).
+#[inline(always)]
+pub fn apply_lightmap(c: &mut [F32x8; 4], lm: &[F32x8; 4]) {
+    let a = c[3];
+    for ch in 0..3 {
+        c[ch] = (c[ch] * lm[3] + lm[ch] * a).min(a);
+    }
 }
 
 /// `min(1, ambient + colour · max(0, n·l))` per channel: lighting saturates

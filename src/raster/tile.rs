@@ -9,7 +9,7 @@
 use super::framebuffer::{TileBuffer, TILE};
 use super::lanes::{F32x8, I32x8, LANES};
 use super::setup::{Tri, PLANES, P_INV_W, P_NX, P_NY, P_NZ, P_U, P_V, P_Z};
-use super::shade::{shade, Inputs, Lighting, Material, Mode};
+use super::shade::{apply_lightmap, shade, Inputs, Lighting, Material, Mode};
 
 /// The samples `x..x + w`, `y..y + h` a tile covers (clipped to the target).
 #[derive(Debug, Clone, Copy)]
@@ -56,6 +56,23 @@ pub fn touches(tri: &Tri, r: &TileRect) -> bool {
 }
 
 pub fn draw(tri: &Tri, mat: &Material, light: &Lighting, r: &TileRect, buf: &mut TileBuffer) {
+    // Two instances, so batches without a lightmap run the loop they ran
+    // before the layer existed.
+    if mat.lightmap.is_some() {
+        draw_lanes::<true>(tri, mat, light, r, buf)
+    } else {
+        draw_lanes::<false>(tri, mat, light, r, buf)
+    }
+}
+
+#[inline(always)]
+fn draw_lanes<const LM: bool>(
+    tri: &Tri,
+    mat: &Material,
+    light: &Lighting,
+    r: &TileRect,
+    buf: &mut TileBuffer,
+) {
     let Some((x0, y0, x1, y1)) = overlap(tri, r) else {
         return;
     };
@@ -85,6 +102,16 @@ pub fn draw(tri: &Tri, mat: &Material, light: &Lighting, r: &TileRect, buf: &mut
         pdx[j] = p.dx;
         pdy[j] = p.dy;
     }
+    let mut lmv = [0f32; 2];
+    let mut lmdx = [0f32; 2];
+    let mut lmdy = [0f32; 2];
+    if LM {
+        for (j, p) in tri.lm.iter().enumerate() {
+            lmv[j] = p.at(rx, ry);
+            lmdx[j] = p.dx;
+            lmdy[j] = p.dy;
+        }
+    }
 
     let lx0 = x0 - r.x;
     let lx1 = x1 - r.x;
@@ -108,6 +135,7 @@ pub fn draw(tri: &Tri, mat: &Material, light: &Lighting, r: &TileRect, buf: &mut
         });
         let fr = row as f32;
         let p_row: [f32; PLANES] = std::array::from_fn(|j| pv[j] + pdy[j] * fr);
+        let lm_row: [f32; 2] = std::array::from_fn(|j| lmv[j] + lmdy[j] * fr);
         let mut bx = first_block;
         let mut off = I32x8::splat(lead) + I32x8::ramp();
         while bx <= lx1 {
@@ -141,9 +169,16 @@ pub fn draw(tri: &Tri, mat: &Material, light: &Lighting, r: &TileRect, buf: &mut
                 // n/w is parallel to n (w > 0) and shading normalises it.
                 n: [at(P_NX), at(P_NY), at(P_NZ)],
             };
-            let (c, keep) = shade(mat, light, &inp, tri.back, m);
+            let (mut c, keep) = shade(mat, light, &inp, tri.back, m);
             if !keep.any() {
                 continue;
+            }
+            if LM {
+                if let Some(view) = &mat.lightmap {
+                    let lm_at = |j: usize| F32x8::splat(lm_row[j]) + F32x8::splat(lmdx[j]) * fo;
+                    let s = view.sample(lm_at(0) * w, lm_at(1) * w, keep);
+                    apply_lightmap(&mut c, &s);
+                }
             }
             buf.dirty |= 1 << ly;
             if blend {
