@@ -6,6 +6,7 @@
 //! formats.
 
 pub mod animation;
+pub mod ground;
 mod model;
 pub mod pose;
 pub mod skeleton;
