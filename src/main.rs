@@ -341,9 +341,13 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
     }
     let started = std::time::Instant::now();
     let mut jobs = Vec::new();
+    let mut maps = Vec::new();
     for path in &a.recipes {
         match kiln::bake::Recipe::load(path) {
-            Ok(r) => jobs.extend(r.jobs()),
+            Ok(r) => {
+                jobs.extend(r.jobs());
+                maps.extend(r.maps());
+            }
             Err(e) => {
                 eprintln!("kiln: error: {e}");
                 return ExitCode::from(2);
@@ -351,13 +355,14 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
         }
     }
     for name in &a.only {
-        if !jobs.iter().any(|j| &j.name == name) {
+        if !jobs.iter().any(|j| &j.name == name) && !maps.iter().any(|m| &m.name == name) {
             eprintln!("kiln: error: --only {name}: no job of that name in the recipe(s)");
             return ExitCode::from(2);
         }
     }
     if !a.only.is_empty() {
         jobs.retain(|j| a.only.contains(&j.name));
+        maps.retain(|m| a.only.contains(&m.name));
     }
 
     let show_progress = !a.quiet && std::io::stderr().is_terminal();
@@ -408,6 +413,39 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
             }
         }
     }
+    for map in &maps {
+        bar.set_message(map.name.clone());
+        let result = kiln::bake::map_run::plan_map(map).and_then(|plan| {
+            bar.inc_length(plan.images() as u64);
+            let tick = || bar.inc(1);
+            kiln::bake::map_run::run_map(map, &plan, &tick)
+        });
+        match result {
+            Ok(report) => {
+                ok += 1;
+                images += report.images;
+                files += report.files.len();
+                for w in &report.warnings {
+                    bar.suspend(|| eprintln!("kiln: warning: map '{}': {w}", map.name));
+                }
+                if !a.quiet {
+                    bar.suspend(|| {
+                        eprintln!(
+                            "kiln: {}: {} images, {} files in {}",
+                            map.name,
+                            report.images,
+                            report.files.len(),
+                            tidy(&map.dir).display()
+                        )
+                    });
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                bar.suspend(|| eprintln!("kiln: error: map '{}': {e}", map.name));
+            }
+        }
+    }
     bar.finish_and_clear();
     let secs = started.elapsed().as_secs_f64();
     let status = if failed == 0 {
@@ -417,7 +455,7 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
     };
     eprintln!(
         "kiln: baked {ok} of {} job(s): {images} images, {files} files in {secs:.2} s{status}",
-        jobs.len()
+        jobs.len() + maps.len()
     );
     if failed == 0 {
         ExitCode::SUCCESS

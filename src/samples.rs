@@ -45,6 +45,22 @@ pub fn all() -> Vec<SampleFile> {
             bytes: stone_texture(),
         },
         SampleFile {
+            path: "data/texture/kiln/grass.bmp",
+            bytes: crate::samples_map::grass_texture(),
+        },
+        SampleFile {
+            path: "data/texture/kiln/sand.bmp",
+            bytes: crate::samples_map::sand_texture(),
+        },
+        SampleFile {
+            path: "data/kiln_village.rsw",
+            bytes: crate::formats::rsw::write(&crate::samples_map::village_rsw()),
+        },
+        SampleFile {
+            path: "data/kiln_village.gnd",
+            bytes: crate::formats::gnd::write(&crate::samples_map::village_gnd()),
+        },
+        SampleFile {
             path: "grimrock/mod_assets/models/kiln_tentacle.model",
             bytes: gr::write_model(&crate::samples_grimrock::tentacle()),
         },

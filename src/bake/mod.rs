@@ -7,12 +7,15 @@
 //! GIF per direction ([`gif`]).
 
 pub mod gif;
+pub mod map_recipe;
+pub mod map_run;
 pub mod meta;
 pub mod outputs;
 pub mod recipe;
 pub mod run;
 pub mod sheet;
 
+pub use map_recipe::{MapJob, MapViewCamera, MapViewSpec};
 pub use outputs::write_outputs;
 pub use recipe::{
     CameraSpec, Clip, Direction, FrameTimes, Job, LightSpace, LightSpec, Outputs, Projection,

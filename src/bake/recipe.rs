@@ -542,14 +542,17 @@ impl RecipeError {
 // Raw (deserialized) shape
 // ---------------------------------------------------------------------------
 
-type S<T> = Spanned<T>;
+pub(super) type S<T> = Spanned<T>;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawRecipe {
     #[serde(default)]
     defaults: Option<S<RawJob>>,
-    jobs: S<Vec<S<RawJob>>>,
+    #[serde(default)]
+    jobs: Option<S<Vec<S<RawJob>>>>,
+    #[serde(default)]
+    maps: Option<S<Vec<S<super::map_recipe::RawMap>>>>,
 }
 
 #[derive(Deserialize, Default, Clone)]
@@ -640,7 +643,7 @@ struct RawOutput {
 /// A number; a custom type only so that `pitch: high` says "expected a
 /// number" instead of the parser's bare "invalid floating point".
 #[derive(Clone, Copy)]
-struct Num(f32);
+pub(super) struct Num(pub(super) f32);
 
 impl<'de> Deserialize<'de> for Num {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -669,7 +672,7 @@ impl<'de> Deserialize<'de> for Num {
 
 /// A whole number; custom so that `antialias: 2.5` says what was wrong.
 #[derive(Clone, Copy)]
-struct Int(i64);
+pub(super) struct Int(pub(super) i64);
 
 impl<'de> Deserialize<'de> for Int {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -698,7 +701,7 @@ impl<'de> Deserialize<'de> for Int {
 
 /// `data: ../data` or `data: [a, b]`.
 #[derive(Clone)]
-struct OneOrMany(Vec<String>);
+pub(super) struct OneOrMany(pub(super) Vec<String>);
 
 impl<'de> Deserialize<'de> for OneOrMany {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -763,7 +766,7 @@ impl<'de> Deserialize<'de> for Directions {
 
 /// `size: 128x128`, `size: [128, 96]` or `size: 128` (square).
 #[derive(Clone, Copy)]
-struct Size(i64, i64, bool);
+pub(super) struct Size(pub(super) i64, pub(super) i64, pub(super) bool);
 
 impl<'de> Deserialize<'de> for Size {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -811,7 +814,7 @@ impl<'de> Deserialize<'de> for Size {
 
 /// `background: transparent`, `"#rrggbb"` or `"#rrggbbaa"`.
 #[derive(Clone, Copy)]
-struct Background([u8; 4]);
+pub(super) struct Background(pub(super) [u8; 4]);
 
 impl<'de> Deserialize<'de> for Background {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -950,6 +953,8 @@ struct LenientRecipe {
     defaults: Option<S<IgnoredAny>>,
     #[serde(default)]
     jobs: Option<Vec<S<LenientJob>>>,
+    #[serde(default)]
+    maps: Option<Vec<S<LenientJob>>>,
 }
 
 #[derive(Deserialize)]
@@ -1019,6 +1024,13 @@ impl Regions {
                 let label = job_label(j.value.name.and_then(|n| n.0).as_deref(), i);
                 v.push((j.referenced, label));
             }
+            for (i, m) in l.maps.unwrap_or_default().into_iter().enumerate() {
+                let label = match m.value.name.and_then(|n| n.0) {
+                    Some(n) => format!("map '{n}'"),
+                    None => format!("map #{}", i + 1),
+                };
+                v.push((m.referenced, label));
+            }
         }
         v.sort_by_key(|(l, _)| (l.line(), l.column()));
         Regions(v)
@@ -1064,16 +1076,22 @@ fn job_label(name: Option<&str>, index: usize) -> String {
 pub struct Recipe {
     path: PathBuf,
     jobs: Vec<Job>,
+    maps: Vec<super::map_recipe::MapJob>,
 }
 
-struct Ctx<'a> {
+pub(super) struct Ctx<'a> {
     text: &'a str,
-    file: &'a Path,
-    base: &'a Path,
+    pub(super) file: &'a Path,
+    pub(super) base: &'a Path,
 }
 
 impl Ctx<'_> {
-    fn err(&self, at: &Location, context: &str, message: impl Into<String>) -> RecipeError {
+    pub(super) fn err(
+        &self,
+        at: &Location,
+        context: &str,
+        message: impl Into<String>,
+    ) -> RecipeError {
         RecipeError {
             file: self.file.to_path_buf(),
             line: at.line(),
@@ -1145,14 +1163,31 @@ impl Recipe {
             }
             None => RawJob::default(),
         };
-        if raw.jobs.value.is_empty() {
-            return Err(ctx.err(&raw.jobs.referenced, "jobs", "the recipe has no jobs"));
+        let no_jobs = raw.jobs.as_ref().is_none_or(|j| j.value.is_empty());
+        let no_maps = raw.maps.as_ref().is_none_or(|m| m.value.is_empty());
+        if no_jobs && no_maps {
+            let at = raw
+                .jobs
+                .as_ref()
+                .map(|j| j.referenced)
+                .or(raw.maps.as_ref().map(|m| m.referenced));
+            return Err(match at {
+                Some(at) => ctx.err(&at, "jobs", "the recipe has no jobs"),
+                None => RecipeError {
+                    file: path.to_path_buf(),
+                    line: 0,
+                    column: 0,
+                    context: None,
+                    message: "the recipe has no `jobs:` and no `maps:`".into(),
+                },
+            });
         }
-        let mut jobs = Vec::with_capacity(raw.jobs.value.len());
+        let raw_jobs: &[S<RawJob>] = raw.jobs.as_ref().map_or(&[], |j| j.value.as_slice());
+        let mut jobs = Vec::with_capacity(raw_jobs.len());
         // Output pattern → (job name) that claimed it, for the uniqueness check.
         let mut claimed: BTreeMap<PathBuf, String> = BTreeMap::new();
         let mut names: BTreeMap<String, u64> = BTreeMap::new();
-        for (i, sj) in raw.jobs.value.iter().enumerate() {
+        for (i, sj) in raw_jobs.iter().enumerate() {
             let at = &sj.referenced;
             let j = &sj.value;
             let name = match &j.name {
@@ -1184,9 +1219,30 @@ impl Recipe {
             }
             jobs.push(job);
         }
+        let raw_maps = raw.maps.as_ref().map_or(&[][..], |m| m.value.as_slice());
+        let maps = super::map_recipe::resolve_maps(&ctx, raw_maps, &mut names)?;
+        for m in &maps {
+            for v in &m.views {
+                let key = normalize(&v.file);
+                if let Some(other) = claimed.get(&key) {
+                    return Err(RecipeError {
+                        file: path.to_path_buf(),
+                        line: v.line,
+                        column: 0,
+                        context: Some(format!("map '{}'", m.name)),
+                        message: format!(
+                            "output `{}` is also written by {other}",
+                            v.file.display()
+                        ),
+                    });
+                }
+                claimed.insert(key, format!("map '{}'", m.name));
+            }
+        }
         Ok(Recipe {
             path: path.to_path_buf(),
             jobs,
+            maps,
         })
     }
 
@@ -1198,9 +1254,14 @@ impl Recipe {
     pub fn jobs(&self) -> Vec<Job> {
         self.jobs.clone()
     }
+
+    /// The resolved map previews, in file order.
+    pub fn maps(&self) -> Vec<super::map_recipe::MapJob> {
+        self.maps.clone()
+    }
 }
 
-fn check_name(n: &str) -> Result<(), String> {
+pub(super) fn check_name(n: &str) -> Result<(), String> {
     if n.trim().is_empty() {
         return Err("job name is empty".into());
     }
@@ -1254,7 +1315,7 @@ fn pick<'a, T>(job: &'a Option<T>, def: &'a Option<T>) -> Option<&'a T> {
     job.as_ref().or(def.as_ref())
 }
 
-fn finite(ctx: &Ctx, label: &str, key: &str, v: &S<Num>) -> Result<f32, RecipeError> {
+pub(super) fn finite(ctx: &Ctx, label: &str, key: &str, v: &S<Num>) -> Result<f32, RecipeError> {
     if v.value.0.is_finite() {
         Ok(v.value.0)
     } else {
@@ -1266,7 +1327,7 @@ fn finite(ctx: &Ctx, label: &str, key: &str, v: &S<Num>) -> Result<f32, RecipeEr
     }
 }
 
-fn in_range(
+pub(super) fn in_range(
     ctx: &Ctx,
     label: &str,
     key: &str,
@@ -1302,7 +1363,7 @@ fn non_negative(ctx: &Ctx, label: &str, key: &str, v: &S<Num>) -> Result<f32, Re
     }
 }
 
-fn int_range(
+pub(super) fn int_range(
     ctx: &Ctx,
     label: &str,
     key: &str,

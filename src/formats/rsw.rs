@@ -31,6 +31,10 @@ impl FixedName {
             raw,
         }
     }
+    /// The stored bytes up to the first NUL (CP949), for file lookups.
+    pub fn bytes(&self) -> &[u8] {
+        until_nul(&self.raw)
+    }
     fn from_raw(raw: Vec<u8>) -> Self {
         FixedName {
             text: decode_cp949(until_nul(&raw)),

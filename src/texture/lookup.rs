@@ -344,16 +344,28 @@ mod tests {
 /// map or model names it (backslashes, any case, CP949), looking in every
 /// `data` folder at or above `start` and in `data/` beside each of them.
 pub fn lookup_data_file(start: &Path, kind: &str, name: &str) -> Option<PathBuf> {
-    let parts = split_name(name.as_bytes());
+    lookup_data_file_raw(start, kind, name.as_bytes())
+}
+
+/// [`lookup_data_file`] for a name as stored (CP949 bytes).
+pub fn lookup_data_file_raw(start: &Path, kind: &str, raw: &[u8]) -> Option<PathBuf> {
+    let parts = split_name(raw);
     if parts.is_empty() {
         return None;
     }
+    let kind: Vec<Vec<u8>> = if kind.is_empty() {
+        Vec::new()
+    } else {
+        vec![kind.as_bytes().to_vec()]
+    };
+    let mut nested = vec![b"data".to_vec()];
+    nested.extend(kind.iter().cloned());
     for dir in start.ancestors() {
         let named_data = dir
             .file_name()
             .is_some_and(|n| n.as_encoded_bytes().eq_ignore_ascii_case(b"data"));
         if named_data {
-            if let Some(p) = find(dir, &[kind.as_bytes().to_vec()], &parts) {
+            if let Some(p) = find(dir, &kind, &parts) {
                 return Some(p);
             }
         }
@@ -362,9 +374,28 @@ pub fn lookup_data_file(start: &Path, kind: &str, name: &str) -> Option<PathBuf>
         } else {
             dir
         };
-        if let Some(p) = find(base, &[b"data".to_vec(), kind.as_bytes().to_vec()], &parts) {
+        if let Some(p) = find(base, &nested, &parts) {
             return Some(p);
         }
     }
     None
+}
+
+/// Finds a Ragnarok data file in one given data folder: `<dir>/<kind>/<name>`,
+/// then `<dir>/data/<kind>/<name>` (a client folder given instead of its
+/// `data/`). `kind` may be empty for files at the data root (a map's `.gnd`).
+/// `raw` is the name as stored (CP949 bytes, backslashes, any case).
+pub fn find_in_data_dir(dir: &Path, kind: &str, raw: &[u8]) -> Option<PathBuf> {
+    let parts = split_name(raw);
+    if parts.is_empty() {
+        return None;
+    }
+    let kind: Vec<Vec<u8>> = if kind.is_empty() {
+        Vec::new()
+    } else {
+        vec![kind.as_bytes().to_vec()]
+    };
+    let mut nested = vec![b"data".to_vec()];
+    nested.extend(kind.iter().cloned());
+    find(dir, &kind, &parts).or_else(|| find(dir, &nested, &parts))
 }

@@ -12,7 +12,10 @@ mod png;
 mod tga;
 
 pub use bmp::{encode_bmp24, encode_bmp8};
-pub use lookup::{load_or_checker, lookup_data_file, LoadedTexture, TextureResolver};
+pub use lookup::{
+    find_in_data_dir, load_or_checker, lookup_data_file, lookup_data_file_raw, LoadedTexture,
+    TextureResolver,
+};
 pub use tga::encode_tga32;
 
 use crate::error::ParseError;

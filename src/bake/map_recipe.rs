@@ -1,0 +1,409 @@
+//! The `maps:` part of a recipe: Ragnarok map previews.
+//!
+//! ```yaml
+//! maps:
+//!   - name: desert
+//!     map: data/desert.rsw
+//!     data: [client/data, grf/data]     # priority order, first wins
+//!     output: ../out/maps
+//!     views:
+//!       - { name: overview, pixels_per_tile: 4 }
+//!       - { name: oasis, region: [40, 20, 60, 40], pixels_per_tile: 16 }
+//!       - { name: oasis_angled, region: [40, 20, 60, 40], yaw: 30, pitch: 40, size: 800x600 }
+//!       - { name: props, region: [40, 20, 60, 40], pixels_per_tile: 8, gif: { fps: 10, frames: 20 } }
+//! ```
+//! A view with `yaw` or `pitch` is angled; otherwise it looks straight down.
+//! Files are `<output>/<map name>_<view name>.png` (or `.gif`).
+
+use super::recipe::{
+    check_name, finite, in_range, int_range, Background, Ctx, Int, Num, OneOrMany, Projection,
+    RecipeError, Size, S,
+};
+use crate::map::Region;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+pub mod default {
+    pub const PIXELS_PER_TILE: f32 = 4.0;
+    pub const ANGLED_SIZE: (u32, u32) = (1024, 768);
+    pub const PITCH: f32 = 45.0;
+    pub const FOV: f32 = 35.0;
+    pub const ANTIALIAS: u32 = 2;
+    pub const GIF_FPS: f32 = 10.0;
+    pub const GIF_FRAMES: u32 = 20;
+}
+
+/// Most pixels per tile a view may ask for.
+pub const MAX_PIXELS_PER_TILE: f32 = 256.0;
+/// Largest angled image side.
+pub const MAX_ANGLED_SIDE: u32 = 8192;
+/// Most GIF frames a view may render.
+pub const MAX_GIF_FRAMES: u32 = 1000;
+
+/// One map of a recipe, resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MapJob {
+    pub name: String,
+    pub recipe: PathBuf,
+    pub line: u64,
+    pub map: PathBuf,
+    /// Data folders in priority order.
+    pub data: Vec<PathBuf>,
+    pub views: Vec<MapViewSpec>,
+    pub antialias: u32,
+    pub background: [u8; 4],
+    pub dir: PathBuf,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct MapViewSpec {
+    pub name: String,
+    pub line: u64,
+    /// `None`: the whole map.
+    pub region: Option<Region>,
+    pub camera: MapViewCamera,
+    /// Map time in seconds for a still.
+    pub time: f32,
+    pub gif: Option<GifSpec>,
+    /// The file written.
+    pub file: PathBuf,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum MapViewCamera {
+    TopDown {
+        pixels_per_tile: f32,
+    },
+    Angled {
+        yaw: f32,
+        pitch: f32,
+        width: u32,
+        height: u32,
+        projection: crate::view::Projection,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GifSpec {
+    pub fps: f32,
+    pub frames: u32,
+}
+
+impl GifSpec {
+    /// Frame times in seconds, starting at the view's `time`.
+    pub fn times(&self, start: f32) -> Vec<f32> {
+        (0..self.frames)
+            .map(|k| start + k as f32 / self.fps)
+            .collect()
+    }
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawMap {
+    name: Option<S<String>>,
+    map: Option<S<String>>,
+    data: Option<S<OneOrMany>>,
+    output: Option<S<String>>,
+    antialias: Option<S<Int>>,
+    background: Option<S<Background>>,
+    views: Option<S<Vec<S<RawView>>>>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+struct RawView {
+    name: Option<S<String>>,
+    region: Option<S<[Int; 4]>>,
+    pixels_per_tile: Option<S<Num>>,
+    yaw: Option<S<Num>>,
+    pitch: Option<S<Num>>,
+    size: Option<S<Size>>,
+    projection: Option<S<Projection>>,
+    fov: Option<S<Num>>,
+    time: Option<S<Num>>,
+    gif: Option<S<RawGif>>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+struct RawGif {
+    fps: Option<S<Num>>,
+    frames: Option<S<Int>>,
+    duration: Option<S<Num>>,
+}
+
+pub(super) fn resolve_maps(
+    ctx: &Ctx,
+    raw: &[S<RawMap>],
+    names: &mut BTreeMap<String, u64>,
+) -> Result<Vec<MapJob>, RecipeError> {
+    raw.iter()
+        .enumerate()
+        .map(|(i, m)| resolve_map(ctx, i, m, names))
+        .collect()
+}
+
+fn resolve_map(
+    ctx: &Ctx,
+    index: usize,
+    sm: &S<RawMap>,
+    names: &mut BTreeMap<String, u64>,
+) -> Result<MapJob, RecipeError> {
+    let at = &sm.referenced;
+    let m = &sm.value;
+    let Some(name) = &m.name else {
+        return Err(ctx.err(at, &format!("map #{}", index + 1), "missing key `name`"));
+    };
+    let label = format!("map '{}'", name.value);
+    check_name(&name.value).map_err(|e| ctx.err(&name.referenced, &label, e))?;
+    if let Some(first) = names.get(&name.value) {
+        return Err(ctx.err(
+            &name.referenced,
+            &label,
+            format!("duplicate job name; line {first} already uses it"),
+        ));
+    }
+    names.insert(name.value.clone(), name.referenced.line());
+    let Some(map) = &m.map else {
+        return Err(ctx.err(at, &label, "missing key `map` (the .rsw file)"));
+    };
+    let data = m
+        .data
+        .as_ref()
+        .map(|d| d.value.0.iter().map(|p| ctx.base.join(p)).collect())
+        .unwrap_or_default();
+    let antialias = match &m.antialias {
+        Some(a) => int_range(ctx, &label, "antialias", a, 1, 4)?,
+        None => default::ANTIALIAS,
+    };
+    let background = m.background.as_ref().map_or([0, 0, 0, 0], |b| b.value.0);
+    let dir = ctx
+        .base
+        .join(m.output.as_ref().map_or(".", |o| o.value.as_str()));
+    let Some(views) = &m.views else {
+        return Err(ctx.err(at, &label, "missing key `views` (at least one view)"));
+    };
+    if views.value.is_empty() {
+        return Err(ctx.err(&views.referenced, &label, "`views` is empty"));
+    }
+    let mut seen: BTreeMap<String, u64> = BTreeMap::new();
+    let mut out = Vec::with_capacity(views.value.len());
+    for (k, sv) in views.value.iter().enumerate() {
+        let v = resolve_view(ctx, &label, &name.value, &dir, k, sv)?;
+        if let Some(first) = seen.get(&v.name) {
+            return Err(ctx.err(
+                &sv.referenced,
+                &label,
+                format!(
+                    "duplicate view name `{}`; line {first} already uses it",
+                    v.name
+                ),
+            ));
+        }
+        seen.insert(v.name.clone(), v.line);
+        out.push(v);
+    }
+    Ok(MapJob {
+        name: name.value.clone(),
+        recipe: ctx.file.to_path_buf(),
+        line: at.line(),
+        map: ctx.base.join(&map.value),
+        data,
+        views: out,
+        antialias,
+        background,
+        dir,
+    })
+}
+
+fn resolve_view(
+    ctx: &Ctx,
+    map_label: &str,
+    map_name: &str,
+    dir: &std::path::Path,
+    index: usize,
+    sv: &S<RawView>,
+) -> Result<MapViewSpec, RecipeError> {
+    let at = &sv.referenced;
+    let v = &sv.value;
+    let Some(name) = &v.name else {
+        return Err(ctx.err(
+            at,
+            map_label,
+            format!("view #{}: missing key `name`", index + 1),
+        ));
+    };
+    let label = format!("{map_label} view '{}'", name.value);
+    check_name(&name.value).map_err(|e| ctx.err(&name.referenced, &label, e))?;
+    let region = match &v.region {
+        None => None,
+        Some(r) => {
+            let c = r.value;
+            let mut vals = [0u32; 4];
+            for (slot, n) in vals.iter_mut().zip(c) {
+                if !(0..=i64::from(u16::MAX)).contains(&n.0) {
+                    return Err(ctx.err(
+                        &r.referenced,
+                        &label,
+                        format!("`region` values are tile numbers 0..=65535, got {}", n.0),
+                    ));
+                }
+                *slot = n.0 as u32;
+            }
+            let region = Region {
+                x0: vals[0],
+                y0: vals[1],
+                x1: vals[2],
+                y1: vals[3],
+            };
+            if region.x0 >= region.x1 || region.y0 >= region.y1 {
+                return Err(ctx.err(
+                    &r.referenced,
+                    &label,
+                    "`region` is [x0, y0, x1, y1] in tiles with x0 < x1 and y0 < y1",
+                ));
+            }
+            Some(region)
+        }
+    };
+    let angled = v.yaw.is_some() || v.pitch.is_some();
+    let camera = if angled {
+        if let Some(p) = &v.pixels_per_tile {
+            return Err(ctx.err(
+                &p.referenced,
+                &label,
+                "`pixels_per_tile` is for top-down views; an angled view (yaw/pitch) takes `size`",
+            ));
+        }
+        let yaw = match &v.yaw {
+            Some(y) => finite(ctx, &label, "yaw", y)?,
+            None => 0.0,
+        };
+        let pitch = match &v.pitch {
+            Some(p) => in_range(ctx, &label, "pitch", p, 1.0, 90.0, false)?,
+            None => default::PITCH,
+        };
+        let (width, height) = match &v.size {
+            Some(s) => {
+                let Size(w, h, _) = s.value;
+                let ok = |x: i64| (1..=i64::from(MAX_ANGLED_SIDE)).contains(&x);
+                if !ok(w) || !ok(h) {
+                    return Err(ctx.err(
+                        &s.referenced,
+                        &label,
+                        format!("`size` sides must be 1..={MAX_ANGLED_SIDE} pixels, got {w}x{h}"),
+                    ));
+                }
+                (w as u32, h as u32)
+            }
+            None => default::ANGLED_SIZE,
+        };
+        let fov = match &v.fov {
+            Some(f) => in_range(ctx, &label, "fov", f, 1.0, 170.0, false)?,
+            None => default::FOV,
+        };
+        let projection = match v.projection.as_ref().map(|p| p.value) {
+            Some(Projection::Perspective) => crate::view::Projection::Perspective { fov_deg: fov },
+            _ => crate::view::Projection::Orthographic,
+        };
+        MapViewCamera::Angled {
+            yaw,
+            pitch,
+            width,
+            height,
+            projection,
+        }
+    } else {
+        for (key, given) in [
+            ("size", v.size.as_ref().map(|s| s.referenced)),
+            ("projection", v.projection.as_ref().map(|s| s.referenced)),
+            ("fov", v.fov.as_ref().map(|s| s.referenced)),
+        ] {
+            if let Some(loc) = given {
+                return Err(ctx.err(
+                    &loc,
+                    &label,
+                    format!(
+                        "`{key}` is for angled views; give `yaw`/`pitch`, or use `pixels_per_tile` for a top-down view"
+                    ),
+                ));
+            }
+        }
+        let pixels_per_tile = match &v.pixels_per_tile {
+            Some(p) => in_range(
+                ctx,
+                &label,
+                "pixels_per_tile",
+                p,
+                0.0,
+                MAX_PIXELS_PER_TILE,
+                true,
+            )?,
+            None => default::PIXELS_PER_TILE,
+        };
+        MapViewCamera::TopDown { pixels_per_tile }
+    };
+    let time = match &v.time {
+        Some(t) => {
+            let x = finite(ctx, &label, "time", t)?;
+            if x < 0.0 {
+                return Err(ctx.err(
+                    &t.referenced,
+                    &label,
+                    format!("`time` must be at least 0 seconds, got {x}"),
+                ));
+            }
+            x
+        }
+        None => 0.0,
+    };
+    let gif = match &v.gif {
+        None => None,
+        Some(g) => {
+            let fps = match &g.value.fps {
+                Some(f) => in_range(ctx, &label, "gif.fps", f, 0.0, 100.0, true)?,
+                None => default::GIF_FPS,
+            };
+            let frames = match (&g.value.frames, &g.value.duration) {
+                (Some(_), Some(d)) => {
+                    return Err(ctx.err(
+                        &d.referenced,
+                        &label,
+                        "give `gif.frames` or `gif.duration`, not both",
+                    ))
+                }
+                (Some(f), None) => {
+                    int_range(ctx, &label, "gif.frames", f, 1, i64::from(MAX_GIF_FRAMES))?
+                }
+                (None, Some(d)) => {
+                    let secs = in_range(ctx, &label, "gif.duration", d, 0.0, 600.0, true)?;
+                    let n = (secs * fps).round().max(1.0);
+                    if n > MAX_GIF_FRAMES as f32 {
+                        return Err(ctx.err(
+                            &d.referenced,
+                            &label,
+                            format!(
+                                "gif.duration × gif.fps gives {n} frames; at most {MAX_GIF_FRAMES}"
+                            ),
+                        ));
+                    }
+                    n as u32
+                }
+                (None, None) => default::GIF_FRAMES,
+            };
+            Some(GifSpec { fps, frames })
+        }
+    };
+    let ext = if gif.is_some() { "gif" } else { "png" };
+    Ok(MapViewSpec {
+        file: dir.join(format!("{map_name}_{}.{ext}", name.value)),
+        name: name.value.clone(),
+        line: at.line(),
+        region,
+        camera,
+        time,
+        gif,
+    })
+}

@@ -1,0 +1,129 @@
+//! Baking a recipe's `maps:`: load the scene once, frame every view, render
+//! (views and frames in parallel, each image in blocks), write each file
+//! atomically.
+
+use super::map_recipe::{MapJob, MapViewCamera, MapViewSpec};
+use super::run::JobReport;
+use crate::error::{Error, Result};
+use crate::map::{self, DataFolders, MapCamera, MapScene, Region};
+use crate::output::{write_atomic, write_png};
+use crate::raster::RenderOptions;
+use rayon::prelude::*;
+
+/// A map job ready to render.
+pub struct MapPlan {
+    pub scene: MapScene,
+    /// Per view: its camera and the map times of its frames.
+    pub views: Vec<(MapCamera, Vec<f32>)>,
+}
+
+impl MapPlan {
+    /// Images the job will render (for progress bars).
+    pub fn images(&self) -> usize {
+        self.views.iter().map(|(_, t)| t.len()).sum()
+    }
+}
+
+/// Loads the map and frames every view; a region off the ground or an
+/// oversized image is refused here, before any rendering.
+pub fn plan_map(job: &MapJob) -> Result<MapPlan> {
+    let scene = MapScene::load(&job.map, &DataFolders::new(job.data.clone()))?;
+    let (w, h) = (scene.ground.width, scene.ground.height);
+    let mut views = Vec::with_capacity(job.views.len());
+    for v in &job.views {
+        let fail = |m: String| {
+            Error::Usage(format!(
+                "{}:{}: map '{}' view '{}': {m}",
+                job.recipe.display(),
+                v.line,
+                job.name,
+                v.name
+            ))
+        };
+        let region = v.region.unwrap_or(Region::whole(w, h));
+        region.check(w, h).map_err(fail)?;
+        let camera = camera_for(&scene, v, region).map_err(fail)?;
+        let times = match &v.gif {
+            Some(g) => g.times(v.time),
+            None => vec![v.time],
+        };
+        views.push((camera, times));
+    }
+    Ok(MapPlan { scene, views })
+}
+
+pub fn camera_for(
+    scene: &MapScene,
+    v: &MapViewSpec,
+    region: Region,
+) -> std::result::Result<MapCamera, String> {
+    match v.camera {
+        MapViewCamera::TopDown { pixels_per_tile } => {
+            map::view::top_down(scene, region, pixels_per_tile)
+        }
+        MapViewCamera::Angled {
+            yaw,
+            pitch,
+            width,
+            height,
+            projection,
+        } => Ok(map::view::angled(
+            scene, region, yaw, pitch, width, height, projection,
+        )),
+    }
+}
+
+/// Renders every view of a planned map and writes its files.
+pub fn run_map(job: &MapJob, plan: &MapPlan, tick: &(dyn Fn() + Sync)) -> Result<JobReport> {
+    let frames: Vec<(usize, f32)> = plan
+        .views
+        .iter()
+        .enumerate()
+        .flat_map(|(i, (_, times))| times.iter().map(move |&t| (i, t)))
+        .collect();
+    let images: Vec<image::RgbaImage> = frames
+        .par_iter()
+        .map(|&(i, t)| {
+            let cam = &plan.views[i].0;
+            let opts = RenderOptions {
+                width: cam.width,
+                height: cam.height,
+                supersample: job.antialias,
+                background: job.background,
+            };
+            let img = map::render(&plan.scene, &cam.camera, t, &opts);
+            tick();
+            img
+        })
+        .collect();
+    let mut files = Vec::new();
+    let mut next = 0;
+    for (v, (_, times)) in job.views.iter().zip(&plan.views) {
+        let own = &images[next..next + times.len()];
+        next += times.len();
+        if let Some(parent) = v.file.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| Error::Other(format!("cannot create {}: {e}", parent.display())))?;
+        }
+        match &v.gif {
+            Some(g) => {
+                let refs: Vec<&image::RgbaImage> = own.iter().collect();
+                let bytes = super::gif::encode(&refs, super::gif::delay_cs(1.0 / g.fps))
+                    .map_err(|m| Error::Other(format!("{}: {m}", v.file.display())))?;
+                write_atomic(&v.file, &bytes)?;
+            }
+            None => {
+                if let Some(img) = own.first() {
+                    write_png(&v.file, img)?;
+                }
+            }
+        }
+        files.push(v.file.clone());
+    }
+    Ok(JobReport {
+        name: job.name.clone(),
+        images: images.len(),
+        files,
+        warnings: plan.scene.notes(),
+    })
+}

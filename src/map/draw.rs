@@ -1,0 +1,269 @@
+//! Drawing a map scene.
+//!
+//! The image is cut into blocks of [`BLOCK`] pixels; each block gets its own
+//! off-centre projection and only the ground chunks and instances whose
+//! bounds reach into it, so the triangles set up at any moment are those of
+//! one block, whatever the map's size. Every pixel belongs to one block and
+//! each block is drawn by one thread, so the result does not depend on the
+//! thread count. Models are posed once per (model, local time) and shared by
+//! their instances.
+
+use super::scene::{Instance, MapScene};
+use crate::raster::{self, Batch, Camera, LightmapLayer, RenderOptions};
+use crate::scene::{self, AlphaMode, PosedModel};
+use glam::{Affine2, Mat3, Mat4, Vec3, Vec4};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+
+/// Block edge in pixels.
+pub const BLOCK: u32 = 512;
+
+/// Renders the scene at `time` seconds (map time; each instance plays at its
+/// own `animSpeed`).
+pub fn render(
+    scene: &MapScene,
+    camera: &Camera,
+    time: f32,
+    opts: &RenderOptions,
+) -> image::RgbaImage {
+    let (w, h) = (opts.width, opts.height);
+    let mut img = image::RgbaImage::from_pixel(w, h, image::Rgba(opts.background));
+    if w == 0 || h == 0 {
+        return img;
+    }
+    let view_proj = camera.proj * camera.view;
+    let visible: Vec<&Instance> = scene
+        .instances
+        .iter()
+        .filter(|i| box_visible(&view_proj, i.bounds))
+        .collect();
+    let posed = pose_all(scene, &visible, time);
+
+    let blocks: Vec<(u32, u32, u32, u32)> = (0..h.div_ceil(BLOCK))
+        .flat_map(|by| (0..w.div_ceil(BLOCK)).map(move |bx| (bx, by)))
+        .map(|(bx, by)| {
+            let (x0, y0) = (bx * BLOCK, by * BLOCK);
+            (x0, y0, BLOCK.min(w - x0), BLOCK.min(h - y0))
+        })
+        .collect();
+    let drawn: Vec<image::RgbaImage> = blocks
+        .par_iter()
+        .map(|&(x0, y0, bw, bh)| {
+            let sub = Camera {
+                view: camera.view,
+                proj: block_projection(w, h, x0, y0, bw, bh) * camera.proj,
+            };
+            let block_opts = RenderOptions {
+                width: bw,
+                height: bh,
+                ..*opts
+            };
+            draw_block(scene, &visible, &posed, &sub, time, &block_opts)
+        })
+        .collect();
+    for (&(x0, y0, _, _), part) in blocks.iter().zip(&drawn) {
+        image::imageops::replace(&mut img, part, x0 as i64, y0 as i64);
+    }
+    img
+}
+
+/// Maps the NDC rectangle of pixels `x0..x0+bw`, `y0..y0+bh` of a `w × h`
+/// image onto the whole NDC square (pixel rows grow downward, NDC y up).
+fn block_projection(w: u32, h: u32, x0: u32, y0: u32, bw: u32, bh: u32) -> Mat4 {
+    let (w, h) = (w as f32, h as f32);
+    let (x0, y0, bw, bh) = (x0 as f32, y0 as f32, bw as f32, bh as f32);
+    let (sx, sy) = (w / bw, h / bh);
+    let tx = (w - 2.0 * x0 - bw) / bw;
+    let ty = -(h - 2.0 * y0 - bh) / bh;
+    Mat4::from_cols(
+        Vec4::new(sx, 0.0, 0.0, 0.0),
+        Vec4::new(0.0, sy, 0.0, 0.0),
+        Vec4::new(0.0, 0.0, 1.0, 0.0),
+        Vec4::new(tx, ty, 0.0, 1.0),
+    )
+}
+
+/// Key of a posed model: the model and the local time's bits.
+type PoseKey = (usize, u32);
+
+fn local_time(inst: &Instance, time: f32) -> f32 {
+    time * inst.speed
+}
+
+fn pose_key(scene: &MapScene, inst: &Instance, time: f32) -> PoseKey {
+    let model = scene.model_of(inst);
+    let t = if model.duration > 0.0 {
+        scene::pose::clip_time(model, local_time(inst, time))
+    } else {
+        0.0
+    };
+    let id = if inst.missing { usize::MAX } else { inst.model };
+    (id, t.to_bits())
+}
+
+fn pose_all(scene: &MapScene, visible: &[&Instance], time: f32) -> BTreeMap<PoseKey, PosedModel> {
+    let mut wanted: BTreeMap<PoseKey, &Instance> = BTreeMap::new();
+    for &i in visible {
+        wanted.entry(pose_key(scene, i, time)).or_insert(i);
+    }
+    let list: Vec<(PoseKey, &Instance)> = wanted.into_iter().collect();
+    list.par_iter()
+        .map(|&(k, i)| (k, scene::pose(scene.model_of(i), f32::from_bits(k.1))))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .collect()
+}
+
+/// One instance's posed geometry moved into the world.
+struct Placed {
+    meshes: Vec<(Vec<Vec3>, Vec<Vec3>)>,
+    /// Per posed primitive: triangles reversed when the placement mirrors.
+    flipped: Option<Vec<Vec<[u32; 3]>>>,
+}
+
+fn place(inst: &Instance, posed: &PosedModel) -> Placed {
+    let m = inst.world;
+    let nm = {
+        let m3 = Mat3::from_mat4(m);
+        if m3.determinant().abs() > 1e-12 {
+            m3.inverse().transpose()
+        } else {
+            m3
+        }
+    };
+    let meshes = posed
+        .meshes
+        .iter()
+        .map(|pm| {
+            (
+                pm.positions
+                    .iter()
+                    .map(|&p| m.transform_point3(p))
+                    .collect(),
+                pm.normals
+                    .iter()
+                    .map(|&n| (nm * n).normalize_or_zero())
+                    .collect(),
+            )
+        })
+        .collect();
+    let flipped = (m.determinant() < 0.0).then(|| {
+        posed
+            .primitives
+            .iter()
+            .map(|p| p.triangles.iter().map(|&[a, b, c]| [a, c, b]).collect())
+            .collect()
+    });
+    Placed { meshes, flipped }
+}
+
+fn draw_block(
+    scene: &MapScene,
+    visible: &[&Instance],
+    posed: &BTreeMap<PoseKey, PosedModel>,
+    camera: &Camera,
+    time: f32,
+    opts: &RenderOptions,
+) -> image::RgbaImage {
+    let view_proj = camera.proj * camera.view;
+    let ground = &scene.ground;
+    let lightmap_ok = ground.lightmap_width > 0
+        && ground.lightmap_height > 0
+        && ground.lightmap.len() >= (ground.lightmap_width * ground.lightmap_height) as usize;
+    let mut batches: Vec<Batch> = Vec::new();
+    for chunk in &ground.chunks {
+        if !box_visible(&view_proj, (chunk.min, chunk.max)) {
+            continue;
+        }
+        for (ti, tris) in &chunk.parts {
+            let texture = ground.textures.get(*ti).map(|s| &*s.image);
+            batches.push(Batch {
+                positions: &chunk.positions,
+                normals: &chunk.normals,
+                uvs: &chunk.uvs,
+                triangles: tris,
+                uv_transform: Affine2::IDENTITY,
+                texture,
+                base_color: [1.0; 4],
+                // The client discards nearly transparent ground texels.
+                alpha: AlphaMode::Mask(0.1),
+                two_sided: false,
+                unlit: false,
+                lightmap: lightmap_ok.then(|| LightmapLayer {
+                    width: ground.lightmap_width,
+                    height: ground.lightmap_height,
+                    texels: &ground.lightmap,
+                    uvs: &chunk.lightmap_uvs,
+                }),
+            });
+        }
+    }
+    let here: Vec<(&Instance, &PosedModel)> = visible
+        .iter()
+        .filter(|i| box_visible(&view_proj, i.bounds))
+        .filter_map(|&i| posed.get(&pose_key(scene, i, time)).map(|p| (i, p)))
+        .collect();
+    let placed: Vec<Placed> = here.iter().map(|(i, p)| place(i, p)).collect();
+    for ((inst, p), pl) in here.iter().zip(&placed) {
+        let model = scene.model_of(inst);
+        for (k, prim) in p.primitives.iter().enumerate() {
+            let (Some(mesh), Some((positions, normals)), Some(mat)) = (
+                model.meshes.get(prim.mesh),
+                pl.meshes.get(prim.mesh),
+                model.materials.get(prim.material),
+            ) else {
+                continue;
+            };
+            let triangles = match &pl.flipped {
+                Some(f) => &f[k],
+                None => &prim.triangles,
+            };
+            batches.push(Batch {
+                positions,
+                normals,
+                uvs: &mesh.uvs,
+                triangles,
+                uv_transform: prim.uv_transform,
+                texture: mat
+                    .texture
+                    .and_then(|t| model.textures.get(t))
+                    .map(|s| &*s.image),
+                base_color: mat.base_color,
+                alpha: mat.alpha,
+                two_sided: prim.two_sided,
+                unlit: mat.unlit,
+                lightmap: None,
+            });
+        }
+    }
+    raster::render(&batches, camera, &scene.light, opts)
+}
+
+/// False only when the box is certainly outside the view volume: all eight
+/// corners beyond one clip plane.
+pub fn box_visible(view_proj: &Mat4, (lo, hi): (Vec3, Vec3)) -> bool {
+    if !(lo.is_finite() && hi.is_finite()) {
+        return false;
+    }
+    let mut outside = [true; 6];
+    for k in 0..8 {
+        let c = Vec3::new(
+            if k & 1 == 0 { lo.x } else { hi.x },
+            if k & 2 == 0 { lo.y } else { hi.y },
+            if k & 4 == 0 { lo.z } else { hi.z },
+        );
+        let p = *view_proj * c.extend(1.0);
+        let tests = [
+            p.x < -p.w,
+            p.x > p.w,
+            p.y < -p.w,
+            p.y > p.w,
+            p.z < 0.0,
+            p.z > p.w,
+        ];
+        for (o, t) in outside.iter_mut().zip(tests) {
+            *o &= t;
+        }
+    }
+    !outside.iter().any(|&o| o)
+}

@@ -1,0 +1,173 @@
+//! Map cameras: a top-down orthographic view of a region at a chosen number
+//! of pixels per tile, and angled views framed on a region.
+
+use super::scene::MapScene;
+use crate::raster::Camera;
+use crate::view::{fit_cameras, Framing, Projection};
+use glam::{Mat4, Vec3};
+
+/// A rectangle of ground tiles: columns `x0..x1`, rows `y0..y1` (ends
+/// exclusive), in the GND's (and GAT's halved) coordinates: row 0 is the
+/// southern edge, so a region reads like in-game coordinates / 2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Region {
+    pub x0: u32,
+    pub y0: u32,
+    pub x1: u32,
+    pub y1: u32,
+}
+
+impl Region {
+    pub fn whole(width: u32, height: u32) -> Region {
+        Region {
+            x0: 0,
+            y0: 0,
+            x1: width,
+            y1: height,
+        }
+    }
+
+    /// Checks the region lies on a `width × height` ground and is not empty.
+    pub fn check(&self, width: u32, height: u32) -> Result<(), String> {
+        if self.x0 >= self.x1 || self.y0 >= self.y1 {
+            return Err(format!(
+                "region [{}, {}, {}, {}] is empty: it is [x0, y0, x1, y1] with x0 < x1 and y0 < y1",
+                self.x0, self.y0, self.x1, self.y1
+            ));
+        }
+        if self.x1 > width || self.y1 > height {
+            return Err(format!(
+                "region [{}, {}, {}, {}] leaves the {width}×{height}-tile ground",
+                self.x0, self.y0, self.x1, self.y1
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn tiles_wide(&self) -> u32 {
+        self.x1 - self.x0
+    }
+
+    pub fn tiles_high(&self) -> u32 {
+        self.y1 - self.y0
+    }
+
+    /// World x range and z range (z of row y is `−scale · y`).
+    pub fn world_xz(&self, scale: f32) -> ((f32, f32), (f32, f32)) {
+        (
+            (self.x0 as f32 * scale, self.x1 as f32 * scale),
+            (-(self.y1 as f32) * scale, -(self.y0 as f32) * scale),
+        )
+    }
+
+    /// Whether a world point lies over the region (x/z only).
+    pub fn contains_xz(&self, scale: f32, p: Vec3) -> bool {
+        let ((x0, x1), (z0, z1)) = self.world_xz(scale);
+        p.x >= x0 && p.x <= x1 && p.z >= z0 && p.z <= z1
+    }
+}
+
+/// A camera and the image size it was framed for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MapCamera {
+    pub camera: Camera,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// Largest edge of a map image in pixels; a bigger request is refused up
+/// front rather than failing after minutes of work.
+pub const MAX_EDGE: u32 = 32768;
+
+/// Straight down on `region`, north up, `pixels_per_tile` pixels per tile.
+pub fn top_down(
+    scene: &MapScene,
+    region: Region,
+    pixels_per_tile: f32,
+) -> Result<MapCamera, String> {
+    let s = scene.ground.scale;
+    let width = (region.tiles_wide() as f32 * pixels_per_tile).round();
+    let height = (region.tiles_high() as f32 * pixels_per_tile).round();
+    if !(width >= 1.0 && height >= 1.0) {
+        return Err(format!(
+            "{pixels_per_tile} pixels per tile gives an empty {width}×{height} image"
+        ));
+    }
+    if width > MAX_EDGE as f32 || height > MAX_EDGE as f32 {
+        return Err(format!(
+            "{pixels_per_tile} pixels per tile gives a {width}×{height} image; the limit is {MAX_EDGE} pixels a side"
+        ));
+    }
+    let ((x0, x1), (z0, z1)) = region.world_xz(s);
+    let (lo, hi) = scene.bounds();
+    let centre = Vec3::new((x0 + x1) / 2.0, hi.y + 10.0, (z0 + z1) / 2.0);
+    let view = Mat4::look_to_rh(centre, Vec3::NEG_Y, Vec3::NEG_Z);
+    let (hw, hh) = ((x1 - x0) / 2.0, (z1 - z0) / 2.0);
+    let depth = (hi.y - lo.y) + 20.0;
+    let proj = Mat4::orthographic_rh(-hw, hw, -hh, hh, 1.0, depth.max(2.0));
+    Ok(MapCamera {
+        camera: Camera { view, proj },
+        width: width as u32,
+        height: height as u32,
+    })
+}
+
+/// From `yaw`/`pitch` degrees (yaw 0 looks north from the south, the
+/// client's default), framed so the region's ground and the models standing
+/// on it fill a `width × height` image.
+pub fn angled(
+    scene: &MapScene,
+    region: Region,
+    yaw: f32,
+    pitch: f32,
+    width: u32,
+    height: u32,
+    projection: Projection,
+) -> MapCamera {
+    let s = scene.ground.scale;
+    let ((x0, x1), (z0, z1)) = region.world_xz(s);
+    let mut lo = Vec3::new(x0, f32::INFINITY, z0);
+    let mut hi = Vec3::new(x1, f32::NEG_INFINITY, z1);
+    for c in &scene.ground.chunks {
+        if c.max.x >= x0 && c.min.x <= x1 && c.max.z >= z0 && c.min.z <= z1 {
+            lo.y = lo.y.min(c.min.y);
+            hi.y = hi.y.max(c.max.y);
+        }
+    }
+    for i in &scene.instances {
+        if region.contains_xz(s, i.origin) {
+            lo.y = lo.y.min(i.bounds.0.y);
+            hi.y = hi.y.max(i.bounds.1.y);
+        }
+    }
+    if lo.y > hi.y {
+        (lo.y, hi.y) = (0.0, 0.0);
+    }
+    let corners: Vec<Vec3> = (0..8)
+        .map(|k| {
+            Vec3::new(
+                if k & 1 == 0 { lo.x } else { hi.x },
+                if k & 2 == 0 { lo.y } else { hi.y },
+                if k & 4 == 0 { lo.z } else { hi.z },
+            )
+        })
+        .collect();
+    let framing = Framing {
+        projection,
+        padding: 0.02,
+        zoom: 1.0,
+    };
+    let aspect = width as f32 / height.max(1) as f32;
+    let camera = fit_cameras(&corners, &[(yaw, pitch)], aspect, &framing)
+        .into_iter()
+        .next()
+        .unwrap_or(Camera {
+            view: Mat4::IDENTITY,
+            proj: Mat4::IDENTITY,
+        });
+    MapCamera {
+        camera,
+        width,
+        height,
+    }
+}
