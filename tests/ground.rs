@@ -630,6 +630,21 @@ fn bad_indices_warn_once_per_kind_and_never_panic() {
 }
 
 #[test]
+fn a_huge_empty_map_allocates_nothing() {
+    let g = synthetic(2_000_000_000, 0, vec![], vec![], 0);
+    let ground = Ground::build(&g, Path::new("synthetic.gnd"), &none);
+    assert_eq!((ground.width, ground.height), (2_000_000_000, 0));
+    assert!(ground.chunks.is_empty());
+    assert_eq!(ground.triangle_count(), 0);
+    assert_eq!(ground.height_at(5.0, -5.0), None);
+    assert_eq!((ground.lightmap_width, ground.lightmap_height), (8, 8));
+    let g = synthetic(0, 2_000_000_000, vec![], vec![], 0);
+    let ground = Ground::build(&g, Path::new("synthetic.gnd"), &none);
+    assert!(ground.chunks.is_empty());
+    assert_eq!(ground.height_at(0.0, -5.0), None);
+}
+
+#[test]
 fn corner_normals_average_the_neighbouring_tops() {
     // Tile 0 flat, tile 1 rising 10 towards +x (45°).
     let g = synthetic(

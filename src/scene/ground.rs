@@ -324,7 +324,8 @@ impl Ground {
         // Resolve every cube's surfaces once: the normals need to know which
         // tops are drawn before any vertex is emitted.
         let w = width as usize;
-        let h = height as usize;
+        // A 0-wide map has no rows to visit, however tall its header says it is.
+        let h = if w == 0 { 0 } else { height as usize };
         let cube = |x: usize, y: usize| &gnd.cubes[y * w + x];
         let mut resolved: Vec<[Option<(&Surface, usize)>; 3]> = Vec::with_capacity(w * h);
         for y in 0..h {
@@ -377,7 +378,10 @@ impl Ground {
 
         // Face normals of drawn tops, then smooth corner normals on the
         // (w+1)×(h+1) grid.
-        let mut corner_normals = vec![Vec3::ZERO; (w + 1) * (h + 1)];
+        // Only a map with cubes gets a corner grid: a hostile 2³¹×0 header
+        // has no cubes to justify one.
+        let grid = if w * h == 0 { 0 } else { (w + 1) * (h + 1) };
+        let mut corner_normals = vec![Vec3::ZERO; grid];
         let mut tops = vec![None; w * h];
         for y in 0..h {
             for x in 0..w {
@@ -502,7 +506,7 @@ impl Ground {
     /// Ground surface height (kiln y) at kiln (x, z), on the drawn top
     /// triangles; None outside the map or over a tile without a top surface.
     pub fn height_at(&self, x: f32, z: f32) -> Option<f32> {
-        if !(self.scale > 0.0) || !x.is_finite() || !z.is_finite() {
+        if self.scale.is_nan() || self.scale <= 0.0 || !x.is_finite() || !z.is_finite() {
             return None;
         }
         let gx = x / self.scale;
@@ -628,4 +632,37 @@ fn build_atlas(gnd: &Gnd, needs_neutral: bool) -> (Atlas, Vec<[u8; 4]>) {
         }
     }
     (atlas, texels)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv1a_matches_the_published_vectors() {
+        assert_eq!(fnv1a(b""), 0x811c_9dc5);
+        assert_eq!(fnv1a(b"a"), 0xe40c_292c);
+        assert_eq!(fnv1a(b"foobar"), 0xbf9c_f968);
+    }
+
+    #[test]
+    fn placeholder_colour_ignores_ascii_case() {
+        assert_eq!(
+            placeholder_colour("BLACK.BMP"),
+            placeholder_colour("black.bmp")
+        );
+        assert_ne!(placeholder_colour("a.bmp"), placeholder_colour("b.bmp"));
+    }
+
+    #[test]
+    fn atlas_uvs_span_texel_edges_1_to_7_of_each_cell() {
+        let a = Atlas {
+            cols: 3,
+            width: 24,
+            height: 16,
+            cells: 5,
+        };
+        assert_eq!(a.uv(0), (1.0 / 24.0, 1.0 / 16.0, 7.0 / 24.0, 7.0 / 16.0));
+        assert_eq!(a.uv(4), (9.0 / 24.0, 9.0 / 16.0, 15.0 / 24.0, 15.0 / 16.0));
+    }
 }
