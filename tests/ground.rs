@@ -599,11 +599,12 @@ fn bad_indices_warn_once_per_kind_and_never_panic() {
     );
     let ground = Ground::build(&g, Path::new("synthetic.gnd"), &none);
     assert_eq!(ground.warnings.len(), 3, "{:#?}", ground.warnings);
-    assert!(ground.warnings[0].contains("cubes[0].top: surface 99"));
+    // Surfaces start at 26 + 2·80 + 16 + 2·256 + 4 = 718, cubes at 718 + 4·56 = 942.
+    assert!(ground.warnings[0].contains("cubes[0].top at byte 958: surface 99"));
     assert!(ground.warnings[0].contains("(and 1 more like it)"));
-    assert!(ground.warnings[1].contains("surfaces[1].texture: -1"));
+    assert!(ground.warnings[1].contains("surfaces[1].texture at byte 806: -1"));
     assert!(ground.warnings[1].contains("(and 2 more like it)"));
-    assert!(ground.warnings[2].contains("surfaces[3].lightmap: 40"));
+    assert!(ground.warnings[2].contains("surfaces[3].lightmap at byte 920: 40"));
     assert!(ground
         .warnings
         .iter()

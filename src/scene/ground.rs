@@ -130,6 +130,40 @@ fn note(slot: &mut (usize, Option<String>), msg: impl FnOnce() -> String) {
     slot.0 += 1;
 }
 
+/// Byte offsets of records in the file the `Gnd` was parsed from, so that
+/// warnings can point into it.
+struct Offsets {
+    surfaces: u64,
+    cubes: u64,
+}
+
+impl Offsets {
+    fn of(g: &Gnd) -> Offsets {
+        // magic, version, width, height, scale, texture count, name length
+        let header = 4 + 2 + 4 * 5;
+        let names = g.textures.len() as u64 * g.texture_name_len.max(0) as u64;
+        let lightmaps = 16 + 256 * g.lightmaps.data.len() as u64;
+        let surfaces = header + names + lightmaps + 4;
+        Offsets {
+            surfaces,
+            cubes: surfaces + 56 * g.surfaces.len() as u64,
+        }
+    }
+
+    fn surface(&self, i: usize) -> u64 {
+        self.surfaces + 56 * i as u64
+    }
+
+    fn cube_field(&self, i: usize, kind: Kind) -> u64 {
+        let field = match kind {
+            Kind::Top => 16,
+            Kind::Front => 20,
+            Kind::Side => 24,
+        };
+        self.cubes + 28 * i as u64 + field
+    }
+}
+
 /// The lightmap cell layout shared by the atlas and the UVs.
 struct Atlas {
     cols: u32,
@@ -280,6 +314,7 @@ impl Ground {
 
         let mut defects = Defects::default();
         let lm_count = gnd.lightmaps.data.len();
+        let at = Offsets::of(gnd);
         let surface = |index: i32,
                        x: u32,
                        y: u32,
@@ -289,12 +324,13 @@ impl Ground {
             if index < 0 {
                 return None;
             }
+            let i = y as usize * width as usize + x as usize;
             let Some(s) = gnd.surfaces.get(index as usize) else {
                 note(&mut defects.bad_surface, || {
                     format!(
-                        "{file}: cubes[{}].{}: surface {index} does not exist ({} surfaces); not drawn",
-                        y as usize * width as usize + x as usize,
+                        "{file}: cubes[{i}].{} at byte {}: surface {index} does not exist ({} surfaces); not drawn",
                         kind.name(),
+                        at.cube_field(i, kind),
                         gnd.surfaces.len()
                     )
                 });
@@ -303,7 +339,8 @@ impl Ground {
             if s.texture < 0 || s.texture as usize >= textures.len() {
                 note(&mut defects.bad_texture, || {
                     format!(
-                        "{file}: surfaces[{index}].texture: {} is not one of the {} texture(s); not drawn",
+                        "{file}: surfaces[{index}].texture at byte {}: {} is not one of the {} texture(s); not drawn",
+                        at.surface(index as usize) + 32,
                         s.texture,
                         textures.len()
                     )
@@ -313,7 +350,8 @@ impl Ground {
             if s.lightmap as usize >= lm_count {
                 note(&mut defects.bad_lightmap, || {
                     format!(
-                        "{file}: surfaces[{index}].lightmap: {} is not one of the {lm_count} lightmap(s); drawn with a neutral lightmap",
+                        "{file}: surfaces[{index}].lightmap at byte {}: {} is not one of the {lm_count} lightmap(s); drawn with a neutral lightmap",
+                        at.surface(index as usize) + 34,
                         s.lightmap
                     )
                 });
