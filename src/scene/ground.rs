@@ -11,7 +11,11 @@
 //!   and the next row's `h[0]`, `h[1]`; the side surface is the wall at `x+1`
 //!   between this cube's `h[1]`, `h[3]` and the next column's `h[0]`, `h[2]`.
 //!   Walls on the last row / column have no neighbour and are not drawn (as
-//!   in the client).
+//!   roBrowser does).
+//! - A wall's normal is flat and faces its lower neighbour, and its triangles
+//!   are counter-clockwise seen from there, so a back-face-culling renderer
+//!   shows the wall from the side where it is visible. (roBrowser gives every
+//!   wall one fixed normal, RO +Z or +X, and draws both faces.)
 //! - Top normals are smooth: each grid corner averages the face normals of
 //!   the (up to) four tiles that share it; tiles without a top add nothing.
 //!
