@@ -22,6 +22,10 @@
 //! with alpha 1 (the mask tests texel alpha × base alpha against the cutoff);
 //! lit batches multiply by `min(1, ambient + colour · max(0, n·l))` per
 //! channel, the clamp a fixed-function pipeline applies to the light term.
+//! A batch with a [`LightmapLayer`] then gets `rgb · lm.a + lm.rgb` (clamped
+//! to 1, alpha kept) from a second, straight, clamp-to-edge texture with its
+//! own perspective-correct UVs; its two extra planes and the sampling exist
+//! only for such batches (a separate instance of the tile loop).
 // Lane code indexes several same-length arrays in one loop on purpose: that
 // is the shape LLVM vectorises.
 #![allow(clippy::needless_range_loop)]

@@ -248,4 +248,54 @@ mod tests {
         let r = one(&v, f32::NAN, f32::INFINITY);
         assert!(r.iter().all(|c| c.is_finite()));
     }
+
+    #[test]
+    fn lightmap_clamps_to_edge_and_keeps_straight_colour() {
+        // top-left, top-right, bottom-left, bottom-right; alpha is a
+        // brightness, so a transparent texel still filters its colour in.
+        let texels = [
+            [255, 0, 0, 255],
+            [0, 255, 0, 0],
+            [0, 0, 255, 255],
+            [255, 255, 255, 0],
+        ];
+        let l = LightmapLayer {
+            width: 2,
+            height: 2,
+            texels: &texels,
+            uvs: &[],
+        };
+        let v = LightView::new(&l).unwrap();
+        let one = |u: f32, w: f32| {
+            let r = v.sample(F32x8::splat(u), F32x8::splat(w), I32x8::splat(-1));
+            [r[0].0[0], r[1].0[0], r[2].0[0], r[3].0[0]]
+        };
+        close(one(0.25, 0.25), [1.0, 0.0, 0.0, 1.0]);
+        close(one(0.5, 0.25), [0.5, 0.5, 0.0, 0.5]);
+        // Outside the texel centres the edge texel is repeated, not wrapped.
+        close(one(0.0, 0.25), [1.0, 0.0, 0.0, 1.0]);
+        close(one(1.0, 0.25), [0.0, 1.0, 0.0, 0.0]);
+        close(one(-7.0, 9.0), [0.0, 0.0, 1.0, 1.0]);
+        close(one(0.5, 1.0), [0.5, 0.5, 1.0, 0.5]);
+        // NaN lands on an edge instead of panicking.
+        assert!(one(f32::NAN, f32::NAN).iter().all(|c| c.is_finite()));
+    }
+
+    #[test]
+    fn unusable_lightmaps_are_rejected() {
+        let texels = [[0u8; 4]; 4];
+        let l = |w: u32, h: u32, n: usize| LightmapLayer {
+            width: w,
+            height: h,
+            texels: &texels[..n],
+            uvs: &[],
+        };
+        assert!(LightView::new(&l(2, 2, 4)).is_some());
+        // Spare texels are allowed and never read.
+        assert!(LightView::new(&l(1, 3, 4)).is_some());
+        assert!(LightView::new(&l(2, 2, 3)).is_none());
+        assert!(LightView::new(&l(0, 2, 4)).is_none());
+        assert!(LightView::new(&l(2, 0, 4)).is_none());
+        assert!(LightView::new(&l(u32::MAX, u32::MAX, 4)).is_none());
+    }
 }

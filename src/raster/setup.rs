@@ -354,4 +354,26 @@ mod tests {
         assert!((at(24.5, 60.0) + 0.5).abs() < 1e-6);
         assert_eq!((t.min_x, t.min_y, t.max_x, t.max_y), (25, 25, 74, 74));
     }
+
+    #[test]
+    fn lightmap_planes_only_with_a_layer() {
+        let vp = Viewport {
+            width: 100,
+            height: 100,
+        };
+        let (a, b, c) = (ndc(-0.5, -0.5), ndc(0.5, -0.5), ndc(0.0, 0.5));
+        let without = setup([&a, &b, &c], &vp, 0, false, false).unwrap();
+        assert!(without
+            .lm
+            .iter()
+            .all(|p| (p.v, p.dx, p.dy) == (0.0, 0.0, 0.0)));
+        let t = setup([&a, &b, &c], &vp, 0, false, true).unwrap();
+        // Same coverage and attributes; lm = (-x, 2y) in NDC, where sample
+        // (px, py) has its centre at NDC ((px + ½)/50 - 1, 1 - (py + ½)/50).
+        assert_eq!((t.edges, t.planes), (without.edges, without.planes));
+        let at = |j: usize, px: f32, py: f32| t.lm[j].at(px - t.min_x as f32, py - t.min_y as f32);
+        assert!((at(0, 24.5, 60.0) - 0.5).abs() < 1e-6);
+        assert!((at(1, 49.5, 30.0) - 0.78).abs() < 1e-5);
+        assert!((at(1, 49.5, 74.5) + 1.0).abs() < 1e-5);
+    }
 }

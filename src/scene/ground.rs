@@ -11,7 +11,11 @@
 //!   and the next row's `h[0]`, `h[1]`; the side surface is the wall at `x+1`
 //!   between this cube's `h[1]`, `h[3]` and the next column's `h[0]`, `h[2]`.
 //!   Walls on the last row / column have no neighbour and are not drawn (as
-//!   in the client).
+//!   roBrowser does).
+//! - A wall's normal is flat and faces its lower neighbour, and its triangles
+//!   are counter-clockwise seen from there, so a back-face-culling renderer
+//!   shows the wall from the side where it is visible. (roBrowser gives every
+//!   wall one fixed normal, RO +Z or +X, and draws both faces.)
 //! - Top normals are smooth: each grid corner averages the face normals of
 //!   the (up to) four tiles that share it; tiles without a top add nothing.
 //!
@@ -28,8 +32,11 @@
 //!
 //! Tile colours (`Surface::bgra`) are not applied. roBrowser multiplies the
 //! texture by a per-tile colour image filtered across tile centres; kiln's
-//! batches carry no vertex colours and the effect is nearly always white in
-//! real maps, so it is left out rather than approximated.
+//! batches carry no vertex colours, so it cannot be folded in cheaply. The
+//! corpus also argues against trusting the field: desert and fishingboat
+//! are white on all but one surface, while poring_c01 (written by a map
+//! editor) holds zero bytes on 1060 of 3020 surfaces and float bit patterns
+//! (0.25, 0.5, 0.75) on most others — applied, they would paint it black.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -128,6 +135,40 @@ fn note(slot: &mut (usize, Option<String>), msg: impl FnOnce() -> String) {
         slot.1 = Some(msg());
     }
     slot.0 += 1;
+}
+
+/// Byte offsets of records in the file the `Gnd` was parsed from, so that
+/// warnings can point into it.
+struct Offsets {
+    surfaces: u64,
+    cubes: u64,
+}
+
+impl Offsets {
+    fn of(g: &Gnd) -> Offsets {
+        // magic, version, width, height, scale, texture count, name length
+        let header = 4 + 2 + 4 * 5;
+        let names = g.textures.len() as u64 * g.texture_name_len.max(0) as u64;
+        let lightmaps = 16 + 256 * g.lightmaps.data.len() as u64;
+        let surfaces = header + names + lightmaps + 4;
+        Offsets {
+            surfaces,
+            cubes: surfaces + 56 * g.surfaces.len() as u64,
+        }
+    }
+
+    fn surface(&self, i: usize) -> u64 {
+        self.surfaces + 56 * i as u64
+    }
+
+    fn cube_field(&self, i: usize, kind: Kind) -> u64 {
+        let field = match kind {
+            Kind::Top => 16,
+            Kind::Front => 20,
+            Kind::Side => 24,
+        };
+        self.cubes + 28 * i as u64 + field
+    }
 }
 
 /// The lightmap cell layout shared by the atlas and the UVs.
@@ -280,6 +321,7 @@ impl Ground {
 
         let mut defects = Defects::default();
         let lm_count = gnd.lightmaps.data.len();
+        let at = Offsets::of(gnd);
         let surface = |index: i32,
                        x: u32,
                        y: u32,
@@ -289,12 +331,13 @@ impl Ground {
             if index < 0 {
                 return None;
             }
+            let i = y as usize * width as usize + x as usize;
             let Some(s) = gnd.surfaces.get(index as usize) else {
                 note(&mut defects.bad_surface, || {
                     format!(
-                        "{file}: cubes[{}].{}: surface {index} does not exist ({} surfaces); not drawn",
-                        y as usize * width as usize + x as usize,
+                        "{file}: cubes[{i}].{} at byte {}: surface {index} does not exist ({} surfaces); not drawn",
                         kind.name(),
+                        at.cube_field(i, kind),
                         gnd.surfaces.len()
                     )
                 });
@@ -303,7 +346,8 @@ impl Ground {
             if s.texture < 0 || s.texture as usize >= textures.len() {
                 note(&mut defects.bad_texture, || {
                     format!(
-                        "{file}: surfaces[{index}].texture: {} is not one of the {} texture(s); not drawn",
+                        "{file}: surfaces[{index}].texture at byte {}: {} is not one of the {} texture(s); not drawn",
+                        at.surface(index as usize) + 32,
                         s.texture,
                         textures.len()
                     )
@@ -313,7 +357,8 @@ impl Ground {
             if s.lightmap as usize >= lm_count {
                 note(&mut defects.bad_lightmap, || {
                     format!(
-                        "{file}: surfaces[{index}].lightmap: {} is not one of the {lm_count} lightmap(s); drawn with a neutral lightmap",
+                        "{file}: surfaces[{index}].lightmap at byte {}: {} is not one of the {lm_count} lightmap(s); drawn with a neutral lightmap",
+                        at.surface(index as usize) + 34,
                         s.lightmap
                     )
                 });
@@ -324,7 +369,8 @@ impl Ground {
         // Resolve every cube's surfaces once: the normals need to know which
         // tops are drawn before any vertex is emitted.
         let w = width as usize;
-        let h = height as usize;
+        // A 0-wide map has no rows to visit, however tall its header says it is.
+        let h = if w == 0 { 0 } else { height as usize };
         let cube = |x: usize, y: usize| &gnd.cubes[y * w + x];
         let mut resolved: Vec<[Option<(&Surface, usize)>; 3]> = Vec::with_capacity(w * h);
         for y in 0..h {
@@ -377,7 +423,10 @@ impl Ground {
 
         // Face normals of drawn tops, then smooth corner normals on the
         // (w+1)×(h+1) grid.
-        let mut corner_normals = vec![Vec3::ZERO; (w + 1) * (h + 1)];
+        // Only a map with cubes gets a corner grid: a hostile 2³¹×0 header
+        // has no cubes to justify one.
+        let grid = if w * h == 0 { 0 } else { (w + 1) * (h + 1) };
+        let mut corner_normals = vec![Vec3::ZERO; grid];
         let mut tops = vec![None; w * h];
         for y in 0..h {
             for x in 0..w {
@@ -502,7 +551,7 @@ impl Ground {
     /// Ground surface height (kiln y) at kiln (x, z), on the drawn top
     /// triangles; None outside the map or over a tile without a top surface.
     pub fn height_at(&self, x: f32, z: f32) -> Option<f32> {
-        if !(self.scale > 0.0) || !x.is_finite() || !z.is_finite() {
+        if self.scale.is_nan() || self.scale <= 0.0 || !x.is_finite() || !z.is_finite() {
             return None;
         }
         let gx = x / self.scale;
@@ -628,4 +677,37 @@ fn build_atlas(gnd: &Gnd, needs_neutral: bool) -> (Atlas, Vec<[u8; 4]>) {
         }
     }
     (atlas, texels)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv1a_matches_the_published_vectors() {
+        assert_eq!(fnv1a(b""), 0x811c_9dc5);
+        assert_eq!(fnv1a(b"a"), 0xe40c_292c);
+        assert_eq!(fnv1a(b"foobar"), 0xbf9c_f968);
+    }
+
+    #[test]
+    fn placeholder_colour_ignores_ascii_case() {
+        assert_eq!(
+            placeholder_colour("BLACK.BMP"),
+            placeholder_colour("black.bmp")
+        );
+        assert_ne!(placeholder_colour("a.bmp"), placeholder_colour("b.bmp"));
+    }
+
+    #[test]
+    fn atlas_uvs_span_texel_edges_1_to_7_of_each_cell() {
+        let a = Atlas {
+            cols: 3,
+            width: 24,
+            height: 16,
+            cells: 5,
+        };
+        assert_eq!(a.uv(0), (1.0 / 24.0, 1.0 / 16.0, 7.0 / 24.0, 7.0 / 16.0));
+        assert_eq!(a.uv(4), (9.0 / 24.0, 9.0 / 16.0, 15.0 / 24.0, 15.0 / 16.0));
+    }
 }
