@@ -47,14 +47,17 @@ fn tile_heights(x: i32, y: i32) -> [f32; 4] {
     [-h(x, y), -h(x + 1, y), -h(x, y + 1), -h(x + 1, y + 1)]
 }
 
-/// Ground height (up) at a point given in tiles, on the drawn surface.
+/// Ground height (up) at a point given in tiles, on the drawn surface: the
+/// two triangles of a tile split on its bottom-left–top-right diagonal.
 pub fn height_at_tiles(tx: f32, ty: f32) -> f32 {
     let (x, y) = (tx.floor() as i32, ty.floor() as i32);
     let (fx, fy) = (tx - x as f32, ty - y as f32);
-    let h = tile_heights(x, y).map(|v| -v);
-    let bottom = h[0] + (h[1] - h[0]) * fx;
-    let top = h[2] + (h[3] - h[2]) * fx;
-    bottom + (top - bottom) * fy
+    let c = tile_heights(x, y).map(|v| -v);
+    if fx >= fy {
+        c[0] + fx * (c[1] - c[0]) + fy * (c[3] - c[1])
+    } else {
+        c[0] + fy * (c[2] - c[0]) + fx * (c[3] - c[2])
+    }
 }
 
 /// Lightmap value at a point in tiles: (shadow 0..255, additive colour).

@@ -192,13 +192,18 @@ impl MapScene {
                     }
                     (D * place * D * m.to_client, m.bounds)
                 }
-                // Yaw only: the missing model's size and tilt are unknown, so
-                // the box keeps a readable size and stands upright.
-                None => (
-                    Mat4::from_translation(origin)
-                        * Mat4::from_rotation_y(-inst.rotation[1].to_radians()),
-                    placeholder_bounds,
-                ),
+                // The missing model's size, tilt and height offset are
+                // unknown (real maps sink foundations 30 units and stack
+                // props on other models), so the box keeps a readable size,
+                // stands upright and stands on the ground under the origin.
+                None => {
+                    let base = ground.height_at(origin.x, origin.z).unwrap_or(origin.y);
+                    (
+                        Mat4::from_translation(Vec3::new(origin.x, base, origin.z))
+                            * Mat4::from_rotation_y(-inst.rotation[1].to_radians()),
+                        placeholder_bounds,
+                    )
+                }
             };
             instances.push(Instance {
                 index,

@@ -126,22 +126,31 @@ pub fn angled(
 ) -> MapCamera {
     let s = scene.ground.scale;
     let ((x0, x1), (z0, z1)) = region.world_xz(s);
-    let mut lo = Vec3::new(x0, f32::INFINITY, z0);
-    let mut hi = Vec3::new(x1, f32::NEG_INFINITY, z1);
-    for c in &scene.ground.chunks {
-        if c.max.x >= x0 && c.min.x <= x1 && c.max.z >= z0 && c.min.z <= z1 {
-            lo.y = lo.y.min(c.min.y);
-            hi.y = hi.y.max(c.max.y);
+    // Frame what is drawn in the region, not the empty tiles around it.
+    let mut lo = Vec3::splat(f32::INFINITY);
+    let mut hi = Vec3::splat(f32::NEG_INFINITY);
+    for c in scene
+        .ground
+        .chunks
+        .iter()
+        .filter(|c| !c.positions.is_empty())
+    {
+        let clo = c.min.max(Vec3::new(x0, f32::NEG_INFINITY, z0));
+        let chi = c.max.min(Vec3::new(x1, f32::INFINITY, z1));
+        if clo.x <= chi.x && clo.z <= chi.z {
+            lo = lo.min(clo);
+            hi = hi.max(chi);
         }
     }
     for i in &scene.instances {
         if region.contains_xz(s, i.origin) {
-            lo.y = lo.y.min(i.bounds.0.y);
-            hi.y = hi.y.max(i.bounds.1.y);
+            lo = lo.min(i.bounds.0);
+            hi = hi.max(i.bounds.1);
         }
     }
-    if lo.y > hi.y {
-        (lo.y, hi.y) = (0.0, 0.0);
+    if lo.x > hi.x {
+        lo = Vec3::new(x0, 0.0, z0);
+        hi = Vec3::new(x1, 0.0, z1);
     }
     let corners: Vec<Vec3> = (0..8)
         .map(|k| {
