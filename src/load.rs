@@ -163,8 +163,12 @@ pub fn load_model_with(path: &Path, opts: &LoadOptions) -> Result<Model> {
                 &opts.materials,
             ))
         }
-        FileKind::Rsw | FileKind::Gnd => Err(Error::Usage(format!(
-            "{}: a Ragnarok map file; map rendering is not built yet (`kiln inspect` reads it)",
+        FileKind::Rsw => Err(Error::Usage(format!(
+            "{}: a Ragnarok map, not a model; render it with `kiln render MAP.rsw` or a recipe's `maps:`",
+            path.display()
+        ))),
+        FileKind::Gnd => Err(Error::Usage(format!(
+            "{}: a Ragnarok map's ground; render the map's .rsw, which names it",
             path.display()
         ))),
         FileKind::ArmaConfig => Err(Error::Usage(format!(

@@ -116,7 +116,7 @@ struct TimeArgs {
 
 #[derive(Args)]
 struct ModelArgs {
-    /// Model file (.rsm, .rsm2, .model)
+    /// Model file (.rsm, .rsm2, .model, .p3d), or for `render` a map (.rsw)
     model: PathBuf,
     /// Pose the model with this animation file (Grimrock .animation)
     #[arg(long, value_name = "FILE")]
@@ -188,6 +188,37 @@ struct RenderArgs {
     time: TimeArgs,
     #[command(flatten)]
     view: ViewArgs,
+    #[command(flatten)]
+    map: MapViewArgs,
+}
+
+/// For a Ragnarok map (.rsw): a top-down view unless --angled.
+#[derive(Args)]
+struct MapViewArgs {
+    /// Map: pixels per ground tile of the top-down view
+    #[arg(long, value_name = "N", default_value_t = 4.0)]
+    pixels_per_tile: f32,
+    /// Map: only the tiles X0..X1, Y0..Y1 (row 0 = south edge), as X0,Y0,X1,Y1
+    #[arg(long, value_name = "X0,Y0,X1,Y1", value_parser = parse_region)]
+    region: Option<kiln::map::Region>,
+    /// Map: an angled view from --yaw/--pitch at --size instead of the top-down one
+    #[arg(long)]
+    angled: bool,
+}
+
+fn parse_region(s: &str) -> Result<kiln::map::Region, String> {
+    let v: Vec<u32> = s
+        .split(',')
+        .map(|p| p.trim().parse::<u32>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("expected X0,Y0,X1,Y1 (tile numbers), got '{s}'"))?;
+    match v[..] {
+        [x0, y0, x1, y1] if x0 < x1 && y0 < y1 => Ok(kiln::map::Region { x0, y0, x1, y1 }),
+        [_, _, _, _] => Err(format!(
+            "region '{s}' is empty: X0 < X1 and Y0 < Y1 are needed"
+        )),
+        _ => Err(format!("expected four numbers X0,Y0,X1,Y1, got '{s}'")),
+    }
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
@@ -261,6 +292,10 @@ fn model_time(model: &kiln::scene::Model, t: &TimeArgs) -> f32 {
 }
 
 fn cmd_render(a: RenderArgs) -> Result<(), Error> {
+    let head = kiln::load::read(&a.model.model)?;
+    if kiln::load::sniff(&head, &a.model.model)? == kiln::load::FileKind::Rsw {
+        return render_map(&a);
+    }
     let model = a.model.load()?;
     let t = model_time(&model, &a.time);
     let posed = kiln::scene::pose(&model, t);
@@ -291,6 +326,59 @@ fn cmd_render(a: RenderArgs) -> Result<(), Error> {
     let img = kiln::render::render_posed(&model, &posed, &cam, &light, &opts);
     kiln::output::write_png(&a.output, &img)?;
     eprintln!("kiln: wrote {} ({w}x{h}, t = {t:.3} s)", a.output.display());
+    Ok(())
+}
+
+/// `kiln render MAP.rsw`: one image of a Ragnarok map.
+fn render_map(a: &RenderArgs) -> Result<(), Error> {
+    use kiln::map::{self, DataFolders, MapScene, Region};
+    let scene = MapScene::load(&a.model.model, &DataFolders::new(a.model.data.clone()))?;
+    for note in scene.notes() {
+        eprintln!("kiln: warning: {note}");
+    }
+    let (gw, gh) = (scene.ground.width, scene.ground.height);
+    let region = a.map.region.unwrap_or(Region::whole(gw, gh));
+    region.check(gw, gh).map_err(Error::Usage)?;
+    let cam = if a.map.angled {
+        let projection = match a.view.projection {
+            ProjectionArg::Orthographic => Projection::Orthographic,
+            ProjectionArg::Perspective => Projection::Perspective {
+                fov_deg: a.view.fov,
+            },
+        };
+        let (w, h) = a.view.size;
+        map::view::angled(&scene, region, a.view.yaw, a.view.pitch, w, h, projection)
+    } else {
+        if !(a.map.pixels_per_tile > 0.0 && a.map.pixels_per_tile <= 256.0) {
+            return Err(Error::Usage(format!(
+                "--pixels-per-tile must be in (0, 256], got {}",
+                a.map.pixels_per_tile
+            )));
+        }
+        map::view::top_down(&scene, region, a.map.pixels_per_tile).map_err(Error::Usage)?
+    };
+    if a.time.frame.is_some() {
+        return Err(Error::Usage(
+            "a map has no frame rate of its own; give --time SECONDS".into(),
+        ));
+    }
+    let t = a.time.time.unwrap_or(0.0);
+    let opts = RenderOptions {
+        width: cam.width,
+        height: cam.height,
+        supersample: a.view.aa,
+        background: a.view.background,
+    };
+    let img = map::render(&scene, &cam.camera, t, &opts);
+    kiln::output::write_png(&a.output, &img)?;
+    eprintln!(
+        "kiln: wrote {} ({}x{}, map {} with {} instances, t = {t:.3} s)",
+        a.output.display(),
+        cam.width,
+        cam.height,
+        a.model.model.display(),
+        scene.instances.len()
+    );
     Ok(())
 }
 
