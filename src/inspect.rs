@@ -272,13 +272,16 @@ pub fn inspect_with(
                 ),
             ];
             let base = path.parent().unwrap_or(Path::new("."));
+            // The same lookup as rendering: --data folders first, then the
+            // data folders around the map.
+            let folders = crate::map::DataFolders::new(resolver.search_dirs.clone());
             let mut found_cache: Vec<(String, bool)> = Vec::new();
-            for m in &summary.instances {
+            for (m, inst) in summary.instances.iter().zip(parsed.models()) {
                 let file = &m.file.text;
                 let found = match found_cache.iter().find(|(f, _)| f == file) {
                     Some((_, f)) => *f,
                     None => {
-                        let f = crate::texture::lookup_data_file(base, "model", file).is_some();
+                        let f = folders.find("model", inst.file.bytes(), base).is_some();
                         found_cache.push((file.clone(), f));
                         f
                     }
