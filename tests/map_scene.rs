@@ -545,3 +545,105 @@ fn a_missing_ground_file_is_a_clear_error() {
     );
     let _ = Path::new(&dir);
 }
+
+// ---------------------------------------------------------------------------
+// Water, and models that cannot be read.
+// ---------------------------------------------------------------------------
+
+#[test]
+fn water_covers_the_tiles_below_each_planes_level() {
+    use kiln::formats::gnd::{WaterPlane, WaterSetup};
+    // A flat ground at height 0 with two water zones (GND 1.9 split 2×1):
+    // the west plane 5 units up (RO −5) floods its half, the east plane 5
+    // units down stays under the ground.
+    let plane = |level: f32| WaterPlane {
+        level,
+        kind: 0,
+        wave_height: 1.0,
+        wave_speed: 2.0,
+        wave_pitch: 50.0,
+        texture_cycling: 3,
+    };
+    let mut g = flat_gnd();
+    g.minor = 9;
+    g.water = Some(WaterSetup {
+        default: plane(0.0),
+        split_u: 2,
+        split_v: 1,
+        planes: vec![plane(-5.0), plane(5.0)],
+    });
+    // Parse the written file so the planes are what a reader gets.
+    let g =
+        kiln::formats::gnd::parse(&kiln::formats::gnd::write(&g), Path::new("split.gnd")).unwrap();
+    let water = map::water::build(&g, Some(100.0));
+    let tiles: usize = water.iter().map(|c| c.triangles.len() / 2).sum();
+    assert_eq!(
+        tiles,
+        (SIDE * SIDE / 2) as usize,
+        "the west half, every tile"
+    );
+    for c in &water {
+        for p in &c.positions {
+            assert_eq!(p.y, 5.0);
+            assert!(p.x <= 120.0, "east of the split: {p}");
+        }
+    }
+    // No GND planes: the RSW's level decides. 100 deep: nothing floods.
+    let mut g = flat_gnd();
+    g.water = None;
+    assert!(map::water::build(&g, Some(100.0)).is_empty());
+    assert_eq!(
+        map::water::build(&g, Some(-1.0))
+            .iter()
+            .map(|c| c.triangles.len())
+            .sum::<usize>(),
+        (2 * SIDE * SIDE) as usize
+    );
+}
+
+#[test]
+fn fishingboat_sea_is_at_the_rsw_water_level() {
+    let Some(scene) = corpus_scene("fishingboat") else {
+        return;
+    };
+    // RSW 2.1 water level −53 (RO, Y down): the sea surface 53 units up.
+    assert!(!scene.water.is_empty());
+    assert!(scene
+        .water
+        .iter()
+        .flat_map(|c| &c.positions)
+        .all(|p| p.y == 53.0));
+}
+
+#[test]
+fn an_unreadable_model_is_named_once_and_drawn_as_a_placeholder() {
+    let dir = common::tempdir("badmodel");
+    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("recipes/samples/data");
+    let beacon = std::fs::read(data.join("model/kiln/beacon.rsm")).unwrap();
+    std::fs::create_dir_all(dir.join("data/model/kiln")).unwrap();
+    // A client folder whose beacon is cut short overrides the samples.
+    std::fs::write(dir.join("data/model/kiln/beacon.rsm"), &beacon[..200]).unwrap();
+    let scene = MapScene::load(
+        &data.join("kiln_village.rsw"),
+        &DataFolders::new(vec![dir.join("data"), data.clone()]),
+    )
+    .unwrap();
+    let notes = scene.notes().join("\n");
+    assert_eq!(notes.matches("could not be read").count(), 1, "{notes}");
+    assert!(
+        notes.contains("kiln\\beacon.rsm") && notes.contains("byte"),
+        "{notes}"
+    );
+    let beacons: Vec<_> = scene
+        .instances
+        .iter()
+        .filter(|i| i.name.starts_with("beacon"))
+        .collect();
+    assert_eq!(beacons.len(), 3);
+    assert!(beacons.iter().all(|b| b.missing));
+    // The windmill still comes from the samples (second folder).
+    assert!(!scene.instances[0].missing);
+    let cam = map::view::top_down(&scene, Region::whole(24, 24), 4.0).unwrap();
+    let img = map::render(&scene, &cam.camera, 0.0, &opts(&cam, 1));
+    assert_eq!(img.dimensions(), (96, 96));
+}

@@ -198,6 +198,24 @@ fn draw_block(
             });
         }
     }
+    for w in &scene.water {
+        if !box_visible(&view_proj, (w.min, w.max)) {
+            continue;
+        }
+        batches.push(Batch {
+            positions: &w.positions,
+            normals: &w.normals,
+            uvs: &w.uvs,
+            triangles: &w.triangles,
+            uv_transform: Affine2::IDENTITY,
+            texture: None,
+            base_color: super::water::WATER_COLOR,
+            alpha: AlphaMode::Blend,
+            two_sided: true,
+            unlit: false,
+            lightmap: None,
+        });
+    }
     let here: Vec<(&Instance, &PosedModel)> = visible
         .iter()
         .filter(|i| box_visible(&view_proj, i.bounds))

@@ -38,6 +38,8 @@ pub struct MapModel {
     pub path: Option<PathBuf>,
     /// `None` when the file is missing or unreadable: drawn as a placeholder.
     pub model: Option<Arc<Model>>,
+    /// Why a file that was found could not be used.
+    pub error: Option<String>,
     /// From the model's display space to its client space (undoes kiln's own
     /// centering where the client does not centre: RSM2).
     pub to_client: Mat4,
@@ -69,6 +71,8 @@ pub struct MapScene {
     pub gnd_path: PathBuf,
     pub version: String,
     pub ground: Ground,
+    /// Water surface chunks (empty when no ground dips below the level).
+    pub water: Vec<super::water::WaterChunk>,
     pub models: Vec<MapModel>,
     pub instances: Vec<Instance>,
     /// The box drawn for missing models.
@@ -110,6 +114,7 @@ impl MapScene {
             data.find("texture", &raw, near)
         };
         let ground = Ground::build(&gnd, &gnd_path, &find_texture);
+        let water = super::water::build(&gnd, rsw.water.as_ref().map(|w| w.level));
         let half = Vec3::new(
             gnd.scale * gnd.width as f32 / 2.0,
             0.0,
@@ -152,7 +157,13 @@ impl MapScene {
         let mut missing_models = Vec::new();
         for m in &models {
             match &m.model {
-                None => missing_models.push(m.file.clone()),
+                None => match &m.error {
+                    Some(e) => warnings.push(format!(
+                        "model \"{}\" could not be read, drawn as a placeholder: {e}",
+                        m.file
+                    )),
+                    None => missing_models.push(m.file.clone()),
+                },
                 Some(model) => {
                     for w in &model.warnings {
                         if !warnings.contains(w) {
@@ -227,6 +238,7 @@ impl MapScene {
             version: rsw.version_string(),
             missing_textures: ground.missing.clone(),
             ground,
+            water,
             models,
             instances,
             placeholder,
@@ -248,6 +260,10 @@ impl MapScene {
     /// Bounds of everything drawable: ground and instances.
     pub fn bounds(&self) -> (Vec3, Vec3) {
         let (mut lo, mut hi) = self.ground.bounds();
+        for w in &self.water {
+            lo = lo.min(w.min);
+            hi = hi.max(w.max);
+        }
         for i in &self.instances {
             lo = lo.min(i.bounds.0);
             hi = hi.max(i.bounds.1);
@@ -288,21 +304,22 @@ fn load_map_model(
     near: &Path,
     resolver: &crate::texture::TextureResolver,
 ) -> MapModel {
-    let missing = |path: Option<PathBuf>| MapModel {
+    let missing = |path: Option<PathBuf>, error: Option<String>| MapModel {
         file: name.to_string(),
         path,
         model: None,
+        error,
         to_client: Mat4::IDENTITY,
         bounds: (Vec3::ZERO, Vec3::ZERO),
     };
     let Some(path) = data.find("model", raw, near) else {
-        return missing(None);
+        return missing(None, None);
     };
     let parsed = match crate::load::read(&path)
         .and_then(|bytes| rsm::parse(&bytes, &path).map_err(Error::Parse))
     {
         Ok(p) => p,
-        Err(_) => return missing(Some(path)),
+        Err(e) => return missing(Some(path), Some(e.to_string())),
     };
     let model = scene::lower_rsm::lower(&parsed, &path, resolver);
     // RSM1: kiln's display already is the client's centering under D. RSM2:
@@ -318,6 +335,7 @@ fn load_map_model(
         file: name.to_string(),
         path: Some(path),
         model: Some(Arc::new(model)),
+        error: None,
         to_client,
         bounds,
     }

@@ -142,6 +142,14 @@ pub fn angled(
             hi = hi.max(chi);
         }
     }
+    for c in &scene.water {
+        let clo = c.min.max(Vec3::new(x0, f32::NEG_INFINITY, z0));
+        let chi = c.max.min(Vec3::new(x1, f32::INFINITY, z1));
+        if clo.x <= chi.x && clo.z <= chi.z {
+            lo = lo.min(clo);
+            hi = hi.max(chi);
+        }
+    }
     for i in &scene.instances {
         if region.contains_xz(s, i.origin) {
             lo = lo.min(i.bounds.0);
