@@ -104,6 +104,15 @@ struct ViewArgs {
     background: [u8; 4],
 }
 
+impl ViewArgs {
+    fn projection(&self) -> Projection {
+        match self.projection {
+            ProjectionArg::Orthographic => Projection::Orthographic,
+            ProjectionArg::Perspective => Projection::Perspective { fov_deg: self.fov },
+        }
+    }
+}
+
 #[derive(Args)]
 struct TimeArgs {
     /// Time in seconds
@@ -300,12 +309,7 @@ fn cmd_render(a: RenderArgs) -> Result<(), Error> {
     let t = model_time(&model, &a.time);
     let posed = kiln::scene::pose(&model, t);
     let framing = Framing {
-        projection: match a.view.projection {
-            ProjectionArg::Orthographic => Projection::Orthographic,
-            ProjectionArg::Perspective => Projection::Perspective {
-                fov_deg: a.view.fov,
-            },
-        },
+        projection: a.view.projection(),
         ..Framing::default()
     };
     let (w, h) = a.view.size;
@@ -340,14 +344,16 @@ fn render_map(a: &RenderArgs) -> Result<(), Error> {
     let region = a.map.region.unwrap_or(Region::whole(gw, gh));
     region.check(gw, gh).map_err(Error::Usage)?;
     let cam = if a.map.angled {
-        let projection = match a.view.projection {
-            ProjectionArg::Orthographic => Projection::Orthographic,
-            ProjectionArg::Perspective => Projection::Perspective {
-                fov_deg: a.view.fov,
-            },
-        };
         let (w, h) = a.view.size;
-        map::view::angled(&scene, region, a.view.yaw, a.view.pitch, w, h, projection)
+        map::view::angled(
+            &scene,
+            region,
+            a.view.yaw,
+            a.view.pitch,
+            w,
+            h,
+            a.view.projection(),
+        )
     } else {
         if !(a.map.pixels_per_tile > 0.0 && a.map.pixels_per_tile <= 256.0) {
             return Err(Error::Usage(format!(

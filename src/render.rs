@@ -1,7 +1,7 @@
 //! Glue between a posed model and the rasterizer.
 
 use crate::raster::{self, Batch, Camera, Light, RenderOptions};
-use crate::scene::{Model, PosedModel};
+use crate::scene::{Model, PosedModel, PosedPrimitive};
 
 /// The draw list of a posed model: one batch per posed primitive.
 pub fn batches<'a>(model: &'a Model, posed: &'a PosedModel) -> Vec<Batch<'a>> {
@@ -9,27 +9,39 @@ pub fn batches<'a>(model: &'a Model, posed: &'a PosedModel) -> Vec<Batch<'a>> {
         .primitives
         .iter()
         .filter_map(|p| {
-            let mesh = model.meshes.get(p.mesh)?;
             let pm = posed.meshes.get(p.mesh)?;
-            let mat = model.materials.get(p.material)?;
-            Some(Batch {
-                positions: &pm.positions,
-                normals: &pm.normals,
-                uvs: &mesh.uvs,
-                triangles: &p.triangles,
-                uv_transform: p.uv_transform,
-                texture: mat
-                    .texture
-                    .and_then(|t| model.textures.get(t))
-                    .map(|s| &*s.image),
-                base_color: mat.base_color,
-                alpha: mat.alpha,
-                two_sided: p.two_sided,
-                unlit: mat.unlit,
-                lightmap: None,
-            })
+            primitive_batch(model, p, &pm.positions, &pm.normals, &p.triangles)
         })
         .collect()
+}
+
+/// One posed primitive of `model` as a batch over the given vertices (the
+/// posed mesh's own, or a copy moved elsewhere, as a map instance is).
+pub fn primitive_batch<'a>(
+    model: &'a Model,
+    p: &PosedPrimitive,
+    positions: &'a [glam::Vec3],
+    normals: &'a [glam::Vec3],
+    triangles: &'a [[u32; 3]],
+) -> Option<Batch<'a>> {
+    let mesh = model.meshes.get(p.mesh)?;
+    let mat = model.materials.get(p.material)?;
+    Some(Batch {
+        positions,
+        normals,
+        uvs: &mesh.uvs,
+        triangles,
+        uv_transform: p.uv_transform,
+        texture: mat
+            .texture
+            .and_then(|t| model.textures.get(t))
+            .map(|s| &*s.image),
+        base_color: mat.base_color,
+        alpha: mat.alpha,
+        two_sided: p.two_sided,
+        unlit: mat.unlit,
+        lightmap: None,
+    })
 }
 
 /// Renders a posed model with one camera.

@@ -11,7 +11,7 @@
 use super::scene::{Instance, MapScene};
 use crate::raster::{self, Batch, Camera, LightmapLayer, RenderOptions};
 use crate::scene::{self, AlphaMode, PosedModel};
-use glam::{Affine2, Mat3, Mat4, Vec3, Vec4};
+use glam::{Affine2, Mat4, Vec3, Vec4};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 
@@ -123,14 +123,7 @@ struct Placed {
 
 fn place(inst: &Instance, posed: &PosedModel) -> Placed {
     let m = inst.world;
-    let nm = {
-        let m3 = Mat3::from_mat4(m);
-        if m3.determinant().abs() > 1e-12 {
-            m3.inverse().transpose()
-        } else {
-            m3
-        }
-    };
+    let nm = scene::pose::normal_matrix(m);
     let meshes = posed
         .meshes
         .iter()
@@ -225,33 +218,16 @@ fn draw_block(
     for ((inst, p), pl) in here.iter().zip(&placed) {
         let model = scene.model_of(inst);
         for (k, prim) in p.primitives.iter().enumerate() {
-            let (Some(mesh), Some((positions, normals)), Some(mat)) = (
-                model.meshes.get(prim.mesh),
-                pl.meshes.get(prim.mesh),
-                model.materials.get(prim.material),
-            ) else {
+            let Some((positions, normals)) = pl.meshes.get(prim.mesh) else {
                 continue;
             };
             let triangles = match &pl.flipped {
                 Some(f) => &f[k],
                 None => &prim.triangles,
             };
-            batches.push(Batch {
-                positions,
-                normals,
-                uvs: &mesh.uvs,
-                triangles,
-                uv_transform: prim.uv_transform,
-                texture: mat
-                    .texture
-                    .and_then(|t| model.textures.get(t))
-                    .map(|s| &*s.image),
-                base_color: mat.base_color,
-                alpha: mat.alpha,
-                two_sided: prim.two_sided,
-                unlit: mat.unlit,
-                lightmap: None,
-            });
+            batches.extend(crate::render::primitive_batch(
+                model, prim, positions, normals, triangles,
+            ));
         }
     }
     raster::render(&batches, camera, &scene.light, opts)

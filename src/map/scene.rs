@@ -276,7 +276,11 @@ impl MapScene {
     pub fn notes(&self) -> Vec<String> {
         let mut out = Vec::new();
         if !self.missing_models.is_empty() {
-            let count = self.instances.iter().filter(|i| i.missing).count();
+            let count = self
+                .instances
+                .iter()
+                .filter(|i| i.missing && self.models[i.model].error.is_none())
+                .count();
             out.push(format!(
                 "{} of {} model files not found; {count} instance(s) drawn as red placeholder boxes: {}",
                 self.missing_models.len(),
@@ -414,7 +418,7 @@ pub fn sun(light: Option<&rsw::Light>) -> Light {
 
 /// A unit-free box standing on y = 0 with a white outline on each face.
 fn placeholder_box() -> Model {
-    use crate::scene::{AlphaMode, Material, Mesh, Node, NodeAnim, Primitive, TextureSlot};
+    use crate::scene::{AlphaMode, Material, Mesh, Node, Primitive, TextureSlot};
     use crate::texture::{Texture, TextureAlpha};
     let (h, t) = (PLACEHOLDER_HALF, PLACEHOLDER_HEIGHT);
     let n = 16u32;
@@ -463,15 +467,7 @@ fn placeholder_box() -> Model {
     Model {
         name: "placeholder".into(),
         source: PathBuf::new(),
-        nodes: vec![Node {
-            name: "placeholder".into(),
-            parent: None,
-            translation: Vec3::ZERO,
-            linear: Mat3::IDENTITY,
-            scale: Vec3::ONE,
-            anim: NodeAnim::default(),
-            geometry: Mat4::IDENTITY,
-        }],
+        nodes: vec![Node::identity("placeholder", None)],
         meshes: vec![Mesh {
             name: "placeholder".into(),
             node: 0,

@@ -17,7 +17,7 @@ use super::skeleton::BoneSpec;
 use super::track::{Interp, Track};
 use crate::formats::arma::p3d::Mlod;
 use crate::formats::arma::rtm::{self, Bmtr, PlainRtm};
-use glam::{Mat3, Mat4, Quat, Vec2, Vec3};
+use glam::{Mat4, Quat, Vec2, Vec3};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -187,15 +187,7 @@ pub fn lower_mlod(m: &Mlod, lod: usize, source: &Path, materials: &[(String, Pat
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default(),
         source: source.to_path_buf(),
-        nodes: vec![Node {
-            name: "(model)".into(),
-            parent: None,
-            translation: Vec3::ZERO,
-            linear: Mat3::IDENTITY,
-            scale: Vec3::ONE,
-            anim: NodeAnim::default(),
-            geometry: Mat4::IDENTITY,
-        }],
+        nodes: vec![Node::identity("(model)", None)],
         meshes: vec![Mesh {
             name: crate::formats::arma::p3d::lod_name(l.resolution),
             node: 0,

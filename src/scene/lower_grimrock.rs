@@ -191,15 +191,7 @@ pub fn lower(m: &gr::Model, source: &Path, defs: &[MaterialDef], pose: RestPose)
     }
     let needs_root = meshes.iter().any(|mm| mm.node == nodes.len());
     if needs_root {
-        nodes.push(Node {
-            name: "(model space)".into(),
-            parent: None,
-            translation: Vec3::ZERO,
-            linear: Mat3::IDENTITY,
-            scale: Vec3::ONE,
-            anim: NodeAnim::default(),
-            geometry: Mat4::IDENTITY,
-        });
+        nodes.push(Node::identity("(model space)", None));
     }
 
     Model {

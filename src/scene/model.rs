@@ -40,6 +40,22 @@ pub struct Node {
     pub geometry: Mat4,
 }
 
+impl Node {
+    /// A node that does not move its meshes: identity rest values, no
+    /// animation, no geometry matrix.
+    pub fn identity(name: impl Into<String>, parent: Option<usize>) -> Node {
+        Node {
+            name: name.into(),
+            parent,
+            translation: Vec3::ZERO,
+            linear: Mat3::IDENTITY,
+            scale: Vec3::ONE,
+            anim: NodeAnim::default(),
+            geometry: Mat4::IDENTITY,
+        }
+    }
+}
+
 /// `local(t) = T(translation) · R(rotation) · S(scale)`; a missing track uses
 /// the node's rest value.
 #[derive(Debug, Clone, Default)]

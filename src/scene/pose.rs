@@ -138,7 +138,8 @@ pub fn pose(model: &Model, t: f32) -> PosedModel {
     }
 }
 
-fn normal_matrix(m: Mat4) -> Mat3 {
+/// The inverse transpose of `m`'s linear part (the part itself when singular).
+pub fn normal_matrix(m: Mat4) -> Mat3 {
     let m3 = Mat3::from_mat4(m);
     if m3.determinant().abs() > 1e-12 {
         m3.inverse().transpose()

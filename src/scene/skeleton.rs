@@ -54,15 +54,7 @@ pub fn bind(model: &Model, bones: &[BoneSpec]) -> Model {
             // A parent cycle: place the rest as roots.
             for b in pending.drain(..) {
                 if find(&out.nodes, &b.name).is_none() {
-                    out.nodes.push(Node {
-                        name: b.name.clone(),
-                        parent: None,
-                        translation: Vec3::ZERO,
-                        linear: Mat3::IDENTITY,
-                        scale: Vec3::ONE,
-                        anim: NodeAnim::default(),
-                        geometry: Mat4::IDENTITY,
-                    });
+                    out.nodes.push(Node::identity(b.name.clone(), None));
                 }
             }
         }

@@ -353,13 +353,7 @@ pub fn lookup_data_file_raw(start: &Path, kind: &str, raw: &[u8]) -> Option<Path
     if parts.is_empty() {
         return None;
     }
-    let kind: Vec<Vec<u8>> = if kind.is_empty() {
-        Vec::new()
-    } else {
-        vec![kind.as_bytes().to_vec()]
-    };
-    let mut nested = vec![b"data".to_vec()];
-    nested.extend(kind.iter().cloned());
+    let (kind, nested) = kind_prefixes(kind);
     for dir in start.ancestors() {
         let named_data = dir
             .file_name()
@@ -390,6 +384,13 @@ pub fn find_in_data_dir(dir: &Path, kind: &str, raw: &[u8]) -> Option<PathBuf> {
     if parts.is_empty() {
         return None;
     }
+    let (kind, nested) = kind_prefixes(kind);
+    find(dir, &kind, &parts).or_else(|| find(dir, &nested, &parts))
+}
+
+/// `kind` as path components (none for the data root), and the same below a
+/// `data` folder.
+fn kind_prefixes(kind: &str) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
     let kind: Vec<Vec<u8>> = if kind.is_empty() {
         Vec::new()
     } else {
@@ -397,5 +398,5 @@ pub fn find_in_data_dir(dir: &Path, kind: &str, raw: &[u8]) -> Option<PathBuf> {
     };
     let mut nested = vec![b"data".to_vec()];
     nested.extend(kind.iter().cloned());
-    find(dir, &kind, &parts).or_else(|| find(dir, &nested, &parts))
+    (kind, nested)
 }
