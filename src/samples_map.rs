@@ -288,7 +288,7 @@ fn noise_texture(a: [u8; 3], b: [u8; 3], seed: u32) -> Vec<u8> {
             let mut h =
                 (x as u32).wrapping_mul(374761393) ^ (y as u32).wrapping_mul(668265263) ^ seed;
             h = (h ^ (h >> 13)).wrapping_mul(1274126177);
-            px[y * n + x] = if h % 3 == 0 { b } else { a };
+            px[y * n + x] = if h.is_multiple_of(3) { b } else { a };
         }
     }
     crate::texture::encode_bmp24(n as u32, n as u32, &px)

@@ -29,7 +29,7 @@ pub struct WaterChunk {
 /// when the GND carries no planes.
 pub fn build(gnd: &Gnd, rsw_level: Option<f32>) -> Vec<WaterChunk> {
     let (w, h) = (gnd.width.max(0) as usize, gnd.height.max(0) as usize);
-    if w == 0 || h == 0 || gnd.cubes.len() < w * h || !(gnd.scale > 0.0) {
+    if w == 0 || h == 0 || gnd.cubes.len() < w * h || !gnd.scale.is_finite() || gnd.scale <= 0.0 {
         return Vec::new();
     }
     let level_at = |x: usize, y: usize| -> Option<f32> {

@@ -300,6 +300,67 @@ pub fn load_or_checker(
     }
 }
 
+/// Finds a Ragnarok data file in one given data folder: `<dir>/<kind>/<name>`,
+/// then `<dir>/data/<kind>/<name>` (a client folder given instead of its
+/// `data/`). `kind` may be empty for files at the data root (a map's `.gnd`).
+/// `raw` is the name as stored (CP949 bytes, backslashes, any case).
+pub fn find_in_data_dir(dir: &Path, kind: &str, raw: &[u8]) -> Option<PathBuf> {
+    let parts = split_name(raw);
+    if parts.is_empty() {
+        return None;
+    }
+    let (kind, nested) = kind_prefixes(kind);
+    find(dir, &kind, &parts).or_else(|| find(dir, &nested, &parts))
+}
+
+/// `kind` as path components (none for the data root), and the same below a
+/// `data` folder.
+fn kind_prefixes(kind: &str) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
+    let kind: Vec<Vec<u8>> = if kind.is_empty() {
+        Vec::new()
+    } else {
+        vec![kind.as_bytes().to_vec()]
+    };
+    let mut nested = vec![b"data".to_vec()];
+    nested.extend(kind.iter().cloned());
+    (kind, nested)
+}
+
+/// Finds a Ragnarok data file (`kind` = "model", "texture", …) named as a
+/// map or model names it (backslashes, any case, CP949), looking in every
+/// `data` folder at or above `start` and in `data/` beside each of them.
+pub fn lookup_data_file(start: &Path, kind: &str, name: &str) -> Option<PathBuf> {
+    lookup_data_file_raw(start, kind, name.as_bytes())
+}
+
+/// [`lookup_data_file`] for a name as stored (CP949 bytes).
+pub fn lookup_data_file_raw(start: &Path, kind: &str, raw: &[u8]) -> Option<PathBuf> {
+    let parts = split_name(raw);
+    if parts.is_empty() {
+        return None;
+    }
+    let (kind, nested) = kind_prefixes(kind);
+    for dir in start.ancestors() {
+        let named_data = dir
+            .file_name()
+            .is_some_and(|n| n.as_encoded_bytes().eq_ignore_ascii_case(b"data"));
+        if named_data {
+            if let Some(p) = find(dir, &kind, &parts) {
+                return Some(p);
+            }
+        }
+        let base = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        if let Some(p) = find(base, &nested, &parts) {
+            return Some(p);
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -338,65 +399,4 @@ mod tests {
         assert!(eq_fold_cp949(b"Error_01.BMP", b"error_01.bmp"));
         assert!(!eq_fold_cp949(b"error_01.bmp", b"error_01.bm"));
     }
-}
-
-/// Finds a Ragnarok data file (`kind` = "model", "texture", …) named as a
-/// map or model names it (backslashes, any case, CP949), looking in every
-/// `data` folder at or above `start` and in `data/` beside each of them.
-pub fn lookup_data_file(start: &Path, kind: &str, name: &str) -> Option<PathBuf> {
-    lookup_data_file_raw(start, kind, name.as_bytes())
-}
-
-/// [`lookup_data_file`] for a name as stored (CP949 bytes).
-pub fn lookup_data_file_raw(start: &Path, kind: &str, raw: &[u8]) -> Option<PathBuf> {
-    let parts = split_name(raw);
-    if parts.is_empty() {
-        return None;
-    }
-    let (kind, nested) = kind_prefixes(kind);
-    for dir in start.ancestors() {
-        let named_data = dir
-            .file_name()
-            .is_some_and(|n| n.as_encoded_bytes().eq_ignore_ascii_case(b"data"));
-        if named_data {
-            if let Some(p) = find(dir, &kind, &parts) {
-                return Some(p);
-            }
-        }
-        let base = if dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            dir
-        };
-        if let Some(p) = find(base, &nested, &parts) {
-            return Some(p);
-        }
-    }
-    None
-}
-
-/// Finds a Ragnarok data file in one given data folder: `<dir>/<kind>/<name>`,
-/// then `<dir>/data/<kind>/<name>` (a client folder given instead of its
-/// `data/`). `kind` may be empty for files at the data root (a map's `.gnd`).
-/// `raw` is the name as stored (CP949 bytes, backslashes, any case).
-pub fn find_in_data_dir(dir: &Path, kind: &str, raw: &[u8]) -> Option<PathBuf> {
-    let parts = split_name(raw);
-    if parts.is_empty() {
-        return None;
-    }
-    let (kind, nested) = kind_prefixes(kind);
-    find(dir, &kind, &parts).or_else(|| find(dir, &nested, &parts))
-}
-
-/// `kind` as path components (none for the data root), and the same below a
-/// `data` folder.
-fn kind_prefixes(kind: &str) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
-    let kind: Vec<Vec<u8>> = if kind.is_empty() {
-        Vec::new()
-    } else {
-        vec![kind.as_bytes().to_vec()]
-    };
-    let mut nested = vec![b"data".to_vec()];
-    nested.extend(kind.iter().cloned());
-    (kind, nested)
 }
