@@ -402,3 +402,53 @@ fn gif_errors() {
         );
     }
 }
+
+#[test]
+fn angled_and_map_level_errors() {
+    let cases = [
+        (
+            "{ name: o, yaw: .inf }",
+            "5:25: map 'v' view 'o': `yaw` must be a finite number, got inf",
+        ),
+        (
+            "{ name: o, yaw: 0, fov: 0.5, projection: perspective }",
+            "5:33: map 'v' view 'o': `fov` must be in [1, 170], got 0.5",
+        ),
+        (
+            "{ name: o, pitch: 30, fov: 171 }",
+            "5:36: map 'v' view 'o': `fov` must be in [1, 170], got 171",
+        ),
+        (
+            "{ name: o, pitch: 30, size: [0, 10] }",
+            "5:37: map 'v' view 'o': `size` sides must be 1..=8192 pixels, got 0x10",
+        ),
+    ];
+    for (view, want) in cases {
+        assert_eq!(
+            err(&one_map(&format!("      - {view}\n"))),
+            format!("recipe.yaml:{want}"),
+            "{view}"
+        );
+    }
+    let map = |key: &str| {
+        err(&format!(
+            "maps:\n  - name: v\n    map: v.rsw\n    {key}\n    views: [{{ name: o }}]\n"
+        ))
+    };
+    assert_eq!(
+        map("antialias: 0"),
+        "recipe.yaml:4:16: map 'v': `antialias` must be in 1..=4, got 0"
+    );
+    assert_eq!(
+        map("antialias: 5"),
+        "recipe.yaml:4:16: map 'v': `antialias` must be in 1..=4, got 5"
+    );
+    assert_eq!(
+        map("size: 64x64"),
+        "recipe.yaml:4:5: map 'v': unknown key `size`, expected one of name, map, data, output, antialias, background, views"
+    );
+    assert_eq!(
+        map("name: again"),
+        "recipe.yaml:4:5: map 'again': duplicate mapping key: name"
+    );
+}
