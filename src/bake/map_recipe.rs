@@ -14,6 +14,8 @@
 //! ```
 //! A view with `yaw` or `pitch` is angled; otherwise it looks straight down.
 //! Files are `<output>/<map name>_<view name>.png` (or `.gif`).
+//! Two views may not write one file, across maps too (`a_b` + `c` and
+//! `a` + `b_c` meet in `a_b_c.png` when the maps share an `output`).
 
 use super::recipe::{
     check_name, finite, in_range, int_range, Background, Ctx, Int, Num, OneOrMany, Projection,
