@@ -14,6 +14,8 @@
 //! ```
 //! A view with `yaw` or `pitch` is angled; otherwise it looks straight down.
 //! Files are `<output>/<map name>_<view name>.png` (or `.gif`).
+//! Two views may not write one file, across maps too (`a_b` + `c` and
+//! `a` + `b_c` meet in `a_b_c.png` when the maps share an `output`).
 
 use super::recipe::{
     check_name, finite, in_range, int_range, Background, Ctx, Int, Num, OneOrMany, Projection,
@@ -139,10 +141,52 @@ pub(super) fn resolve_maps(
     raw: &[S<RawMap>],
     names: &mut BTreeMap<String, u64>,
 ) -> Result<Vec<MapJob>, RecipeError> {
-    raw.iter()
-        .enumerate()
-        .map(|(i, m)| resolve_map(ctx, i, m, names))
-        .collect()
+    let mut out = Vec::with_capacity(raw.len());
+    // File → the view that claimed it. Map and view names are each unique,
+    // yet `a_b` + `c` and `a` + `b_c` still meet in one file name.
+    let mut claimed: BTreeMap<PathBuf, (String, String, u64)> = BTreeMap::new();
+    for (i, sm) in raw.iter().enumerate() {
+        let job = resolve_map(ctx, i, sm, names)?;
+        let raw_views = sm.value.views.as_ref().map_or(&[][..], |v| &v.value[..]);
+        for (v, rv) in job.views.iter().zip(raw_views) {
+            let key = lexical(&v.file);
+            if let Some((map, view, line)) = claimed.get(&key) {
+                let at = rv
+                    .value
+                    .name
+                    .as_ref()
+                    .map_or(rv.referenced, |n| n.referenced);
+                return Err(ctx.err(
+                    &at,
+                    &format!("map '{}' view '{}'", job.name, v.name),
+                    format!(
+                        "writes `{}`, which map '{map}' view '{view}' (line {line}) also writes; rename one of them or give the maps different `output` folders",
+                        v.file.display()
+                    ),
+                ));
+            }
+            claimed.insert(key, (job.name.clone(), v.name.clone(), v.line));
+        }
+        out.push(job);
+    }
+    Ok(out)
+}
+
+/// `a/./b/../c` → `a/c` without touching the disk, so two spellings of one
+/// output file compare equal.
+fn lexical(p: &std::path::Path) -> PathBuf {
+    use std::path::Component;
+    let mut out: Vec<Component> = Vec::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            _ => out.push(c),
+        }
+    }
+    out.iter().collect()
 }
 
 fn resolve_map(
@@ -162,7 +206,10 @@ fn resolve_map(
         return Err(ctx.err(
             &name.referenced,
             &label,
-            format!("duplicate job name; line {first} already uses it"),
+            format!(
+                "duplicate name `{}`; line {first} already uses it (jobs and maps share names, as `--only` picks by name)",
+                name.value
+            ),
         ));
     }
     names.insert(name.value.clone(), name.referenced.line());
@@ -186,15 +233,24 @@ fn resolve_map(
         return Err(ctx.err(at, &label, "missing key `views` (at least one view)"));
     };
     if views.value.is_empty() {
-        return Err(ctx.err(&views.referenced, &label, "`views` is empty"));
+        return Err(ctx.err(
+            &views.referenced,
+            &label,
+            "`views` is empty; give at least one view",
+        ));
     }
     let mut seen: BTreeMap<String, u64> = BTreeMap::new();
     let mut out = Vec::with_capacity(views.value.len());
     for (k, sv) in views.value.iter().enumerate() {
         let v = resolve_view(ctx, &label, &name.value, &dir, k, sv)?;
         if let Some(first) = seen.get(&v.name) {
+            let at = sv
+                .value
+                .name
+                .as_ref()
+                .map_or(sv.referenced, |n| n.referenced);
             return Err(ctx.err(
-                &sv.referenced,
+                &at,
                 &label,
                 format!(
                     "duplicate view name `{}`; line {first} already uses it",
@@ -262,7 +318,10 @@ fn resolve_view(
                 return Err(ctx.err(
                     &r.referenced,
                     &label,
-                    "`region` is [x0, y0, x1, y1] in tiles with x0 < x1 and y0 < y1",
+                    format!(
+                        "`region` is [x0, y0, x1, y1] in tiles with x0 < x1 and y0 < y1, got [{}, {}, {}, {}]",
+                        vals[0], vals[1], vals[2], vals[3]
+                    ),
                 ));
             }
             Some(region)
@@ -385,7 +444,7 @@ fn resolve_view(
                             &d.referenced,
                             &label,
                             format!(
-                                "gif.duration × gif.fps gives {n} frames; at most {MAX_GIF_FRAMES}"
+                                "`gif.duration` × `gif.fps` gives {n} frames, more than the {MAX_GIF_FRAMES} allowed"
                             ),
                         ));
                     }
