@@ -270,7 +270,7 @@ fn a_region_off_the_map_names_the_recipe_line() {
     assert_eq!(o.status.code(), Some(1), "{err}");
     // Line 9: the third view of the first map.
     assert!(
-        err.contains("kiln: error: map 'edge': maps.yaml:9: map 'edge' view 'off': region [20, 20, 30, 30] leaves the 24×24-tile ground\n"),
+        err.contains("kiln: error: map 'edge': maps.yaml:9: view 'off': region [20, 20, 30, 30] leaves the 24×24-tile ground\n"),
         "{err}"
     );
     // The whole map is refused before rendering; the other map is written.

@@ -246,6 +246,14 @@ fn missing_and_empty_keys() {
         err(""),
         "recipe.yaml: the recipe has no `jobs:` and no `maps:`"
     );
+    assert_eq!(
+        err("maps: []\n"),
+        "recipe.yaml:1:7: maps: the recipe has no jobs and no maps"
+    );
+    assert_eq!(
+        err("jobs: []\nmaps: []\n"),
+        "recipe.yaml:1:7: jobs: the recipe has no jobs and no maps"
+    );
 }
 
 #[test]

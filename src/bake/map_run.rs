@@ -32,11 +32,11 @@ pub fn plan_map(job: &MapJob) -> Result<MapPlan> {
     let mut views = Vec::with_capacity(job.views.len());
     for v in &job.views {
         let fail = |m: String| {
+            // The run loop names the map; this names the view and its line.
             Error::Usage(format!(
-                "{}:{}: map '{}' view '{}': {m}",
+                "{}:{}: view '{}': {m}",
                 job.recipe.display(),
                 v.line,
-                job.name,
                 v.name
             ))
         };

@@ -1169,10 +1169,13 @@ impl Recipe {
             let at = raw
                 .jobs
                 .as_ref()
-                .map(|j| j.referenced)
-                .or(raw.maps.as_ref().map(|m| m.referenced));
+                .map(|j| (j.referenced, "jobs"))
+                .or(raw.maps.as_ref().map(|m| (m.referenced, "maps")));
             return Err(match at {
-                Some(at) => ctx.err(&at, "jobs", "the recipe has no jobs"),
+                Some((at, key)) if raw.maps.is_some() => {
+                    ctx.err(&at, key, "the recipe has no jobs and no maps")
+                }
+                Some((at, key)) => ctx.err(&at, key, "the recipe has no jobs"),
                 None => RecipeError {
                     file: path.to_path_buf(),
                     line: 0,
