@@ -21,10 +21,21 @@ const SIDE: i32 = 300;
 const INSTANCES: usize = 3000;
 const CORPUS_MAP: &str = "../shared/corpus/ro/hurtsky+RO-Clientresources/data/poring_c01.rsw";
 
-/// Writes the synthetic map once (kept when already there with the same bytes).
+/// Writes the synthetic map once (kept when already there with the same
+/// bytes). `KILN_BENCH_MAP_INSTANCES=n` also writes `big_<n>.rsw` on the
+/// same ground, for measuring how memory grows with the instance count.
 fn synthetic_map() -> PathBuf {
     let dir = Path::new("target/bench-map");
     std::fs::create_dir_all(dir).expect("create target/bench-map");
+    if let Some(n) = std::env::var("KILN_BENCH_MAP_INSTANCES")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+    {
+        let (rsw, _) = kiln::samples_map::big_map(SIDE, SIDE, n);
+        let path = dir.join(format!("big_{n}.rsw"));
+        std::fs::write(&path, kiln::formats::rsw::write(&rsw)).expect("write synthetic map");
+        eprintln!("wrote {}", path.display());
+    }
     let (rsw, gnd) = kiln::samples_map::big_map(SIDE, SIDE, INSTANCES);
     let rsw_path = dir.join("big.rsw");
     for (path, bytes) in [
