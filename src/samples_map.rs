@@ -293,3 +293,176 @@ fn noise_texture(a: [u8; 3], b: [u8; 3], seed: u32) -> Vec<u8> {
     }
     crate::texture::encode_bmp24(n as u32, n as u32, &px)
 }
+
+/// A large synthetic map for benchmarks: `width × height` tiles of rolling
+/// ground in the sample textures, one lightmap per tile, and `instances`
+/// models spread over it by an integer hash: mostly beacons, every tenth a
+/// windmill and every seventh a missing model (drawn as a placeholder).
+///
+/// A surface names its lightmap with a u16, so past 65,536 tiles the
+/// lightmaps repeat on a 256×256-tile pattern: the atlas is then as large as
+/// the GND format allows.
+pub fn big_map(width: i32, height: i32, instances: usize) -> (Rsw, Gnd) {
+    let (width, height) = (width.max(1), height.max(1));
+    let corner = |x: i32, y: i32| -> f32 {
+        let (fx, fy) = (x as f32, y as f32);
+        6.0 * (fx * 0.11).sin() * (fy * 0.09).cos() + 3.0 * (fx * 0.37 + fy * 0.23).sin()
+    };
+    let heights = |x: i32, y: i32| {
+        [
+            -corner(x, y),
+            -corner(x + 1, y),
+            -corner(x, y + 1),
+            -corner(x + 1, y + 1),
+        ]
+    };
+    let tiles = width as usize * height as usize;
+    let lightmap_count = tiles.min(65536);
+    let lightmap_index = |x: i32, y: i32| -> usize {
+        if tiles <= 65536 {
+            (y * width + x) as usize
+        } else {
+            (y % 256 * 256 + x % 256) as usize
+        }
+    };
+    let mut lightmaps = vec![
+        Lightmap {
+            shadow: [255; 64],
+            color: [[0; 3]; 64],
+        };
+        lightmap_count
+    ];
+    let mut filled = vec![false; lightmap_count];
+    let mut surfaces = Vec::with_capacity(tiles);
+    let mut cubes = Vec::with_capacity(tiles);
+    for y in 0..height {
+        for x in 0..width {
+            let li = lightmap_index(x, y);
+            if !filled[li] {
+                filled[li] = true;
+                let lm = &mut lightmaps[li];
+                for j in 0..8 {
+                    for i in 0..8 {
+                        let tx = x as f32 + (i as f32 - 0.5) / 6.0;
+                        let ty = y as f32 + (j as f32 - 0.5) / 6.0;
+                        // Shade the slopes facing away from a south-west sun.
+                        let s = 200.0 + 55.0 * (tx * 0.11).cos() * (ty * 0.09).sin();
+                        lm.shadow[j * 8 + i] = s.clamp(0.0, 255.0) as u8;
+                        let g = ((tx * 0.05).sin() * (ty * 0.07).cos()).max(0.0);
+                        lm.color[j * 8 + i] = [(g * 60.0) as u8, (g * 30.0) as u8, 0];
+                    }
+                }
+            }
+            // Sand bands and stone patches on the grass.
+            let texture: i16 = if (y / 8) % 5 == 2 {
+                1
+            } else if ((x / 12) + (y / 12)) % 7 == 3 {
+                2
+            } else {
+                0
+            };
+            let (u0, v0) = ((x % 4) as f32 / 4.0, (y % 4) as f32 / 4.0);
+            let d = 0.25;
+            cubes.push(Cube {
+                heights: heights(x, y),
+                top: surfaces.len() as i32,
+                front: -1,
+                side: -1,
+            });
+            surfaces.push(Surface {
+                u: [u0, u0 + d, u0, u0 + d],
+                v: [v0 + d, v0 + d, v0, v0],
+                texture,
+                lightmap: li as u16,
+                bgra: [255, 255, 255, 255],
+            });
+        }
+    }
+    let textures = vec![
+        "kiln\\grass.bmp".to_string(),
+        "kiln\\sand.bmp".to_string(),
+        "kiln\\stone.bmp".to_string(),
+    ];
+    let gnd = Gnd {
+        major: 1,
+        minor: 7,
+        width,
+        height,
+        scale: SCALE,
+        texture_raw: textures
+            .iter()
+            .map(|t| {
+                let mut r = t.as_bytes().to_vec();
+                r.resize(80, 0);
+                r
+            })
+            .collect(),
+        textures,
+        texture_name_len: 80,
+        lightmaps: Lightmaps {
+            per_cell: (8, 8, 1),
+            data: lightmaps,
+        },
+        surfaces,
+        cubes,
+        water: None,
+        warnings: Vec::new(),
+    };
+
+    // Same surface as the renderer's: split on the bottom-left–top-right diagonal.
+    let height_at = |tx: f32, ty: f32| -> f32 {
+        let (x, y) = (tx.floor() as i32, ty.floor() as i32);
+        let (fx, fy) = (tx - x as f32, ty - y as f32);
+        let c = heights(x, y).map(|v| -v);
+        if fx >= fy {
+            c[0] + fx * (c[1] - c[0]) + fy * (c[3] - c[1])
+        } else {
+            c[0] + fy * (c[2] - c[0]) + fx * (c[3] - c[2])
+        }
+    };
+    let hash = |k: u32, salt: u32| -> u32 {
+        let mut h = k.wrapping_mul(0x9E37_79B9) ^ salt.wrapping_mul(0x85EB_CA6B);
+        h ^= h >> 15;
+        h = h.wrapping_mul(0x2C1B_3C6D);
+        h ^ (h >> 12)
+    };
+    let objects = (0..instances as u32)
+        .map(|k| {
+            let tx = 0.5 + (hash(k, 1) % 10_000) as f32 / 10_000.0 * (width as f32 - 1.0);
+            let ty = 0.5 + (hash(k, 2) % 10_000) as f32 / 10_000.0 * (height as f32 - 1.0);
+            let yaw = (hash(k, 3) % 360) as f32;
+            let (name, file, scale) = if k % 7 == 3 {
+                ("missing", format!("kiln\\missing_{}.rsm", k % 5), 1.0)
+            } else if k % 10 == 0 {
+                ("windmill", "kiln\\windmill.rsm2".to_string(), 1.0)
+            } else {
+                ("beacon", "kiln\\beacon.rsm".to_string(), 1.0)
+            };
+            Object::Model(ModelInstance {
+                name: Some(FixedName::new(&format!("{name} {k}"), 40)),
+                anim_type: 2,
+                anim_speed: 0.5 + (k % 4) as f32 * 0.25,
+                block_type: 0,
+                flag: None,
+                file: FixedName::new(&file, 80),
+                node: FixedName::new("", 80),
+                position: [
+                    tx * SCALE - SCALE * width as f32 / 2.0,
+                    -height_at(tx, ty),
+                    ty * SCALE - SCALE * height as f32 / 2.0,
+                ],
+                rotation: [0.0, yaw, 0.0],
+                scale: [scale; 3],
+            })
+        })
+        .collect();
+    let half_w = (SCALE * width as f32 / 2.0) as i32;
+    let half_h = (SCALE * height as f32 / 2.0) as i32;
+    let mut rsw = village_rsw();
+    rsw.gnd = FixedName::new("big.gnd", 40);
+    rsw.gat = FixedName::new("big.gat", 40);
+    rsw.water = None;
+    rsw.bounds = Some([-half_w, half_w, -half_h, half_h]);
+    rsw.objects = objects;
+    (rsw, gnd)
+}

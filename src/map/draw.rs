@@ -14,6 +14,7 @@ use crate::scene::{self, AlphaMode, PosedModel};
 use glam::{Affine2, Mat4, Vec3, Vec4};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
+use std::sync::Mutex;
 
 /// Block edge in pixels.
 pub const BLOCK: u32 = 512;
@@ -27,7 +28,7 @@ pub fn render(
     opts: &RenderOptions,
 ) -> image::RgbaImage {
     let (w, h) = (opts.width, opts.height);
-    let mut img = image::RgbaImage::from_pixel(w, h, image::Rgba(opts.background));
+    let img = image::RgbaImage::from_pixel(w, h, image::Rgba(opts.background));
     if w == 0 || h == 0 {
         return img;
     }
@@ -46,25 +47,27 @@ pub fn render(
             (x0, y0, BLOCK.min(w - x0), BLOCK.min(h - y0))
         })
         .collect();
-    let drawn: Vec<image::RgbaImage> = blocks
-        .par_iter()
-        .map(|&(x0, y0, bw, bh)| {
-            let sub = Camera {
-                view: camera.view,
-                proj: block_projection(w, h, x0, y0, bw, bh) * camera.proj,
-            };
-            let block_opts = RenderOptions {
-                width: bw,
-                height: bh,
-                ..*opts
-            };
-            draw_block(scene, &visible, &posed, &sub, time, &block_opts)
-        })
-        .collect();
-    for (&(x0, y0, _, _), part) in blocks.iter().zip(&drawn) {
-        image::imageops::replace(&mut img, part, x0 as i64, y0 as i64);
-    }
-    img
+    // Each block is copied into the image as soon as it is drawn, so at most
+    // one block per thread is alive besides the image: collecting every
+    // block first held a second copy of the whole image.
+    let out = Mutex::new(img);
+    blocks.par_iter().for_each(|&(x0, y0, bw, bh)| {
+        let sub = Camera {
+            view: camera.view,
+            proj: block_projection(w, h, x0, y0, bw, bh) * camera.proj,
+        };
+        let block_opts = RenderOptions {
+            width: bw,
+            height: bh,
+            ..*opts
+        };
+        let part = draw_block(scene, &visible, &posed, &sub, time, &block_opts);
+        // A poisoned lock means another block panicked; that panic is
+        // re-raised by rayon, so the image is never returned half drawn.
+        let mut img = out.lock().unwrap_or_else(|e| e.into_inner());
+        image::imageops::replace(&mut *img, &part, x0 as i64, y0 as i64);
+    });
+    out.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Maps the NDC rectangle of pixels `x0..x0+bw`, `y0..y0+bh` of a `w × h`

@@ -1,0 +1,154 @@
+//! Large maps: load and render time of a synthetic 300×300-tile map with
+//! ~3000 instances (written by kiln's own RSW/GND writers into
+//! `target/bench-map/`, textures and models from `recipes/samples/data`),
+//! and of the biggest corpus map, `poring_c01` (skipped with a printed line
+//! when `../shared/corpus` is absent).
+//!
+//! Views per map: top-down overview at 4 px/tile, a 32×32-tile region at
+//! 32 px/tile (1024²), and an angled 1024×768 perspective view; all with the
+//! recipes' default 2× supersampling. Samples are few and short: the bench
+//! machine is shared.
+
+use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
+use kiln::map::{self, DataFolders, MapScene, Region};
+use kiln::raster::RenderOptions;
+use kiln::view::Projection;
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+const SIDE: i32 = 300;
+const INSTANCES: usize = 3000;
+const CORPUS_MAP: &str = "../shared/corpus/ro/hurtsky+RO-Clientresources/data/poring_c01.rsw";
+
+/// Writes the synthetic map once (kept when already there with the same
+/// bytes). `KILN_BENCH_MAP_INSTANCES=n` also writes `big_<n>.rsw` on the
+/// same ground, for measuring how memory grows with the instance count.
+fn synthetic_map() -> PathBuf {
+    let dir = Path::new("target/bench-map");
+    std::fs::create_dir_all(dir).expect("create target/bench-map");
+    if let Some(n) = std::env::var("KILN_BENCH_MAP_INSTANCES")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+    {
+        let (rsw, _) = kiln::samples_map::big_map(SIDE, SIDE, n);
+        let path = dir.join(format!("big_{n}.rsw"));
+        std::fs::write(&path, kiln::formats::rsw::write(&rsw)).expect("write synthetic map");
+        eprintln!("wrote {}", path.display());
+    }
+    let (rsw, gnd) = kiln::samples_map::big_map(SIDE, SIDE, INSTANCES);
+    let rsw_path = dir.join("big.rsw");
+    for (path, bytes) in [
+        (rsw_path.clone(), kiln::formats::rsw::write(&rsw)),
+        (dir.join("big.gnd"), kiln::formats::gnd::write(&gnd)),
+    ] {
+        if std::fs::read(&path).ok().as_deref() != Some(&bytes[..]) {
+            std::fs::write(&path, &bytes).expect("write synthetic map");
+        }
+    }
+    rsw_path
+}
+
+fn opts(width: u32, height: u32) -> RenderOptions {
+    RenderOptions {
+        width,
+        height,
+        supersample: 2,
+        background: [16, 24, 32, 255],
+    }
+}
+
+fn bench_map(c: &mut Criterion, label: &str, rsw: &Path, data: &DataFolders) {
+    let mut group = c.benchmark_group(format!("map/{label}"));
+    group.sample_size(10);
+    // Ten single iterations: a 1200² overview takes ~0.5 s, and the
+    // default linear sampling would run 55 of them.
+    group.sampling_mode(SamplingMode::Flat);
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(5));
+
+    group.bench_function("load", |b| {
+        b.iter(|| MapScene::load(black_box(rsw), data).unwrap())
+    });
+    let scene = MapScene::load(rsw, data).unwrap();
+    let (w, h) = (scene.ground.width, scene.ground.height);
+    eprintln!(
+        "{label}: {w}×{h} tiles, {} instances of {} model files ({} missing), {} ground triangles",
+        scene.instances.len(),
+        scene.models.len(),
+        scene.missing_models.len(),
+        scene
+            .ground
+            .chunks
+            .iter()
+            .map(|c| c.triangle_count())
+            .sum::<usize>()
+    );
+
+    let overview = map::view::top_down(&scene, Region::whole(w, h), 4.0).unwrap();
+    group.throughput(Throughput::Elements(
+        overview.width as u64 * overview.height as u64,
+    ));
+    group.bench_function(
+        format!("overview 4px/tile {}x{}", overview.width, overview.height),
+        |b| {
+            let o = opts(overview.width, overview.height);
+            b.iter(|| map::render(&scene, black_box(&overview.camera), 0.0, &o))
+        },
+    );
+
+    let (cx, cy) = (w / 2, h / 2);
+    let region = Region {
+        x0: cx.saturating_sub(16),
+        y0: cy.saturating_sub(16),
+        x1: (cx.saturating_sub(16) + 32).min(w),
+        y1: (cy.saturating_sub(16) + 32).min(h),
+    };
+    let close = map::view::top_down(&scene, region, 32.0).unwrap();
+    group.throughput(Throughput::Elements(
+        close.width as u64 * close.height as u64,
+    ));
+    group.bench_function(
+        format!(
+            "region 32x32 tiles 32px/tile {}x{}",
+            close.width, close.height
+        ),
+        |b| {
+            let o = opts(close.width, close.height);
+            b.iter(|| map::render(&scene, black_box(&close.camera), 0.0, &o))
+        },
+    );
+
+    let angled = map::view::angled(
+        &scene,
+        Region::whole(w, h),
+        20.0,
+        45.0,
+        1024,
+        768,
+        Projection::Perspective { fov_deg: 35.0 },
+    );
+    group.throughput(Throughput::Elements(1024 * 768));
+    group.bench_function("angled 1024x768", |b| {
+        let o = opts(angled.width, angled.height);
+        b.iter(|| map::render(&scene, black_box(&angled.camera), 0.0, &o))
+    });
+    group.finish();
+}
+
+fn bench(c: &mut Criterion) {
+    let samples = DataFolders::new(vec![PathBuf::from("recipes/samples/data")]);
+    let big = synthetic_map();
+    bench_map(c, "synthetic 300x300", &big, &samples);
+
+    let corpus = Path::new(CORPUS_MAP);
+    if corpus.is_file() {
+        let data = DataFolders::new(vec![corpus.parent().unwrap().to_path_buf()]);
+        bench_map(c, "poring_c01", corpus, &data);
+    } else {
+        eprintln!("skipped: corpus not found at ../shared/corpus");
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
