@@ -271,7 +271,10 @@ pub fn inspect_with(
                     summary.quad_tree_nodes
                 ),
             ];
-            let base = path.parent().unwrap_or(Path::new("."));
+            let base = match path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p,
+                _ => Path::new("."),
+            };
             // The same lookup as rendering: --data folders first, then the
             // data folders around the map.
             let folders = crate::map::DataFolders::new(resolver.search_dirs.clone());

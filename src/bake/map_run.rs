@@ -73,47 +73,41 @@ pub fn camera_for(
     }
 }
 
-/// Renders every view of a planned map and writes its files.
+/// Renders every view of a planned map and writes its files, one view at a
+/// time so that only one view's images are held at once (a still renders
+/// its blocks in parallel, a GIF its frames).
 pub fn run_map(job: &MapJob, plan: &MapPlan, tick: &(dyn Fn() + Sync)) -> Result<JobReport> {
-    let frames: Vec<(usize, f32)> = plan
-        .views
-        .iter()
-        .enumerate()
-        .flat_map(|(i, (_, times))| times.iter().map(move |&t| (i, t)))
-        .collect();
-    let images: Vec<image::RgbaImage> = frames
-        .par_iter()
-        .map(|&(i, t)| {
-            let cam = &plan.views[i].0;
-            let opts = RenderOptions {
-                width: cam.width,
-                height: cam.height,
-                supersample: job.antialias,
-                background: job.background,
-            };
-            let img = map::render(&plan.scene, &cam.camera, t, &opts);
-            tick();
-            img
-        })
-        .collect();
     let mut files = Vec::new();
-    let mut next = 0;
-    for (v, (_, times)) in job.views.iter().zip(&plan.views) {
-        let own = &images[next..next + times.len()];
-        next += times.len();
+    let mut images = 0;
+    for (v, (cam, times)) in job.views.iter().zip(&plan.views) {
+        let opts = RenderOptions {
+            width: cam.width,
+            height: cam.height,
+            supersample: job.antialias,
+            background: job.background,
+        };
+        let frames: Vec<image::RgbaImage> = times
+            .par_iter()
+            .map(|&t| {
+                let img = map::render(&plan.scene, &cam.camera, t, &opts);
+                tick();
+                img
+            })
+            .collect();
+        images += frames.len();
         if let Some(parent) = v.file.parent() {
             std::fs::create_dir_all(parent)
                 .map_err(|e| Error::Other(format!("cannot create {}: {e}", parent.display())))?;
         }
         match &v.gif {
             Some(g) => {
-                let refs: Vec<&image::RgbaImage> = own.iter().collect();
+                let refs: Vec<&image::RgbaImage> = frames.iter().collect();
                 let bytes = super::gif::encode(&refs, super::gif::delay_cs(1.0 / g.fps))
                     .map_err(|m| Error::Other(format!("{}: {m}", v.file.display())))?;
                 write_atomic(&v.file, &bytes)?;
             }
             None => {
-                if let Some(img) = own.first() {
+                if let Some(img) = frames.first() {
                     write_png(&v.file, img)?;
                 }
             }
@@ -122,7 +116,7 @@ pub fn run_map(job: &MapJob, plan: &MapPlan, tick: &(dyn Fn() + Sync)) -> Result
     }
     Ok(JobReport {
         name: job.name.clone(),
-        images: images.len(),
+        images,
         files,
         warnings: plan.scene.notes(),
     })

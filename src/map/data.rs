@@ -20,6 +20,10 @@ impl DataFolders {
     /// folder in order, then the `data` folders at or above `near` (the map's
     /// own folder).
     pub fn find(&self, kind: &str, raw: &[u8], near: &Path) -> Option<PathBuf> {
+        // `.` or `..` carry no folder name: resolve them so that a map read
+        // from inside its own `data/` still finds that folder.
+        let resolved = std::fs::canonicalize(near).ok();
+        let near = resolved.as_deref().unwrap_or(near);
         for dir in &self.dirs {
             if let Some(p) = find_in_data_dir(dir, kind, raw) {
                 return Some(p);

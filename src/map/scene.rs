@@ -91,7 +91,11 @@ impl MapScene {
     /// Loads `rsw_path`, its ground and every model it names (each file once).
     pub fn load(rsw_path: &Path, data: &DataFolders) -> Result<MapScene> {
         let rsw = rsw::parse_file(rsw_path)?;
-        let near = rsw_path.parent().unwrap_or(Path::new(""));
+        // A bare file name has an empty parent: that is the current folder.
+        let near = match rsw_path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
         let gnd_name = rsw.gnd.bytes();
         let gnd_path = data.find("", gnd_name, near).ok_or_else(|| {
             Error::Usage(format!(
