@@ -647,3 +647,25 @@ fn an_unreadable_model_is_named_once_and_drawn_as_a_placeholder() {
     let img = map::render(&scene, &cam.camera, 0.0, &opts(&cam, 1));
     assert_eq!(img.dimensions(), (96, 96));
 }
+
+#[test]
+fn blocks_split_under_a_triangle_budget_draw_the_same_map() {
+    let scene = MapScene::load(&sample_map(), &DataFolders::default()).unwrap();
+    let cam = map::view::top_down(&scene, Region::whole(24, 24), 16.0).unwrap();
+    let o = opts(&cam, 2);
+    let whole = map::render(&scene, &cam.camera, 0.25, &o);
+    // A budget of one triangle splits every block down to 32 px.
+    let tiny = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| map::draw::render_with_budget(&scene, &cam.camera, 0.25, &o, 1))
+    };
+    let split = tiny(1);
+    assert!(split == tiny(2), "split blocks differ between 1 and 2 threads");
+    // Sub-blocks only change float rounding of the projection: a handful of
+    // edge pixels may differ, none by much.
+    let (differ, worst) = diff(&whole, &split);
+    assert!(differ <= whole.len() / 4 / 1000, "{differ} pixels differ (worst {worst})");
+}

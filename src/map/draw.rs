@@ -1,6 +1,7 @@
 //! Drawing a map scene.
 //!
-//! The image is cut into blocks of [`BLOCK`] pixels; each block gets its own
+//! The image is cut into blocks of [`BLOCK`] pixels (smaller where more
+//! than [`TRIANGLE_BUDGET`] triangles reach into one); each block gets its own
 //! off-centre projection and only the ground chunks and instances whose
 //! bounds reach into it, so the triangles set up at any moment are those of
 //! one block, whatever the map's size. Every pixel belongs to one block and
@@ -27,6 +28,18 @@ pub fn render(
     time: f32,
     opts: &RenderOptions,
 ) -> image::RgbaImage {
+    render_with_budget(scene, camera, time, opts, TRIANGLE_BUDGET)
+}
+
+/// [`render`] with another triangle budget per block (tests use a tiny one
+/// to force splitting on small scenes).
+pub fn render_with_budget(
+    scene: &MapScene,
+    camera: &Camera,
+    time: f32,
+    opts: &RenderOptions,
+    budget: usize,
+) -> image::RgbaImage {
     let (w, h) = (opts.width, opts.height);
     let img = image::RgbaImage::from_pixel(w, h, image::Rgba(opts.background));
     if w == 0 || h == 0 {
@@ -40,13 +53,23 @@ pub fn render(
         .collect();
     let posed = pose_all(scene, &visible, time);
 
-    let blocks: Vec<(u32, u32, u32, u32)> = (0..h.div_ceil(BLOCK))
-        .flat_map(|by| (0..w.div_ceil(BLOCK)).map(move |bx| (bx, by)))
-        .map(|(bx, by)| {
+    let counts = TriangleCounts::new(scene);
+    let mut blocks: Vec<(u32, u32, u32, u32)> = Vec::new();
+    for by in 0..h.div_ceil(BLOCK) {
+        for bx in 0..w.div_ceil(BLOCK) {
             let (x0, y0) = (bx * BLOCK, by * BLOCK);
-            (x0, y0, BLOCK.min(w - x0), BLOCK.min(h - y0))
-        })
-        .collect();
+            let block = (x0, y0, BLOCK.min(w - x0), BLOCK.min(h - y0));
+            let split = Split {
+                scene,
+                visible: &visible,
+                counts: &counts,
+                camera,
+                size: (w, h),
+                budget,
+            };
+            split.block(block, &mut blocks);
+        }
+    }
     // Each block is copied into the image as soon as it is drawn, so at most
     // one block per thread is alive besides the image: collecting every
     // block first held a second copy of the whole image.
@@ -68,6 +91,107 @@ pub fn render(
         image::imageops::replace(&mut *img, &part, x0 as i64, y0 as i64);
     });
     out.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Most triangles a block may set up at once: a zoomed-out view of a big map
+/// puts the whole map in one block, so such a block is split in four until
+/// it fits or reaches [`MIN_BLOCK`]. Memory then follows this budget, not
+/// the map.
+pub const TRIANGLE_BUDGET: usize = 100_000;
+pub const MIN_BLOCK: u32 = 32;
+
+/// Triangles drawn per model (placeholder last), per ground and water chunk.
+struct TriangleCounts {
+    models: Vec<usize>,
+    placeholder: usize,
+}
+
+impl TriangleCounts {
+    fn new(scene: &MapScene) -> Self {
+        let count = |m: &crate::scene::Model| -> usize {
+            m.meshes
+                .iter()
+                .flat_map(|mesh| &mesh.primitives)
+                .map(|p| p.triangles.len())
+                .sum()
+        };
+        TriangleCounts {
+            models: scene
+                .models
+                .iter()
+                .map(|m| m.model.as_deref().map_or(0, count))
+                .collect(),
+            placeholder: count(&scene.placeholder),
+        }
+    }
+
+    fn of(&self, inst: &Instance) -> usize {
+        if inst.missing {
+            self.placeholder
+        } else {
+            self.models.get(inst.model).copied().unwrap_or(0)
+        }
+    }
+}
+
+/// What deciding a block's split needs.
+struct Split<'a> {
+    scene: &'a MapScene,
+    visible: &'a [&'a Instance],
+    counts: &'a TriangleCounts,
+    camera: &'a Camera,
+    size: (u32, u32),
+    budget: usize,
+}
+
+impl Split<'_> {
+    /// Appends `block`, or its quarters (recursively) when more than the
+    /// budget of triangles reach into it. The order depends only on the
+    /// scene and the camera, never on threads.
+    fn block(&self, block: (u32, u32, u32, u32), out: &mut Vec<(u32, u32, u32, u32)>) {
+        let (x0, y0, bw, bh) = block;
+        if bw >= 2 * MIN_BLOCK && bh >= 2 * MIN_BLOCK && self.triangles(block) > self.budget {
+            let (hw, hh) = (bw / 2, bh / 2);
+            for quarter in [
+                (x0, y0, hw, hh),
+                (x0 + hw, y0, bw - hw, hh),
+                (x0, y0 + hh, hw, bh - hh),
+                (x0 + hw, y0 + hh, bw - hw, bh - hh),
+            ] {
+                self.block(quarter, out);
+            }
+            return;
+        }
+        out.push(block);
+    }
+
+    /// Triangles of everything whose bounds reach into the block.
+    fn triangles(&self, (x0, y0, bw, bh): (u32, u32, u32, u32)) -> usize {
+        let (w, h) = self.size;
+        let vp = block_projection(w, h, x0, y0, bw, bh) * self.camera.proj * self.camera.view;
+        let ground: usize = self
+            .scene
+            .ground
+            .chunks
+            .iter()
+            .filter(|c| box_visible(&vp, (c.min, c.max)))
+            .map(|c| c.triangle_count())
+            .sum();
+        let water: usize = self
+            .scene
+            .water
+            .iter()
+            .filter(|c| box_visible(&vp, (c.min, c.max)))
+            .map(|c| c.triangles.len())
+            .sum();
+        let models: usize = self
+            .visible
+            .iter()
+            .filter(|i| box_visible(&vp, i.bounds))
+            .map(|i| self.counts.of(i))
+            .sum();
+        ground + water + models
+    }
 }
 
 /// Maps the NDC rectangle of pixels `x0..x0+bw`, `y0..y0+bh` of a `w × h`
