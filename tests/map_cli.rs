@@ -1,4 +1,4 @@
-//! Ragnarok map files through `kiln inspect` (map rendering comes later).
+//! Ragnarok maps through the binary: `inspect`, `bake` with `maps:`, `render MAP.rsw`.
 
 mod common;
 
@@ -367,4 +367,99 @@ fn corpus_maps_recipe_bakes_all_four_maps() {
     .map(|(n, s)| (n.to_string(), s))
     .collect();
     assert_eq!(sizes, want);
+}
+
+#[test]
+fn render_draws_a_map_from_above_or_at_an_angle() {
+    let tmp = tempdir("render-map");
+    let rsw = sample_data().join("kiln_village.rsw");
+    let rsw = rsw.to_str().unwrap();
+    let top = tmp.join("top.png");
+    let o = kiln(
+        &[
+            "render",
+            rsw,
+            "-o",
+            top.to_str().unwrap(),
+            "--pixels-per-tile",
+            "10",
+            "--region",
+            "10,0,24,12",
+        ],
+        &tmp,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    // 14 × 12 tiles at 10 pixels each.
+    assert_eq!(png_size(&top), (140, 120));
+    let err = stderr(&o);
+    assert_eq!(err.matches("kiln\\hut.rsm").count(), 1, "{err}");
+    let ang = tmp.join("angled.png");
+    let o = kiln(
+        &[
+            "render",
+            rsw,
+            "-o",
+            ang.to_str().unwrap(),
+            "--angled",
+            "--yaw",
+            "200",
+            "--pitch",
+            "30",
+            "--size",
+            "200x150",
+            "--time",
+            "0.3",
+        ],
+        &tmp,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(png_size(&ang), (200, 150));
+    // A top-down render of the whole map equals the library's.
+    let whole = tmp.join("whole.png");
+    let o = kiln(
+        &["render", rsw, "-o", whole.to_str().unwrap(), "--aa", "2"],
+        &tmp,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let scene =
+        kiln::map::MapScene::load(Path::new(rsw), &kiln::map::DataFolders::default()).unwrap();
+    let cam = kiln::map::view::top_down(&scene, kiln::map::Region::whole(24, 24), 4.0).unwrap();
+    let lib = kiln::map::render(
+        &scene,
+        &cam.camera,
+        0.0,
+        &kiln::raster::RenderOptions {
+            width: 96,
+            height: 96,
+            supersample: 2,
+            background: [0, 0, 0, 0],
+        },
+    );
+    assert!(image::open(&whole).unwrap().to_rgba8() == lib);
+    // What a map cannot take, and its ground alone, exit 2 with a reason.
+    for (args, want) in [
+        (vec!["--frame", "3"], "give --time SECONDS"),
+        (
+            vec!["--region", "20,20,30,30"],
+            "leaves the 24×24-tile ground",
+        ),
+        (
+            vec!["--pixels-per-tile", "0"],
+            "--pixels-per-tile must be in (0, 256]",
+        ),
+    ] {
+        let mut a = vec!["render", rsw, "-o", "x.png"];
+        a.extend(args);
+        let o = kiln(&a, &tmp);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(want), "{}", stderr(&o));
+    }
+    let gnd = sample_data().join("kiln_village.gnd");
+    let o = kiln(&["render", gnd.to_str().unwrap(), "-o", "x.png"], &tmp);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("render the map's .rsw"),
+        "{}",
+        stderr(&o)
+    );
 }

@@ -663,9 +663,15 @@ fn blocks_split_under_a_triangle_budget_draw_the_same_map() {
             .install(|| map::draw::render_with_budget(&scene, &cam.camera, 0.25, &o, 1))
     };
     let split = tiny(1);
-    assert!(split == tiny(2), "split blocks differ between 1 and 2 threads");
+    assert!(
+        split == tiny(2),
+        "split blocks differ between 1 and 2 threads"
+    );
     // Sub-blocks only change float rounding of the projection: a handful of
     // edge pixels may differ, none by much.
     let (differ, worst) = diff(&whole, &split);
-    assert!(differ <= whole.len() / 4 / 1000, "{differ} pixels differ (worst {worst})");
+    assert!(
+        differ <= whole.len() / 4 / 1000,
+        "{differ} pixels differ (worst {worst})"
+    );
 }
