@@ -473,7 +473,7 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
     } else {
         ProgressBar::hidden()
     };
-    let (mut ok, mut failed, mut images, mut files) = (0usize, 0usize, 0usize, 0usize);
+    let mut tally = Tally::default();
     for job in &jobs {
         bar.set_message(job.name.clone());
         let result = kiln::bake::run::plan_job(job).and_then(|plan| {
@@ -481,31 +481,13 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
             let tick = || bar.inc(1);
             kiln::bake::run::run_planned(job, &plan, &tick)
         });
-        match result {
-            Ok(report) => {
-                ok += 1;
-                images += report.images;
-                files += report.files.len();
-                for w in &report.warnings {
-                    bar.suspend(|| eprintln!("kiln: warning: job '{}': {w}", job.name));
-                }
-                if !a.quiet {
-                    bar.suspend(|| {
-                        eprintln!(
-                            "kiln: {}: {} images, {} files in {}",
-                            job.name,
-                            report.images,
-                            report.files.len(),
-                            tidy(&job.output.dir).display()
-                        )
-                    });
-                }
-            }
-            Err(e) => {
-                failed += 1;
-                bar.suspend(|| eprintln!("kiln: error: job '{}': {e}", job.name));
-            }
-        }
+        tally.record(
+            &bar,
+            &format!("job '{}'", job.name),
+            &job.output.dir,
+            result,
+            a.quiet,
+        );
     }
     for map in &maps {
         bar.set_message(map.name.clone());
@@ -514,32 +496,20 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
             let tick = || bar.inc(1);
             kiln::bake::map_run::run_map(map, &plan, &tick)
         });
-        match result {
-            Ok(report) => {
-                ok += 1;
-                images += report.images;
-                files += report.files.len();
-                for w in &report.warnings {
-                    bar.suspend(|| eprintln!("kiln: warning: map '{}': {w}", map.name));
-                }
-                if !a.quiet {
-                    bar.suspend(|| {
-                        eprintln!(
-                            "kiln: {}: {} images, {} files in {}",
-                            map.name,
-                            report.images,
-                            report.files.len(),
-                            tidy(&map.dir).display()
-                        )
-                    });
-                }
-            }
-            Err(e) => {
-                failed += 1;
-                bar.suspend(|| eprintln!("kiln: error: map '{}': {e}", map.name));
-            }
-        }
+        tally.record(
+            &bar,
+            &format!("map '{}'", map.name),
+            &map.dir,
+            result,
+            a.quiet,
+        );
     }
+    let Tally {
+        ok,
+        failed,
+        images,
+        files,
+    } = tally;
     bar.finish_and_clear();
     let secs = started.elapsed().as_secs_f64();
     let status = if failed == 0 {
@@ -559,6 +529,53 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
 }
 
 /// `recipes/../out/x` → `out/x`, for messages only (lexical, no disk access).
+/// What the bake's jobs and maps did, for the summary line.
+#[derive(Default)]
+struct Tally {
+    ok: usize,
+    failed: usize,
+    images: usize,
+    files: usize,
+}
+
+impl Tally {
+    /// Prints one finished job's (or map's) warnings and line, or its error.
+    fn record(
+        &mut self,
+        bar: &indicatif::ProgressBar,
+        label: &str,
+        dir: &std::path::Path,
+        result: Result<kiln::bake::run::JobReport, Error>,
+        quiet: bool,
+    ) {
+        match result {
+            Ok(report) => {
+                self.ok += 1;
+                self.images += report.images;
+                self.files += report.files.len();
+                for w in &report.warnings {
+                    bar.suspend(|| eprintln!("kiln: warning: {label}: {w}"));
+                }
+                if !quiet {
+                    bar.suspend(|| {
+                        eprintln!(
+                            "kiln: {}: {} images, {} files in {}",
+                            report.name,
+                            report.images,
+                            report.files.len(),
+                            tidy(dir).display()
+                        )
+                    });
+                }
+            }
+            Err(e) => {
+                self.failed += 1;
+                bar.suspend(|| eprintln!("kiln: error: {label}: {e}"));
+            }
+        }
+    }
+}
+
 fn tidy(path: &std::path::Path) -> PathBuf {
     use std::path::Component;
     let mut out: Vec<Component> = Vec::new();

@@ -176,11 +176,23 @@ pub fn village_gnd() -> Gnd {
             });
         }
     }
+    gnd17(WIDTH, HEIGHT, textures, lightmaps, surfaces, cubes)
+}
+
+/// A GND 1.7 (no water planes) with 80-byte texture names and 8×8 lightmaps.
+fn gnd17(
+    width: i32,
+    height: i32,
+    textures: Vec<String>,
+    lightmaps: Vec<Lightmap>,
+    surfaces: Vec<Surface>,
+    cubes: Vec<Cube>,
+) -> Gnd {
     Gnd {
         major: 1,
         minor: 7,
-        width: WIDTH,
-        height: HEIGHT,
+        width,
+        height,
         scale: SCALE,
         texture_raw: textures
             .iter()
@@ -383,31 +395,7 @@ pub fn big_map(width: i32, height: i32, instances: usize) -> (Rsw, Gnd) {
         "kiln\\sand.bmp".to_string(),
         "kiln\\stone.bmp".to_string(),
     ];
-    let gnd = Gnd {
-        major: 1,
-        minor: 7,
-        width,
-        height,
-        scale: SCALE,
-        texture_raw: textures
-            .iter()
-            .map(|t| {
-                let mut r = t.as_bytes().to_vec();
-                r.resize(80, 0);
-                r
-            })
-            .collect(),
-        textures,
-        texture_name_len: 80,
-        lightmaps: Lightmaps {
-            per_cell: (8, 8, 1),
-            data: lightmaps,
-        },
-        surfaces,
-        cubes,
-        water: None,
-        warnings: Vec::new(),
-    };
+    let gnd = gnd17(width, height, textures, lightmaps, surfaces, cubes);
 
     // Same surface as the renderer's: split on the bottom-left–top-right diagonal.
     let height_at = |tx: f32, ty: f32| -> f32 {

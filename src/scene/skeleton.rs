@@ -2,7 +2,7 @@
 //! bones when an animation names them).
 
 use super::model::*;
-use glam::{Mat3, Mat4, Vec3};
+use glam::Mat4;
 
 /// A bone by name and the name of its parent (`None` for a root).
 #[derive(Debug, Clone, PartialEq)]
@@ -38,15 +38,7 @@ pub fn bind(model: &Model, bones: &[BoneSpec]) -> Model {
             }
             if find(&out.nodes, &b.name).is_none() {
                 let parent = b.parent.as_deref().and_then(|p| find(&out.nodes, p));
-                out.nodes.push(Node {
-                    name: b.name.clone(),
-                    parent,
-                    translation: Vec3::ZERO,
-                    linear: Mat3::IDENTITY,
-                    scale: Vec3::ONE,
-                    anim: NodeAnim::default(),
-                    geometry: Mat4::IDENTITY,
-                });
+                out.nodes.push(Node::identity(b.name.clone(), parent));
             }
             false
         });
