@@ -24,7 +24,7 @@ struct Cli {
 enum Command {
     /// Bake every job of one or more YAML recipes into sheets, metadata, frames and GIFs
     Bake(BakeArgs),
-    /// Render one image of a model without a recipe
+    /// Render one image of a model, or of a Ragnarok map (.rsw), without a recipe
     Render(RenderArgs),
     /// Say what a file holds: format, version, nodes, meshes, textures, animation, warnings
     Inspect(InspectArgs),
@@ -58,7 +58,7 @@ struct InspectArgs {
     /// For an animation: the model whose nodes its tracks should name
     #[arg(long, value_name = "MODEL")]
     model: Option<PathBuf>,
-    /// Extra folder to search for textures (repeatable)
+    /// Extra folder to search for textures; for a map, a data folder searched first for its models (repeatable)
     #[arg(long = "data", value_name = "DIR")]
     data: Vec<PathBuf>,
 }
@@ -148,7 +148,7 @@ struct ModelArgs {
     /// Arma: which LOD of a P3D, by index (default: the most detailed visual LOD)
     #[arg(long, value_name = "INDEX")]
     lod: Option<usize>,
-    /// Extra folder to search for textures (repeatable)
+    /// Extra folder to search for textures; for a map, a data folder searched first for its ground, models and textures (repeatable)
     #[arg(long = "data", value_name = "DIR")]
     data: Vec<PathBuf>,
 }
