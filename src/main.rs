@@ -22,7 +22,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Bake every job of one or more YAML recipes into sheets, metadata, frames and GIFs
+    /// Bake every job and map of one or more YAML recipes into sheets, metadata, frames, map images and GIFs
     Bake(BakeArgs),
     /// Render one image of a model, or of a Ragnarok map (.rsw), without a recipe
     Render(RenderArgs),
