@@ -90,6 +90,7 @@ fn full_recipe_resolves_every_key() {
         MapViewSpec {
             name: "overview".into(),
             line: 13,
+            column: 9,
             region: None,
             camera: MapViewCamera::TopDown {
                 pixels_per_tile: 8.0
@@ -290,6 +291,15 @@ fn two_views_writing_one_file() {
     let m = maps("maps:\n  - name: a_b\n    map: a.rsw\n    views:\n      - { name: c }\n  - name: a\n    map: a.rsw\n    output: other\n    views:\n      - { name: b_c }\n      - { name: x, gif: {} }\n      - { name: y }\n");
     assert_eq!(m[1].views[0].file, PathBuf::from("recipes/other/a_b_c.png"));
     assert_eq!(m[1].views[1].file, PathBuf::from("recipes/other/a_x.gif"));
+}
+
+#[test]
+fn a_map_view_writing_a_jobs_file() {
+    // The job's sheet is out/a_o.png; so is map `a`'s view `o` with output `out`.
+    assert_eq!(
+        err("jobs:\n  - name: j\n    model: m.rsm\n    output: { dir: out, sheet: a_o.png }\nmaps:\n  - name: a\n    map: a.rsw\n    output: out\n    views:\n      - { name: o }\n"),
+        "recipe.yaml:10:9: map 'a' view 'o': output `out/a_o.png` is also written by job 'j'"
+    );
 }
 
 #[test]

@@ -62,6 +62,8 @@ pub struct MapJob {
 pub struct MapViewSpec {
     pub name: String,
     pub line: u64,
+    /// Where the view starts in the recipe, for messages.
+    pub column: u64,
     /// `None`: the whole map.
     pub region: Option<Region>,
     pub camera: MapViewCamera,
@@ -460,6 +462,7 @@ fn resolve_view(
         file: dir.join(format!("{map_name}_{}.{ext}", name.value)),
         name: name.value.clone(),
         line: at.line(),
+        column: at.column(),
         region,
         camera,
         time,

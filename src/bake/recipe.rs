@@ -1231,8 +1231,8 @@ impl Recipe {
                     return Err(RecipeError {
                         file: path.to_path_buf(),
                         line: v.line,
-                        column: 0,
-                        context: Some(format!("map '{}'", m.name)),
+                        column: v.column,
+                        context: Some(format!("map '{}' view '{}'", m.name, v.name)),
                         message: format!(
                             "output `{}` is also written by {other}",
                             v.file.display()
