@@ -2,23 +2,19 @@
 //! end, writes back byte for byte, and reads with the values a hex reading
 //! of the files gives.
 
+mod common;
+
 use glam::{Mat4, Quat, Vec3};
 use kiln::formats::grimrock::{self, Animation, Entity, Model};
 use std::path::{Path, PathBuf};
 
-const CORPUS: &str = "../shared/corpus/grimrock";
 const WATERDEEP: &str = "grimrock+eob1-waterdeep/mod_assets";
 const NEXUS: &str = "7Soul+log2_the_old_nexus/mod_assets";
 const WARRIOR: &str = "grimrock+eob1-waterdeep/mod_assets/plugins/skeleton_warrior_axe";
 
+/// The corpus folder this file reads, or `None` after the skip line.
 fn corpus() -> Option<PathBuf> {
-    let p = PathBuf::from(CORPUS);
-    if p.is_dir() {
-        Some(p)
-    } else {
-        println!("skipped: corpus not found at {CORPUS}");
-        None
-    }
+    common::corpus("grimrock")
 }
 
 /// Files under `dir` ending in `ext`, sorted so failures are reproducible.

@@ -1,20 +1,15 @@
 //! Every real RSM/RSM2 file in the corpus parses, round-trips through the
 //! writer, and reads with the exact values a careful hex reading gives.
 
+mod common;
+
 use glam::{Quat, Vec3};
 use kiln::formats::rsm::{self, sample, Rsm};
 use std::path::{Path, PathBuf};
 
-const CORPUS: &str = "../shared/corpus/ro";
-
+/// The corpus folder this file reads, or `None` after the skip line.
 fn corpus() -> Option<PathBuf> {
-    let p = PathBuf::from(CORPUS);
-    if p.is_dir() {
-        Some(p)
-    } else {
-        println!("skipped: corpus not found at {CORPUS}");
-        None
-    }
+    common::corpus("ro")
 }
 
 /// All model files under `dir`, sorted so failures are reproducible.

@@ -2,22 +2,18 @@
 //! the values a hex reading of the files gives; plain files write back byte
 //! for byte and BMTR round-trips through every version.
 
+mod common;
+
 use glam::{Quat, Vec3};
 use kiln::formats::arma::rtm::{self, Bmtr, PlainRtm, Rtm};
 use std::path::{Path, PathBuf};
 
-const CORPUS: &str = "../shared/corpus/arma";
 const ARMAIO: &str = "MrClock8163+armaio/tests/data";
 const DAYZ: &str = "earlbalai+DayZ-Source";
 
+/// The corpus folder this file reads, or `None` after the skip line.
 fn corpus() -> Option<PathBuf> {
-    let p = PathBuf::from(CORPUS);
-    if p.is_dir() {
-        Some(p)
-    } else {
-        println!("skipped: corpus not found at {CORPUS}");
-        None
-    }
+    common::corpus("arma")
 }
 
 fn load(root: &Path, rel: &str) -> (Vec<u8>, Rtm) {

@@ -1,22 +1,17 @@
 //! Texture decoding, writing and lookup against the real corpus and
 //! synthetic edge cases.
 
+mod common;
+
 use kiln::texture::{
     self, encode_bmp24, encode_bmp8, encode_tga32, load_or_checker, Texture, TextureAlpha,
     TextureResolver,
 };
 use std::path::{Path, PathBuf};
 
-const CORPUS: &str = "../shared/corpus";
-
+/// The corpus folder this file reads, or `None` after the skip line.
 fn corpus() -> Option<PathBuf> {
-    let p = Path::new(CORPUS);
-    if p.is_dir() {
-        Some(p.to_path_buf())
-    } else {
-        println!("skipped: corpus not found at {CORPUS}");
-        None
-    }
+    common::corpus("")
 }
 
 fn load(rel: &str) -> Option<Texture> {
