@@ -367,7 +367,7 @@ fn lower_mesh(
         let fnrm = face_normal(f);
         let g = f.smooth_groups.first().copied().unwrap_or(0);
         let mut tri = [0u32; 3];
-        for k in 0..3 {
+        for (k, slot) in tri.iter_mut().enumerate() {
             let vi = vid(f.vertex_ids[k]) as u16;
             let ti = f.tex_coord_ids[k];
             let nrm = if smooth {
@@ -390,7 +390,7 @@ fn lower_mesh(
                 uvs.push(uv);
                 (positions.len() - 1) as u32
             });
-            tri[k] = idx;
+            *slot = idx;
         }
         let material = node_textures
             .get(f.texture_id as usize)

@@ -85,18 +85,16 @@ impl<T: Interpolate> Track<T> {
             return None;
         }
         let (t0, v0) = (self.times[0], self.values[0]);
-        if t < t0 || n == 1 {
-            if t < t0 {
-                if let Some(d) = self.before_first {
-                    let s = if t0 > 0.0 {
-                        (t / t0).clamp(0.0, 1.0)
-                    } else {
-                        1.0
-                    };
-                    return Some(T::interpolate(d, v0, s, self.interp));
-                }
-                return Some(v0);
+        if t < t0 {
+            if let Some(d) = self.before_first {
+                let s = if t0 > 0.0 {
+                    (t / t0).clamp(0.0, 1.0)
+                } else {
+                    1.0
+                };
+                return Some(T::interpolate(d, v0, s, self.interp));
             }
+            return Some(v0);
         }
         let (tl, vl) = (self.times[n - 1], self.values[n - 1]);
         if t >= tl {
