@@ -5,6 +5,7 @@
 
 use crate::formats::gnd::{Cube, Gnd, Lightmap, Lightmaps, Surface};
 use crate::formats::rsw::{FixedName, Light, ModelInstance, Object, Rsw, Water};
+use crate::scene::ground::top_height;
 
 pub const WIDTH: i32 = 24;
 pub const HEIGHT: i32 = 24;
@@ -15,13 +16,18 @@ pub const PLATEAU_RISE: f32 = 18.0;
 /// The path runs along these rows.
 pub const PATH_ROWS: (i32, i32) = (11, 13);
 
+/// The rolling ground's height (up) at a tile corner.
+fn rolling(x: i32, y: i32) -> f32 {
+    let (fx, fy) = (x as f32, y as f32);
+    4.0 * (fx * 0.35).sin() * (fy * 0.28).cos() + 0.25 * fx
+}
+
 fn plateau_top() -> f32 {
     let (px0, py0, px1, py1) = PLATEAU;
     let mut top = f32::MIN;
     for y in py0..=py1 {
         for x in px0..=px1 {
-            let (fx, fy) = (x as f32, y as f32);
-            top = top.max(4.0 * (fx * 0.35).sin() * (fy * 0.28).cos() + 0.25 * fx);
+            top = top.max(rolling(x, y));
         }
     }
     top + PLATEAU_RISE
@@ -40,8 +46,7 @@ fn tile_heights(x: i32, y: i32) -> [f32; 4] {
         if on_plateau_tile(x, y) {
             plateau_top()
         } else {
-            let (fx, fy) = (cx as f32, cy as f32);
-            4.0 * (fx * 0.35).sin() * (fy * 0.28).cos() + 0.25 * fx
+            rolling(cx, cy)
         }
     };
     [-h(x, y), -h(x + 1, y), -h(x, y + 1), -h(x + 1, y + 1)]
@@ -51,13 +56,8 @@ fn tile_heights(x: i32, y: i32) -> [f32; 4] {
 /// two triangles of a tile split on its bottom-left–top-right diagonal.
 pub fn height_at_tiles(tx: f32, ty: f32) -> f32 {
     let (x, y) = (tx.floor() as i32, ty.floor() as i32);
-    let (fx, fy) = (tx - x as f32, ty - y as f32);
     let c = tile_heights(x, y).map(|v| -v);
-    if fx >= fy {
-        c[0] + fx * (c[1] - c[0]) + fy * (c[3] - c[1])
-    } else {
-        c[0] + fy * (c[2] - c[0]) + fx * (c[3] - c[2])
-    }
+    top_height(c, tx - x as f32, ty - y as f32)
 }
 
 /// Lightmap value at a point in tiles: (shadow 0..255, additive colour).
@@ -217,23 +217,50 @@ fn gnd17(
 
 /// An instance standing on the ground at tile coordinates (tx, ty).
 fn instance(name: &str, file: &str, tx: f32, ty: f32, yaw: f32, scale: f32) -> Object {
-    let up = height_at_tiles(tx, ty);
-    Object::Model(ModelInstance {
-        name: Some(FixedName::new(name, 40)),
-        anim_type: 2,
-        anim_speed: 1.0,
-        block_type: 0,
-        flag: None,
-        file: FixedName::new(file, 80),
-        node: FixedName::new("", 80),
-        position: [
-            tx * SCALE - SCALE * WIDTH as f32 / 2.0,
-            -up,
-            ty * SCALE - SCALE * HEIGHT as f32 / 2.0,
-        ],
-        rotation: [0.0, yaw, 0.0],
-        scale: [scale; 3],
-    })
+    let at = Placement {
+        tiles: (tx, ty),
+        up: height_at_tiles(tx, ty),
+        map: (WIDTH, HEIGHT),
+        yaw,
+        scale,
+        speed: 1.0,
+    };
+    at.instance(name, file)
+}
+
+/// Where and how an instance stands, in tiles of a `map`-sized ground.
+struct Placement {
+    tiles: (f32, f32),
+    /// Ground height (up) under it.
+    up: f32,
+    map: (i32, i32),
+    yaw: f32,
+    scale: f32,
+    speed: f32,
+}
+
+impl Placement {
+    /// The RSW model object: positions are relative to the map's centre,
+    /// heights RO (Y down).
+    fn instance(&self, name: &str, file: &str) -> Object {
+        let ((tx, ty), (w, h)) = (self.tiles, self.map);
+        Object::Model(ModelInstance {
+            name: Some(FixedName::new(name, 40)),
+            anim_type: 2,
+            anim_speed: self.speed,
+            block_type: 0,
+            flag: None,
+            file: FixedName::new(file, 80),
+            node: FixedName::new("", 80),
+            position: [
+                tx * SCALE - SCALE * w as f32 / 2.0,
+                -self.up,
+                ty * SCALE - SCALE * h as f32 / 2.0,
+            ],
+            rotation: [0.0, self.yaw, 0.0],
+            scale: [self.scale; 3],
+        })
+    }
 }
 
 /// Where the sample map's instances stand, in tiles: (name, file, x, y, yaw, scale).
@@ -397,16 +424,9 @@ pub fn big_map(width: i32, height: i32, instances: usize) -> (Rsw, Gnd) {
     ];
     let gnd = gnd17(width, height, textures, lightmaps, surfaces, cubes);
 
-    // Same surface as the renderer's: split on the bottom-left–top-right diagonal.
     let height_at = |tx: f32, ty: f32| -> f32 {
         let (x, y) = (tx.floor() as i32, ty.floor() as i32);
-        let (fx, fy) = (tx - x as f32, ty - y as f32);
-        let c = heights(x, y).map(|v| -v);
-        if fx >= fy {
-            c[0] + fx * (c[1] - c[0]) + fy * (c[3] - c[1])
-        } else {
-            c[0] + fy * (c[2] - c[0]) + fx * (c[3] - c[2])
-        }
+        top_height(heights(x, y).map(|v| -v), tx - x as f32, ty - y as f32)
     };
     let hash = |k: u32, salt: u32| -> u32 {
         let mut h = k.wrapping_mul(0x9E37_79B9) ^ salt.wrapping_mul(0x85EB_CA6B);
@@ -426,22 +446,15 @@ pub fn big_map(width: i32, height: i32, instances: usize) -> (Rsw, Gnd) {
             } else {
                 ("beacon", "kiln\\beacon.rsm".to_string(), 1.0)
             };
-            Object::Model(ModelInstance {
-                name: Some(FixedName::new(&format!("{name} {k}"), 40)),
-                anim_type: 2,
-                anim_speed: 0.5 + (k % 4) as f32 * 0.25,
-                block_type: 0,
-                flag: None,
-                file: FixedName::new(&file, 80),
-                node: FixedName::new("", 80),
-                position: [
-                    tx * SCALE - SCALE * width as f32 / 2.0,
-                    -height_at(tx, ty),
-                    ty * SCALE - SCALE * height as f32 / 2.0,
-                ],
-                rotation: [0.0, yaw, 0.0],
-                scale: [scale; 3],
-            })
+            let at = Placement {
+                tiles: (tx, ty),
+                up: height_at(tx, ty),
+                map: (width, height),
+                yaw,
+                scale,
+                speed: 0.5 + (k % 4) as f32 * 0.25,
+            };
+            at.instance(&format!("{name} {k}"), &file)
         })
         .collect();
     let half_w = (SCALE * width as f32 / 2.0) as i32;

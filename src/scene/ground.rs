@@ -207,6 +207,18 @@ fn fnv1a(bytes: &[u8]) -> u32 {
     h
 }
 
+/// Height over a tile top whose corners (h0 bottom-left, h1 bottom-right,
+/// h2 top-left, h3 top-right) have heights `c`, at fractions `fx`, `fy` of
+/// the tile: on triangles (h0, h1, h3) and (h0, h3, h2), split on the h0–h3
+/// diagonal like the drawn mesh.
+pub fn top_height(c: [f32; 4], fx: f32, fy: f32) -> f32 {
+    if fx >= fy {
+        c[0] + fx * (c[1] - c[0]) + fy * (c[3] - c[1])
+    } else {
+        c[0] + fy * (c[2] - c[0]) + fx * (c[3] - c[2])
+    }
+}
+
 /// Each channel in 72..=167: never black, white or saturated, so a missing
 /// ground texture reads as a placeholder and not as real grass or snow.
 pub fn placeholder_colour(name: &str) -> [u8; 4] {
@@ -565,13 +577,7 @@ impl Ground {
         let ty = (gy.floor() as u32).min(self.height - 1);
         let (fx, fy) = (gx - tx as f32, gy - ty as f32);
         let c = self.tops[(ty * self.width + tx) as usize]?;
-        // Triangles (h0, h1, h3) and (h0, h3, h2), split on the h0–h3
-        // diagonal like the drawn mesh.
-        Some(if fx >= fy {
-            c[0] + fx * (c[1] - c[0]) + fy * (c[3] - c[1])
-        } else {
-            c[0] + fy * (c[2] - c[0]) + fx * (c[3] - c[2])
-        })
+        Some(top_height(c, fx, fy))
     }
 
     /// kiln-world bounds of the whole ground; the flat footprint at y = 0
