@@ -109,7 +109,7 @@ pub fn all() -> Vec<SampleFile> {
 
 /// The six faces of the box `a..b` as (outward normal, quad), in the order
 /// +Z, −Z, +X, −X, +Y, −Y, each quad counter-clockwise seen from outside.
-/// Shared by the RSM and Grimrock sample generators.
+/// Shared by the RSM and Grimrock sample generators and the map placeholder.
 pub(crate) fn box_faces(a: Vec3, b: Vec3) -> [(Vec3, [Vec3; 4]); 6] {
     let v = Vec3::new;
     [

@@ -448,22 +448,16 @@ fn placeholder_box() -> Model {
     let mut uvs = Vec::new();
     let mut triangles = Vec::new();
     // Each face: centre offset along its normal, two in-face axes.
-    let faces: [(Vec3, Vec3, Vec3); 6] = [
-        (Vec3::X, Vec3::NEG_Z, Vec3::Y),
-        (Vec3::NEG_X, Vec3::Z, Vec3::Y),
-        (Vec3::Z, Vec3::X, Vec3::Y),
-        (Vec3::NEG_Z, Vec3::NEG_X, Vec3::Y),
-        (Vec3::Y, Vec3::X, Vec3::NEG_Z),
-        (Vec3::NEG_Y, Vec3::X, Vec3::Z),
-    ];
-    let half = Vec3::new(h, t / 2.0, h);
-    let centre = Vec3::new(0.0, t / 2.0, 0.0);
-    for (normal, u, v) in faces {
+    // Each quad runs bottom-left, bottom-right, top-right, top-left seen
+    // from outside; the texture's outline frames every face.
+    let corner_uvs = [(0.0, 1.0), (1.0, 1.0), (1.0, 0.0), (0.0, 0.0)];
+    let faces = crate::samples::box_faces(Vec3::new(-h, 0.0, -h), Vec3::new(h, t, h));
+    for (normal, quad) in faces {
         let base = positions.len() as u32;
-        for (su, sv) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
-            positions.push(centre + (normal + u * su + v * sv) * half);
+        for (p, (u, v)) in quad.into_iter().zip(corner_uvs) {
+            positions.push(p);
             normals.push(normal);
-            uvs.push(glam::Vec2::new((su + 1.0) / 2.0, (1.0 - sv) / 2.0));
+            uvs.push(glam::Vec2::new(u, v));
         }
         triangles.push([base, base + 1, base + 2]);
         triangles.push([base, base + 2, base + 3]);
