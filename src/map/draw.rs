@@ -367,12 +367,7 @@ pub fn box_visible(view_proj: &Mat4, (lo, hi): (Vec3, Vec3)) -> bool {
         return false;
     }
     let mut outside = [true; 6];
-    for k in 0..8 {
-        let c = Vec3::new(
-            if k & 1 == 0 { lo.x } else { hi.x },
-            if k & 2 == 0 { lo.y } else { hi.y },
-            if k & 4 == 0 { lo.z } else { hi.z },
-        );
+    for c in super::scene::box_corners((lo, hi)) {
         let p = *view_proj * c.extend(1.0);
         let tests = [
             p.x < -p.w,

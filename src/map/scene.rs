@@ -376,16 +376,22 @@ fn animation_bounds(model: &Model) -> (Vec3, Vec3) {
     (lo - margin, hi + margin)
 }
 
-/// The axis-aligned bounds of a box after a transform.
-pub fn transform_bounds(m: &Mat4, (lo, hi): (Vec3, Vec3)) -> (Vec3, Vec3) {
-    let mut out_lo = Vec3::splat(f32::INFINITY);
-    let mut out_hi = Vec3::splat(f32::NEG_INFINITY);
-    for k in 0..8 {
-        let c = Vec3::new(
+/// The eight corners of the box `lo..hi`.
+pub fn box_corners((lo, hi): (Vec3, Vec3)) -> [Vec3; 8] {
+    std::array::from_fn(|k| {
+        Vec3::new(
             if k & 1 == 0 { lo.x } else { hi.x },
             if k & 2 == 0 { lo.y } else { hi.y },
             if k & 4 == 0 { lo.z } else { hi.z },
-        );
+        )
+    })
+}
+
+/// The axis-aligned bounds of a box after a transform.
+pub fn transform_bounds(m: &Mat4, bounds: (Vec3, Vec3)) -> (Vec3, Vec3) {
+    let mut out_lo = Vec3::splat(f32::INFINITY);
+    let mut out_hi = Vec3::splat(f32::NEG_INFINITY);
+    for c in box_corners(bounds) {
         let p = m.transform_point3(c);
         out_lo = out_lo.min(p);
         out_hi = out_hi.max(p);

@@ -129,22 +129,17 @@ pub fn angled(
     // Frame what is drawn in the region, not the empty tiles around it.
     let mut lo = Vec3::splat(f32::INFINITY);
     let mut hi = Vec3::splat(f32::NEG_INFINITY);
-    for c in scene
+    // Ground and water chunks, clipped to the region's x/z.
+    let ground = scene
         .ground
         .chunks
         .iter()
         .filter(|c| !c.positions.is_empty())
-    {
-        let clo = c.min.max(Vec3::new(x0, f32::NEG_INFINITY, z0));
-        let chi = c.max.min(Vec3::new(x1, f32::INFINITY, z1));
-        if clo.x <= chi.x && clo.z <= chi.z {
-            lo = lo.min(clo);
-            hi = hi.max(chi);
-        }
-    }
-    for c in &scene.water {
-        let clo = c.min.max(Vec3::new(x0, f32::NEG_INFINITY, z0));
-        let chi = c.max.min(Vec3::new(x1, f32::INFINITY, z1));
+        .map(|c| (c.min, c.max));
+    let water = scene.water.iter().map(|c| (c.min, c.max));
+    for (cmin, cmax) in ground.chain(water) {
+        let clo = cmin.max(Vec3::new(x0, f32::NEG_INFINITY, z0));
+        let chi = cmax.min(Vec3::new(x1, f32::INFINITY, z1));
         if clo.x <= chi.x && clo.z <= chi.z {
             lo = lo.min(clo);
             hi = hi.max(chi);
@@ -160,15 +155,7 @@ pub fn angled(
         lo = Vec3::new(x0, 0.0, z0);
         hi = Vec3::new(x1, 0.0, z1);
     }
-    let corners: Vec<Vec3> = (0..8)
-        .map(|k| {
-            Vec3::new(
-                if k & 1 == 0 { lo.x } else { hi.x },
-                if k & 2 == 0 { lo.y } else { hi.y },
-                if k & 4 == 0 { lo.z } else { hi.z },
-            )
-        })
-        .collect();
+    let corners = super::scene::box_corners((lo, hi));
     let framing = Framing {
         projection,
         padding: 0.02,
