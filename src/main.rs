@@ -335,7 +335,20 @@ fn cmd_render(a: RenderArgs) -> Result<(), Error> {
 
 /// `kiln render MAP.rsw`: one image of a Ragnarok map.
 fn render_map(a: &RenderArgs) -> Result<(), Error> {
+    use kiln::bake::map_recipe::MAX_PIXELS_PER_TILE;
+    use kiln::bake::MapViewCamera;
     use kiln::map::{self, DataFolders, MapScene, Region};
+    if a.time.frame.is_some() {
+        return Err(Error::Usage(
+            "a map has no frame rate of its own; give --time SECONDS".into(),
+        ));
+    }
+    let ppt = a.map.pixels_per_tile;
+    if !a.map.angled && !(ppt > 0.0 && ppt <= MAX_PIXELS_PER_TILE) {
+        return Err(Error::Usage(format!(
+            "--pixels-per-tile must be in (0, {MAX_PIXELS_PER_TILE}], got {ppt}"
+        )));
+    }
     let scene = MapScene::load(&a.model.model, &DataFolders::new(a.model.data.clone()))?;
     for note in scene.notes() {
         eprintln!("kiln: warning: {note}");
@@ -343,31 +356,21 @@ fn render_map(a: &RenderArgs) -> Result<(), Error> {
     let (gw, gh) = (scene.ground.width, scene.ground.height);
     let region = a.map.region.unwrap_or(Region::whole(gw, gh));
     region.check(gw, gh).map_err(Error::Usage)?;
-    let cam = if a.map.angled {
-        let (w, h) = a.view.size;
-        map::view::angled(
-            &scene,
-            region,
-            a.view.yaw,
-            a.view.pitch,
-            w,
-            h,
-            a.view.projection(),
-        )
-    } else {
-        if !(a.map.pixels_per_tile > 0.0 && a.map.pixels_per_tile <= 256.0) {
-            return Err(Error::Usage(format!(
-                "--pixels-per-tile must be in (0, 256], got {}",
-                a.map.pixels_per_tile
-            )));
+    let view = if a.map.angled {
+        let (width, height) = a.view.size;
+        MapViewCamera::Angled {
+            yaw: a.view.yaw,
+            pitch: a.view.pitch,
+            width,
+            height,
+            projection: a.view.projection(),
         }
-        map::view::top_down(&scene, region, a.map.pixels_per_tile).map_err(Error::Usage)?
+    } else {
+        MapViewCamera::TopDown {
+            pixels_per_tile: ppt,
+        }
     };
-    if a.time.frame.is_some() {
-        return Err(Error::Usage(
-            "a map has no frame rate of its own; give --time SECONDS".into(),
-        ));
-    }
+    let cam = kiln::bake::map_run::camera_for(&scene, &view, region).map_err(Error::Usage)?;
     let t = a.time.time.unwrap_or(0.0);
     let opts = RenderOptions {
         width: cam.width,

@@ -2,7 +2,7 @@
 //! (views and frames in parallel, each image in blocks), write each file
 //! atomically.
 
-use super::map_recipe::{MapJob, MapViewCamera, MapViewSpec};
+use super::map_recipe::{MapJob, MapViewCamera};
 use super::run::JobReport;
 use crate::error::{Error, Result};
 use crate::map::{self, DataFolders, MapCamera, MapScene, Region};
@@ -42,7 +42,7 @@ pub fn plan_map(job: &MapJob) -> Result<MapPlan> {
         };
         let region = v.region.unwrap_or(Region::whole(w, h));
         region.check(w, h).map_err(fail)?;
-        let camera = camera_for(&scene, v, region).map_err(fail)?;
+        let camera = camera_for(&scene, &v.camera, region).map_err(fail)?;
         let times = match &v.gif {
             Some(g) => g.times(v.time),
             None => vec![v.time],
@@ -52,12 +52,13 @@ pub fn plan_map(job: &MapJob) -> Result<MapPlan> {
     Ok(MapPlan { scene, views })
 }
 
+/// The camera of one view of `region`; an oversized image is refused.
 pub fn camera_for(
     scene: &MapScene,
-    v: &MapViewSpec,
+    camera: &MapViewCamera,
     region: Region,
 ) -> std::result::Result<MapCamera, String> {
-    match v.camera {
+    match *camera {
         MapViewCamera::TopDown { pixels_per_tile } => {
             map::view::top_down(scene, region, pixels_per_tile)
         }
