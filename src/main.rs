@@ -344,7 +344,8 @@ fn render_map(a: &RenderArgs) -> Result<(), Error> {
         ));
     }
     let ppt = a.map.pixels_per_tile;
-    if !a.map.angled && !(ppt > 0.0 && ppt <= MAX_PIXELS_PER_TILE) {
+    let ppt_ok = ppt > 0.0 && ppt <= MAX_PIXELS_PER_TILE;
+    if !a.map.angled && !ppt_ok {
         return Err(Error::Usage(format!(
             "--pixels-per-tile must be in (0, {MAX_PIXELS_PER_TILE}], got {ppt}"
         )));

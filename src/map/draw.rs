@@ -46,12 +46,11 @@ pub fn render_with_budget(
         return img;
     }
     let view_proj = camera.proj * camera.view;
-    let visible: Vec<&Instance> = scene
+    let in_view = scene
         .instances
         .iter()
-        .filter(|i| box_visible(&view_proj, i.bounds))
-        .collect();
-    let posed = pose_all(scene, &visible, time);
+        .filter(|i| box_visible(&view_proj, i.bounds));
+    let (visible, posed) = pose_all(scene, in_view, time);
 
     let counts = TriangleCounts::new(scene);
     let mut blocks: Vec<(u32, u32, u32, u32)> = Vec::new();
@@ -84,7 +83,7 @@ pub fn render_with_budget(
             height: bh,
             ..*opts
         };
-        let part = draw_block(scene, &visible, &posed, &sub, time, &block_opts);
+        let part = draw_block(scene, &visible, &posed, &sub, &block_opts);
         // A poisoned lock means another block panicked; that panic is
         // re-raised by rayon, so the image is never returned half drawn.
         let mut img = out.lock().unwrap_or_else(|e| e.into_inner());
@@ -137,7 +136,7 @@ impl TriangleCounts {
 /// What deciding a block's split needs.
 struct Split<'a> {
     scene: &'a MapScene,
-    visible: &'a [&'a Instance],
+    visible: &'a [(&'a Instance, usize)],
     counts: &'a TriangleCounts,
     camera: &'a Camera,
     size: (u32, u32),
@@ -187,8 +186,8 @@ impl Split<'_> {
         let models: usize = self
             .visible
             .iter()
-            .filter(|i| box_visible(&vp, i.bounds))
-            .map(|i| self.counts.of(i))
+            .filter(|(i, _)| box_visible(&vp, i.bounds))
+            .map(|(i, _)| self.counts.of(i))
             .sum();
         ground + water + models
     }
@@ -228,17 +227,31 @@ fn pose_key(scene: &MapScene, inst: &Instance, time: f32) -> PoseKey {
     (id, t.to_bits())
 }
 
-fn pose_all(scene: &MapScene, visible: &[&Instance], time: f32) -> BTreeMap<PoseKey, PosedModel> {
-    let mut wanted: BTreeMap<PoseKey, &Instance> = BTreeMap::new();
-    for &i in visible {
-        wanted.entry(pose_key(scene, i, time)).or_insert(i);
-    }
-    let list: Vec<(PoseKey, &Instance)> = wanted.into_iter().collect();
-    list.par_iter()
-        .map(|&(k, i)| (k, scene::pose(scene.model_of(i), f32::from_bits(k.1))))
-        .collect::<Vec<_>>()
-        .into_iter()
-        .collect()
+/// Poses what the instances need, once per (model, local time): returns
+/// each instance with the index of its pose, and the poses.
+fn pose_all<'a>(
+    scene: &MapScene,
+    instances: impl Iterator<Item = &'a Instance>,
+    time: f32,
+) -> (Vec<(&'a Instance, usize)>, Vec<PosedModel>) {
+    let mut slots: BTreeMap<PoseKey, usize> = BTreeMap::new();
+    let mut wanted: Vec<(PoseKey, &Instance)> = Vec::new();
+    let visible = instances
+        .map(|i| {
+            let key = pose_key(scene, i, time);
+            let next = wanted.len();
+            let slot = *slots.entry(key).or_insert(next);
+            if slot == next {
+                wanted.push((key, i));
+            }
+            (i, slot)
+        })
+        .collect();
+    let posed = wanted
+        .par_iter()
+        .map(|&(k, i)| scene::pose(scene.model_of(i), f32::from_bits(k.1)))
+        .collect();
+    (visible, posed)
 }
 
 /// One instance's posed geometry moved into the world.
@@ -279,10 +292,9 @@ fn place(inst: &Instance, posed: &PosedModel) -> Placed {
 
 fn draw_block(
     scene: &MapScene,
-    visible: &[&Instance],
-    posed: &BTreeMap<PoseKey, PosedModel>,
+    visible: &[(&Instance, usize)],
+    posed: &[PosedModel],
     camera: &Camera,
-    time: f32,
     opts: &RenderOptions,
 ) -> image::RgbaImage {
     let view_proj = camera.proj * camera.view;
@@ -338,8 +350,8 @@ fn draw_block(
     }
     let here: Vec<(&Instance, &PosedModel)> = visible
         .iter()
-        .filter(|i| box_visible(&view_proj, i.bounds))
-        .filter_map(|&i| posed.get(&pose_key(scene, i, time)).map(|p| (i, p)))
+        .filter(|(i, _)| box_visible(&view_proj, i.bounds))
+        .filter_map(|&(i, slot)| posed.get(slot).map(|p| (i, p)))
         .collect();
     let placed: Vec<Placed> = here.iter().map(|(i, p)| place(i, p)).collect();
     for ((inst, p), pl) in here.iter().zip(&placed) {
