@@ -2,6 +2,8 @@
 //! counts and random byte flips never panic, never allocate what the input
 //! cannot back, and fail with errors that name the file, field and offset.
 
+mod common;
+
 use glam::Vec3;
 use kiln::formats::grimrock::{
     self, Animation, Entity, Light, MeshData, MeshEntity, Model, Node, VertexArray,
@@ -399,20 +401,6 @@ fn empty_mesh_and_uneven_v1_tracks_write_readable_files() {
     assert_eq!(mesh.positions().unwrap().len(), 6);
 }
 
-/// xorshift64*: deterministic, dependency-free.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 #[test]
 fn random_byte_flips_never_panic() {
     let mut inputs: Vec<(String, Sample, Vec<u8>)> = samples()
@@ -441,7 +429,7 @@ fn random_byte_flips_never_panic() {
             Err(_) => println!("skipped: corpus not found at {}", root.display()),
         }
     }
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = common::Rng(0x9E37_79B9_7F4A_7C15);
     let (mut ok, mut err) = (0, 0);
     for case in 0..4000 {
         let (name, s, base) = &inputs[case % inputs.len()];

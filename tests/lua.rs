@@ -324,18 +324,6 @@ fn truncations_of_the_corpus_plugin() {
     }
 }
 
-/// xorshift64*: deterministic noise without a dependency.
-struct Noise(u64);
-
-impl Noise {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-}
-
 #[test]
 fn random_input_never_panics() {
     const PIECES: &[&str] = &[
@@ -385,7 +373,7 @@ fn random_input_never_panics() {
         "~",
         "#",
     ];
-    let mut noise = Noise(0x9e37_79b9_7f4a_7c15);
+    let mut noise = common::Rng(0x9e37_79b9_7f4a_7c15);
     let file = Path::new("noise.lua");
     let mut errors = 0;
     for round in 0..3000 {

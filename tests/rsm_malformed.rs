@@ -2,6 +2,8 @@
 //! random byte flips never panic, never allocate what the input cannot back,
 //! and fail with errors that name the file and an offset.
 
+mod common;
+
 use kiln::formats::rsm::{self, sample, Rsm};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -158,27 +160,13 @@ fn known_count_fields_name_themselves() {
     assert!(e.message.contains("count 2147483647 needs at least"), "{e}");
 }
 
-/// xorshift64*: deterministic, dependency-free.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 #[test]
 fn random_byte_flips_never_panic() {
     let models: Vec<(String, Vec<u8>)> = samples()
         .into_iter()
         .map(|(n, m)| (n, rsm::write(&m)))
         .collect();
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = common::Rng(0x9E37_79B9_7F4A_7C15);
     let (mut ok, mut err) = (0, 0);
     for case in 0..4000 {
         let (name, base) = &models[case % models.len()];
