@@ -5,13 +5,14 @@
 //! will draw: nodes, meshes, textures found or not, animation tracks).
 
 use crate::error::Result;
-use crate::formats::grimrock;
-use crate::load::{self, FileKind};
+use crate::formats::registry::Summary;
+use crate::load::Inspected;
 use crate::scene::Model;
-use crate::texture::TextureResolver;
+use crate::source::Lookup;
+use crate::spec::FileRef;
 use serde::Serialize;
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 #[derive(Debug, Serialize)]
 pub struct Report {
@@ -65,368 +66,66 @@ pub struct AnimationInfo {
     pub animated_nodes: usize,
 }
 
-/// Inspects a model file.
-pub fn inspect(path: &Path, resolver: &TextureResolver) -> Result<Report> {
-    inspect_with(path, resolver, None)
-}
-
-/// Inspects a file; for an animation, `model` (if given) is checked for the
-/// nodes its tracks name.
-pub fn inspect_with(
-    path: &Path,
-    resolver: &TextureResolver,
-    model: Option<&Path>,
-) -> Result<Report> {
-    let data = load::read(path)?;
-    match load::sniff(&data, path)? {
-        FileKind::Rsm => {
-            let rsm = crate::formats::rsm::parse(&data, path)?;
-            let model = crate::scene::lower_rsm::lower(&rsm, path, resolver);
-            let summary = crate::formats::rsm::summary(&rsm);
-            let format = if rsm.is_rsm2() { "RSM2" } else { "RSM" };
-            let version = format!("{}.{}", rsm.major, rsm.minor);
-            let details = serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null);
-            let mut report = report_from_model(path, format, &version, &model, details);
-            // The summary adds index-range findings; the parser's own
-            // warnings are already in the model's.
-            for w in summary.warnings {
-                if !report.warnings.contains(&w) {
-                    report.warnings.push(w);
-                }
+/// Inspects a file: `data` folders are searched first for what it names
+/// (textures, a map's models); for an animation, `companion` (if given) is
+/// the model whose nodes its tracks should name.
+pub fn inspect(file: &FileRef, data: &[PathBuf], companion: Option<&Path>) -> Result<Report> {
+    let lookup = Lookup::new(crate::source::folders(data));
+    let Inspected {
+        summary,
+        model,
+        name,
+    } = crate::load::inspect(&lookup, file, companion)?;
+    let Summary {
+        format,
+        version,
+        details,
+        notes,
+        warnings,
+        tracks,
+        clip,
+    } = summary;
+    if let Some(model) = model {
+        let mut report = report_from_model(&name, &format, &version, &model, details);
+        for w in warnings {
+            if !report.warnings.contains(&w) {
+                report.warnings.push(w);
             }
-            Ok(report)
         }
-        FileKind::GrimrockModel => {
-            let parsed = grimrock::parse_model(&data, path)?;
-            let opts = load::LoadOptions {
-                resolver: resolver.clone(),
-                ..Default::default()
-            };
-            let model = load::load_model_with(path, &opts)?;
-            let summary = grimrock::model_summary(&parsed);
-            let details = serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null);
-            let mut report = report_from_model(
-                path,
-                "Grimrock model (MDL1)",
-                &parsed.version.to_string(),
-                &model,
-                details,
-            );
-            for n in &summary.nodes {
-                report.notes.push(format!(
-                    "{}[{}] {} ({})",
-                    "  ".repeat(n.depth),
-                    n.index,
-                    n.name,
-                    n.kind
-                ));
-            }
-            for m in &summary.meshes {
-                let arrays: Vec<String> = m
-                    .arrays
-                    .iter()
-                    .map(|a| format!("{} {}×{}", a.name, a.data_type, a.dim))
-                    .collect();
-                report.notes.push(format!(
-                    "mesh on '{}': {} vertices, {} indices; arrays: {}",
-                    m.node_name,
-                    m.vertex_count,
-                    m.index_count,
-                    arrays.join(", ")
-                ));
-                for sg in &m.segments {
-                    report.notes.push(format!(
-                        "  segment '{}': {} triangles from index {}",
-                        sg.material, sg.triangle_count, sg.first_index
-                    ));
-                }
-                if !m.bones.is_empty() {
-                    let names: Vec<String> = m
-                        .bones
-                        .iter()
-                        .map(|b| {
-                            b.node_name
-                                .clone()
-                                .unwrap_or_else(|| format!("#{}", b.node))
-                        })
-                        .collect();
-                    report
-                        .notes
-                        .push(format!("  {} bones: {}", m.bones.len(), names.join(", ")));
-                }
-            }
-            Ok(report)
-        }
-        FileKind::P3d => {
-            let parsed = crate::formats::arma::p3d::parse(&data, path)?;
-            let model = load::load_model_with(
-                path,
-                &load::LoadOptions {
-                    resolver: resolver.clone(),
-                    ..Default::default()
-                },
-            )?;
-            let summary = crate::formats::arma::p3d::summary(&parsed);
-            let details = serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null);
-            let mut report = report_from_model(path, "Arma MLOD P3D", "257", &model, details);
-            for l in &summary.lods {
-                let star = if Some(l.index) == summary.most_detailed_visual_lod {
-                    " (drawn by default)"
-                } else {
-                    ""
-                };
-                report.notes.push(format!(
-                    "LOD {} {}{}: {} points, {} faces ({} quads), textures: [{}], {} named selections, {} #Animation# tags{}",
-                    l.index,
-                    l.name,
-                    star,
-                    l.points,
-                    l.faces,
-                    l.quads,
-                    l.textures.join(", "),
-                    l.selections.len(),
-                    l.animation_count,
-                    if l.animation_phases.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" at phases {:?}", l.animation_phases)
-                    }
-                ));
-                if !l.selections.is_empty() {
-                    report
-                        .notes
-                        .push(format!("  selections: {}", l.selections.join(", ")));
-                }
-            }
-            Ok(report)
-        }
-        FileKind::Rtm => {
-            let parsed = crate::formats::arma::rtm::parse(&data, path)?;
-            let summary = crate::formats::arma::rtm::summary(&parsed);
-            let details = serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null);
-            let (anim, _) = load::load_animation_with(
-                path,
-                &load::AnimOptions {
-                    duration: Some(1.0),
-                    skeleton: Some(Vec::new()),
-                    travel: false,
-                },
-            )?;
-            let nodes = anim
-                .tracks
-                .iter()
-                .map(|t| NodeInfo {
-                    name: t.node.clone(),
-                    parent: None,
-                    meshes: Vec::new(),
-                    rotation_keys: t.anim.rotation.as_ref().map_or(0, |k| k.values.len()),
-                    position_keys: t.anim.translation.as_ref().map_or(0, |k| k.values.len()),
-                    scale_keys: t.anim.scale.as_ref().map_or(0, |k| k.values.len()),
-                    uv_channels: 0,
-                })
-                .collect::<Vec<_>>();
-            let notes = serde_json::to_string_pretty(&summary)
-                .unwrap_or_default()
-                .lines()
-                .map(String::from)
-                .collect();
-            Ok(Report {
-                file: path.display().to_string(),
-                format: "Arma RTM".into(),
-                version: details
-                    .get("version")
-                    .map(|v| v.to_string())
-                    .unwrap_or_default(),
-                animation: AnimationInfo {
-                    duration_seconds: 1.0,
-                    fps: anim.frame_rate,
-                    frames: anim
-                        .tracks
-                        .first()
-                        .and_then(|t| t.anim.rotation.as_ref())
-                        .map_or(0, |k| k.values.len() as u32),
-                    animated_nodes: nodes.len(),
-                },
-                nodes,
-                textures: Vec::new(),
-                warnings: Vec::new(),
-                notes,
-                details,
-            })
-        }
-        FileKind::Rsw => {
-            let parsed = crate::formats::rsw::parse(&data, path)?;
-            let summary = crate::formats::rsw::summary(&parsed);
-            let mut notes = vec![
-                format!(
-                    "files: ini '{}', gnd '{}', gat '{}', src '{}'",
-                    summary.ini, summary.gnd, summary.gat, summary.src
-                ),
-                format!(
-                    "objects: {} models, {} lights, {} sounds, {} effects; quad tree: {} nodes",
-                    summary.models,
-                    summary.lights,
-                    summary.sounds,
-                    summary.effects,
-                    summary.quad_tree_nodes
-                ),
-            ];
-            let base = match path.parent() {
-                Some(p) if !p.as_os_str().is_empty() => p,
-                _ => Path::new("."),
-            };
-            // The same lookup as rendering: --data folders first, then the
-            // data folders around the map.
-            let folders = crate::map::DataFolders::new(resolver.search_dirs.clone());
-            let mut found_cache: Vec<(String, bool)> = Vec::new();
-            for (m, inst) in summary.instances.iter().zip(parsed.models()) {
-                let file = &m.file.text;
-                let found = match found_cache.iter().find(|(f, _)| f == file) {
-                    Some((_, f)) => *f,
-                    None => {
-                        let f = folders.find("model", inst.file.bytes(), base).is_some();
-                        found_cache.push((file.clone(), f));
-                        f
-                    }
-                };
-                notes.push(format!(
-                    "  model '{}' at {:?} rot {:?} scale {:?} anim {} x{}{}",
-                    file,
-                    m.position,
-                    m.rotation,
-                    m.scale,
-                    m.anim_type,
-                    m.anim_speed,
-                    if found { "" } else { "  (file not found)" }
-                ));
-            }
-            let details = serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null);
-            Ok(file_report(
-                path,
-                "Ragnarok map scene (RSW)",
-                summary.version.clone(),
-                summary.warnings.clone(),
-                notes,
-                details,
-            ))
-        }
-        FileKind::Gnd => {
-            let parsed = crate::formats::gnd::parse(&data, path)?;
-            let summary = crate::formats::gnd::summary(&parsed);
-            let notes = vec![
-                format!(
-                    "size: {}×{} tiles, scale {}",
-                    summary.width, summary.height, summary.scale
-                ),
-                format!(
-                    "textures ({}): {}",
-                    summary.textures.len(),
-                    summary.textures.join(", ")
-                ),
-                format!(
-                    "lightmaps: {}, surfaces: {}, cubes: {}, water planes: {}",
-                    summary.lightmaps, summary.surfaces, summary.cubes, summary.water_planes
-                ),
-            ];
-            let details = serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null);
-            Ok(file_report(
-                path,
-                "Ragnarok map ground (GND)",
-                summary.version.clone(),
-                summary.warnings.clone(),
-                notes,
-                details,
-            ))
-        }
-        FileKind::ArmaConfig => {
-            use crate::formats::arma::cfg;
-            let parsed = cfg::parse_file(path)?;
-            let skeletons = cfg::skeletons(&parsed);
-            let mut notes = Vec::new();
-            let mut warnings = parsed.notes.clone();
-            for s in &skeletons {
-                match cfg::resolve_bones(&skeletons, &s.name) {
-                    Ok(bones) => {
-                        notes.push(format!(
-                            "skeleton {}{}: {} bones{}",
-                            s.name,
-                            s.inherit
-                                .as_deref()
-                                .filter(|i| !i.is_empty())
-                                .map(|i| format!(" (inherits {i})"))
-                                .unwrap_or_default(),
-                            bones.len(),
-                            if s.is_discrete { ", discrete" } else { "" }
-                        ));
-                    }
-                    Err(e) => warnings.push(format!("skeleton {}: {e}", s.name)),
-                }
-            }
-            let details = serde_json::json!({
-                "skeletons": skeletons.iter().map(|s| serde_json::json!({
-                    "name": s.name,
-                    "inherit": s.inherit,
-                    "bones": cfg::resolve_bones(&skeletons, &s.name).map(|b| b.len()).unwrap_or(0),
-                    "is_discrete": s.is_discrete,
-                })).collect::<Vec<_>>()
-            });
-            Ok(file_report(
-                path,
-                "Arma config (CfgSkeletons)",
-                String::new(),
-                warnings,
-                notes,
-                details,
-            ))
-        }
-        FileKind::GrimrockAnimation => {
-            let parsed = grimrock::parse_animation(&data, path)?;
-            let summary = grimrock::animation_summary(&parsed);
-            let mut warnings = parsed.warnings.clone();
-            if let Some(model_path) = model {
-                let m = grimrock::parse_model_file(model_path)?;
-                let missing = grimrock::unmatched_tracks(&parsed, &m);
-                if !missing.is_empty() {
-                    warnings.push(format!(
-                        "{} track(s) name no node of {} and are ignored: {}",
-                        missing.len(),
-                        model_path.display(),
-                        missing.join(", ")
-                    ));
-                }
-            }
-            let nodes = summary
-                .tracks
-                .iter()
-                .map(|t| NodeInfo {
-                    name: t.node.clone(),
-                    parent: None,
-                    meshes: Vec::new(),
-                    rotation_keys: t.rotation_keys,
-                    position_keys: t.position_keys,
-                    scale_keys: t.scale_keys,
-                    uv_channels: 0,
-                })
-                .collect::<Vec<_>>();
-            let details = serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null);
-            Ok(Report {
-                file: path.display().to_string(),
-                format: "Grimrock animation (ANIM)".into(),
-                version: parsed.version.to_string(),
-                animation: AnimationInfo {
-                    duration_seconds: parsed.duration(),
-                    fps: parsed.fps,
-                    frames: parsed.frames.max(0) as u32,
-                    animated_nodes: nodes.len(),
-                },
-                nodes,
-                textures: Vec::new(),
-                warnings,
-                notes: vec![format!("name: '{}'", summary.name)],
-                details,
-            })
-        }
+        report.notes = notes;
+        return Ok(report);
     }
+    if let Some(clip) = clip {
+        let nodes: Vec<NodeInfo> = tracks
+            .into_iter()
+            .map(|t| NodeInfo {
+                name: t.node,
+                parent: None,
+                meshes: Vec::new(),
+                rotation_keys: t.rotation,
+                position_keys: t.position,
+                scale_keys: t.scale,
+                uv_channels: 0,
+            })
+            .collect();
+        return Ok(Report {
+            file: name.display().to_string(),
+            format,
+            version,
+            animation: AnimationInfo {
+                duration_seconds: clip.duration_seconds,
+                fps: clip.fps,
+                frames: clip.frames,
+                animated_nodes: nodes.len(),
+            },
+            nodes,
+            textures: Vec::new(),
+            warnings,
+            notes,
+            details,
+        });
+    }
+    Ok(file_report(&name, &format, version, warnings, notes, details))
 }
 
 /// A report of a file that holds no drawable model (maps, configs): its

@@ -21,6 +21,8 @@ pub mod samples_arma;
 pub mod samples_grimrock;
 pub mod samples_map;
 pub mod scene;
+pub mod source;
+pub mod spec;
 pub mod texture;
 pub mod view;
 

@@ -5,7 +5,9 @@
 use super::map_recipe::{MapJob, MapViewCamera};
 use super::run::JobReport;
 use crate::error::{Error, Result};
-use crate::map::{self, DataFolders, MapCamera, MapScene, Region};
+use crate::map::{self, MapCamera, MapScene, Region};
+use crate::source::{Lookup, SourceRef};
+use crate::spec::FileRef;
 use crate::output::{write_atomic, write_png};
 use crate::raster::RenderOptions;
 use rayon::prelude::*;
@@ -13,6 +15,8 @@ use rayon::prelude::*;
 /// A map job ready to render.
 pub struct MapPlan {
     pub scene: MapScene,
+    /// What loading the map read.
+    pub lookup: Lookup,
     /// Per view: its camera and the map times of its frames.
     pub views: Vec<(MapCamera, Vec<f32>)>,
 }
@@ -25,9 +29,14 @@ impl MapPlan {
 }
 
 /// Loads the map and frames every view; a region off the ground or an
-/// oversized image is refused here, before any rendering.
-pub fn plan_map(job: &MapJob) -> Result<MapPlan> {
-    let scene = MapScene::load(&job.map, &DataFolders::new(job.data.clone()))?;
+/// oversized image is refused here, before any rendering. `extra` sources
+/// are searched after the map's own `data:` folders.
+pub fn plan_map(job: &MapJob, extra: &[SourceRef]) -> Result<MapPlan> {
+    let mut sources = crate::source::folders(&job.data);
+    sources.extend(extra.iter().cloned());
+    let lookup = Lookup::new(sources);
+    lookup.note(&job.recipe);
+    let scene = MapScene::load(&FileRef::from(job.map.as_path()), &lookup)?;
     let (w, h) = (scene.ground.width, scene.ground.height);
     let mut views = Vec::with_capacity(job.views.len());
     for v in &job.views {
@@ -49,7 +58,11 @@ pub fn plan_map(job: &MapJob) -> Result<MapPlan> {
         };
         views.push((camera, times));
     }
-    Ok(MapPlan { scene, views })
+    Ok(MapPlan {
+        scene,
+        lookup,
+        views,
+    })
 }
 
 /// The camera of one view of `region`; an oversized image is refused.
@@ -120,5 +133,6 @@ pub fn run_map(job: &MapJob, plan: &MapPlan, tick: &(dyn Fn() + Sync)) -> Result
         images,
         files,
         warnings: plan.scene.notes(),
+        inputs: plan.lookup.reads(),
     })
 }

@@ -6,6 +6,7 @@
 //! sheet ([`sheet`]), writes its JSON ([`meta`]), the per-frame PNGs and one
 //! GIF per direction ([`gif`]).
 
+pub mod batch;
 pub mod gif;
 pub mod map_recipe;
 pub mod map_run;
@@ -15,6 +16,7 @@ pub mod recipe;
 pub mod run;
 pub mod sheet;
 
+pub use batch::{bake, bake_files, BakeOptions, BakeReport, JobKind, JobOutcome, NoProgress, Progress};
 pub use map_recipe::{MapJob, MapViewCamera, MapViewSpec};
 pub use outputs::write_outputs;
 pub use recipe::{

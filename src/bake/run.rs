@@ -10,7 +10,8 @@ use super::recipe::{ClipSpec, FrameTimes, Job, LightSpec, Projection as RecipePr
 use crate::error::{Error, Result};
 use crate::raster::{Camera, Light, RenderOptions};
 use crate::scene::{self, Model, PosedModel};
-use crate::texture::TextureResolver;
+use crate::source::{Lookup, SourceRef};
+use crate::spec::{AnimationSettings, FileRef, Lod, ModelSpec, RestPose, SkeletonSpec};
 use crate::view::{self, Framing, Projection};
 use glam::{Vec3, Vec4Swizzles};
 use rayon::prelude::*;
@@ -120,6 +121,9 @@ pub struct JobReport {
     pub images: usize,
     pub files: Vec<PathBuf>,
     pub warnings: Vec<String>,
+    /// Every file and folder read to make it (sorted): the recipe's inputs
+    /// for `cargo:rerun-if-changed` lines and dependency files.
+    pub inputs: Vec<PathBuf>,
 }
 
 /// One clip ready to render: the model it animates and its sample times.
@@ -131,10 +135,12 @@ pub struct PlannedClip {
 
 /// A job ready to render: its clips in job order, and the views and render
 /// settings they share (`view.times` is empty; each clip has its own).
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct JobPlan {
     pub clips: Vec<PlannedClip>,
     pub view: ClipPlan,
+    /// What planning read (the model, textures, animations, configs).
+    pub lookup: Lookup,
 }
 
 impl JobPlan {
@@ -148,66 +154,79 @@ impl JobPlan {
     }
 }
 
-/// The model a clip animates. With no animation file that is the job's
-/// model itself (its own animation, or its rest pose).
-///
-/// Hook for the lead: loading and applying animation files (Grimrock
-/// `.animation`, Arma `.rtm` with `job.skeleton`/`job.duration`) goes here.
-pub fn clip_model(model: &Model, spec: &ClipSpec, job: &Job) -> Result<Model> {
+/// The job's model as the one model specification the command line shares.
+pub fn model_spec(job: &Job) -> ModelSpec {
+    ModelSpec {
+        model: FileRef::from(job.model.as_path()),
+        data: job.data.clone(),
+        pose: match job.pose {
+            super::recipe::PoseMode::Rest => RestPose::Nodes,
+            super::recipe::PoseMode::Bind => RestPose::Bind,
+        },
+        materials: job
+            .materials
+            .iter()
+            .map(|(n, p)| (n.clone(), FileRef::from(p.as_path())))
+            .collect(),
+        lod: job.lod.map(|l| match l {
+            super::recipe::LodSpec::Index(i) => Lod::Index(i),
+            super::recipe::LodSpec::Resolution(r) => Lod::Resolution(r),
+        }),
+        animation: AnimationSettings {
+            duration: job.duration,
+            skeleton: job.skeleton.as_ref().map(|s| match s {
+                super::recipe::SkeletonSpec::Config { config, class } => SkeletonSpec::Config {
+                    config: FileRef::from(config.as_path()),
+                    class: class.clone(),
+                },
+                super::recipe::SkeletonSpec::Bones(b) => SkeletonSpec::Bones(b.clone()),
+            }),
+            travel: job.travel,
+        },
+    }
+}
+
+/// The model a clip animates: the job's model posed by the clip's
+/// animation file, or the job's model itself (its own animation, or its
+/// rest pose) when the clip names none.
+pub fn clip_model(model: &Model, spec: &ClipSpec, job: &ModelSpec, lookup: &Lookup) -> Result<Model> {
     match &spec.animation {
         None => Ok(model.clone()),
-        Some(path) => {
-            let skeleton = match &job.skeleton {
-                Some(super::recipe::SkeletonSpec::Config { config, class }) => {
-                    Some(crate::load::skeleton_bones(config, class)?)
-                }
-                Some(super::recipe::SkeletonSpec::Bones(b)) => Some(b.clone()),
-                None => None,
-            };
-            let opts = crate::load::AnimOptions {
-                duration: job.duration,
-                skeleton,
-                travel: job.travel,
-            };
-            crate::load::animate_with(model, path, &opts)
-        }
+        Some(path) => crate::load::animate(
+            model,
+            &FileRef::from(path.as_path()),
+            &job.animation,
+            lookup,
+        ),
     }
 }
 
 /// Loads the job's model, applies each clip's animation, works out every
-/// clip's frames, and returns the plan.
-pub fn plan_job(job: &Job) -> Result<JobPlan> {
-    let opts = crate::load::LoadOptions {
-        resolver: TextureResolver::new(job.data.clone()),
-        materials: job.materials.clone(),
-        pose: match job.pose {
-            super::recipe::PoseMode::Rest => crate::scene::lower_grimrock::RestPose::Nodes,
-            super::recipe::PoseMode::Bind => crate::scene::lower_grimrock::RestPose::Bind,
-        },
-        lod: job.lod.map(|l| match l {
-            super::recipe::LodSpec::Index(i) => crate::load::LodChoice::Index(i as usize),
-            super::recipe::LodSpec::Resolution(r) => crate::load::LodChoice::Resolution(r),
-        }),
-    };
-    let model = crate::load::load_model_with(&job.model, &opts)?;
+/// clip's frames, and returns the plan. `extra` sources are searched after
+/// the job's own `data:` folders.
+pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
+    let spec = model_spec(job);
+    let lookup = crate::load::lookup_for(&spec, extra);
+    lookup.note(&job.recipe);
+    let model = crate::load::load_model(&spec, &lookup)?;
     let mut clips = Vec::with_capacity(job.clips.len());
-    for spec in &job.clips {
-        let m = clip_model(&model, spec, job)?;
+    for clip in &job.clips {
+        let m = clip_model(&model, clip, &spec, &lookup)?;
         // `duration` stands in for animations that do not know their length.
         let length = match job.duration {
             Some(d) if m.duration <= 0.0 => d,
             _ => m.duration,
         };
-        let times = spec.clip.frame_times(length).map_err(|msg| {
-            let clip = if job.named_clips {
-                format!("clip '{}': ", spec.name)
+        let times = clip.clip.frame_times(length).map_err(|msg| {
+            let name = if job.named_clips {
+                format!("clip '{}': ", clip.name)
             } else {
                 String::new()
             };
             Error::Usage(format!(
-                "{}:{}: job '{}': {clip}{msg}",
+                "{}:{}: job '{}': {name}{msg}",
                 job.recipe.display(),
-                spec.line,
+                clip.line,
                 job.name
             ))
         })?;
@@ -244,7 +263,11 @@ pub fn plan_job(job: &Job) -> Result<JobPlan> {
         supersample: job.antialias,
         background: job.background,
     };
-    Ok(JobPlan { clips, view })
+    Ok(JobPlan {
+        clips,
+        view,
+        lookup,
+    })
 }
 
 /// Renders a planned job and writes its outputs.
@@ -283,5 +306,6 @@ pub fn run_planned(job: &Job, plan: &JobPlan, tick: &(dyn Fn() + Sync)) -> Resul
             .sum(),
         files,
         warnings,
+        inputs: plan.lookup.reads(),
     })
 }

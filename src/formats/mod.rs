@@ -1,11 +1,15 @@
-//! Faithful typed readers (and writers) of each file format. Nothing here
-//! knows about rendering: lowering into `scene::Model` happens in `scene`.
+//! Every file format kiln reads: one folder (or file) per format holding
+//! its faithful typed reader and writer, its summary for `kiln inspect`, its
+//! lowering into kiln's scene model, and its row of the format table
+//! ([`registry`]). Nothing here knows about rendering.
 
 pub mod arma;
 pub mod gnd;
 pub mod grimrock;
 pub mod lua;
 pub mod lzo;
+pub(crate) mod ragnarok;
+pub(crate) mod registry;
 pub mod reader;
 pub mod rsm;
 pub mod rsw;

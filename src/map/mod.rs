@@ -7,13 +7,11 @@
 //! at `(10x, h, 10y)`). So map east is +X, tile rows grow north toward −Z,
 //! and a top-down view with "up" = −Z shows the map as its minimap does.
 
-pub mod data;
 pub mod draw;
 pub mod scene;
 pub mod view;
 pub mod water;
 
-pub use data::DataFolders;
 pub use draw::render;
 pub use scene::{Instance, MapModel, MapScene};
 pub use view::{MapCamera, Region};

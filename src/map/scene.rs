@@ -2,16 +2,19 @@
 //! as the client places it, marked placeholders where a model is missing,
 //! and the map's sun.
 
-use super::data::DataFolders;
 use crate::error::{Error, Result};
+use crate::formats::ragnarok::{find_map_file, map_places, model_texture};
+use crate::formats::rsm::lower::lower as lower_rsm;
 use crate::formats::{gnd, rsm, rsw};
+use crate::source::{Found, Layout, Lookup, Tree};
+use crate::spec::FileRef;
 use crate::raster::Light;
 use crate::scene::ground::Ground;
 use crate::scene::{self, Model};
 use glam::{Mat3, Mat4, Vec3};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// kiln world = `D · RO`: a half turn about X (Y down → Y up, rows north).
@@ -88,24 +91,24 @@ pub struct MapScene {
 }
 
 impl MapScene {
-    /// Loads `rsw_path`, its ground and every model it names (each file once).
-    pub fn load(rsw_path: &Path, data: &DataFolders) -> Result<MapScene> {
-        let rsw = rsw::parse_file(rsw_path)?;
-        // A bare file name has an empty parent: that is the current folder.
-        let near = match rsw_path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
+    /// Loads the map `rsw`, its ground and every model it names (each file
+    /// once): the caller's sources first, then the map's own tree.
+    pub fn load(rsw: &FileRef, lookup: &Lookup) -> Result<MapScene> {
+        let (bytes, origin) = lookup.read_named(rsw)?;
+        let rsw_path = origin.name();
+        let tree = origin.tree(Layout::RAGNAROK_MAP);
+        let rsw = rsw::parse(&bytes, &rsw_path)?;
         let gnd_name = rsw.gnd.bytes();
-        let gnd_path = data.find("", gnd_name, near).ok_or_else(|| {
+        let gnd_found = find_map_file(lookup, &tree, "", gnd_name).ok_or_else(|| {
             Error::Usage(format!(
                 "{}: ground file \"{}\" not found (looked in {})",
                 rsw_path.display(),
                 rsw.gnd.text,
-                data.describe(near)
+                map_places(lookup, &tree)
             ))
         })?;
-        let gnd = gnd::parse_file(&gnd_path)?;
+        let gnd_path = gnd_found.entry.location.clone();
+        let gnd = gnd::parse(&lookup.read(&gnd_found)?, &gnd_path)?;
         // The ground asks by decoded name; look files up by the stored bytes.
         let find_texture = |name: &str| {
             let raw = gnd
@@ -115,7 +118,8 @@ impl MapScene {
                 .and_then(|i| gnd.texture_raw.get(i))
                 .map(|r| crate::formats::text::until_nul(r).to_vec())
                 .unwrap_or_else(|| name.as_bytes().to_vec());
-            data.find("texture", &raw, near)
+            find_map_file(lookup, &tree, "texture", &raw)
+                .map(|f| (f.entry.location.clone(), lookup.read(&f)))
         };
         let ground = Ground::build(&gnd, &gnd_path, &find_texture);
         let water = super::water::build(&gnd, rsw.water.as_ref().map(|w| w.level));
@@ -149,10 +153,9 @@ impl MapScene {
             }
             uses.push(id);
         }
-        let resolver = data.texture_resolver();
         let models: Vec<MapModel> = files
             .par_iter()
-            .map(|(name, raw)| load_map_model(name, raw, data, near, &resolver))
+            .map(|(name, raw)| load_map_model(name, find_map_file(lookup, &tree, "model", raw), lookup))
             .collect();
 
         let mut warnings = rsw.warnings.clone();
@@ -237,7 +240,7 @@ impl MapScene {
         }
 
         Ok(MapScene {
-            rsw_path: rsw_path.to_path_buf(),
+            rsw_path,
             gnd_path,
             version: rsw.version_string(),
             missing_textures: ground.missing.clone(),
@@ -305,13 +308,7 @@ impl MapScene {
     }
 }
 
-fn load_map_model(
-    name: &str,
-    raw: &[u8],
-    data: &DataFolders,
-    near: &Path,
-    resolver: &crate::texture::TextureResolver,
-) -> MapModel {
+fn load_map_model(name: &str, found: Option<Found>, lookup: &Lookup) -> MapModel {
     let missing = |path: Option<PathBuf>, error: Option<String>| MapModel {
         file: name.to_string(),
         path,
@@ -320,16 +317,19 @@ fn load_map_model(
         to_client: Mat4::IDENTITY,
         bounds: (Vec3::ZERO, Vec3::ZERO),
     };
-    let Some(path) = data.find("model", raw, near) else {
+    let Some(found) = found else {
         return missing(None, None);
     };
-    let parsed = match crate::load::read(&path)
+    let path = found.entry.location.clone();
+    let parsed = match lookup
+        .read(&found)
         .and_then(|bytes| rsm::parse(&bytes, &path).map_err(Error::Parse))
     {
         Ok(p) => p,
         Err(e) => return missing(Some(path), Some(e.to_string())),
     };
-    let model = scene::lower_rsm::lower(&parsed, &path, resolver);
+    let tree: Tree = found.tree();
+    let model = lower_rsm(&parsed, &path, &mut |raw| model_texture(lookup, &tree, &path, raw));
     // RSM1: kiln's display already is the client's centering under D. RSM2:
     // the client does not centre, so undo kiln's centering translation.
     let to_client = if parsed.is_rsm2() {

@@ -298,14 +298,14 @@ impl ChunkBuilder {
     }
 }
 
+/// Finds a ground texture by its GND name: the location it was read from
+/// and its bytes (or the error reading them).
+pub type FindTexture<'a> = dyn Fn(&str) -> Option<(PathBuf, crate::Result<Vec<u8>>)> + 'a;
+
 impl Ground {
-    /// `find_texture` maps a GND texture name to a file (the lead's
-    /// data-folder policy).
-    pub fn build(
-        gnd: &Gnd,
-        gnd_path: &Path,
-        find_texture: &dyn Fn(&str) -> Option<PathBuf>,
-    ) -> Ground {
+    /// `find_texture` finds a GND texture by name: where it was read from,
+    /// and its bytes or why they could not be read.
+    pub fn build(gnd: &Gnd, gnd_path: &Path, find_texture: &FindTexture<'_>) -> Ground {
         let file = gnd_path.display().to_string();
         let mut warnings: Vec<String> = gnd.warnings.clone();
         let width = gnd.width.max(0) as u32;
@@ -619,7 +619,7 @@ impl Ground {
 fn load_textures(
     gnd: &Gnd,
     file: &str,
-    find_texture: &dyn Fn(&str) -> Option<PathBuf>,
+    find_texture: &FindTexture<'_>,
     warnings: &mut Vec<String>,
 ) -> (Vec<TextureSlot>, Vec<String>) {
     let mut cache: BTreeMap<&str, TextureSlot> = BTreeMap::new();
@@ -630,13 +630,14 @@ fn load_textures(
             slots.push(slot.clone());
             continue;
         }
-        let path = find_texture(name);
-        let image = match &path {
+        let found = find_texture(name);
+        let path = found.as_ref().map(|(p, _)| p.clone());
+        let image = match found {
             None => {
                 missing.push(name.clone());
                 flat_texture(name)
             }
-            Some(p) => match crate::texture::load(p) {
+            Some((p, bytes)) => match bytes.and_then(|b| crate::texture::decode(&b, &p)) {
                 Ok(t) => t,
                 Err(e) => {
                     warnings.push(format!(

@@ -12,10 +12,7 @@ pub mod pose;
 pub mod skeleton;
 mod track;
 
-pub mod lower_arma;
-pub mod lower_grimrock;
-pub mod lower_rsm;
 
 pub use model::*;
 pub use pose::{pose, PosedModel, PosedPrimitive};
-pub use track::{Interp, Track};
+pub use track::{Interp, Interpolate, Track};

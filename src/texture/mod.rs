@@ -1,4 +1,6 @@
-//! Texture decoding (BMP, TGA, PNG, DDS), colour keys, and texture lookup.
+//! Texture decoding (BMP, TGA, PNG, DDS) and colour keys. Where textures
+//! are found is each format's business (`formats::ragnarok`,
+//! `formats::grimrock::materials`), through the data sources.
 //!
 //! Every decoder produces the same [`Texture`]: premultiplied RGBA8 with row 0
 //! at the top (UV v = 0), so bilinear filtering never bleeds colour out of
@@ -6,20 +8,16 @@
 
 mod bmp;
 mod dds;
-pub mod grimrock;
-mod lookup;
 mod png;
 mod tga;
 
 pub use bmp::{encode_bmp24, encode_bmp8};
-pub use lookup::{
-    find_in_data_dir, load_or_checker, lookup_data_file, lookup_data_file_raw, LoadedTexture,
-    TextureResolver,
-};
 pub use tga::encode_tga32;
 
 use crate::error::ParseError;
-use std::path::Path;
+use crate::scene::TextureSlot;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Largest width or height any decoder accepts. Ragnarok textures are at most
 /// 1024²; the cap keeps a corrupt header from asking for gigabytes.
@@ -86,6 +84,30 @@ impl Texture {
         self.texels
             .get(y as usize * self.width as usize + x as usize)
             .copied()
+    }
+}
+
+/// A texture ready to be put in a model's texture slot.
+#[derive(Debug, Clone)]
+pub struct LoadedTexture {
+    /// The name as the model gives it, decoded from CP949.
+    pub name: String,
+    /// Where the file was found, if anywhere (also set when it failed to decode).
+    pub path: Option<PathBuf>,
+    /// The decoded image, or the checker.
+    pub image: Arc<Texture>,
+    /// Why the checker is shown, worded for the user.
+    pub warning: Option<String>,
+}
+
+impl LoadedTexture {
+    /// The slot a model keeps.
+    pub fn into_slot(self) -> TextureSlot {
+        TextureSlot {
+            name: self.name,
+            path: self.path,
+            image: self.image,
+        }
     }
 }
 

@@ -1,5 +1,9 @@
 //! Arma formats: RTM animations, model.cfg skeletons and MLOD P3D models.
 
 pub mod cfg;
+pub(crate) mod format;
+pub(crate) mod lower;
 pub mod p3d;
 pub mod rtm;
+
+pub(crate) use format::{ConfigFormat, P3dFormat, RtmFormat};

@@ -9,12 +9,17 @@
 //! is unverified.
 
 mod anim;
+pub(crate) mod format;
+pub(crate) mod lower;
+pub(crate) mod materials;
 mod model;
 pub mod sample;
 mod summary;
 mod write;
 
 pub use anim::{parse_animation, parse_animation_file};
+pub(crate) use format::{AnimationFormat, ModelFormat};
+pub use materials::GrimrockMaterial;
 pub use model::{parse_model, parse_model_file};
 pub use sample::{sample_animation, sample_model};
 pub use summary::{

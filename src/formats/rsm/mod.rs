@@ -3,11 +3,14 @@
 //! interpretation (milliseconds vs frames, mirrors, centering) is resolved in
 //! `scene::lower_rsm`, not here.
 
+mod format;
+pub(crate) mod lower;
 mod parse;
 pub mod sample;
 mod summary;
 mod write;
 
+pub(crate) use format::RsmFormat;
 pub use parse::{parse, parse_file};
 pub use sample::sample_model;
 pub use summary::{summary, RsmSummary, SummaryNode};

@@ -3,31 +3,30 @@
 //!
 //! Which Lua files are read (see [`lua_files`]): the game runs whatever
 //! `init.lua` imports, which kiln does not execute, so it reads the places
-//! material definitions live in practice. For the mod root (the nearest
-//! folder above the model holding `mod_assets/`; for an unpacked game,
-//! `assets/`):
+//! material definitions live in practice. In the model's tree, whose root is
+//! the folder holding `mod_assets/` (for an unpacked game, `assets/`):
 //! 1. `mod_assets/scripts/**/*.lua` (the editor's `materials.lua`, `init.lua`
 //!    and anything a modder put beside them), recursively;
 //! 2. `mod_assets/plugins/*.lua` and `mod_assets/plugins/*/*.lua` (plugins
 //!    ship a `.lua` at their top, as the corpus's `skeleton_warrior_axe`);
-//! 3. the `.lua` files of every folder from the mod root down to the model's
+//! 3. the `.lua` files of every folder from the root down to the model's
 //!    own folder (a custom folder such as `mod_assets/fire_cave/`).
 //!
-//! Without a mod root only step 3 runs, over the model's folder and up to 6
-//! folders above it. Files are read in that order, each folder's entries
-//! sorted by name, each file once; a later definition of a name replaces an
-//! earlier one (as in the game, where the last `defineMaterial` wins), with
-//! a warning. Recursing through all of `mod_assets/` would also pick up
-//! backups and unused drafts the game never loads.
+//! A model outside any `mod_assets/` has only its own folder read. Files are
+//! read in that order, each folder's entries sorted by name, each file once;
+//! a later definition of a name replaces an earlier one (as in the game,
+//! where the last `defineMaterial` wins), with a warning. Recursing through
+//! all of `mod_assets/` would also pick up backups and unused drafts the
+//! game never loads.
 
-use super::lookup::{find, split_name};
-use super::{load, LoadedTexture, Texture, TextureResolver};
+use super::lower::MaterialDef;
+use super::Model;
 use crate::formats::lua::{calls, LuaValue};
+use crate::source::{EntryKind, Found, GamePath, Layout, Lookup, SourceRef, Tree};
+use crate::spec::FileRef;
+use crate::texture;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-/// Folders searched above a model that has no mod root.
-const LOOSE_LEVELS: usize = 6;
 /// Bounds on the `scripts/` walk, against link farms and huge trees.
 const MAX_SCRIPT_DEPTH: usize = 8;
 const MAX_LUA_FILES: usize = 4096;
@@ -91,14 +90,14 @@ impl GrimrockMaterial {
     }
 }
 
-/// The materials defined for the model at `model_path`, in order of first
+/// The materials defined for the model of `tree`, in order of first
 /// definition, and warnings (unreadable files, syntax errors, overridden
 /// names, fields of the wrong type) worded for the user.
-pub fn find_materials(model_path: &Path) -> (Vec<GrimrockMaterial>, Vec<String>) {
+pub(crate) fn find_materials(lookup: &Lookup, tree: &Tree) -> (Vec<GrimrockMaterial>, Vec<String>) {
     let mut materials: Vec<GrimrockMaterial> = Vec::new();
     let mut warnings = Vec::new();
-    for file in lua_files(model_path) {
-        for m in read_materials(&file, &mut warnings) {
+    for file in lua_files(lookup, tree) {
+        for m in read_materials(lookup, &file, &mut warnings) {
             match materials.iter_mut().find(|o| o.name == m.name) {
                 Some(old) => {
                     warnings.push(format!(
@@ -117,8 +116,9 @@ pub fn find_materials(model_path: &Path) -> (Vec<GrimrockMaterial>, Vec<String>)
 }
 
 /// Every `defineMaterial` in one Lua file; problems go to `warnings`.
-pub fn read_materials(file: &Path, warnings: &mut Vec<String>) -> Vec<GrimrockMaterial> {
-    let size = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
+fn read_materials(lookup: &Lookup, found: &Found, warnings: &mut Vec<String>) -> Vec<GrimrockMaterial> {
+    let file = found.entry.location.as_path();
+    let size = found.entry.size;
     if size > MAX_LUA_BYTES {
         warnings.push(format!(
             "{}: {size} bytes is too large for a definition file; skipped",
@@ -126,10 +126,14 @@ pub fn read_materials(file: &Path, warnings: &mut Vec<String>) -> Vec<GrimrockMa
         ));
         return Vec::new();
     }
-    let bytes = match std::fs::read(file) {
+    let bytes = match lookup.read(found) {
         Ok(b) => b,
+        Err(crate::Error::Io { source, .. }) => {
+            warnings.push(format!("{}: {source}; skipped", file.display()));
+            return Vec::new();
+        }
         Err(e) => {
-            warnings.push(format!("{}: {e}; skipped", file.display()));
+            warnings.push(format!("{e}; skipped"));
             return Vec::new();
         }
     };
@@ -227,92 +231,60 @@ fn describe(v: Option<&LuaValue>) -> String {
     }
 }
 
-/// The nearest folder above the model holding `mod_assets/` (any case), or
-/// `assets/` for an unpacked game.
-pub fn mod_root(model_path: &Path) -> Option<PathBuf> {
-    folder_of(model_path)
-        .ancestors()
-        .filter(|d| !d.as_os_str().is_empty())
-        .find(|d| asset_dir(d).is_some())
-        .map(Path::to_path_buf)
+/// The model's mod root and its asset folder (`mod_assets`, or `assets`
+/// for an unpacked game) in its tree, when the model sits below one.
+pub(crate) fn mod_root(tree: &Tree) -> Option<(GamePath, GamePath)> {
+    let root = tree.root(Layout::GRIMROCK);
+    let folder = tree.folder();
+    let next = folder.parts().get(root.parts().len())?;
+    let is_assets = [&b"mod_assets"[..], b"assets"]
+        .iter()
+        .any(|m| next.eq_ignore_ascii_case(m));
+    is_assets.then(|| (root.clone(), root.child(next)))
 }
 
-/// The model's folder; `.` for a bare file name.
-fn folder_of(model_path: &Path) -> &Path {
-    match model_path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    }
+fn is_lua(name: &[u8]) -> bool {
+    name.len() > 4 && name[name.len() - 4..].eq_ignore_ascii_case(b".lua")
 }
 
-/// `dir`'s `mod_assets` (or else `assets`) subfolder, any case.
-fn asset_dir(dir: &Path) -> Option<PathBuf> {
-    for want in ["mod_assets", "assets"] {
-        if let Some(found) = sorted_entries(dir)
-            .into_iter()
-            .find(|p| p.is_dir() && file_name_is(p, want))
-        {
-            return Some(found);
-        }
-    }
-    None
+fn is_dir(kind: EntryKind) -> bool {
+    matches!(kind, EntryKind::Folder | EntryKind::LinkedFolder)
 }
 
-fn file_name_is(p: &Path, want: &str) -> bool {
-    p.file_name()
-        .is_some_and(|n| n.as_encoded_bytes().eq_ignore_ascii_case(want.as_bytes()))
-}
-
-fn is_lua(p: &Path) -> bool {
-    p.extension()
-        .is_some_and(|e| e.as_encoded_bytes().eq_ignore_ascii_case(b"lua"))
-        && p.is_file()
-}
-
-/// A folder's entries sorted bytewise, so the order never depends on the
-/// file system.
-fn sorted_entries(dir: &Path) -> Vec<PathBuf> {
-    let Ok(read) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut out: Vec<PathBuf> = read.filter_map(|e| e.ok()).map(|e| e.path()).collect();
-    out.sort_by(|a, b| {
-        a.as_os_str()
-            .as_encoded_bytes()
-            .cmp(b.as_os_str().as_encoded_bytes())
-    });
-    out
-}
-
-/// The Lua files [`find_materials`] reads for a model, in reading order
-/// (lowest priority first); the module docs give the rule.
-pub fn lua_files(model_path: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = Vec::new();
-    let add = |p: PathBuf, out: &mut Vec<PathBuf>| {
+/// The Lua files [`find_materials`] reads for the model of `tree`, in
+/// reading order (lowest priority first); the module docs give the rule.
+pub(crate) fn lua_files(lookup: &Lookup, tree: &Tree) -> Vec<Found> {
+    let src = &tree.source;
+    let mut paths: Vec<GamePath> = Vec::new();
+    let add = |p: GamePath, out: &mut Vec<GamePath>| {
         if out.len() < MAX_LUA_FILES && !out.contains(&p) {
             out.push(p);
         }
     };
-    let folder = folder_of(model_path);
-    let root = mod_root(model_path);
-    if let Some(assets) = root.as_deref().and_then(asset_dir) {
-        for sub in sorted_entries(&assets) {
-            if sub.is_dir() && file_name_is(&sub, "scripts") {
+    let root = mod_root(tree);
+    if let Some((_, assets)) = &root {
+        let entries = lookup.list(src, assets);
+        for e in entries.iter().filter(|e| is_dir(e.kind)) {
+            if e.name.eq_ignore_ascii_case(b"scripts") {
                 let mut found = Vec::new();
-                walk_lua(&sub, 0, &mut found);
+                walk_lua(lookup, src, &assets.child(&e.name), 0, &mut found);
                 for p in found {
-                    add(p, &mut out);
+                    add(p, &mut paths);
                 }
             }
         }
-        for sub in sorted_entries(&assets) {
-            if sub.is_dir() && file_name_is(&sub, "plugins") {
-                for p in sorted_entries(&sub) {
-                    if is_lua(&p) {
-                        add(p, &mut out);
-                    } else if p.is_dir() {
-                        for q in sorted_entries(&p).into_iter().filter(|q| is_lua(q)) {
-                            add(q, &mut out);
+        for e in entries.iter().filter(|e| is_dir(e.kind)) {
+            if e.name.eq_ignore_ascii_case(b"plugins") {
+                let plugins = assets.child(&e.name);
+                for p in lookup.list(src, &plugins) {
+                    if p.kind == EntryKind::File && is_lua(&p.name) {
+                        add(plugins.child(&p.name), &mut paths);
+                    } else if is_dir(p.kind) {
+                        let sub = plugins.child(&p.name);
+                        for q in lookup.list(src, &sub) {
+                            if q.kind == EntryKind::File && is_lua(&q.name) {
+                                add(sub.child(&q.name), &mut paths);
+                            }
                         }
                     }
                 }
@@ -320,68 +292,67 @@ pub fn lua_files(model_path: &Path) -> Vec<PathBuf> {
         }
     }
     // Folders from the top down, so the model's own folder has the last word.
-    let mut chain: Vec<&Path> = match &root {
-        Some(r) => folder
-            .ancestors()
-            .take_while(|d| d.starts_with(r))
-            .collect(),
-        None => folder.ancestors().take(LOOSE_LEVELS + 1).collect(),
-    };
-    chain.retain(|d| !d.as_os_str().is_empty());
-    chain.reverse();
-    for dir in chain {
-        for p in sorted_entries(dir).into_iter().filter(|p| is_lua(p)) {
-            add(p, &mut out);
+    let folder = tree.folder();
+    let first = root.as_ref().map_or(folder.parts().len(), |(r, _)| r.parts().len());
+    for depth in first..=folder.parts().len() {
+        let dir = GamePath::new(folder.parts()[..depth].join(&b'/'));
+        for p in lookup.list(src, &dir) {
+            if p.kind == EntryKind::File && is_lua(&p.name) {
+                add(dir.child(&p.name), &mut paths);
+            }
         }
     }
-    out
+    paths
+        .into_iter()
+        .filter_map(|p| {
+            let entry = src.find(&p)?;
+            Some(Found {
+                source: src.clone(),
+                path: p,
+                entry,
+            })
+        })
+        .collect()
 }
 
-fn walk_lua(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+fn walk_lua(lookup: &Lookup, src: &SourceRef, dir: &GamePath, depth: usize, out: &mut Vec<GamePath>) {
     if depth > MAX_SCRIPT_DEPTH || out.len() >= MAX_LUA_FILES {
         return;
     }
-    for p in sorted_entries(dir) {
-        // Real folders only: a symlink back up the tree must not loop.
-        let real_dir = std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_dir());
-        if real_dir {
-            walk_lua(&p, depth + 1, out);
-        } else if is_lua(&p) && out.len() < MAX_LUA_FILES {
-            out.push(p);
+    for e in lookup.list(src, dir) {
+        match e.kind {
+            // Real folders only: a link back up the tree must not loop.
+            EntryKind::Folder => walk_lua(lookup, src, &dir.child(&e.name), depth + 1, out),
+            EntryKind::File if is_lua(&e.name) && out.len() < MAX_LUA_FILES => {
+                out.push(dir.child(&e.name))
+            }
+            _ => {}
         }
     }
 }
 
 /// Finds the file for a Grimrock texture path (`mod_assets/…` relative to
-/// the mod root, `assets/…` relative to an unpacked game) for the model at
-/// `model_path`.
+/// the mod root, `assets/…` relative to an unpacked game) for the model of
+/// `tree`.
 ///
 /// The game loads the `.dds` with the same stem as the name written, so that
-/// is tried first, then the name as given, then `.tga` and `.png`. Each is
-/// looked up below every folder above the model, nearest first, matching
-/// each component in any case.
-pub fn resolve_texture(model_path: &Path, map: &str) -> Option<PathBuf> {
-    resolve_texture_with(model_path, map, &[])
-}
-
-/// As [`resolve_texture`], then below each of `search_dirs` (recipe `data:`
-/// entries, `--data DIR`): a folder holding `assets/` (an unpacked game, for
-/// mods that use the game's own textures) or that folder itself.
-pub fn resolve_texture_with(
-    model_path: &Path,
-    map: &str,
-    search_dirs: &[PathBuf],
-) -> Option<PathBuf> {
-    let components = split_name(map.as_bytes());
-    let (last, dirs) = components.split_last()?;
+/// is tried first, then the name as given, then `.tga` and `.png`. Each of
+/// the caller's sources is tried first — as the folder holding `assets/` (an
+/// unpacked game, for mods that use the game's own textures) or as that
+/// folder itself — then the model's own tree, matching each component in
+/// any case.
+pub(crate) fn resolve_texture(lookup: &Lookup, tree: &Tree, map: &str) -> Option<Found> {
+    let written = GamePath::new(map);
+    let last = written.file_name()?;
+    let dirs = written.parent();
     let stem = match last.iter().rposition(|&b| b == b'.') {
         Some(i) if i > 0 => &last[..i],
-        _ => &last[..],
+        _ => last,
     };
     let mut names: Vec<Vec<u8>> = Vec::new();
     for candidate in [
         [stem, b".dds"].concat(),
-        last.clone(),
+        last.to_vec(),
         [stem, b".tga"].concat(),
         [stem, b".png"].concat(),
     ] {
@@ -389,98 +360,108 @@ pub fn resolve_texture_with(
             names.push(candidate);
         }
     }
-    let start = folder_of(model_path);
-    let ancestors: Vec<&Path> = start
-        .ancestors()
-        .filter(|d| !d.as_os_str().is_empty())
-        .collect();
-    for name in &names {
-        let mut path = dirs.to_vec();
-        path.push(name.clone());
-        for base in &ancestors {
-            if let Some(found) = find(base, &[], &path) {
-                return Some(found);
+    let mut candidates = Vec::new();
+    for s in lookup.sources() {
+        for name in &names {
+            let path = dirs.child(name);
+            candidates.push((s.clone(), path.clone()));
+            if path.parts().len() > 1 {
+                candidates.push((s.clone(), path.skip(1)));
             }
         }
     }
-    for dir in search_dirs {
-        for name in &names {
-            let mut path = dirs.to_vec();
-            path.push(name.clone());
-            if let Some(found) = find(dir, &[], &path) {
-                return Some(found);
-            }
-            // The search dir is the `assets/` folder itself.
-            if path.len() > 1 {
-                if let Some(found) = find(dir, &[], &path[1..]) {
-                    return Some(found);
+    let root = mod_root(tree).map_or_else(|| tree.folder(), |(r, _)| r);
+    for name in &names {
+        candidates.push((tree.source.clone(), root.join(&dirs.child(name))));
+    }
+    lookup.first(candidates)
+}
+
+/// Every material the model's segments use: the caller's overrides first,
+/// then the `defineMaterial` calls in the Lua files around the model, with
+/// their textures found and decoded. Names nobody defines get no entry: the
+/// lowering draws them neutral grey and says so once.
+pub(crate) fn material_defs(
+    lookup: &Lookup,
+    tree: &Tree,
+    model: &Model,
+    overrides: &[(String, FileRef)],
+) -> (Vec<MaterialDef>, Vec<String>) {
+    let (found, mut warnings) = find_materials(lookup, tree);
+    let mut used: Vec<String> = Vec::new();
+    for n in &model.nodes {
+        if let Some(m) = n.mesh() {
+            for s in &m.mesh.segments {
+                let name = s.material_str();
+                if !used.contains(&name) {
+                    used.push(name);
                 }
             }
         }
     }
-    None
-}
-
-/// The decoded diffuse texture of a material, or the checker with a warning
-/// (no diffuse map, file not found, or unreadable), so the model still
-/// renders. The resolver's search dirs are tried after the model's folders.
-pub fn load_diffuse(
-    model_path: &Path,
-    material: &GrimrockMaterial,
-    resolver: &TextureResolver,
-) -> LoadedTexture {
-    let checker = |name: String, path: Option<PathBuf>, warning: String| LoadedTexture {
-        name,
-        path,
-        image: Arc::new(Texture::checker()),
-        warning: Some(warning),
+    let decode = |location: PathBuf, bytes: crate::Result<Vec<u8>>| {
+        let image = bytes
+            .and_then(|b| texture::decode(&b, &location))
+            .map(Arc::new)
+            .map_err(|e| e.to_string());
+        (location, image)
     };
-    let Some(map) = &material.diffuse_map else {
-        return checker(
-            String::new(),
-            None,
-            format!(
-                "material \"{}\" ({}) has no diffuseMap; drawing a checker",
-                material.name,
-                material.location()
-            ),
-        );
-    };
-    let Some(path) = resolve_texture_with(model_path, map, &resolver.search_dirs) else {
-        let root = mod_root(model_path)
-            .map(|r| format!("below {}", r.display()))
-            .unwrap_or_else(|| "(no mod_assets folder above the model)".to_string());
-        return checker(
-            map.clone(),
-            None,
-            format!(
-                "texture \"{map}\" of material \"{}\" not found as .dds, as named, .tga or .png {root}; drawing a checker",
-                material.name
-            ),
-        );
-    };
-    match load(&path) {
-        Ok(t) => LoadedTexture {
-            name: map.clone(),
-            path: Some(path),
-            image: Arc::new(t),
-            warning: None,
-        },
-        Err(e) => checker(
-            map.clone(),
-            Some(path),
-            format!(
-                "texture \"{map}\" of material \"{}\" could not be read ({e}); drawing a checker",
-                material.name
-            ),
-        ),
-    }
+    let defs = used
+        .into_iter()
+        .filter(|name| {
+            found.iter().any(|m| m.name == *name) || overrides.iter().any(|(n, _)| n == name)
+        })
+        .map(|name| {
+            let lua = found.iter().find(|m| m.name == name);
+            let texture = match overrides.iter().find(|(n, _)| *n == name) {
+                Some((_, file)) => Some(match lookup.read_named(file) {
+                    Ok((bytes, origin)) => decode(origin.name(), Ok(bytes)),
+                    Err(e) => (file.disk.clone(), Err(e.to_string())),
+                }),
+                None => lua.and_then(|m| m.diffuse_map.as_deref()).and_then(|d| {
+                    match resolve_texture(lookup, tree, d) {
+                        Some(f) => Some(decode(f.entry.location.clone(), lookup.read(&f))),
+                        None => {
+                            warnings.push(format!(
+                                "material '{name}': texture '{d}' not found (nor its .dds)"
+                            ));
+                            None
+                        }
+                    }
+                }),
+            };
+            MaterialDef {
+                double_sided: lua.is_some_and(|m| m.double_sided),
+                alpha_test: lua.is_some_and(|m| m.alpha_test),
+                blend: lua.is_some_and(|m| {
+                    !m.blend_mode.is_empty() && !m.blend_mode.eq_ignore_ascii_case("opaque")
+                }),
+                unlit: lua.is_some_and(|m| !m.lighting),
+                texture,
+                name,
+            }
+        })
+        .collect();
+    (defs, warnings)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::fs;
+
+    fn tree(model: &Path) -> Tree {
+        Tree::of_disk_file(model, Layout::GRIMROCK)
+    }
+
+    fn locations(found: Vec<Found>) -> Vec<PathBuf> {
+        found.into_iter().map(|f| f.entry.location).collect()
+    }
+
+    fn resolve(model: &Path, map: &str, dirs: &[PathBuf]) -> Option<PathBuf> {
+        let lookup = Lookup::new(crate::source::folders(dirs));
+        resolve_texture(&lookup, &tree(model), map).map(|f| f.entry.location)
+    }
 
     fn temp(name: &str) -> PathBuf {
         let dir = std::env::temp_dir()
@@ -518,7 +499,7 @@ mod tests {
         write(&root.join("root.lua"), "");
         write(&root.join("../outside.lua"), "");
         let model = a.join("other/models/x.model");
-        let got: Vec<String> = lua_files(&model)
+        let got: Vec<String> = locations(lua_files(&Lookup::default(), &tree(&model)))
             .iter()
             .map(|p| p.strip_prefix(&root).unwrap().display().to_string())
             .collect();
@@ -536,7 +517,11 @@ mod tests {
                 "Mod_Assets/other/models/here.lua",
             ]
         );
-        assert_eq!(mod_root(&model).as_deref(), Some(root.as_path()));
+        let (r, assets) = mod_root(&tree(&model)).unwrap();
+        assert_eq!(r, GamePath::root());
+        assert_eq!(assets.to_string(), "Mod_Assets");
+        let t = tree(&model);
+        assert_eq!(t.source.describe(), root.display().to_string());
         let _ = fs::remove_dir_all(&root);
     }
 
@@ -558,7 +543,8 @@ mod tests {
             &a.join("models/broken.lua"),
             "defineMaterial{ name = 'q' 'r' }",
         );
-        let (mats, warnings) = find_materials(&a.join("models/thing.model"));
+        let (mats, warnings) =
+            find_materials(&Lookup::default(), &tree(&a.join("models/thing.model")));
         let names: Vec<&str> = mats.iter().map(|m| m.name.as_str()).collect();
         assert_eq!(names, ["m", "n"]);
         assert_eq!(mats[0].diffuse_map.as_deref(), Some("b.tga"));
@@ -593,7 +579,7 @@ mod tests {
         let model = root.join("MOD_ASSETS/models/m.model");
         fs::create_dir_all(model.parent().unwrap()).unwrap();
         let r = |m: &str| {
-            resolve_texture(&model, m).map(|p| p.strip_prefix(&root).unwrap().display().to_string())
+            resolve(&model, m, &[]).map(|p| p.strip_prefix(&root).unwrap().display().to_string())
         };
         assert_eq!(
             r("mod_assets/textures/wall_dif.tga").as_deref(),
@@ -620,15 +606,19 @@ mod tests {
         write(&game.join("Assets/Textures/Stone_dif.dds"), "dds");
         let want = Some(game.join("Assets/Textures/Stone_dif.dds"));
         let map = "assets/textures/stone_dif.tga";
-        assert_eq!(resolve_texture(&model, map), None);
+        assert_eq!(resolve(&model, map, &[]), None);
+        assert_eq!(resolve(&model, map, std::slice::from_ref(&game)), want);
         assert_eq!(
-            resolve_texture_with(&model, map, std::slice::from_ref(&game)),
+            resolve(&model, map, &[root.join("nowhere"), game.join("Assets")]),
             want
         );
+        // A source's own copy wins over the model's tree.
+        write(&game.join("mod_assets/textures/only.dds"), "dds");
         assert_eq!(
-            resolve_texture_with(&model, map, &[root.join("nowhere"), game.join("Assets")]),
-            want
+            resolve(&model, "mod_assets/textures/only.tga", std::slice::from_ref(&game)),
+            Some(game.join("mod_assets/textures/only.dds"))
         );
+
         let _ = fs::remove_dir_all(&root);
     }
 }

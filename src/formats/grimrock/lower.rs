@@ -9,31 +9,22 @@
 //! `v = Σ w · world(bone) · inv_rest · v_stored`, the mesh node's own
 //! transform cancels.
 
-use super::animation::{Animation, NodeTrack};
-use super::model::*;
-use super::track::{Interp, Track};
 use crate::formats::grimrock as gr;
-use crate::texture;
+use crate::scene::animation::{Animation, NodeTrack};
+use crate::scene::*;
+use crate::spec::RestPose;
+use crate::texture::{self, Texture};
 use glam::{Mat3, Mat4, Vec2, Vec3};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-/// Which pose the nodes of a skinned model start from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum RestPose {
-    /// The node matrices stored in the file (what the game shows unanimated).
-    #[default]
-    Nodes,
-    /// The skin's bind pose: skinned vertices exactly as stored.
-    Bind,
-}
 
 /// A material as the model's Lua definitions (or a recipe) describe it.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MaterialDef {
     pub name: String,
-    /// The image file to use (already resolved), if any.
-    pub texture: Option<PathBuf>,
+    /// The image file to use (found and decoded, or why it could not be
+    /// read), if any.
+    pub texture: Option<(PathBuf, Result<Arc<Texture>, String>)>,
     pub double_sided: bool,
     pub alpha_test: bool,
     /// Blended (`blendMode` other than "Opaque").
@@ -45,7 +36,7 @@ pub struct MaterialDef {
 /// The grey used where a material has no texture.
 const NEUTRAL: [f32; 4] = [0.72, 0.72, 0.72, 1.0];
 
-pub fn lower(m: &gr::Model, source: &Path, defs: &[MaterialDef], pose: RestPose) -> Model {
+pub(crate) fn lower(m: &gr::Model, source: &Path, defs: &[MaterialDef], pose: RestPose) -> Model {
     let mut warnings = m.warnings.clone();
     let order = node_order(m, &mut warnings);
     let mut remap = vec![usize::MAX; m.nodes.len()];
@@ -232,7 +223,7 @@ fn material_index(
             None => warnings.push(format!(
                 "material '{name}' has no texture file; drawn neutral grey"
             )),
-            Some(path) => match texture::load(path) {
+            Some((path, image)) => match image {
                 Ok(t) => {
                     alpha = if d.blend {
                         AlphaMode::Blend
@@ -244,7 +235,7 @@ fn material_index(
                     textures.push(TextureSlot {
                         name: name.to_string(),
                         path: Some(path.clone()),
-                        image: Arc::new(t),
+                        image: t.clone(),
                     });
                     texture_index = Some(textures.len() - 1);
                 }
@@ -303,14 +294,14 @@ fn node_order(m: &gr::Model, warnings: &mut Vec<String>) -> Vec<usize> {
 /// positions and scales lerped, rotations nlerped the short way, the last key
 /// wrapping into the first over the final frame; duration = frames / fps. A
 /// track with one key is constant.
-pub fn lower_animation(a: &gr::Animation, name: &str) -> Animation {
+pub(crate) fn lower_animation(a: &gr::Animation, name: &str) -> Animation {
     let fps = if a.fps.is_finite() && a.fps > 0.0 {
         a.fps
     } else {
         30.0
     };
     let duration = a.frames.max(0) as f32 / fps;
-    fn keyed<T: super::track::Interpolate>(
+    fn keyed<T: crate::scene::Interpolate>(
         values: &[T],
         fps: f32,
         interp: Interp,

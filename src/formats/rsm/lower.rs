@@ -6,11 +6,10 @@
 //! rest pose, the key-edge rules, the display rotation/mirror, centering,
 //! shade types with smoothing groups, texture animations.
 
-use super::model::*;
-use super::track::{Interp, Track};
-use crate::formats::rsm::{Rsm, RsmNode};
+use super::{Rsm, RsmNode};
 use crate::formats::text::decode_cp949;
-use crate::texture::{self, TextureAlpha, TextureResolver};
+use crate::scene::{Interp, Track, *};
+use crate::texture::{LoadedTexture, TextureAlpha};
 use glam::{Mat3, Mat4, Quat, Vec2, Vec3};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -19,8 +18,14 @@ use std::path::Path;
 /// in as transparent black, and half coverage is where the key's edge lies.
 pub const COLOR_KEY_CUTOFF: f32 = 0.5;
 
-/// Lowers a parsed RSM into a scene model, loading its textures.
-pub fn lower(rsm: &Rsm, source: &Path, resolver: &TextureResolver) -> Model {
+/// Lowers a parsed RSM into a scene model; `texture` finds and decodes a
+/// texture by its name as stored (the checker, with a warning, when it
+/// cannot).
+pub(crate) fn lower(
+    rsm: &Rsm,
+    source: &Path,
+    texture: &mut dyn FnMut(&[u8]) -> LoadedTexture,
+) -> Model {
     let mut warnings = rsm.warnings.clone();
     let rsm2 = rsm.is_rsm2();
     let fps = rsm
@@ -55,7 +60,7 @@ pub fn lower(rsm: &Rsm, source: &Path, resolver: &TextureResolver) -> Model {
         let node_textures: Vec<Option<usize>> = if !n.texture_names.is_empty() {
             n.texture_names
                 .iter()
-                .map(|name| Some(textures.slot(name, source, resolver)))
+                .map(|name| Some(textures.slot(name, texture)))
                 .collect()
         } else {
             n.texture_ids
@@ -64,7 +69,7 @@ pub fn lower(rsm: &Rsm, source: &Path, resolver: &TextureResolver) -> Model {
                     rsm.textures
                         .get(id as usize)
                         .filter(|_| id >= 0)
-                        .map(|name| textures.slot(name, source, resolver))
+                        .map(|name| textures.slot(name, texture))
                 })
                 .collect()
         };
@@ -158,11 +163,11 @@ pub fn lower(rsm: &Rsm, source: &Path, resolver: &TextureResolver) -> Model {
 
 /// Bounds of all vertices (not only those used by faces) at frame 0, after `display`.
 fn frame0_bounds(model: &Model) -> Option<(Vec3, Vec3)> {
-    let worlds = super::pose::node_worlds(model, 0.0);
+    let worlds = crate::scene::pose::node_worlds(model, 0.0);
     let mut min = Vec3::splat(f32::INFINITY);
     let mut max = Vec3::splat(f32::NEG_INFINITY);
     for mesh in &model.meshes {
-        let m = super::pose::mesh_matrix(model, &worlds, mesh);
+        let m = crate::scene::pose::mesh_matrix(model, &worlds, mesh);
         for &p in &mesh.positions {
             let q = m.transform_point3(p);
             if q.is_finite() {
@@ -495,13 +500,13 @@ struct TextureTable {
 }
 
 impl TextureTable {
-    fn slot(&mut self, raw: &[u8], source: &Path, resolver: &TextureResolver) -> usize {
+    fn slot(&mut self, raw: &[u8], texture: &mut dyn FnMut(&[u8]) -> LoadedTexture) -> usize {
         let name = decode_cp949(raw);
         let key = name.replace('\\', "/").to_lowercase();
         if let Some(i) = self.keys.iter().position(|k| *k == key) {
             return i;
         }
-        let loaded = texture::load_or_checker(resolver, source, raw);
+        let loaded = texture(raw);
         self.warnings.extend(loaded.warning.clone());
         self.keys.push(key);
         self.slots.push(loaded.into_slot());

@@ -11,22 +11,31 @@
 //! Arma is left-handed with Y up and models face +Z, like Grimrock: the
 //! display mirrors X so yaw 0 shows the front and nothing is mirrored.
 
-use super::animation::{Animation, NodeTrack};
-use super::model::*;
-use super::skeleton::BoneSpec;
-use super::track::{Interp, Track};
-use crate::formats::arma::p3d::Mlod;
-use crate::formats::arma::rtm::{self, Bmtr, PlainRtm};
+use super::p3d::Mlod;
+use super::rtm::{self, Bmtr, PlainRtm};
+use crate::scene::animation::{Animation, NodeTrack};
+use crate::scene::skeleton::BoneSpec;
+use crate::scene::*;
+use crate::texture::{Texture, TextureAlpha};
 use glam::{Mat4, Quat, Vec2, Vec3};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// An image for a face texture: where it was read from and the decoded
+/// texture or why it could not be read.
+pub(crate) type FaceImage = (PathBuf, crate::Result<Texture>);
+
 const NEUTRAL: [f32; 4] = [0.72, 0.72, 0.72, 1.0];
 
-/// Lowers LOD `lod` of `m`. `materials` maps face texture names (as stored,
-/// matched case-insensitively) to image files.
-pub fn lower_mlod(m: &Mlod, lod: usize, source: &Path, materials: &[(String, PathBuf)]) -> Model {
+/// Lowers LOD `lod` of `m`. `image` gives the image for a face texture name
+/// as stored, when one is mapped to it.
+pub(crate) fn lower_mlod(
+    m: &Mlod,
+    lod: usize,
+    source: &Path,
+    image: &mut dyn FnMut(&str) -> Option<FaceImage>,
+) -> Model {
     let mut warnings = Vec::new();
     let Some(l) = m.lods.get(lod) else {
         return empty_model(
@@ -118,21 +127,18 @@ pub fn lower_mlod(m: &Mlod, lod: usize, source: &Path, materials: &[(String, Pat
             .find(|f| f.texture.eq_ignore_ascii_case(&name))
             .map(|f| f.texture.clone())
             .unwrap_or(name);
-        let file = materials
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(&original))
-            .map(|(_, p)| p.clone());
+        let file = image(&original);
         let mut texture = None;
         let mut alpha = AlphaMode::Opaque;
         let procedural = procedural_color(&original);
         match file {
             None if procedural.is_some() => {}
-            Some(path) => match crate::texture::load(&path) {
+            Some((path, decoded)) => match decoded {
                 Ok(t) => {
                     alpha = match t.alpha {
-                        crate::texture::TextureAlpha::Opaque => AlphaMode::Opaque,
-                        crate::texture::TextureAlpha::ColorKey => AlphaMode::Mask(0.5),
-                        crate::texture::TextureAlpha::Translucent => AlphaMode::Blend,
+                        TextureAlpha::Opaque => AlphaMode::Opaque,
+                        TextureAlpha::ColorKey => AlphaMode::Mask(0.5),
+                        TextureAlpha::Translucent => AlphaMode::Blend,
                     };
                     textures.push(TextureSlot { name: original.clone(), path: Some(path), image: Arc::new(t) });
                     texture = Some(textures.len() - 1);
@@ -245,7 +251,7 @@ fn empty_model(source: &Path, warning: String) -> Model {
     }
 }
 
-fn track<T: super::track::Interpolate>(times: &[f32], values: Vec<T>) -> Option<Track<T>> {
+fn track<T: crate::scene::Interpolate>(times: &[f32], values: Vec<T>) -> Option<Track<T>> {
     (!values.is_empty()).then(|| Track::new(times.to_vec(), values, Interp::Linear))
 }
 
@@ -253,7 +259,7 @@ fn track<T: super::track::Interpolate>(times: &[f32], values: Vec<T>) -> Option<
 /// at `phase × duration` seconds. With `travel`, every bone also moves by
 /// `step × phase` (the root displacement per cycle); otherwise the model
 /// animates in place.
-pub fn lower_plain(
+pub(crate) fn lower_plain(
     r: &PlainRtm,
     duration: f32,
     name: &str,
@@ -307,7 +313,7 @@ pub fn lower_plain(
 
 /// A binarised RTM with its skeleton (bone, parent) pairs: parent-relative
 /// keys in the flipped space.
-pub fn lower_bmtr(
+pub(crate) fn lower_bmtr(
     r: &Bmtr,
     skeleton: &[(String, String)],
     duration: f32,

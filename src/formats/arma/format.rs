@@ -1,0 +1,324 @@
+//! The Arma rows of the format table: MLOD P3D models, RTM animations and
+//! `model.cfg` configs.
+
+use super::lower::{self, FaceImage};
+use super::{cfg, p3d, rtm};
+use crate::error::{Error, Result};
+use crate::formats::registry::{ClipInfo, Context, Format, Opened, Role, Summary, TrackKeys};
+use crate::scene::animation::Animation;
+use crate::scene::skeleton::BoneSpec;
+use crate::scene::Model;
+use crate::source::{Layout, Lookup};
+use crate::spec::{FileRef, Lod, SkeletonSpec};
+use std::path::Path;
+
+/// Arma MLOD P3D models (`MLOD`; binarised `ODOL` is refused by the parser).
+pub(crate) struct P3dFormat;
+
+impl Format for P3dFormat {
+    fn sniff(&self, head: &[u8], _: &Path) -> bool {
+        head.starts_with(b"MLOD") || head.starts_with(b"ODOL")
+    }
+    fn role(&self) -> Role {
+        Role::Model
+    }
+    fn layout(&self) -> Layout {
+        Layout::FOLDER
+    }
+    fn open(&self, bytes: &[u8], file: &Path) -> Result<Box<dyn Opened>> {
+        Ok(Box::new(OpenP3d(p3d::parse(bytes, file)?)))
+    }
+}
+
+struct OpenP3d(p3d::Mlod);
+
+impl Opened for OpenP3d {
+    fn role(&self) -> Role {
+        Role::Model
+    }
+
+    fn summary(&self, _: &Context) -> Result<Summary> {
+        let summary = p3d::summary(&self.0);
+        let mut notes = Vec::new();
+        for l in &summary.lods {
+            let star = if Some(l.index) == summary.most_detailed_visual_lod {
+                " (drawn by default)"
+            } else {
+                ""
+            };
+            notes.push(format!(
+                "LOD {} {}{}: {} points, {} faces ({} quads), textures: [{}], {} named selections, {} #Animation# tags{}",
+                l.index,
+                l.name,
+                star,
+                l.points,
+                l.faces,
+                l.quads,
+                l.textures.join(", "),
+                l.selections.len(),
+                l.animation_count,
+                if l.animation_phases.is_empty() {
+                    String::new()
+                } else {
+                    format!(" at phases {:?}", l.animation_phases)
+                }
+            ));
+            if !l.selections.is_empty() {
+                notes.push(format!("  selections: {}", l.selections.join(", ")));
+            }
+        }
+        Ok(Summary {
+            format: "Arma MLOD P3D".into(),
+            version: "257".into(),
+            details: serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null),
+            notes,
+            ..Summary::default()
+        })
+    }
+
+    fn model(&self, cx: &Context) -> Result<Model> {
+        let parsed = &self.0;
+        let lod = match cx.options.lod {
+            None => parsed.most_detailed_visual_lod().unwrap_or(0),
+            Some(Lod::Index(i)) => i as usize,
+            Some(Lod::Resolution(r)) => parsed
+                .lods
+                .iter()
+                .position(|l| (l.resolution - r).abs() <= r.abs() * 1e-5)
+                .ok_or_else(|| {
+                    let have: Vec<String> =
+                        parsed.lods.iter().map(|l| l.resolution.to_string()).collect();
+                    Error::Usage(format!(
+                        "{}: no LOD with resolution {r} (has {})",
+                        cx.file.display(),
+                        have.join(", ")
+                    ))
+                })?,
+        };
+        let mut image = |name: &str| -> Option<FaceImage> {
+            let (_, file) = cx
+                .options
+                .materials
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(name))?;
+            Some(match cx.lookup.read_named(file) {
+                Ok((bytes, origin)) => {
+                    let location = origin.name();
+                    let decoded = crate::texture::decode(&bytes, &location);
+                    (location, decoded)
+                }
+                Err(e) => (file.disk.clone(), Err(e)),
+            })
+        };
+        Ok(lower::lower_mlod(parsed, lod, cx.file, &mut image))
+    }
+}
+
+/// Arma RTM animations, plain (`RTM_MDAT`/`RTM_0101`) or binarised (`BMTR`).
+pub(crate) struct RtmFormat;
+
+impl Format for RtmFormat {
+    fn sniff(&self, head: &[u8], _: &Path) -> bool {
+        head.starts_with(b"RTM_") || head.starts_with(b"BMTR")
+    }
+    fn role(&self) -> Role {
+        Role::Animation
+    }
+    fn layout(&self) -> Layout {
+        Layout::FOLDER
+    }
+    fn open(&self, bytes: &[u8], file: &Path) -> Result<Box<dyn Opened>> {
+        Ok(Box::new(OpenRtm(rtm::parse(bytes, file)?)))
+    }
+}
+
+struct OpenRtm(rtm::Rtm);
+
+impl OpenRtm {
+    fn lower(
+        &self,
+        file: &Path,
+        duration: f32,
+        skeleton: Option<&[(String, String)]>,
+        travel: bool,
+    ) -> Result<(Animation, Option<Vec<BoneSpec>>)> {
+        let name = crate::formats::grimrock::format::stem(file);
+        match &self.0 {
+            rtm::Rtm::Plain(p) => {
+                let (a, bones) = lower::lower_plain(p, duration, &name, travel);
+                Ok((a, Some(bones)))
+            }
+            rtm::Rtm::Binarised(b) => {
+                let skeleton = skeleton.ok_or_else(|| {
+                    Error::Usage(format!(
+                        "{}: a binarised RTM (BMTR v{}) stores parent-relative bones; give the \
+                         skeleton (recipe `skeleton: {{ config: model.cfg, class: NAME }}`)",
+                        file.display(),
+                        b.version
+                    ))
+                })?;
+                let (a, bones) = lower::lower_bmtr(b, skeleton, duration, &name, travel);
+                Ok((a, Some(bones)))
+            }
+        }
+    }
+}
+
+impl Opened for OpenRtm {
+    fn role(&self) -> Role {
+        Role::Animation
+    }
+
+    fn summary(&self, cx: &Context) -> Result<Summary> {
+        let summary = rtm::summary(&self.0);
+        let details = serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null);
+        // Tracks as the lowering sees them; a binarised file's bones are
+        // listed without their hierarchy.
+        let (anim, _) = self.lower(cx.file, 1.0, Some(&[]), false)?;
+        let tracks: Vec<TrackKeys> = anim
+            .tracks
+            .iter()
+            .map(|t| TrackKeys {
+                node: t.node.clone(),
+                rotation: t.anim.rotation.as_ref().map_or(0, |k| k.values.len()),
+                position: t.anim.translation.as_ref().map_or(0, |k| k.values.len()),
+                scale: t.anim.scale.as_ref().map_or(0, |k| k.values.len()),
+            })
+            .collect();
+        let notes = serde_json::to_string_pretty(&summary)
+            .unwrap_or_default()
+            .lines()
+            .map(String::from)
+            .collect();
+        Ok(Summary {
+            format: "Arma RTM".into(),
+            version: details
+                .get("version")
+                .map(|v| v.to_string())
+                .unwrap_or_default(),
+            clip: Some(ClipInfo {
+                duration_seconds: 1.0,
+                fps: anim.frame_rate,
+                frames: anim
+                    .tracks
+                    .first()
+                    .and_then(|t| t.anim.rotation.as_ref())
+                    .map_or(0, |k| k.values.len() as u32),
+            }),
+            tracks,
+            notes,
+            details,
+            ..Summary::default()
+        })
+    }
+
+    fn animation(&self, cx: &Context) -> Result<(Animation, Option<Vec<BoneSpec>>)> {
+        let settings = cx.animation;
+        let skeleton = match &settings.skeleton {
+            Some(SkeletonSpec::Config { config, class }) => {
+                Some(skeleton_bones(cx.lookup, config, class)?)
+            }
+            Some(SkeletonSpec::Bones(b)) => Some(b.clone()),
+            None => None,
+        };
+        self.lower(
+            cx.file,
+            settings.duration.unwrap_or(1.0),
+            skeleton.as_deref(),
+            settings.travel,
+        )
+    }
+}
+
+/// The (bone, parent) pairs of skeleton `class` in a `model.cfg`.
+pub(crate) fn skeleton_bones(
+    lookup: &Lookup,
+    config: &FileRef,
+    class: &str,
+) -> Result<Vec<(String, String)>> {
+    let (bytes, origin) = lookup.read_named(config)?;
+    let parsed = parse_config(&bytes, &origin.name())?;
+    let skeletons = cfg::skeletons(&parsed);
+    cfg::resolve_bones(&skeletons, class).map_err(|e| {
+        Error::Usage(format!(
+            "{}: skeleton '{class}': {e}",
+            config.disk.display()
+        ))
+    })
+}
+
+/// A config's text: usually ASCII or CP1252; lossy decoding keeps
+/// positions usable.
+fn parse_config(bytes: &[u8], file: &Path) -> Result<cfg::Cfg> {
+    let text = String::from_utf8_lossy(bytes);
+    cfg::parse(&text).map_err(|e| Error::Other(format!("{}:{e}", file.display())))
+}
+
+/// Arma `model.cfg` / `config.cpp` text.
+pub(crate) struct ConfigFormat;
+
+impl Format for ConfigFormat {
+    fn sniff(&self, head: &[u8], file: &Path) -> bool {
+        let ext = file
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        (ext == "cfg" || ext == "cpp" || ext == "hpp") && std::str::from_utf8(head).is_ok()
+    }
+    fn role(&self) -> Role {
+        Role::Config
+    }
+    fn layout(&self) -> Layout {
+        Layout::FOLDER
+    }
+    fn open(&self, bytes: &[u8], file: &Path) -> Result<Box<dyn Opened>> {
+        Ok(Box::new(OpenConfig(parse_config(bytes, file)?)))
+    }
+}
+
+struct OpenConfig(cfg::Cfg);
+
+impl Opened for OpenConfig {
+    fn role(&self) -> Role {
+        Role::Config
+    }
+
+    fn summary(&self, _: &Context) -> Result<Summary> {
+        let parsed = &self.0;
+        let skeletons = cfg::skeletons(parsed);
+        let mut notes = Vec::new();
+        let mut warnings = parsed.notes.clone();
+        for s in &skeletons {
+            match cfg::resolve_bones(&skeletons, &s.name) {
+                Ok(bones) => notes.push(format!(
+                    "skeleton {}{}: {} bones{}",
+                    s.name,
+                    s.inherit
+                        .as_deref()
+                        .filter(|i| !i.is_empty())
+                        .map(|i| format!(" (inherits {i})"))
+                        .unwrap_or_default(),
+                    bones.len(),
+                    if s.is_discrete { ", discrete" } else { "" }
+                )),
+                Err(e) => warnings.push(format!("skeleton {}: {e}", s.name)),
+            }
+        }
+        let details = serde_json::json!({
+            "skeletons": skeletons.iter().map(|s| serde_json::json!({
+                "name": s.name,
+                "inherit": s.inherit,
+                "bones": cfg::resolve_bones(&skeletons, &s.name).map(|b| b.len()).unwrap_or(0),
+                "is_discrete": s.is_discrete,
+            })).collect::<Vec<_>>()
+        });
+        Ok(Summary {
+            format: "Arma config (CfgSkeletons)".into(),
+            notes,
+            warnings,
+            details,
+            ..Summary::default()
+        })
+    }
+}

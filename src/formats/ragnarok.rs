@@ -1,0 +1,260 @@
+//! How the Ragnarok client lays its data out, and the map-file rows of the
+//! format table (RSW scenes, GND grounds).
+//!
+//! Files live under `data\<kind>\<name>` (`texture`, `model`, or the data
+//! root for a map's ground), named with backslashes, in any case, in CP949.
+//! A folder given as a data source may be a client folder (holding
+//! `data/`), a `data` folder, or for textures the `texture` folder itself;
+//! each form is tried.
+
+use super::registry::{Context, Format, Opened, Role, Summary};
+use super::{gnd, rsw};
+use crate::error::Result;
+use crate::formats::text::decode_cp949;
+use crate::source::{Found, GamePath, Layout, Lookup, SourceRef, Tree};
+use crate::texture::{self, LoadedTexture, Texture};
+use std::path::Path;
+use std::sync::Arc;
+
+/// Where a model's texture named `raw` may be: each of the caller's
+/// sources as `<name>`, `texture/<name>` and `data/texture/<name>`; then the
+/// model's own tree: `data/texture/<name>` at its root, and the model's own
+/// folder.
+fn texture_candidates(lookup: &Lookup, tree: &Tree, raw: &[u8]) -> Vec<(SourceRef, GamePath)> {
+    let name = GamePath::new(raw);
+    let mut out = Vec::new();
+    for s in lookup.sources() {
+        out.push((s.clone(), name.clone()));
+        out.push((s.clone(), GamePath::new("texture").join(&name)));
+        out.push((s.clone(), GamePath::new("data/texture").join(&name)));
+    }
+    let root = tree.root(Layout::RAGNAROK_MODEL);
+    out.push((tree.source.clone(), root.join(&GamePath::new("data/texture")).join(&name)));
+    out.push((tree.source.clone(), tree.folder().join(&name)));
+    out
+}
+
+/// Every place a texture is looked up, for messages.
+fn texture_places(lookup: &Lookup, tree: &Tree) -> Vec<String> {
+    texture_candidates(lookup, tree, b"")
+        .into_iter()
+        .map(|(s, p)| place(&s, &p))
+        .collect()
+}
+
+fn place(source: &SourceRef, path: &GamePath) -> String {
+    let base = source.describe();
+    if path.is_empty() {
+        base
+    } else {
+        Path::new(&base).join(path.to_string()).display().to_string()
+    }
+}
+
+/// Resolves and decodes a model's texture; a missing or unreadable file
+/// gives the checker and a warning instead of an error, so the model still
+/// renders.
+pub(crate) fn model_texture(lookup: &Lookup, tree: &Tree, model: &Path, raw: &[u8]) -> LoadedTexture {
+    let name = decode_cp949(raw);
+    let found = if GamePath::new(raw).is_empty() {
+        None
+    } else {
+        lookup.first(texture_candidates(lookup, tree, raw))
+    };
+    let Some(found) = found else {
+        return LoadedTexture {
+            warning: Some(format!(
+                "texture \"{name}\" of {} not found (looked in {}); drawing a checker",
+                model.display(),
+                texture_places(lookup, tree).join(", ")
+            )),
+            name,
+            path: None,
+            image: Arc::new(Texture::checker()),
+        };
+    };
+    let location = found.entry.location.clone();
+    match lookup
+        .read(&found)
+        .and_then(|bytes| texture::decode(&bytes, &location))
+    {
+        Ok(t) => LoadedTexture {
+            name,
+            path: Some(location),
+            image: Arc::new(t),
+            warning: None,
+        },
+        Err(e) => LoadedTexture {
+            warning: Some(format!(
+                "texture \"{name}\" could not be read ({e}); drawing a checker"
+            )),
+            name,
+            path: Some(location),
+            image: Arc::new(Texture::checker()),
+        },
+    }
+}
+
+/// Finds a map's file of `kind` ("model", "texture", or "" for the data
+/// root, where grounds live) named `raw`: each of the caller's sources as
+/// `<kind>/<name>` and `data/<kind>/<name>`; then beside the map (grounds);
+/// then `data/<kind>/<name>` at the root of the map's tree.
+pub(crate) fn find_map_file(lookup: &Lookup, map: &Tree, kind: &str, raw: &[u8]) -> Option<Found> {
+    let name = GamePath::new(raw);
+    if name.is_empty() {
+        return None;
+    }
+    let kind_path = GamePath::new(kind);
+    let in_data = GamePath::new("data").join(&kind_path);
+    let mut candidates = Vec::new();
+    for s in lookup.sources() {
+        candidates.push((s.clone(), kind_path.join(&name)));
+        candidates.push((s.clone(), in_data.join(&name)));
+    }
+    if kind.is_empty() {
+        candidates.push((map.source.clone(), map.folder().join(&name)));
+    }
+    let root = map.root(Layout::RAGNAROK_MAP);
+    candidates.push((map.source.clone(), root.join(&in_data).join(&name)));
+    lookup.first(candidates)
+}
+
+/// The places [`find_map_file`] searches, for messages.
+pub(crate) fn map_places(lookup: &Lookup, map: &Tree) -> String {
+    let mut all: Vec<String> = lookup.sources().iter().map(|s| s.describe()).collect();
+    all.push(place(
+        &map.source,
+        &map.root(Layout::RAGNAROK_MAP).join(&GamePath::new("data")),
+    ));
+    all.join(", ")
+}
+
+/// RSW map scenes.
+pub(crate) struct RswFormat;
+
+impl Format for RswFormat {
+    fn sniff(&self, head: &[u8], _: &Path) -> bool {
+        head.starts_with(b"GRSW")
+    }
+    fn role(&self) -> Role {
+        Role::Map
+    }
+    fn layout(&self) -> Layout {
+        Layout::RAGNAROK_MAP
+    }
+    fn open(&self, bytes: &[u8], file: &Path) -> Result<Box<dyn Opened>> {
+        Ok(Box::new(OpenRsw(rsw::parse(bytes, file)?)))
+    }
+}
+
+struct OpenRsw(rsw::Rsw);
+
+impl Opened for OpenRsw {
+    fn role(&self) -> Role {
+        Role::Map
+    }
+
+    fn summary(&self, cx: &Context) -> Result<Summary> {
+        let parsed = &self.0;
+        let summary = rsw::summary(parsed);
+        let mut notes = vec![
+            format!(
+                "files: ini '{}', gnd '{}', gat '{}', src '{}'",
+                summary.ini, summary.gnd, summary.gat, summary.src
+            ),
+            format!(
+                "objects: {} models, {} lights, {} sounds, {} effects; quad tree: {} nodes",
+                summary.models,
+                summary.lights,
+                summary.sounds,
+                summary.effects,
+                summary.quad_tree_nodes
+            ),
+        ];
+        // The same lookup as rendering: the caller's sources first, then
+        // the map's own tree.
+        let mut found_cache: Vec<(String, bool)> = Vec::new();
+        for (m, inst) in summary.instances.iter().zip(parsed.models()) {
+            let file = &m.file.text;
+            let found = match found_cache.iter().find(|(f, _)| f == file) {
+                Some((_, f)) => *f,
+                None => {
+                    let f = find_map_file(cx.lookup, &cx.tree, "model", inst.file.bytes()).is_some();
+                    found_cache.push((file.clone(), f));
+                    f
+                }
+            };
+            notes.push(format!(
+                "  model '{}' at {:?} rot {:?} scale {:?} anim {} x{}{}",
+                file,
+                m.position,
+                m.rotation,
+                m.scale,
+                m.anim_type,
+                m.anim_speed,
+                if found { "" } else { "  (file not found)" }
+            ));
+        }
+        Ok(Summary {
+            format: "Ragnarok map scene (RSW)".into(),
+            version: summary.version.clone(),
+            warnings: summary.warnings.clone(),
+            notes,
+            details: serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null),
+            ..Summary::default()
+        })
+    }
+}
+
+/// GND map grounds.
+pub(crate) struct GndFormat;
+
+impl Format for GndFormat {
+    fn sniff(&self, head: &[u8], _: &Path) -> bool {
+        head.starts_with(b"GRGN")
+    }
+    fn role(&self) -> Role {
+        Role::Ground
+    }
+    fn layout(&self) -> Layout {
+        Layout::RAGNAROK_MAP
+    }
+    fn open(&self, bytes: &[u8], file: &Path) -> Result<Box<dyn Opened>> {
+        Ok(Box::new(OpenGnd(gnd::parse(bytes, file)?)))
+    }
+}
+
+struct OpenGnd(gnd::Gnd);
+
+impl Opened for OpenGnd {
+    fn role(&self) -> Role {
+        Role::Ground
+    }
+
+    fn summary(&self, _: &Context) -> Result<Summary> {
+        let summary = gnd::summary(&self.0);
+        let notes = vec![
+            format!(
+                "size: {}×{} tiles, scale {}",
+                summary.width, summary.height, summary.scale
+            ),
+            format!(
+                "textures ({}): {}",
+                summary.textures.len(),
+                summary.textures.join(", ")
+            ),
+            format!(
+                "lightmaps: {}, surfaces: {}, cubes: {}, water planes: {}",
+                summary.lightmaps, summary.surfaces, summary.cubes, summary.water_planes
+            ),
+        ];
+        Ok(Summary {
+            format: "Ragnarok map ground (GND)".into(),
+            version: summary.version.clone(),
+            warnings: summary.warnings.clone(),
+            notes,
+            details: serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null),
+            ..Summary::default()
+        })
+    }
+}

@@ -1,0 +1,232 @@
+//! Where kiln reads game files from: the data-source seam.
+//!
+//! Every file kiln reads while loading a model or a map — the model itself
+//! when it is not a file on disk, textures, animations, Lua definition
+//! files, `model.cfg`, a map's ground and models — is asked of a
+//! [`DataSource`] by its game path ("bytes for `data\texture\x.bmp`"), never
+//! opened by path. A load searches the caller's sources first, in order (a
+//! recipe's `data:`, `--data`, [`BakeOptions::sources`](crate::BakeOptions)),
+//! then the file's own tree ([`Tree`]): the folder or archive it came from,
+//! rooted where the game's layout says, and never the folders above that.
+//!
+//! A [`Folder`] answers from disk with the games' rules (any case, CP949
+//! names in their three on-disk spellings); a [`MemorySource`] from memory.
+//! Archives (GRF, PBO, Grimrock `.dat`) implement the same trait.
+
+mod folder;
+mod memory;
+mod path;
+mod tree;
+
+pub use folder::Folder;
+pub use memory::MemorySource;
+pub use path::GamePath;
+pub(crate) use tree::{Layout, Tree};
+
+use crate::error::Result;
+use std::collections::BTreeSet;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// A place game files come from.
+///
+/// Paths are matched with the games' rules: `\` or `/`, any ASCII case,
+/// CP949-aware (see [`GamePath`]).
+pub trait DataSource: Send + Sync + fmt::Debug {
+    /// How the source is named in messages (a folder's path, an archive's).
+    fn describe(&self) -> String;
+    /// The file at `path`, if the source holds one.
+    fn find(&self, path: &GamePath) -> Option<Entry>;
+    /// The bytes of an entry this source found.
+    fn read(&self, entry: &Entry) -> Result<Vec<u8>>;
+    /// The folder at `path`: its location and its entries sorted bytewise
+    /// by name; `None` when there is no such folder.
+    fn list(&self, dir: &GamePath) -> Option<(PathBuf, Vec<Listed>)>;
+}
+
+/// A shared data source.
+pub type SourceRef = Arc<dyn DataSource>;
+
+/// A file a source found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// Where it is, for messages and for reports of what a bake read: a
+    /// path on disk, or `archive:/path` inside an archive or memory.
+    pub location: PathBuf,
+    /// Its size in bytes (as stored uncompressed, when known).
+    pub size: u64,
+    /// The source's own handle for it (an archive's entry index).
+    pub key: u64,
+}
+
+/// One name in a folder listing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    /// The name as stored.
+    pub name: Vec<u8>,
+    /// What it is.
+    pub kind: EntryKind,
+}
+
+/// What a listed name is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryKind {
+    /// A file.
+    File,
+    /// A folder.
+    Folder,
+    /// A symbolic link to a folder: listed, but not walked into by
+    /// recursive searches, which could loop.
+    LinkedFolder,
+}
+
+/// What one load may read: the caller's sources in priority order, and a
+/// record of every location read (for `cargo:rerun-if-changed` lines and
+/// dependency files).
+#[derive(Debug, Default)]
+pub(crate) struct Lookup {
+    sources: Vec<SourceRef>,
+    reads: Mutex<BTreeSet<PathBuf>>,
+}
+
+impl Lookup {
+    /// Searches `sources` in order before any file's own tree.
+    pub fn new(sources: Vec<SourceRef>) -> Lookup {
+        Lookup {
+            sources,
+            reads: Mutex::new(BTreeSet::new()),
+        }
+    }
+
+    /// The caller's sources, in priority order.
+    pub fn sources(&self) -> &[SourceRef] {
+        &self.sources
+    }
+
+    /// The first of `candidates` some source holds.
+    pub fn first(
+        &self,
+        candidates: impl IntoIterator<Item = (SourceRef, GamePath)>,
+    ) -> Option<Found> {
+        candidates.into_iter().find_map(|(source, path)| {
+            let entry = source.find(&path)?;
+            Some(Found {
+                source,
+                path,
+                entry,
+            })
+        })
+    }
+
+    /// Reads a found file, recording its location.
+    pub fn read(&self, found: &Found) -> Result<Vec<u8>> {
+        self.note(&found.entry.location);
+        found.source.read(&found.entry)
+    }
+
+    /// Lists a folder of a source, recording its location.
+    pub fn list(&self, source: &SourceRef, dir: &GamePath) -> Vec<Listed> {
+        match source.list(dir) {
+            Some((location, entries)) => {
+                self.note(&location);
+                entries
+            }
+            None => Vec::new(),
+        }
+    }
+
+    /// Reads a file named on the command line or in a recipe: from disk
+    /// when it is there, else by the name as written from the caller's
+    /// sources. A file on neither gives the disk's "not found" error.
+    pub fn read_named(&self, file: &crate::spec::FileRef) -> Result<(Vec<u8>, Origin)> {
+        match std::fs::read(&file.disk) {
+            Ok(bytes) => {
+                self.note(&file.disk);
+                Ok((bytes, Origin::Disk(file.disk.clone())))
+            }
+            Err(e) => {
+                let name = GamePath::new(&file.written);
+                let found = if name.is_empty() {
+                    None
+                } else {
+                    self.first(self.sources.iter().map(|s| (s.clone(), name.clone())))
+                };
+                match found {
+                    Some(f) => Ok((self.read(&f)?, Origin::Source(f))),
+                    None => Err(crate::Error::io(&file.disk, e)),
+                }
+            }
+        }
+    }
+
+    /// Records a location as read.
+    pub fn note(&self, location: &Path) {
+        if let Ok(mut r) = self.reads.lock() {
+            r.insert(location.to_path_buf());
+        }
+    }
+
+    /// Every location read so far, sorted.
+    pub fn reads(&self) -> Vec<PathBuf> {
+        self.reads
+            .lock()
+            .map(|r| r.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+}
+
+/// Where a named file was read from.
+#[derive(Debug, Clone)]
+pub(crate) enum Origin {
+    /// A path on disk.
+    Disk(PathBuf),
+    /// One of the caller's sources.
+    Source(Found),
+}
+
+impl Origin {
+    /// How the file is named in messages.
+    pub fn name(&self) -> PathBuf {
+        match self {
+            Origin::Disk(p) => p.clone(),
+            Origin::Source(f) => f.entry.location.clone(),
+        }
+    }
+
+    /// The file's tree, rooted as `layout` says for files on disk.
+    pub fn tree(&self, layout: Layout) -> Tree {
+        match self {
+            Origin::Disk(p) => Tree::of_disk_file(p, layout),
+            Origin::Source(f) => f.tree(),
+        }
+    }
+}
+
+/// A file some source holds.
+#[derive(Debug, Clone)]
+pub(crate) struct Found {
+    /// The source that holds it.
+    pub source: SourceRef,
+    /// The path it was found at.
+    pub path: GamePath,
+    /// The source's entry.
+    pub entry: Entry,
+}
+
+impl Found {
+    /// The tree of the found file (for lookups relative to it).
+    pub fn tree(&self) -> Tree {
+        Tree {
+            source: self.source.clone(),
+            file: self.path.clone(),
+        }
+    }
+}
+
+/// Folder sources for paths given on the command line or in a recipe.
+pub(crate) fn folders(dirs: &[PathBuf]) -> Vec<SourceRef> {
+    dirs.iter()
+        .map(|d| Arc::new(Folder::new(d.clone())) as SourceRef)
+        .collect()
+}

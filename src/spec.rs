@@ -1,0 +1,135 @@
+//! What to load and how: one model specification shared by the command line
+//! and recipes, so `kiln render --lod 2 --bind-pose` and a recipe's
+//! `lod: 2` + `pose: bind` are the same value, resolved the same way.
+
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// A file named by the user on the command line or in a recipe.
+///
+/// `disk` is the path on disk (a recipe's relative names already joined to
+/// the recipe's folder); when no file is there, `written` — the name as the
+/// user wrote it — is looked up in the data sources, so
+/// `--data data.grf data/model/x.rsm` and an in-memory source can answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileRef {
+    /// The path on disk.
+    pub disk: PathBuf,
+    /// The name as written, for the data sources.
+    pub written: String,
+}
+
+impl FileRef {
+    /// A file named by `written`, relative to `base` on disk.
+    pub fn relative_to(base: &Path, written: &str) -> FileRef {
+        FileRef {
+            disk: base.join(written),
+            written: written.to_string(),
+        }
+    }
+}
+
+impl From<&Path> for FileRef {
+    fn from(p: &Path) -> FileRef {
+        FileRef {
+            disk: p.to_path_buf(),
+            written: p.to_string_lossy().into_owned(),
+        }
+    }
+}
+
+impl From<PathBuf> for FileRef {
+    fn from(p: PathBuf) -> FileRef {
+        FileRef::from(p.as_path())
+    }
+}
+
+impl From<&str> for FileRef {
+    fn from(p: &str) -> FileRef {
+        FileRef::from(Path::new(p))
+    }
+}
+
+/// Which pose a skinned model starts from (Grimrock).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RestPose {
+    /// The node matrices stored in the file (recipe `pose: rest`).
+    #[default]
+    #[serde(rename = "rest")]
+    Nodes,
+    /// The skin's bind pose, from its inverse bind matrices (`pose: bind`,
+    /// `--bind-pose`).
+    Bind,
+}
+
+/// A level of detail (Arma P3D): by position in the file or by resolution.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Lod {
+    /// The LOD at this index (`lod: 2`, `--lod 2`).
+    Index(u32),
+    /// The LOD with this resolution value (`lod: {resolution: 1.5}`).
+    Resolution(f32),
+}
+
+/// A skeleton kept outside the model (Arma binarised RTMs store
+/// parent-relative bones without their hierarchy).
+#[derive(Debug, Clone, PartialEq)]
+pub enum SkeletonSpec {
+    /// A `model.cfg` and the skeleton's class name in it.
+    Config {
+        /// The config file.
+        config: FileRef,
+        /// The class in `CfgSkeletons`.
+        class: String,
+    },
+    /// `(bone, parent)` pairs written out; an empty parent marks a root.
+    Bones(Vec<(String, String)>),
+}
+
+/// How animation files are read, beyond the files themselves.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AnimationSettings {
+    /// Seconds for animations whose length is not in the file (Arma RTM
+    /// phases run 0..1; default 1 s). Also the length of a still model's
+    /// clip when a recipe samples a range.
+    pub duration: Option<f32>,
+    /// The skeleton a binarised RTM needs.
+    pub skeleton: Option<SkeletonSpec>,
+    /// Arma: move the model by the RTM's `step` instead of animating in place.
+    pub travel: bool,
+}
+
+/// A model to load: the file, where its textures and other files are
+/// looked up, and the options some formats take.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelSpec {
+    /// The model file.
+    pub model: FileRef,
+    /// Folders searched before the model's own tree (recipe `data:`,
+    /// `--data`), first wins.
+    pub data: Vec<PathBuf>,
+    /// Grimrock: the rest pose of skinned meshes.
+    pub pose: RestPose,
+    /// Material name → texture file, overriding the model's own lookup for
+    /// those materials (Grimrock materials, Arma face textures).
+    pub materials: Vec<(String, FileRef)>,
+    /// Arma: which LOD; `None` draws the most detailed visual LOD.
+    pub lod: Option<Lod>,
+    /// How animation files applied to this model are read.
+    pub animation: AnimationSettings,
+}
+
+impl ModelSpec {
+    /// A model with every option at its default.
+    pub fn new(model: impl Into<FileRef>) -> ModelSpec {
+        ModelSpec {
+            model: model.into(),
+            data: Vec::new(),
+            pose: RestPose::default(),
+            materials: Vec::new(),
+            lod: None,
+            animation: AnimationSettings::default(),
+        }
+    }
+}
