@@ -79,9 +79,9 @@ pub struct Surface {
     pub u: [f32; 4],
     /// Texture v of the four corners.
     pub v: [f32; 4],
-    /// Index into `Gnd::textures`; out-of-range surfaces are not drawn.
+    /// Index into [`Gnd::textures`]; out-of-range surfaces are not drawn.
     pub texture: i16,
-    /// Index into `Lightmaps::data`; out of range draws with a neutral lightmap.
+    /// Index into [`Lightmaps::data`]; out of range draws with a neutral lightmap.
     pub lightmap: u16,
     /// Tile colour, stored B, G, R, A; kept but not applied by kiln.
     pub bgra: [u8; 4],

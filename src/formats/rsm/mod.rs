@@ -130,7 +130,7 @@ pub struct RsmNode {
     pub name: RawName,
     /// The parent's name; empty (or the node's own name) for a root.
     pub parent: RawName,
-    /// Indices into `Rsm::textures` (1.x and 2.2).
+    /// Indices into [`Rsm::textures`] (1.x and 2.2).
     pub texture_ids: Vec<i32>,
     /// Per-node texture names (2.3).
     pub texture_names: Vec<RawName>,
@@ -160,7 +160,7 @@ pub struct RsmNode {
     /// Rotation keys (all versions); in 2.x parent-relative.
     pub rot_keys: Vec<RotKey>,
     /// 2.x (parent-relative), and 1.5 files read with per-node position keys
-    /// (`Rsm::node_pos_keys_v15`).
+    /// ([`Rsm::node_pos_keys_v15`]).
     pub pos_keys: Vec<PosKey>,
     /// 2.3 texture animations.
     pub tex_anims: Vec<TextureAnim>,
