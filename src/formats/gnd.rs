@@ -13,6 +13,7 @@ use crate::error::ParseError;
 use crate::formats::reader::{Reader, Writer};
 use crate::formats::text::decode_cp949;
 
+/// The four bytes every GND file starts with.
 pub const MAGIC: &[u8; 4] = b"GRGN";
 const SURFACE_SIZE: usize = 56;
 const CUBE_SIZE: usize = 28;
@@ -20,91 +21,141 @@ const LIGHTMAP_SIZE: usize = 256;
 /// A texture name field can never sensibly exceed this; larger means a hostile file.
 const MAX_NAME_LEN: i32 = 4096;
 
+/// One GND ground file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Gnd {
+    /// Major version (1).
     pub major: u8,
+    /// Minor version (7–9).
     pub minor: u8,
-    /// In tiles.
+    /// In tiles (cubes) along x; never negative.
     pub width: i32,
+    /// In tiles (cubes) along y; never negative.
     pub height: i32,
+    /// Side of one tile in RO units (10 in every corpus map).
     pub scale: f32,
     /// Decoded from CP949.
     pub textures: Vec<String>,
     /// Each name field exactly as stored (bytes after the NUL are kept so
     /// that `write` reproduces the file byte for byte).
     pub texture_raw: Vec<Vec<u8>>,
+    /// Width of every texture name field in bytes (80 in every corpus map), 1..=4096.
     pub texture_name_len: i32,
+    /// The lightmap cells that surfaces index.
     pub lightmaps: Lightmaps,
+    /// Textured faces that cubes index.
     pub surfaces: Vec<Surface>,
+    /// `width × height` cubes, row-major (`x + y · width`).
     pub cubes: Vec<Cube>,
+    /// Water planes (1.8+); before that the water lives in the RSW.
     pub water: Option<WaterSetup>,
+    /// Non-fatal findings: trailing bytes (which `write` does not reproduce).
     pub warnings: Vec<String>,
 }
 
+/// The lightmap block.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Lightmaps {
-    /// (width, height, grid cells) of one lightmap; 8, 8, 1 in every known file.
+    /// (width, height, grid cells) of one lightmap; 8, 8, 1 in every known
+    /// file, and any other value is refused.
     pub per_cell: (i32, i32, i32),
+    /// The cells in file order.
     pub data: Vec<Lightmap>,
 }
 
+/// One 8×8 lightmap cell (256 bytes), texels row-major.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Lightmap {
+    /// Shadow (brightness) per texel; 255 = unshadowed.
     pub shadow: [u8; 64],
+    /// Light colour per texel, RGB, added after shading.
     pub color: [[u8; 3]; 64],
 }
 
+/// One textured face of a cube (56 bytes).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Surface {
+    /// Texture u of the four corners (for a top, corner `k` is the cube's `heights[k]`).
     pub u: [f32; 4],
+    /// Texture v of the four corners.
     pub v: [f32; 4],
+    /// Index into [`Gnd::textures`]; out-of-range surfaces are not drawn.
     pub texture: i16,
+    /// Index into [`Lightmaps::data`]; out of range draws with a neutral lightmap.
     pub lightmap: u16,
+    /// Tile colour, stored B, G, R, A; kept but not applied by kiln.
     pub bgra: [u8; 4],
 }
 
+/// One tile of the ground grid (28 bytes).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Cube {
-    /// Bottom-left, bottom-right, top-left, top-right; Y points down.
+    /// Bottom-left, bottom-right, top-left, top-right, i.e. the corners
+    /// (x, y), (x+1, y), (x, y+1), (x+1, y+1); Y points down.
     pub heights: [f32; 4],
-    /// Surface indices; −1 means none.
+    /// Surface indices; −1 means none. `top`: the quad over the four corners.
     pub top: i32,
+    /// The wall at y+1, towards the next row's cube.
     pub front: i32,
+    /// The wall at x+1, towards the next column's cube.
     pub side: i32,
 }
 
+/// One water description: the default, or one plane of a split water grid.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct WaterPlane {
+    /// Water height in RO units (Y down).
     pub level: f32,
+    /// Water type, as stored.
     pub kind: i32,
+    /// Wave height, as stored.
     pub wave_height: f32,
+    /// Wave speed, as stored.
     pub wave_speed: f32,
+    /// Wave pitch, as stored.
     pub wave_pitch: f32,
+    /// Texture cycling, as stored.
     pub texture_cycling: i32,
 }
 
+/// The water block (1.8+).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct WaterSetup {
+    /// The default description, also the fallback for missing planes.
     pub default: WaterPlane,
+    /// Planes across the map's width; never negative.
     pub split_u: i32,
+    /// Planes across the map's height; never negative.
     pub split_v: i32,
     /// split_u × split_v planes. In 1.8 only `level` is stored per plane; the
     /// other fields are copied from `default`.
     pub planes: Vec<WaterPlane>,
 }
 
+/// A plain, serialisable description of a GND for `kiln inspect`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GndSummary {
+    /// "1.7" to "1.9".
     pub version: String,
+    /// Width in tiles.
     pub width: i32,
+    /// Height in tiles.
     pub height: i32,
+    /// Tile side in RO units.
     pub scale: f32,
+    /// Texture names, decoded.
     pub textures: Vec<String>,
+    /// Lightmap cells.
     pub lightmaps: usize,
+    /// Surfaces.
     pub surfaces: usize,
+    /// Cubes (`width × height`).
     pub cubes: usize,
+    /// Split water planes (0 before 1.8).
     pub water_planes: usize,
+    /// The water block (1.8+).
     pub water: Option<WaterSetup>,
+    /// The parser's warnings.
     pub warnings: Vec<String>,
 }
 
@@ -119,6 +170,8 @@ fn water_plane(r: &mut Reader, f: &str) -> Result<WaterPlane, ParseError> {
     })
 }
 
+/// Parses a GND file held in memory; `file` names it in errors. Trailing
+/// bytes are tolerated with a warning.
 pub fn parse(data: &[u8], file: &Path) -> Result<Gnd, ParseError> {
     let mut r = Reader::new(data, file);
     let magic = r.bytes(4, "magic")?;
@@ -378,6 +431,7 @@ pub fn write(g: &Gnd) -> Vec<u8> {
     w.into_bytes()
 }
 
+/// Summarises `g`: header, texture names, block counts and water.
 pub fn summary(g: &Gnd) -> GndSummary {
     GndSummary {
         version: format!("{}.{}", g.major, g.minor),

@@ -26,11 +26,15 @@ const MAX_DEPTH: u32 = 200;
 /// A value in a table constructor.
 #[derive(Debug, Clone, PartialEq)]
 pub enum LuaValue {
+    /// `nil`.
     Nil,
+    /// `true` or `false`.
     Bool(bool),
+    /// A numeric literal (Lua 5.1 numbers are all doubles).
     Number(f64),
     /// Lua strings are bytes; invalid UTF-8 is replaced (U+FFFD).
     String(String),
+    /// A nested table constructor.
     Table(LuaTable),
     /// Anything kiln does not evaluate (an unknown variable, a call, a
     /// function, a comparison), as its source text.
@@ -38,6 +42,7 @@ pub enum LuaValue {
 }
 
 impl LuaValue {
+    /// The text of a string value.
     pub fn as_str(&self) -> Option<&str> {
         match self {
             LuaValue::String(s) => Some(s),
@@ -45,6 +50,7 @@ impl LuaValue {
         }
     }
 
+    /// The value of a boolean.
     pub fn as_bool(&self) -> Option<bool> {
         match self {
             LuaValue::Bool(b) => Some(*b),
@@ -52,6 +58,7 @@ impl LuaValue {
         }
     }
 
+    /// The value of a number.
     pub fn as_number(&self) -> Option<f64> {
         match self {
             LuaValue::Number(n) => Some(*n),
@@ -59,6 +66,7 @@ impl LuaValue {
         }
     }
 
+    /// The table of a table value.
     pub fn as_table(&self) -> Option<&LuaTable> {
         match self {
             LuaValue::Table(t) => Some(t),
@@ -104,11 +112,13 @@ pub enum LuaKey {
 /// A table constructor: its entries in source order, duplicates kept.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LuaTable {
+    /// Key–value pairs in source order; positional values get `Index` keys.
     pub entries: Vec<(LuaKey, LuaValue)>,
     /// Byte offset of the opening `{`.
     pub offset: usize,
-    /// 1-based line and column (in characters) of the opening `{`.
+    /// 1-based line of the opening `{`.
     pub line: usize,
+    /// 1-based column (in characters) of the opening `{`.
     pub column: usize,
 }
 
@@ -122,6 +132,7 @@ impl LuaTable {
             .map(|(_, v)| v)
     }
 
+    /// The value at integer key `index` (positional or `[n] =`); the last one wins.
     pub fn get_index(&self, index: i64) -> Option<&LuaValue> {
         self.entries
             .iter()

@@ -27,6 +27,7 @@ use std::fmt;
 pub struct LzoError {
     /// Byte offset in the compressed input where decoding failed.
     pub offset: usize,
+    /// What was wrong there.
     pub message: String,
 }
 

@@ -12,17 +12,22 @@ use std::path::Path;
 
 /// 1365 nodes (a 6-level quad tree) of 12 floats each.
 pub const QUAD_TREE_NODES: usize = 1365;
+/// Size of the quad tree that ends 2.1+ files: 65,520 bytes.
 pub const QUAD_TREE_BYTES: usize = QUAD_TREE_NODES * 48;
 
 /// A fixed-width name: the decoded text up to the first NUL plus the raw
 /// bytes, because real files keep stale bytes after the NUL.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FixedName {
+    /// The bytes up to the first NUL, decoded from CP949.
     pub text: String,
+    /// The whole field as stored, including any bytes after the NUL.
     pub raw: Vec<u8>,
 }
 
 impl FixedName {
+    /// A `width`-byte field holding `text` padded with NULs. A longer text
+    /// is cut to `width` bytes in `raw`.
     pub fn new(text: &str, width: usize) -> Self {
         let mut raw = text.as_bytes().to_vec();
         raw.resize(width, 0);
@@ -49,73 +54,111 @@ impl Serialize for FixedName {
     }
 }
 
+/// The map's water block (1.3 up to 2.5; from 2.6 it lives in the GND).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Water {
+    /// Water height in RO units (Y down).
     pub level: f32,
     /// From 1.8.
     pub water_type: Option<i32>,
+    /// From 1.8.
     pub wave_height: Option<f32>,
+    /// From 1.8.
     pub wave_speed: Option<f32>,
+    /// From 1.8.
     pub wave_pitch: Option<f32>,
     /// From 1.9.
     pub anim_speed: Option<i32>,
 }
 
+/// The map's sun (1.5+).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Light {
-    /// Degrees.
+    /// Degrees; turns the sun about Y after `latitude`.
     pub longitude: i32,
+    /// Degrees; turns the sun about X.
     pub latitude: i32,
+    /// Sun colour, RGB floats.
     pub diffuse: [f32; 3],
+    /// Ambient colour, RGB floats.
     pub ambient: [f32; 3],
     /// From 1.7.
     pub shadow_opacity: Option<f32>,
 }
 
+/// A placed model (object type 1).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ModelInstance {
-    /// Before 1.3 the instance has no name/anim/block fields.
+    /// Instance name (40 bytes); before 1.3 the instance has no
+    /// name/anim/block fields.
     pub name: Option<FixedName>,
+    /// Animation type as stored (0 before 1.3).
     pub anim_type: i32,
+    /// Playback speed factor of the model's animation (1.0 before 1.3).
     pub anim_speed: f32,
+    /// Block type as stored (0 before 1.3).
     pub block_type: i32,
-    /// 2.6 with a late enough build only.
+    /// 2.6 with a late enough build only (≥ 186, or ≥ 162 as RagLite writes).
     pub flag: Option<u8>,
+    /// Model file path (80 bytes, CP949, backslashes), relative to the
+    /// client's `data\model\` folder.
     pub file: FixedName,
+    /// Node name (80 bytes), as stored.
     pub node: FixedName,
+    /// Position relative to the map centre, RO units (Y down).
     pub position: [f32; 3],
-    /// Degrees.
+    /// Degrees about X, Y, Z; composed as `Rz · Rx · Ry` (column vectors).
     pub rotation: [f32; 3],
+    /// Scale per axis.
     pub scale: [f32; 3],
 }
 
+/// A point light (object type 2).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LightSource {
+    /// Light name (80 bytes).
     pub name: FixedName,
+    /// Position, as stored.
     pub position: [f32; 3],
+    /// Colour, RGB floats.
     pub color: [f32; 3],
+    /// Range, as stored.
     pub range: f32,
 }
 
+/// A sound source (object type 3).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Sound {
+    /// Sound name (80 bytes).
     pub name: FixedName,
+    /// Sound file name (80 bytes).
     pub file: FixedName,
+    /// Position, as stored.
     pub position: [f32; 3],
+    /// Volume, as stored.
     pub volume: f32,
+    /// Width, as stored.
     pub width: i32,
+    /// Height, as stored.
     pub height: i32,
+    /// Range, as stored.
     pub range: f32,
     /// From 2.0.
     pub cycle: Option<f32>,
 }
 
+/// An effect emitter (object type 4).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Effect {
+    /// Effect name (80 bytes).
     pub name: FixedName,
+    /// Position, as stored.
     pub position: [f32; 3],
+    /// Effect id, as stored.
     pub id: i32,
+    /// Delay, as stored.
     pub delay: f32,
+    /// Four effect parameters, as stored.
     pub param: [f32; 4],
 }
 
@@ -124,23 +167,34 @@ pub struct Effect {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type")]
 pub enum Object {
+    /// Type 1.
     Model(ModelInstance),
+    /// Type 2.
     Light(LightSource),
+    /// Type 3.
     Sound(Sound),
+    /// Type 4.
     Effect(Effect),
 }
 
+/// One RSW scene file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rsw {
+    /// Major version (1 or 2).
     pub major: u8,
+    /// Minor version (0–9).
     pub minor: u8,
     /// u8 in 2.2–2.4, u32 from 2.5.
     pub build: Option<u32>,
     /// The byte after the u32 build from 2.5; meaning unknown.
     pub unknown_flag: Option<u8>,
+    /// The `.ini` file name (40 bytes).
     pub ini: FixedName,
+    /// The ground (`.gnd`) file name (40 bytes).
     pub gnd: FixedName,
+    /// The altitude (`.gat`) file name (40 bytes); read in every version.
     pub gat: FixedName,
+    /// The source file name (40 bytes); read in every version.
     pub src: FixedName,
     /// Before 2.6 (it moved into the GND), and from 1.3.
     pub water: Option<Water>,
@@ -148,37 +202,47 @@ pub struct Rsw {
     pub light: Option<Light>,
     /// From 1.6: top, bottom, left, right.
     pub bounds: Option<[i32; 4]>,
+    /// Placed objects in file order.
     pub objects: Vec<Object>,
-    /// From 2.1: 1365 nodes of 12 floats (two corners and more bounding data), kept raw.
+    /// From 2.1: 1365 nodes of 12 floats (max xyz, min xyz, half-size xyz,
+    /// centre xyz), kept raw. None when a 2.1+ file ends after its objects
+    /// (with a warning); before 2.1 any trailing bytes are an error.
     pub quad_tree: Option<Vec<u8>>,
+    /// Non-fatal findings: a missing quad tree, the RagLite model-flag rule.
     pub warnings: Vec<String>,
 }
 
 impl Rsw {
+    /// True when `(major, minor) >= (maj, min)`.
     pub fn at_least(&self, maj: u8, min: u8) -> bool {
         (self.major, self.minor) >= (maj, min)
     }
+    /// "1.9", "2.6".
     pub fn version_string(&self) -> String {
         format!("{}.{}", self.major, self.minor)
     }
+    /// The model instances, in file order.
     pub fn models(&self) -> impl Iterator<Item = &ModelInstance> {
         self.objects.iter().filter_map(|o| match o {
             Object::Model(m) => Some(m),
             _ => None,
         })
     }
+    /// The point lights, in file order.
     pub fn lights(&self) -> impl Iterator<Item = &LightSource> {
         self.objects.iter().filter_map(|o| match o {
             Object::Light(m) => Some(m),
             _ => None,
         })
     }
+    /// The sound sources, in file order.
     pub fn sounds(&self) -> impl Iterator<Item = &Sound> {
         self.objects.iter().filter_map(|o| match o {
             Object::Sound(m) => Some(m),
             _ => None,
         })
     }
+    /// The effect emitters, in file order.
     pub fn effects(&self) -> impl Iterator<Item = &Effect> {
         self.objects.iter().filter_map(|o| match o {
             Object::Effect(m) => Some(m),
@@ -210,6 +274,9 @@ fn has_flag(major: u8, minor: u8, build: Option<u32>, threshold: u32) -> bool {
     (major, minor) >= (2, 6) && build.unwrap_or(0) >= threshold
 }
 
+/// Parses an RSW file held in memory; `file` names it in errors. A 2.6 file
+/// with build 162–185 that fails without the model flag byte is read again
+/// with it (RagLite's rule), with a warning.
 pub fn parse(data: &[u8], file: &Path) -> Result<Rsw, ParseError> {
     match parse_with(data, file, 186) {
         Ok(rsw) => Ok(rsw),
@@ -436,6 +503,7 @@ fn parse_with(data: &[u8], file: &Path, flag_threshold: u32) -> Result<Rsw, Pars
     })
 }
 
+/// Reads and parses an RSW file.
 pub fn parse_file(path: &Path) -> Result<Rsw, Error> {
     let data = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     Ok(parse(&data, path)?)
@@ -565,26 +633,44 @@ pub fn write(rsw: &Rsw) -> Vec<u8> {
     w.into_bytes()
 }
 
+/// A plain, serialisable description of an RSW for `kiln inspect`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RswSummary {
+    /// "1.9", "2.6".
     pub version: String,
+    /// Build number (2.2+).
     pub build: Option<u32>,
+    /// The `.ini` file name, decoded.
     pub ini: String,
+    /// The `.gnd` file name, decoded.
     pub gnd: String,
+    /// The `.gat` file name, decoded.
     pub gat: String,
+    /// The source file name, decoded.
     pub src: String,
+    /// The water block (1.3 up to 2.5).
     pub water: Option<Water>,
+    /// The sun (1.5+).
     pub light: Option<Light>,
+    /// Top, bottom, left, right (1.6+).
     pub bounds: Option<[i32; 4]>,
+    /// Model instances.
     pub models: usize,
+    /// Point lights.
     pub lights: usize,
+    /// Sound sources.
     pub sounds: usize,
+    /// Effect emitters.
     pub effects: usize,
+    /// Quad-tree nodes (1365 when present, else 0).
     pub quad_tree_nodes: usize,
+    /// Every model instance, in file order.
     pub instances: Vec<ModelInstance>,
+    /// The parser's warnings.
     pub warnings: Vec<String>,
 }
 
+/// Summarises `rsw`: header names, water, sun, object counts and instances.
 pub fn summary(rsw: &Rsw) -> RswSummary {
     let [models, lights, sounds, effects] = rsw.counts();
     RswSummary {

@@ -13,8 +13,11 @@ use std::path::Path;
 /// A parse error with its 1-based line and column.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CfgError {
+    /// 1-based line.
     pub line: usize,
+    /// 1-based column.
     pub column: usize,
+    /// What was wrong there.
     pub message: String,
 }
 
@@ -29,6 +32,7 @@ impl std::error::Error for CfgError {}
 /// A property value.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CfgValue {
+    /// An unquoted token that reads as a finite number.
     Number(f64),
     /// A quoted string with `""` escapes resolved.
     String(String),
@@ -53,10 +57,13 @@ impl CfgValue {
 /// `class name: base { entries; classes };` — the file itself is a root class named "".
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CfgClass {
+    /// Class name as written ("" for the file's root).
     pub name: String,
+    /// The `: Base` class name as written, if any.
     pub base: Option<String>,
     /// Properties in file order (names as written).
     pub entries: Vec<(String, CfgValue)>,
+    /// Nested classes in file order, forward declarations included.
     pub classes: Vec<CfgClass>,
     /// `class X;` — declared only, no body.
     pub forward: bool,
@@ -92,7 +99,9 @@ impl CfgClass {
 /// A parsed file: the root class plus notes about skipped preprocessor lines.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Cfg {
+    /// The file's top level, as a class named "".
     pub root: CfgClass,
+    /// One note per skipped preprocessor (`#`) line.
     pub notes: Vec<String>,
 }
 
@@ -100,6 +109,7 @@ pub struct Cfg {
 /// (`class X: Y`) already applied to its properties.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Skeleton {
+    /// The skeleton's class name.
     pub name: String,
     /// `class X: Base` base, as written.
     pub base: Option<String>,
@@ -107,7 +117,9 @@ pub struct Skeleton {
     pub inherit: Option<String>,
     /// `(bone, parent)` pairs from `skeletonBones[]`; parent "" = root.
     pub bones: Vec<(String, String)>,
+    /// `isDiscrete`: true for a non-zero number or the word `true`.
     pub is_discrete: bool,
+    /// `pivotsModel` (None when absent or "").
     pub pivots_model: Option<String>,
 }
 

@@ -34,8 +34,9 @@ use std::path::Path;
 
 /// The only MLOD container version known (`u32` after `MLOD`).
 pub const MLOD_VERSION: u32 = 257;
-/// `P3DM` LOD header version read and written by kiln.
+/// `P3DM` LOD header major version read and written by kiln.
 pub const P3DM_MAJOR: u32 = 0x1C;
+/// `P3DM` LOD header minor version read and written by kiln.
 pub const P3DM_MINOR: u32 = 0x100;
 
 /// Resolutions at or above this value are special LODs (view, shadow,
@@ -49,29 +50,42 @@ const MIN_FACE_SIZE: usize = 4 + 4 * 16 + 4 + 1 + 1;
 /// `P3DM` header + `TAGG` + `#EndOfFile#` tag + resolution.
 const MIN_LOD_SIZE: usize = 28 + 4 + 1 + 12 + 4 + 4;
 
+/// The tag that ends a LOD's tag list (active, length 0).
 pub const END_OF_FILE_TAG: &str = "#EndOfFile#";
+/// A key-pose tag: `f32 phase` then one position per point.
 pub const ANIMATION_TAG: &str = "#Animation#";
+/// A texture-coordinate set tag: `u32 stage`, then `sides` (u, v) per face.
 pub const UVSET_TAG: &str = "#UVSet#";
 
+/// An MLOD P3D model: its LODs in file order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mlod {
+    /// The LODs in file order (not sorted by resolution).
     pub lods: Vec<Lod>,
 }
 
+/// One level of detail (a `P3DM` block).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Lod {
+    /// The LOD's resolution, stored after its tags: below [`VISUAL_LIMIT`] a
+    /// visual LOD (lower = more detailed), above a special LOD (see [`lod_name`]).
     pub resolution: f32,
-    /// `P3DM` header version, 0x1C / 0x100 in every known file.
+    /// `P3DM` header major version, 0x1C in every known file (others are refused).
     pub version_major: u32,
+    /// `P3DM` header minor version, 0x100 in every known file (others are refused).
     pub version_minor: u32,
     /// LOD header flags (0 in the corpus).
     pub flags: u32,
+    /// The vertices (Y up, left-handed).
     pub points: Vec<Point>,
+    /// Vertex normals that face vertices index.
     pub normals: Vec<Vec3>,
+    /// Triangles and quads.
     pub faces: Vec<Face>,
     /// Named selections (tags whose name does not start with `#`); in a
     /// skinned model these are the bones.
     pub selections: Vec<Selection>,
+    /// `#Animation#` key poses, in file order.
     pub animations: Vec<AnimationTag>,
     /// Every other `#...#` tag, data untouched.
     pub other_tags: Vec<RawTag>,
@@ -80,41 +94,61 @@ pub struct Lod {
     pub tag_order: Vec<TagRef>,
 }
 
+/// One point (vertex) of a LOD.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Point {
+    /// Position in model space (Y up, left-handed).
     pub pos: Vec3,
+    /// Point flags, as stored.
     pub flags: u32,
 }
 
+/// One corner of a face.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct FaceVertex {
+    /// Index into the LOD's `points` (checked for the used corners).
     pub point: u32,
+    /// Index into the LOD's `normals` (checked for the used corners).
     pub normal: u32,
+    /// Texture coordinate u.
     pub u: f32,
+    /// Texture coordinate v.
     pub v: f32,
 }
 
+/// One triangle or quad.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Face {
     /// 3 or 4; only the first `sides` vertices are meaningful.
     pub sides: u32,
+    /// Always four corners as stored; the fourth of a triangle is leftover data.
     pub vertices: [FaceVertex; 4],
+    /// Face flags, as stored.
     pub flags: u32,
+    /// Texture path as written in the file (Latin-1 decoded; may be empty).
     pub texture: String,
+    /// Material (`.rvmat`) path as written in the file (Latin-1 decoded; may be empty).
     pub material: String,
 }
 
+/// A named selection tag.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Selection {
+    /// Selection name (a bone name in skinned models).
     pub name: String,
+    /// The tag's active byte (0 or 1).
     pub active: bool,
-    /// One weight per point, 0..=1 (0 = not in the selection).
+    /// One weight per point, 0..=1 (0 = not in the selection), decoded with
+    /// [`decode_weight`].
     pub point_weights: Vec<f32>,
+    /// One flag per face: whether the face is in the selection.
     pub face_selected: Vec<bool>,
 }
 
+/// An `#Animation#` tag: a full key pose of the LOD.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AnimationTag {
+    /// The tag's active byte (0 or 1).
     pub active: bool,
     /// Animation phase of this key pose (0..1 in practice).
     pub phase: f32,
@@ -122,10 +156,14 @@ pub struct AnimationTag {
     pub positions: Vec<Vec3>,
 }
 
+/// A `#...#` tag kiln keeps without interpreting.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RawTag {
+    /// Tag name, including the `#`s.
     pub name: String,
+    /// The tag's active byte (0 or 1).
     pub active: bool,
+    /// The tag's data bytes.
     pub data: Vec<u8>,
 }
 
@@ -133,15 +171,20 @@ pub struct RawTag {
 /// or `other_tags`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TagRef {
+    /// Index into `selections`.
     Selection(usize),
+    /// Index into `animations`.
     Animation(usize),
+    /// Index into `other_tags`.
     Other(usize),
 }
 
 /// A parsed `#UVSet#` tag: one (u, v) per face vertex, `sides` per face.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UvSet {
+    /// The UV stage (texture-coordinate set number).
     pub stage: u32,
+    /// Per face, its `sides` (u, v) pairs.
     pub uvs: Vec<Vec<[f32; 2]>>,
 }
 
@@ -181,12 +224,14 @@ impl Mlod {
 }
 
 impl Lod {
+    /// The named selection called `name`, matched ASCII case-insensitively.
     pub fn selection(&self, name: &str) -> Option<&Selection> {
         self.selections
             .iter()
             .find(|s| s.name.eq_ignore_ascii_case(name))
     }
 
+    /// The first uninterpreted tag called exactly `name`.
     pub fn other_tag(&self, name: &str) -> Option<&RawTag> {
         self.other_tags.iter().find(|t| t.name == name)
     }
@@ -202,6 +247,7 @@ impl Lod {
         distinct(self.faces.iter().map(|f| f.texture.as_str()))
     }
 
+    /// Distinct material paths in order of first use (empty names skipped).
     pub fn materials(&self) -> Vec<String> {
         distinct(self.faces.iter().map(|f| f.material.as_str()))
     }
@@ -218,6 +264,7 @@ fn distinct<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
 }
 
 /// `#UVSet#`: `u32 stage`, then for each face its `sides` (u, v) pairs.
+/// None when the data is short or does not end exactly after the last face.
 pub fn parse_uv_set(data: &[u8], faces: &[Face]) -> Option<UvSet> {
     let mut r = Reader::new(data, Path::new(UVSET_TAG));
     let stage = r.u32("stage").ok()?;
@@ -234,6 +281,7 @@ pub fn parse_uv_set(data: &[u8], faces: &[Face]) -> Option<UvSet> {
     r.at_end().then_some(UvSet { stage, uvs })
 }
 
+/// True for a visual LOD's resolution (below [`VISUAL_LIMIT`]).
 pub fn is_visual(resolution: f32) -> bool {
     resolution < VISUAL_LIMIT
 }
@@ -335,11 +383,15 @@ pub fn encode_weight(w: f32) -> u8 {
     }
 }
 
+/// Reads and parses an MLOD P3D file.
 pub fn parse_file(path: &Path) -> crate::Result<Mlod> {
     let data = std::fs::read(path).map_err(|e| crate::Error::io(path, e))?;
     Ok(parse(&data, path)?)
 }
 
+/// Parses an MLOD P3D file held in memory; `file` names it in errors.
+/// Binarised `ODOL` models are refused with a clear message; bytes after the
+/// last LOD, out-of-range point/normal indices and malformed tags are errors.
 pub fn parse(data: &[u8], file: &Path) -> Result<Mlod, ParseError> {
     let mut r = Reader::new(data, file);
     let magic = r.bytes(4, "signature")?;
@@ -721,33 +773,54 @@ fn tag(w: &mut Writer, active: bool, name: &str, data: &[u8]) {
         .bytes(data);
 }
 
+/// A plain, serialisable description of an MLOD model for `kiln inspect`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MlodSummary {
+    /// Always "MLOD".
     pub format: &'static str,
+    /// The container version (257).
     pub version: u32,
     /// Index of the most detailed visual LOD, if any.
     pub most_detailed_visual_lod: Option<usize>,
+    /// One entry per LOD, in file order.
     pub lods: Vec<LodSummary>,
 }
 
+/// Counts and names of one LOD.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LodSummary {
+    /// Index in the file's LOD list.
     pub index: usize,
+    /// The LOD's resolution value.
     pub resolution: f32,
+    /// Display name of the resolution ([`lod_name`]).
     pub name: String,
+    /// Points.
     pub points: usize,
+    /// Normals.
     pub normals: usize,
+    /// Faces (triangles plus quads).
     pub faces: usize,
+    /// Faces with 3 sides.
     pub triangles: usize,
+    /// Faces with 4 sides.
     pub quads: usize,
+    /// Distinct texture paths in order of first use.
     pub textures: Vec<String>,
+    /// Distinct material paths in order of first use.
     pub materials: Vec<String>,
+    /// Named-selection names, in file order.
     pub selections: Vec<String>,
+    /// `#Animation#` tags.
     pub animation_count: usize,
+    /// The phase of each `#Animation#` tag, in file order.
     pub animation_phases: Vec<f32>,
+    /// Names of the uninterpreted tags, in file order.
     pub other_tags: Vec<String>,
 }
 
+/// Summarises `m`: per LOD its resolution name, counts, textures, materials
+/// and tags.
 pub fn summary(m: &Mlod) -> MlodSummary {
     MlodSummary {
         format: "MLOD",

@@ -11,24 +11,35 @@ use std::path::Path;
 /// One `RTM_MDAT` / BMTR property: an event at a phase (e.g. `Step`/`Sound`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct MetaEntry {
+    /// Phase (0..1 of the cycle) at which the event fires.
     pub phase: f32,
+    /// Property name (1-byte length in plain RTM, NUL-terminated in BMTR).
     pub name: String,
+    /// Property value, stored like the name.
     pub value: String,
 }
 
+/// One frame of a plain RTM.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlainFrame {
+    /// The frame's phase, 0..1 of the cycle.
     pub phase: f32,
     /// Bone name as written in the frame, and the row-vector 4×3 matrix
-    /// `r0 r1 r2 r3` (see [`matrix`]).
+    /// `r0 r1 r2 r3` (see [`matrix`]): an absolute model-space deformation of
+    /// rest-pose vertices (identity = rest pose), not parent-relative.
     pub transforms: Vec<(String, [f32; 12])>,
 }
 
+/// A plain `RTM_0101` animation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlainRtm {
+    /// The optional `RTM_MDAT` block's entries (empty without the block).
     pub metadata: Vec<MetaEntry>,
+    /// Root displacement per cycle (forward is -Z); in-place renders ignore it.
     pub step: Vec3,
+    /// The header's bone names (32-byte NUL-padded fields).
     pub bones: Vec<String>,
+    /// The frames in file order, one transform per bone each.
     pub frames: Vec<PlainFrame>,
 }
 
@@ -46,33 +57,46 @@ pub struct BoneKey {
 pub struct ArrayInfo {
     /// Byte offset of the array's `u32 count`.
     pub offset: u64,
+    /// Elements in the array (frame times, or bone keys).
     pub count: u32,
+    /// Whether the data was LZO1X-compressed.
     pub lzo: bool,
     /// Bytes the array's data occupied in the file (compressed size if LZO).
     pub stored_bytes: u64,
 }
 
+/// A binarised `BMTR` animation (v3, v4 or v5).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Bmtr {
+    /// 3, 4 or 5; decides how compression is signalled and whether metadata
+    /// is present (v4+).
     pub version: u32,
     /// The byte after the version (1 in every known file; meaning unknown).
     pub flag_byte: u8,
+    /// Root displacement per cycle, as stored (no axis flip).
     pub step: Vec3,
     /// The u32 after the frame count (1 in armaio's files; meaning unknown).
     pub unknown: u32,
+    /// Bone names (NUL-terminated in the file); only bones of the skeleton
+    /// survive binarisation.
     pub bones: Vec<String>,
     /// v4+ only; empty for v3.
     pub metadata: Vec<MetaEntry>,
+    /// Frame phases, 0..1 of the cycle, one per frame.
     pub times: Vec<f32>,
     /// `frames[f][b]` is bone `bones[b]` at time `times[f]`.
+    /// Keys are parent-relative, in a space rotated 180° about Y from plain RTM.
     pub frames: Vec<Vec<BoneKey>>,
     /// Per array in file order: `[0]` is the times, `[1 + f]` frame `f`.
     pub compressed_arrays: Vec<ArrayInfo>,
 }
 
+/// Either RTM flavour.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Rtm {
+    /// `RTM_0101`, with or without an `RTM_MDAT` block.
     Plain(PlainRtm),
+    /// `BMTR`.
     Binarised(Bmtr),
 }
 
@@ -113,6 +137,7 @@ pub fn parse(data: &[u8], file: &Path) -> Result<Rtm, ParseError> {
     }
 }
 
+/// Reads and parses an RTM file of either flavour.
 pub fn parse_file(path: &Path) -> crate::Result<Rtm> {
     let data = std::fs::read(path).map_err(|e| crate::Error::io(path, e))?;
     Ok(parse(&data, path)?)
@@ -123,6 +148,8 @@ fn u8_str(r: &mut Reader, field: &str) -> Result<String, ParseError> {
     Ok(text(r.bytes(n, field)?))
 }
 
+/// Parses a plain RTM (optional `RTM_MDAT`, then `RTM_0101`); bytes after
+/// the last frame are an error.
 pub fn parse_plain(data: &[u8], file: &Path) -> Result<PlainRtm, ParseError> {
     let mut r = Reader::new(data, file);
     let mut metadata = Vec::new();
@@ -186,6 +213,8 @@ pub fn parse_plain(data: &[u8], file: &Path) -> Result<PlainRtm, ParseError> {
     })
 }
 
+/// Writes a plain RTM; the `RTM_MDAT` block only when there is metadata.
+/// Metadata strings are cut to 255 bytes, bone names to 31.
 pub fn write_plain(rtm: &PlainRtm) -> Vec<u8> {
     let mut w = Writer::new();
     if !rtm.metadata.is_empty() {
@@ -319,6 +348,11 @@ fn read_array<'a>(
     ))
 }
 
+/// Parses a `BMTR` file. v3 arrays are LZO1X-compressed exactly when their
+/// data is at least 1024 bytes, v5 arrays carry a flag byte (0 raw, 2 LZO1X);
+/// v4 (no real file known) is read with the v3 rule, then the v5 rule, and
+/// reports the v3 error when neither fits. Bytes after the last frame are
+/// an error.
 pub fn parse_bmtr(data: &[u8], file: &Path) -> Result<Bmtr, ParseError> {
     let mut r = Reader::new(data, file);
     r.skip(4, "magic")?;
@@ -522,10 +556,14 @@ pub fn write_bmtr(bmtr: &Bmtr, version: u32) -> Vec<u8> {
     w.into_bytes()
 }
 
+/// One metadata entry, for `kiln inspect`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MetaSummary {
+    /// Phase, 0..1 of the cycle.
     pub phase: f32,
+    /// Property name.
     pub name: String,
+    /// Property value.
     pub value: String,
 }
 
@@ -536,11 +574,15 @@ pub struct RtmSummary {
     pub kind: String,
     /// BMTR version; `None` for plain RTM.
     pub version: Option<u32>,
+    /// Root displacement per cycle, as stored.
     pub step: [f32; 3],
+    /// Number of frames.
     pub frames: usize,
     /// Smallest and largest frame phase (`None` without frames).
     pub phases: Option<[f32; 2]>,
+    /// Bone names from the header.
     pub bones: Vec<String>,
+    /// `RTM_MDAT` or BMTR metadata entries.
     pub metadata: Vec<MetaSummary>,
     /// BMTR arrays in file order (times first); empty for plain RTM.
     pub arrays: Vec<ArrayInfo>,
@@ -548,6 +590,8 @@ pub struct RtmSummary {
     pub lzo_arrays: usize,
 }
 
+/// Summarises `rtm`: kind, version, frame and phase range, bones, metadata
+/// and how BMTR arrays were stored.
 pub fn summary(rtm: &Rtm) -> RtmSummary {
     let range = |it: &mut dyn Iterator<Item = f32>| {
         it.fold(None, |acc: Option<[f32; 2]>, p| match acc {

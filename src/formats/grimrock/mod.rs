@@ -42,17 +42,26 @@ pub fn name_str(name: &[u8]) -> String {
 /// The number of vertex-array headers every mesh carries.
 pub const VERTEX_ARRAY_COUNT: usize = 15;
 
-/// Vertex-array slots, in file order.
+/// Vertex-array slot of positions (slots are in file order).
 pub const POSITION: usize = 0;
+/// Vertex-array slot of normals.
 pub const NORMAL: usize = 1;
+/// Vertex-array slot of tangents.
 pub const TANGENT: usize = 2;
+/// Vertex-array slot of bitangents.
 pub const BITANGENT: usize = 3;
+/// Vertex-array slot of vertex colours (u8 × 4 in real files).
 pub const COLOR: usize = 4;
+/// Vertex-array slot of the first texture coordinates (the ones kiln draws with).
 pub const TEXCOORD0: usize = 5;
+/// Vertex-array slot of the second texture coordinates.
 pub const TEXCOORD1: usize = 6;
-/// Slots 7..=12 hold TEXCOORD2..TEXCOORD7.
+/// The last texture-coordinate slot: slots 7..=12 hold TEXCOORD2..TEXCOORD7.
 pub const TEXCOORD7: usize = 12;
+/// Vertex-array slot of bone indices (i32 × 4 in real files), indices into
+/// [`MeshEntity::bones`].
 pub const BONE_INDEX: usize = 13;
+/// Vertex-array slot of bone weights (f32 × 4 in real files).
 pub const BONE_WEIGHT: usize = 14;
 
 /// Display names of the 15 slots.
@@ -74,15 +83,20 @@ pub const VERTEX_ARRAY_NAMES: [&str; VERTEX_ARRAY_COUNT] = [
     "bone_weight",
 ];
 
-/// Vertex-array element types (`dataType`).
+/// Vertex-array element type (`dataType`) 0: unsigned byte.
 pub const DATA_BYTE: i32 = 0;
+/// Vertex-array element type 1: little-endian i16.
 pub const DATA_INT16: i32 = 1;
+/// Vertex-array element type 2: little-endian i32.
 pub const DATA_INT32: i32 = 2;
+/// Vertex-array element type 3: little-endian f32.
 pub const DATA_FLOAT32: i32 = 3;
 
-/// Node entity types (`type`).
+/// Node entity type (`type`) -1: no entity (a transform only).
 pub const NODE_NONE: i32 = -1;
+/// Node entity type 0: a mesh entity.
 pub const NODE_MESH: i32 = 0;
+/// Node entity type 1: a light entity.
 pub const NODE_LIGHT: i32 = 1;
 
 /// Bytes of one element of `data_type`, or None for an unknown type.
@@ -111,9 +125,13 @@ pub fn data_type_name(data_type: i32) -> &'static str {
 pub struct Model {
     /// Always 2 in real files.
     pub version: i32,
+    /// Nodes in file order; parents are indices into this list.
     pub nodes: Vec<Node>,
     /// Bytes left after the last node; tolerated with a warning.
     pub trailing_bytes: usize,
+    /// Non-fatal findings: trailing bytes, parent or bone indices that name no
+    /// node, out-of-range vertex indices, segments and bone slots, odd MESH
+    /// versions.
     pub warnings: Vec<String>,
 }
 
@@ -166,13 +184,18 @@ impl Default for Model {
 /// `p' = x·base_x + y·base_y + z·base_z + translation`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Mat4x3 {
+    /// Image of the X axis (floats 0–2).
     pub base_x: Vec3,
+    /// Image of the Y axis (floats 3–5).
     pub base_y: Vec3,
+    /// Image of the Z axis (floats 6–8).
     pub base_z: Vec3,
+    /// Translation (floats 9–11).
     pub translation: Vec3,
 }
 
 impl Mat4x3 {
+    /// The identity transform.
     pub const IDENTITY: Mat4x3 = Mat4x3 {
         base_x: Vec3::X,
         base_y: Vec3::Y,
@@ -208,6 +231,7 @@ impl Mat4x3 {
         }
         a
     }
+    /// The matrix from its 12 floats in file order.
     pub fn from_array(a: &[f32; 12]) -> Self {
         Mat4x3 {
             base_x: Vec3::new(a[0], a[1], a[2]),
@@ -218,14 +242,17 @@ impl Mat4x3 {
     }
 }
 
+/// One node of the model's tree.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
+    /// The node name; animation tracks refer to nodes by it.
     pub name: RawName,
-    /// `localToParent`.
+    /// `localToParent`: `world = world(parent) · local`.
     pub local: Mat4x3,
     /// Index of the parent node, -1 for none (as stored; may be out of range
     /// in a broken file — see [`Node::parent_index`]).
     pub parent: i32,
+    /// What the node carries, from its `type` field.
     pub entity: Entity,
 }
 
@@ -239,6 +266,7 @@ impl Node {
             entity: Entity::None,
         }
     }
+    /// The node name for display.
     pub fn name_str(&self) -> String {
         name_str(&self.name)
     }
@@ -254,6 +282,7 @@ impl Node {
             Entity::Light(_) => NODE_LIGHT,
         }
     }
+    /// The mesh entity, if the node carries one.
     pub fn mesh(&self) -> Option<&MeshEntity> {
         match &self.entity {
             Entity::Mesh(m) => Some(m),
@@ -262,6 +291,7 @@ impl Node {
     }
 }
 
+/// The entity a node carries, selected by its `type` field.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Entity {
     /// `type = -1`.
@@ -272,16 +302,20 @@ pub enum Entity {
     Light(Light),
 }
 
+/// A mesh entity (node type 0): geometry plus its skinning bones.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MeshEntity {
+    /// The `MESH` block.
     pub mesh: MeshData,
     /// Skinning bones; empty for rigid meshes.
     pub bones: Vec<Bone>,
+    /// Emissive colour as stored; kiln does not draw it.
     pub emissive: Vec3,
     /// 1 in every real file.
     pub cast_shadow: u8,
 }
 
+/// One skinning bone of a mesh.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Bone {
     /// Index of the node that drives this bone.
@@ -294,19 +328,27 @@ pub struct Bone {
     pub inv_rest: Mat4x3,
 }
 
+/// A `MESH` block: vertex arrays, indices, segments and bounds.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MeshData {
-    /// `MESH` block version; 2 in every real file.
+    /// `MESH` block version; 2 in every real file (others are read with a warning).
     pub version: i32,
+    /// Vertices in every present array.
     pub vertex_count: usize,
     /// Always [`VERTEX_ARRAY_COUNT`] entries, in slot order (absent arrays
     /// have `dim == 0`).
     pub arrays: Vec<VertexArray>,
+    /// Triangle-list vertex indices; out-of-range ones are kept and warned about.
     pub indices: Vec<u32>,
+    /// Slices of `indices`, one material each.
     pub segments: Vec<Segment>,
+    /// Centre of the bounding sphere, as stored.
     pub bound_center: Vec3,
+    /// Radius of the bounding sphere, as stored.
     pub bound_radius: f32,
+    /// Minimum corner of the bounding box, as stored.
     pub bbox_min: Vec3,
+    /// Maximum corner of the bounding box, as stored.
     pub bbox_max: Vec3,
 }
 
@@ -333,9 +375,11 @@ impl MeshData {
     pub fn positions(&self) -> Option<Vec<Vec3>> {
         self.array(POSITION).map(|a| a.vec3s())
     }
+    /// Normals (first three components of slot 1).
     pub fn normals(&self) -> Option<Vec<Vec3>> {
         self.array(NORMAL).map(|a| a.vec3s())
     }
+    /// First texture coordinates (first two components of slot 5).
     pub fn texcoords0(&self) -> Option<Vec<Vec2>> {
         self.array(TEXCOORD0).map(|a| a.vec2s())
     }
@@ -343,8 +387,8 @@ impl MeshData {
     pub fn colors(&self) -> Option<Vec<Vec4>> {
         self.array(COLOR).map(|a| a.vec4s())
     }
-    /// Up to four bone slots per vertex (indices into `MeshEntity::bones`);
-    /// missing components read 0.
+    /// Up to four bone slots per vertex (indices into [`MeshEntity::bones`]);
+    /// missing and negative components read 0.
     pub fn bone_indices(&self) -> Option<Vec<[u32; 4]>> {
         self.array(BONE_INDEX).map(|a| {
             a.vec4s()
@@ -353,6 +397,8 @@ impl MeshData {
                 .collect()
         })
     }
+    /// Up to four bone weights per vertex, matching [`bone_indices`](Self::bone_indices);
+    /// missing components read 0.
     pub fn bone_weights(&self) -> Option<Vec<[f32; 4]>> {
         self.array(BONE_WEIGHT)
             .map(|a| a.vec4s().iter().map(|v| v.to_array()).collect())
@@ -394,9 +440,11 @@ impl VertexArray {
             values: Vec::new(),
         }
     }
+    /// True when the array holds data (`dim > 0`).
     pub fn is_present(&self) -> bool {
         self.dim > 0
     }
+    /// Components per vertex (0 for an absent array or a negative `dim`).
     pub fn dim(&self) -> usize {
         self.dim.max(0) as usize
     }
@@ -435,6 +483,7 @@ impl VertexArray {
     pub fn len(&self) -> usize {
         self.values.len().checked_div(self.dim()).unwrap_or(0)
     }
+    /// True when the array holds no vertices.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -452,11 +501,13 @@ impl VertexArray {
             .map(|v| Vec2::new(self.get(v, 0), self.get(v, 1)))
             .collect()
     }
+    /// Per-vertex vectors of the first 3 components (missing ones read 0).
     pub fn vec3s(&self) -> Vec<Vec3> {
         (0..self.len())
             .map(|v| Vec3::new(self.get(v, 0), self.get(v, 1), self.get(v, 2)))
             .collect()
     }
+    /// Per-vertex vectors of the first 4 components (missing ones read 0).
     pub fn vec4s(&self) -> Vec<Vec4> {
         (0..self.len())
             .map(|v| {
@@ -487,6 +538,7 @@ pub struct Segment {
 }
 
 impl Segment {
+    /// The material name for display.
     pub fn material_str(&self) -> String {
         name_str(&self.material)
     }
@@ -495,11 +547,17 @@ impl Segment {
 /// A light entity (node type 1). Unverified layout: no corpus file has one.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Light {
+    /// Light kind, as stored.
     pub kind: i32,
+    /// Light colour.
     pub color: Vec3,
+    /// Light range.
     pub range: f32,
+    /// Spot cone angle, as stored.
     pub spot_angle: f32,
+    /// Spot edge sharpness, as stored.
     pub spot_sharpness: f32,
+    /// Non-zero when the light casts shadows.
     pub cast_shadow: u8,
 }
 
@@ -510,10 +568,16 @@ pub struct Animation {
     pub version: i32,
     /// Empty in every real file.
     pub name: RawName,
+    /// Frames per second; a value that is not positive is kept and warned about.
     pub fps: f32,
+    /// Length in frames (duration = `frames / fps`); a negative count is kept
+    /// and warned about.
     pub frames: i32,
+    /// One track per animated node.
     pub tracks: Vec<Track>,
+    /// Bytes left after the last track; tolerated with a warning.
     pub trailing_bytes: usize,
+    /// Non-fatal findings: odd fps or frame count, trailing bytes.
     pub warnings: Vec<String>,
 }
 
@@ -538,6 +602,7 @@ impl Animation {
             0.0
         }
     }
+    /// The first track whose raw node name equals `node`.
     pub fn find_track(&self, node: &[u8]) -> Option<&Track> {
         self.tracks.iter().find(|t| t.node == node)
     }
@@ -545,17 +610,23 @@ impl Animation {
 
 /// Keys for one node. In version 1 the three arrays have the same length (one
 /// key per frame); in version 2 each array may differ, and an array with one
-/// key is constant.
+/// key is constant. Key `i` falls on frame `i`; the node's local matrix
+/// becomes `T(position) · R(rotation) · S(scale)`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Track {
+    /// Name of the node the track drives; a track naming no node of the model
+    /// is ignored when applied.
     pub node: RawName,
+    /// Parent-relative positions, one per key.
     pub positions: Vec<Vec3>,
     /// Stored x, y, z, w.
     pub rotations: Vec<Quat>,
+    /// Scales, one per key.
     pub scales: Vec<Vec3>,
 }
 
 impl Track {
+    /// An empty track for the node named `node`.
     pub fn new(node: &[u8]) -> Self {
         Track {
             node: node.to_vec(),
@@ -564,6 +635,7 @@ impl Track {
             scales: Vec::new(),
         }
     }
+    /// The node name for display.
     pub fn node_str(&self) -> String {
         name_str(&self.node)
     }

@@ -3,20 +3,31 @@
 use super::*;
 use serde::Serialize;
 
+/// The node tree, meshes and warnings of one `.model` file.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ModelSummary {
+    /// Always "MDL1".
     pub format: &'static str,
+    /// The file's version (2).
     pub version: i32,
+    /// Every node, in file order.
     pub nodes: Vec<NodeSummary>,
+    /// One entry per mesh node, in file order.
     pub meshes: Vec<MeshSummary>,
+    /// Bytes after the last node.
     pub trailing_bytes: usize,
+    /// The parser's warnings.
     pub warnings: Vec<String>,
 }
 
+/// One node of the tree.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NodeSummary {
+    /// Index in the file's node list.
     pub index: usize,
+    /// Node name.
     pub name: String,
+    /// Parent index as stored (-1 for roots).
     pub parent: i32,
     /// "none", "mesh" or "light".
     pub kind: &'static str,
@@ -24,58 +35,95 @@ pub struct NodeSummary {
     pub depth: usize,
 }
 
+/// One mesh entity.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MeshSummary {
+    /// Index of the node carrying the mesh.
     pub node: usize,
+    /// Name of that node.
     pub node_name: String,
+    /// Vertices in every present array.
     pub vertex_count: usize,
+    /// The present vertex arrays, in slot order.
     pub arrays: Vec<VertexArraySummary>,
+    /// Entries in the index buffer.
     pub index_count: usize,
+    /// The mesh's segments.
     pub segments: Vec<SegmentSummary>,
+    /// The skinning bones (empty for rigid meshes).
     pub bones: Vec<BoneSummary>,
 }
 
+/// One present vertex array.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct VertexArraySummary {
+    /// Slot index, 0..15.
     pub slot: usize,
+    /// Slot name from [`VERTEX_ARRAY_NAMES`].
     pub name: &'static str,
+    /// "u8", "i16", "i32", "f32" or "unknown".
     pub data_type: &'static str,
+    /// Components per vertex.
     pub dim: i32,
+    /// Bytes per vertex.
     pub stride: i32,
 }
 
+/// One segment of the index buffer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SegmentSummary {
+    /// Material name.
     pub material: String,
+    /// 2 (triangle list) in real files.
     pub primitive_type: i32,
+    /// First index of the segment.
     pub first_index: i32,
+    /// Triangles in the segment.
     pub triangle_count: i32,
 }
 
+/// One skinning bone.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BoneSummary {
+    /// Index of the driving node, as stored.
     pub node: i32,
+    /// Name of that node; None when the index names no node.
     pub node_name: Option<String>,
 }
 
+/// The header, tracks and warnings of one `.animation` file.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AnimationSummary {
+    /// Always "ANIM".
     pub format: &'static str,
+    /// 1 (Grimrock 1) or 2 (Grimrock 2).
     pub version: i32,
+    /// The animation's stored name (empty in real files).
     pub name: String,
+    /// Frames per second.
     pub fps: f32,
+    /// Length in frames.
     pub frames: i32,
+    /// Seconds: `frames / fps` (0 when fps is not positive).
     pub duration: f32,
+    /// One entry per track, in file order.
     pub tracks: Vec<TrackSummary>,
+    /// Bytes after the last track.
     pub trailing_bytes: usize,
+    /// The parser's warnings.
     pub warnings: Vec<String>,
 }
 
+/// Key counts of one track.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TrackSummary {
+    /// Name of the node the track drives.
     pub node: String,
+    /// Position keys.
     pub position_keys: usize,
+    /// Rotation keys.
     pub rotation_keys: usize,
+    /// Scale keys.
     pub scale_keys: usize,
 }
 

@@ -21,14 +21,19 @@ use glam::{Quat, Vec3};
 /// A name as stored in the file: raw bytes (CP949 in Korean clients).
 pub type RawName = Vec<u8>;
 
+/// One RSM or RSM2 model as stored in the file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rsm {
+    /// Major version: 1 for RSM, 2 for RSM2.
     pub major: u8,
+    /// Minor version (1.1–1.7, 2.2–2.3).
     pub minor: u8,
     /// Animation length: milliseconds in 1.x, frames in 2.x.
     pub anim_len: i32,
+    /// 0 no lighting, 1 flat (face normals), 2 smooth (normals averaged per
+    /// smoothing group).
     pub shade_type: i32,
-    /// Header alpha byte (1.4+); unused by the game client.
+    /// Header alpha byte (1.4+ and 2.x; 255 when absent); unused by the game client.
     pub alpha: u8,
     /// The 16 reserved header bytes of 1.x files, kept so files round-trip.
     pub reserved: [u8; 16],
@@ -38,9 +43,11 @@ pub struct Rsm {
     pub textures: Vec<RawName>,
     /// Root node names: one in 1.x (40-byte main node name), a list in 2.x.
     pub root_names: Vec<RawName>,
+    /// The nodes (meshes) in file order; parents are named, not indexed.
     pub nodes: Vec<RsmNode>,
     /// Model-level position keys of 1.x files before 1.6 (always empty in practice).
     pub model_pos_keys: Vec<PosKey>,
+    /// Volume boxes after the nodes; kept for round trips, not rendered.
     pub volume_boxes: Vec<VolumeBox>,
     /// False when a 2.3 file ends right after its nodes, with no volume-box
     /// count (as every real 2.3 file does). Always true for other versions.
@@ -56,6 +63,7 @@ pub struct Rsm {
     pub raw_name_fields: Vec<[u8; 40]>,
     /// Bytes left after the last structure; tolerated with a warning.
     pub trailing_bytes: usize,
+    /// Non-fatal findings of the parser (trailing bytes, the 1.5 layout chosen).
     pub warnings: Vec<String>,
 }
 
@@ -108,6 +116,7 @@ impl Rsm {
     pub fn find_node(&self, name: &[u8]) -> Option<usize> {
         self.nodes.iter().position(|n| n.name == name)
     }
+    /// True for RSM2 (major version 2 and above).
     pub fn is_rsm2(&self) -> bool {
         self.major >= 2
     }
@@ -117,30 +126,44 @@ impl Rsm {
     }
 }
 
+/// One node: a named mesh with its transform, geometry and keys.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RsmNode {
+    /// The node's name (40-byte field in 1.x, length-prefixed in 2.x).
     pub name: RawName,
+    /// The parent's name; empty (or the node's own name) for a root.
     pub parent: RawName,
-    /// Indices into `Rsm::textures` (1.x and 2.2).
+    /// Indices into [`Rsm::textures`] (1.x and 2.2).
     pub texture_ids: Vec<i32>,
     /// Per-node texture names (2.3).
     pub texture_names: Vec<RawName>,
     /// 3×3 matrix as three basis images: [0..3] image of X, [3..6] of Y, [6..9] of Z.
+    /// In 1.x it applies to the node's own geometry only; in 2.x it is the
+    /// absolute rest pose's linear part.
     pub matrix: [f32; 9],
-    /// The "offset" translation applied to the node's own geometry (`T(offset)·M3`).
+    /// The "offset" translation applied to the node's own geometry (`T(offset)·M3`);
+    /// in 2.x the absolute rest position.
     pub offset: Vec3,
-    /// 1.x only: node position, rotation (radians about axis) and scale.
+    /// 1.x only: node position relative to its parent (`T(pos)` of the chain).
     pub position: Vec3,
+    /// 1.x only: rest rotation angle in radians about `rot_axis`.
     pub rot_angle: f32,
+    /// 1.x only: rest rotation axis (a zero axis means no rotation).
     pub rot_axis: Vec3,
+    /// 1.x only: node scale (`S(scale)` of the chain).
     pub scale: Vec3,
+    /// Vertex positions, placed by `T(offset)·M3` (and in 1.x the node chain).
     pub vertices: Vec<Vec3>,
+    /// Texture coordinates (and 1.2+ vertex colours) that faces index.
     pub tex_coords: Vec<TexCoord>,
+    /// Triangles.
     pub faces: Vec<Face>,
     /// 1.6+ and 2.x.
     pub scale_keys: Vec<ScaleKey>,
+    /// Rotation keys (all versions); in 2.x parent-relative.
     pub rot_keys: Vec<RotKey>,
-    /// 2.x.
+    /// 2.x (parent-relative), and 1.5 files read with per-node position keys
+    /// ([`Rsm::node_pos_keys_v15`]).
     pub pos_keys: Vec<PosKey>,
     /// 2.3 texture animations.
     pub tex_anims: Vec<TextureAnim>,
@@ -199,70 +222,102 @@ impl RsmNode {
     }
 }
 
+/// One texture coordinate with its vertex colour.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TexCoord {
     /// Vertex colour (1.2+), ARGB as stored; 0xFFFFFFFF before 1.2.
     pub color: u32,
+    /// Horizontal texture coordinate.
     pub u: f32,
+    /// Vertical texture coordinate; v = 0 is the top row of the image.
     pub v: f32,
 }
 
+/// One triangle.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Face {
+    /// Indices into the node's `vertices` (kept as stored, even out of range).
     pub vertex_ids: [u16; 3],
+    /// Indices into the node's `tex_coords` (kept as stored, even out of range).
     pub tex_coord_ids: [u16; 3],
+    /// Index into the node's texture list: `texture_ids` (1.x, 2.2) or
+    /// `texture_names` (2.3).
     pub texture_id: u16,
+    /// The u16 after `texture_id`, kept so files round-trip.
     pub padding: u16,
+    /// Non-zero: double-sided, never culled.
     pub two_side: i32,
     /// One id in 1.2+ files, `(len - 24) / 4` ids in 2.x, none before 1.2.
     pub smooth_groups: Vec<i32>,
 }
 
+/// A scale key (1.6+ and 2.x).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ScaleKey {
+    /// Key time: milliseconds in 1.x, frames in 2.x.
     pub frame: i32,
+    /// Scale per axis.
     pub scale: Vec3,
+    /// Trailing f32 of the key; unused, kept so files round-trip.
     pub data: f32,
 }
 
+/// A rotation key.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RotKey {
+    /// Key time: milliseconds in 1.x, frames in 2.x.
     pub frame: i32,
+    /// Rotation, stored as x, y, z, w; slerped between keys.
     pub rotation: Quat,
 }
 
+/// A position key.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PosKey {
+    /// Key time: milliseconds in 1.x, frames in 2.x.
     pub frame: i32,
+    /// Position (parent-relative in 2.x).
     pub position: Vec3,
     /// Trailing 4 bytes of the key (f32 in 1.x model keys, i32 in 2.x), kept raw.
     pub data: u32,
 }
 
+/// The texture animations of one of a node's textures (2.3).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextureAnim {
     /// Index into the node's `texture_names`.
     pub texture: i32,
+    /// One channel per animated property.
     pub channels: Vec<TexAnimChannel>,
 }
 
+/// One animated texture property (2.3).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TexAnimChannel {
-    /// 0/1 translate U/V, 2/3 scale U/V, 4 rotate (radians).
+    /// 0/1 translate U/V, 2/3 scale U/V, 4 rotate (radians); other values
+    /// are kept but not animated.
     pub kind: i32,
+    /// Keys, lerped; the value is 0 before the first key.
     pub keys: Vec<TexAnimKey>,
 }
 
+/// One texture-animation key (2.3).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TexAnimKey {
+    /// Key time in frames.
     pub frame: i32,
+    /// A UV offset, a UV scale factor or an angle in radians, by channel kind.
     pub value: f32,
 }
 
+/// A volume box, as stored after the nodes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct VolumeBox {
+    /// Box size.
     pub size: Vec3,
+    /// Box position.
     pub position: Vec3,
+    /// Box rotation, as stored.
     pub rotation: Vec3,
     /// 1.3+ flag.
     pub flag: i32,

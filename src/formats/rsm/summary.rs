@@ -3,6 +3,7 @@
 use super::Rsm;
 use serde::Serialize;
 
+/// The header, per-node counts and warnings of one model.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RsmSummary {
     /// "RSM" (1.x) or "RSM2" (2.x).
@@ -11,33 +12,52 @@ pub struct RsmSummary {
     pub version: String,
     /// Milliseconds in 1.x, frames in 2.x.
     pub anim_len: i32,
+    /// Frames per second (2.x only).
     pub fps: Option<f32>,
+    /// 0 no lighting, 1 flat, 2 smooth.
     pub shade_type: i32,
+    /// Header alpha byte (unused by the game client).
     pub alpha: u8,
     /// Model-level texture names (1.x, 2.2), decoded from CP949.
     pub textures: Vec<String>,
+    /// Root node names (one in 1.x), decoded from CP949.
     pub root_names: Vec<String>,
+    /// One entry per node, in file order.
     pub nodes: Vec<SummaryNode>,
+    /// Model-level position keys (1.x before 1.6).
     pub model_pos_key_count: usize,
+    /// Volume boxes after the nodes.
     pub volume_box_count: usize,
+    /// Bytes after the last structure.
     pub trailing_bytes: usize,
     /// The parser's warnings followed by index-range findings.
     pub warnings: Vec<String>,
 }
 
+/// Names and counts of one node.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SummaryNode {
+    /// Node name, decoded from CP949.
     pub name: String,
+    /// Parent name, decoded (empty for roots).
     pub parent: String,
     /// Per-node texture names (2.3), decoded.
     pub textures: Vec<String>,
+    /// Indices into the model's `textures` (1.x, 2.2).
     pub texture_ids: Vec<i32>,
+    /// Vertices.
     pub vertex_count: usize,
+    /// Texture coordinates.
     pub texcoord_count: usize,
+    /// Faces (triangles).
     pub face_count: usize,
+    /// Rotation keys.
     pub rot_key_count: usize,
+    /// Position keys.
     pub pos_key_count: usize,
+    /// Scale keys.
     pub scale_key_count: usize,
+    /// Texture-animation channels over all of the node's textures (2.3).
     pub tex_anim_channel_count: usize,
 }
 
