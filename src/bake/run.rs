@@ -215,15 +215,9 @@ pub fn plan_job(job: &Job) -> Result<JobPlan> {
     }
     // Refuse an oversized sheet before rendering every frame of every clip.
     if job.output.sheet.is_some() {
-        let longest = clips.iter().map(|c| c.times.times.len()).max().unwrap_or(0);
-        let rows = clips.len() * job.directions.len();
-        super::sheet::SheetLayout::new(
-            job.width,
-            job.height,
-            u32::try_from(longest).unwrap_or(u32::MAX),
-            u32::try_from(rows).unwrap_or(u32::MAX),
-        )
-        .map_err(Error::Usage)?;
+        let lengths: Vec<usize> = clips.iter().map(|c| c.times.times.len()).collect();
+        super::grid::GridLayout::for_clips(job.width, job.height, &lengths, job.directions.len())
+            .map_err(Error::Usage)?;
     }
     let view = ClipPlan {
         times: Vec::new(),
