@@ -6,6 +6,7 @@ use kiln::bake::meta::texturepacker;
 use kiln::bake::outputs::ClipFrames;
 use kiln::bake::recipe::{Direction, Recipe};
 use kiln::bake::sheet::compose;
+use kiln::bake::sink::{DryRunSink, FileSink, Outcome, Sink, VerifySink};
 use kiln::bake::write_outputs;
 use std::path::{Path, PathBuf};
 
@@ -392,7 +393,7 @@ fn write_outputs_writes_every_requested_file() {
         times,
         frames: vec![anim(), anim()],
     }];
-    let written = write_outputs(&job, &clips, [0.5, 1.0]).unwrap();
+    let written = write_outputs(&job, &clips, [0.5, 1.0], &FileSink::new()).unwrap();
     let rel: Vec<String> = written
         .iter()
         .map(|p| {
@@ -431,14 +432,14 @@ fn write_outputs_writes_every_requested_file() {
 
     // Same inputs, same bytes.
     let first: Vec<Vec<u8>> = written.iter().map(|p| std::fs::read(p).unwrap()).collect();
-    write_outputs(&job, &clips, [0.5, 1.0]).unwrap();
+    write_outputs(&job, &clips, [0.5, 1.0], &FileSink::new()).unwrap();
     let second: Vec<Vec<u8>> = written.iter().map(|p| std::fs::read(p).unwrap()).collect();
     assert_eq!(first, second);
 
     let mut short = clips.clone();
     short[0].frames.pop();
     assert_eq!(
-        write_outputs(&job, &short, [0.5, 1.0])
+        write_outputs(&job, &short, [0.5, 1.0], &FileSink::new())
             .unwrap_err()
             .to_string(),
         "job 'hero': clip 'default': 1 rows of frames for 2 directions"
@@ -962,7 +963,7 @@ fn write_outputs_names_files_by_clip() {
             }
         })
         .collect();
-    let written = write_outputs(&job, &clips, [0.5, 1.0]).unwrap();
+    let written = write_outputs(&job, &clips, [0.5, 1.0], &FileSink::new()).unwrap();
     let rel: Vec<String> = written
         .iter()
         .map(|p| {
@@ -1031,7 +1032,7 @@ fn write_outputs_names_files_by_clip() {
     let mut missing = clips.clone();
     missing.pop();
     assert_eq!(
-        write_outputs(&job, &missing, [0.5, 1.0])
+        write_outputs(&job, &missing, [0.5, 1.0], &FileSink::new())
             .unwrap_err()
             .to_string(),
         "job 'orc': 1 clips of frames for 2 clips"
@@ -1039,7 +1040,7 @@ fn write_outputs_names_files_by_clip() {
     let mut short = clips.clone();
     short[1].frames[0].pop();
     assert_eq!(
-        write_outputs(&job, &short, [0.5, 1.0])
+        write_outputs(&job, &short, [0.5, 1.0], &FileSink::new())
             .unwrap_err()
             .to_string(),
         "job 'orc': clip 'idle': a row has 1 frames, expected 2"
@@ -1066,7 +1067,7 @@ fn clips_of_a_job_share_one_framing() {
         .remove(0);
     let plan = kiln::bake::run::plan_job(&job).unwrap();
     assert_eq!(plan.images(), 4);
-    let report = kiln::bake::run::run_planned(&job, &plan, &|| {}).unwrap();
+    let report = kiln::bake::run::run_planned(&job, &plan, &|| {}, &FileSink::new()).unwrap();
     assert_eq!(report.images, 4);
     let cell = |col: u32, row: u32| {
         let sheet = image::open(dir.join("out/wm.png")).unwrap().to_rgba8();
@@ -1091,7 +1092,7 @@ fn clips_of_a_job_share_one_framing() {
     let mut big = plan.clone();
     big.clips[1].model.display =
         glam::Mat4::from_scale(glam::Vec3::splat(2.0)) * big.clips[1].model.display;
-    kiln::bake::run::run_planned(&job, &big, &|| {}).unwrap();
+    kiln::bake::run::run_planned(&job, &big, &|| {}, &FileSink::new()).unwrap();
     let shrunk = cell(0, 0);
     assert!(
         opaque(&shrunk) < opaque(&first),
@@ -1133,4 +1134,134 @@ fn a_missing_animation_file_fails_the_job_naming_it() {
         (m.nodes.len(), m.duration),
         (loaded.nodes.len(), loaded.duration)
     );
+}
+
+/// The job of `write_outputs_writes_every_requested_file` (frames, sheet,
+/// JSON and GIFs) with its frames, baked into `dir`.
+fn hero(dir: &Path) -> (kiln::bake::Job, Vec<ClipFrames>) {
+    let text = "jobs:\n  - name: hero\n    model: hero.rsm\n    size: 4x3\n    directions: [0, 90]\n    clip: {frames: 3, end: 0.3}\n    output: {dir: out, frames: '{name}_{yaw}_{frame}.png', gif: '{name}_{dir}.gif'}\n";
+    let job = Recipe::from_str(text, &dir.join("r.yaml"))
+        .unwrap()
+        .jobs()
+        .remove(0);
+    let times = job.clips[0].clip.frame_times(5.0).unwrap();
+    let clips = vec![ClipFrames {
+        times,
+        frames: vec![anim(), anim()],
+    }];
+    (job, clips)
+}
+
+#[test]
+fn dry_run_writes_nothing_and_lists_what_a_bake_writes() {
+    let dir = scratch("dry-run");
+    let (job, clips) = hero(&dir);
+    let dry = DryRunSink::new();
+    let listed = write_outputs(&job, &clips, [0.5, 1.0], &dry).unwrap();
+    assert!(!dir.join("out").exists(), "a dry run wrote");
+
+    let real = FileSink::new();
+    let written = write_outputs(&job, &clips, [0.5, 1.0], &real).unwrap();
+    assert_eq!(listed, written);
+    let (planned, done) = (dry.records(), real.records());
+    assert_eq!(planned.len(), 10);
+    assert_eq!(planned.len(), done.len());
+    for ((p, d), path) in planned.iter().zip(&done).zip(&written) {
+        assert_eq!((&p.path, &d.path), (path, path));
+        assert_eq!(p.outcome, Outcome::WouldWrite);
+        assert_eq!(d.outcome, Outcome::Written);
+        assert_eq!(p.len, d.len, "{}", path.display());
+        assert_eq!(
+            std::fs::metadata(path).unwrap().len(),
+            p.len as u64,
+            "{}",
+            path.display()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn verify_compares_with_the_files_on_disk() {
+    let dir = scratch("verify");
+    let (job, clips) = hero(&dir);
+    let written = write_outputs(&job, &clips, [0.5, 1.0], &FileSink::new()).unwrap();
+    let verify = || {
+        let v = VerifySink::new();
+        let files = write_outputs(&job, &clips, [0.5, 1.0], &v).unwrap();
+        assert_eq!(files, written);
+        v.records()
+    };
+    let outcomes = |records: &[kiln::bake::sink::Record]| -> Vec<Outcome> {
+        records.iter().map(|r| r.outcome).collect()
+    };
+
+    let same = verify();
+    assert_eq!(outcomes(&same), [Outcome::Same; 10]);
+    let paths: Vec<&PathBuf> = same.iter().map(|r| &r.path).collect();
+    assert_eq!(paths, written.iter().collect::<Vec<_>>());
+
+    let json = dir.join("out/hero.json");
+    let mut altered = std::fs::read(&json).unwrap();
+    altered.insert(1, b' ');
+    std::fs::write(&json, &altered).unwrap();
+    let gif = dir.join("out/hero_1.gif");
+    std::fs::remove_file(&gif).unwrap();
+
+    let after = verify();
+    let mut want = [Outcome::Same; 10];
+    want[7] = Outcome::Different;
+    want[9] = Outcome::Missing;
+    assert_eq!(outcomes(&after), want);
+    assert_eq!((&after[7].path, &after[9].path), (&json, &gif));
+    // Verifying writes nothing back.
+    assert_eq!(std::fs::read(&json).unwrap(), altered);
+    assert!(!gif.exists());
+    assert_eq!(
+        after.iter().map(|r| r.len).collect::<Vec<_>>(),
+        same.iter().map(|r| r.len).collect::<Vec<_>>()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A recipe job and a map through their runs: a dry run lists what the
+/// writing run writes, with the same lengths, and creates no folder.
+#[test]
+fn runs_hand_every_file_to_the_sink() {
+    let dir = scratch("runs");
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("recipes/samples/data");
+    let text = format!(
+        "jobs:\n  - name: wm\n    model: '{}'\n    size: 24x24\n    directions: [0, 90]\n    antialias: 1\n    clip: {{frames: 2}}\n    output: {{dir: out/jobs, frames: '{{name}}_{{dir}}_{{frame}}.png', gif: '{{name}}_{{dir}}.gif'}}\nmaps:\n  - name: village\n    map: '{}'\n    data: '{}'\n    output: out/maps\n    antialias: 1\n    views:\n      - {{ name: top, pixels_per_tile: 1 }}\n      - {{ name: anim, pixels_per_tile: 1, gif: {{ frames: 2, fps: 4 }} }}\n",
+        samples.join("model/kiln/windmill.rsm2").display(),
+        samples.join("kiln_village.rsw").display(),
+        samples.display(),
+    );
+    let recipe = Recipe::from_str(&text, &dir.join("r.yaml")).unwrap();
+    let job = recipe.jobs().remove(0);
+    let map = recipe.maps().remove(0);
+    let plan = kiln::bake::run::plan_job(&job).unwrap();
+    let map_plan = kiln::bake::map_run::plan_map(&map).unwrap();
+    let bake = |sink: &dyn Sink| {
+        let a = kiln::bake::run::run_planned(&job, &plan, &|| {}, sink).unwrap();
+        let b = kiln::bake::map_run::run_map(&map, &map_plan, &|| {}, sink).unwrap();
+        (a.files, b.files)
+    };
+    let dry = DryRunSink::new();
+    let listed = bake(&dry);
+    assert!(!dir.join("out").exists(), "a dry run wrote");
+    let real = FileSink::new();
+    assert_eq!(bake(&real), listed);
+    let (planned, done) = (dry.records(), real.records());
+    // 2 × 2 frames, sheet, JSON, 2 GIFs; the map's still and GIF.
+    assert_eq!(planned.len(), 10);
+    let all: Vec<PathBuf> = listed.0.iter().chain(&listed.1).cloned().collect();
+    for ((p, d), path) in planned.iter().zip(&done).zip(&all) {
+        assert_eq!((&p.path, &d.path), (path, path));
+        assert_eq!(p.len, d.len, "{}", path.display());
+        assert_eq!(std::fs::metadata(path).unwrap().len(), p.len as u64);
+    }
+    let v = VerifySink::new();
+    bake(&v);
+    assert!(v.records().iter().all(|r| r.outcome == Outcome::Same));
+    let _ = std::fs::remove_dir_all(&dir);
 }

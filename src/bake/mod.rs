@@ -4,8 +4,9 @@
 //! [`Job`]s) → per job, [`Clip::frame_times`] with the model's duration →
 //! render `directions × times` frames → [`write_outputs`], which lays the
 //! frames out in an [`atlas`] (today the [`grid`]), composes the sheet from it
-//! ([`sheet`]), describes it in JSON ([`meta`]), and writes it with the
-//! per-frame PNGs and one GIF per direction ([`gif`]).
+//! ([`sheet`]), describes it in JSON ([`meta`]), encodes the per-frame PNGs
+//! and one GIF per direction ([`gif`]), and hands every file to a [`sink`]
+//! (written, dry run or verified).
 
 pub mod atlas;
 pub mod gif;
@@ -17,6 +18,7 @@ pub mod outputs;
 pub mod recipe;
 pub mod run;
 pub mod sheet;
+pub mod sink;
 
 pub use atlas::Atlas;
 pub use grid::GridLayout;
@@ -26,3 +28,4 @@ pub use recipe::{
     CameraSpec, Clip, Direction, FrameTimes, Job, LightSpace, LightSpec, Outputs, Projection,
     Recipe, RecipeError, Step, Template,
 };
+pub use sink::{DryRunSink, FileSink, Sink, VerifySink};

@@ -1,10 +1,10 @@
-//! Writing one job's results: per-frame PNGs, the sheet with its JSON, and
-//! one GIF per clip × direction, each file atomically.
+//! One job's results: per-frame PNGs, the sheet with its JSON, and one GIF
+//! per clip × direction, each file handed to the bake's [`Sink`].
 
 use super::atlas::{AtlasClip, AtlasJob};
 use super::recipe::{FrameTimes, Job};
+use super::sink::Sink;
 use crate::error::{Error, Result};
-use crate::output::{write_atomic, write_png};
 use image::RgbaImage;
 use std::path::{Component, Path, PathBuf};
 
@@ -19,8 +19,14 @@ pub struct ClipFrames {
 /// Writes every output `job` asks for. `clips[c]` holds the frames of
 /// `job.clips[c]`, each `job.width × job.height`. `pivot` is the model
 /// origin's position in a frame as fractions of its size (one framing for
-/// the whole job, so one pivot). Returns the files written, in writing order.
-pub fn write_outputs(job: &Job, clips: &[ClipFrames], pivot: [f32; 2]) -> Result<Vec<PathBuf>> {
+/// the whole job, so one pivot). Returns the files handed to `sink`, in
+/// order.
+pub fn write_outputs(
+    job: &Job,
+    clips: &[ClipFrames],
+    pivot: [f32; 2],
+    sink: &dyn Sink,
+) -> Result<Vec<PathBuf>> {
     let job_err = |m: String| Error::Other(format!("job '{}': {m}", job.name));
     if clips.len() != job.clips.len() {
         return Err(job_err(format!(
@@ -53,7 +59,7 @@ pub fn write_outputs(job: &Job, clips: &[ClipFrames], pivot: [f32; 2]) -> Result
         for (d, row) in clip.frames.iter().enumerate() {
             for (f, img) in row.iter().enumerate() {
                 if let Some(p) = job.frame_path(c, d, f) {
-                    write_png(&p, img)?;
+                    sink.write_png(&p, img)?;
                     written.push(p);
                 }
             }
@@ -94,11 +100,11 @@ pub fn write_outputs(job: &Job, clips: &[ClipFrames], pivot: [f32; 2]) -> Result
         }
         // The grid is a single page.
         let sheet = super::sheet::compose(&atlas, 0, &images).map_err(job_err)?;
-        write_png(sheet_path, &sheet)?;
+        sink.write_png(sheet_path, &sheet)?;
         written.push(sheet_path.clone());
         if let Some(meta_path) = &job.output.meta {
             let json = super::meta::texturepacker::json(&atlas, &info);
-            write_atomic(meta_path, json.as_bytes())?;
+            sink.write(meta_path, json.as_bytes())?;
             written.push(meta_path.clone());
         }
     }
@@ -110,7 +116,7 @@ pub fn write_outputs(job: &Job, clips: &[ClipFrames], pivot: [f32; 2]) -> Result
                 if let Some(p) = job.gif_path(c, d) {
                     let refs: Vec<&RgbaImage> = row.iter().collect();
                     let bytes = super::gif::encode(&refs, delay).map_err(job_err)?;
-                    write_atomic(&p, &bytes)?;
+                    sink.write(&p, &bytes)?;
                     written.push(p);
                 }
             }

@@ -7,6 +7,7 @@
 
 use super::outputs::ClipFrames;
 use super::recipe::{ClipSpec, FrameTimes, Job, LightSpec, Projection as RecipeProjection};
+use super::sink::Sink;
 use crate::error::{Error, Result};
 use crate::raster::{Camera, Light, RenderOptions};
 use crate::scene::{self, Model, PosedModel};
@@ -241,8 +242,13 @@ pub fn plan_job(job: &Job) -> Result<JobPlan> {
     Ok(JobPlan { clips, view })
 }
 
-/// Renders a planned job and writes its outputs.
-pub fn run_planned(job: &Job, plan: &JobPlan, tick: &(dyn Fn() + Sync)) -> Result<JobReport> {
+/// Renders a planned job and hands its outputs to `sink`.
+pub fn run_planned(
+    job: &Job,
+    plan: &JobPlan,
+    tick: &(dyn Fn() + Sync),
+    sink: &dyn Sink,
+) -> Result<JobReport> {
     let posed: Vec<Vec<PosedModel>> = plan
         .clips
         .iter()
@@ -259,7 +265,7 @@ pub fn run_planned(job: &Job, plan: &JobPlan, tick: &(dyn Fn() + Sync)) -> Resul
             frames: render_frames(&c.model, p, &cameras, &plan.view, tick),
         })
         .collect();
-    let files = super::write_outputs(job, &rendered, pivot(&cameras))?;
+    let files = super::write_outputs(job, &rendered, pivot(&cameras), sink)?;
     // Each clip's model repeats the job model's warnings; keep each once.
     let mut warnings: Vec<String> = Vec::new();
     for c in &plan.clips {
