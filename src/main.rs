@@ -478,12 +478,13 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
         ProgressBar::hidden()
     };
     let mut tally = Tally::default();
+    let sink = kiln::bake::FileSink::new();
     for job in &jobs {
         bar.set_message(job.name.clone());
         let result = kiln::bake::run::plan_job(job).and_then(|plan| {
             bar.inc_length(plan.images() as u64);
             let tick = || bar.inc(1);
-            kiln::bake::run::run_planned(job, &plan, &tick)
+            kiln::bake::run::run_planned(job, &plan, &tick, &sink)
         });
         tally.record(
             &bar,
@@ -498,7 +499,7 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
         let result = kiln::bake::map_run::plan_map(map).and_then(|plan| {
             bar.inc_length(plan.images() as u64);
             let tick = || bar.inc(1);
-            kiln::bake::map_run::run_map(map, &plan, &tick)
+            kiln::bake::map_run::run_map(map, &plan, &tick, &sink)
         });
         tally.record(
             &bar,

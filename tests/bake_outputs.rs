@@ -1,9 +1,12 @@
 use image::{Rgba, RgbaImage};
+use kiln::bake::atlas::{Atlas, AtlasClip, AtlasJob, Rect};
 use kiln::bake::gif::{delay_cs, encode};
-use kiln::bake::meta::{sheet_json, ClipMeta, SheetMeta};
+use kiln::bake::grid::GridLayout;
+use kiln::bake::meta::texturepacker;
 use kiln::bake::outputs::ClipFrames;
 use kiln::bake::recipe::{Direction, Recipe};
-use kiln::bake::sheet::{Rect, SheetLayout};
+use kiln::bake::sheet::compose;
+use kiln::bake::sink::{DryRunSink, FileSink, OutputStatus, Sink, VerifySink};
 use kiln::bake::write_outputs;
 use std::path::{Path, PathBuf};
 
@@ -13,7 +16,7 @@ fn solid(w: u32, h: u32, c: [u8; 4]) -> RgbaImage {
 
 #[test]
 fn sheet_layout_coordinates() {
-    let l = SheetLayout::new(64, 32, 5, 3).unwrap();
+    let l = GridLayout::new(64, 32, 5, 3).unwrap();
     assert_eq!((l.width(), l.height(), l.len()), (320, 96, 15));
     assert_eq!(
         l.cell(2, 4),
@@ -31,18 +34,46 @@ fn sheet_layout_coordinates() {
     assert_eq!(order[14], (2, 4, 256, 64));
 
     assert_eq!(
-        SheetLayout::new(8192, 8192, 5, 1).unwrap_err(),
+        GridLayout::new(8192, 8192, 5, 1).unwrap_err(),
         "sheet of 5x1 frames of 8192x8192 would be 40960x8192 pixels, over the limit of 32768 per side and 268435456 pixels; use fewer frames or directions, or a smaller size"
     );
-    assert!(SheetLayout::new(0, 8, 1, 1).is_err());
+    assert!(GridLayout::new(0, 8, 1, 1).is_err());
+}
+
+fn dirs(yaws: &[f32]) -> Vec<Direction> {
+    yaws.iter()
+        .enumerate()
+        .map(|(index, &yaw)| Direction { index, yaw })
+        .collect()
+}
+
+/// A job of one clip of `frames` frames named "t", for layouts.
+fn one_clip<'a>(directions: &'a [Direction], clips: &'a [AtlasClip<'a>]) -> AtlasJob<'a> {
+    AtlasJob {
+        name: "t",
+        image: "t.png",
+        directions,
+        clips,
+        named_clips: false,
+    }
 }
 
 #[test]
 fn sheet_places_each_frame_in_its_cell() {
-    let l = SheetLayout::new(3, 2, 3, 2).unwrap();
+    let l = GridLayout::new(3, 2, 3, 2).unwrap();
+    let d = dirs(&[0.0, 180.0]);
+    let clips = [AtlasClip {
+        name: "c",
+        frames: 3,
+        frame_seconds: 0.1,
+    }];
+    let atlas = l.atlas(&one_clip(&d, &clips), [0.5, 0.5]);
+    let rects: Vec<Rect> = atlas.frames.iter().map(|f| f.rect).collect();
+    let cells: Vec<Rect> = l.cells().map(|(_, _, c)| c).collect();
+    assert_eq!(rects, cells);
     let frames: Vec<RgbaImage> = (0..6u8).map(|i| solid(3, 2, [i * 40, 7, 9, 255])).collect();
     let refs: Vec<&RgbaImage> = frames.iter().collect();
-    let s = l.compose(&refs).unwrap();
+    let s = compose(&atlas, 0, &refs).unwrap();
     assert_eq!(s.dimensions(), (9, 4));
     for (i, (_, _, cell)) in l.cells().enumerate() {
         for (dx, dy) in [(0, 0), (2, 1)] {
@@ -53,15 +84,19 @@ fn sheet_places_each_frame_in_its_cell() {
         }
     }
     assert_eq!(
-        l.compose(&refs[..5]).unwrap_err(),
-        "sheet of 3x2 cells given 5 frames"
+        compose(&atlas, 0, &refs[..5]).unwrap_err(),
+        "atlas of 6 frames given 5 images"
     );
     let odd = solid(2, 2, [0; 4]);
     let mut bad = refs.clone();
     bad[4] = &odd;
     assert_eq!(
-        l.compose(&bad).unwrap_err(),
-        "frame at row 1, column 1 is 2x2, expected 3x2"
+        compose(&atlas, 0, &bad).unwrap_err(),
+        "frame 't_d1_f1' is 2x2, expected 3x2"
+    );
+    assert_eq!(
+        compose(&atlas, 1, &refs).unwrap_err(),
+        "page 1 of an atlas of 1 pages"
     );
 }
 
@@ -245,19 +280,25 @@ fn meta_2x3() -> String {
             yaw: 180.0,
         },
     ];
-    sheet_json(&SheetMeta {
+    let job = AtlasJob {
         name: "hero",
         image: "hero.png",
-        layout: SheetLayout::new(32, 16, 3, 2).unwrap(),
         directions: &dirs,
-        clips: &[ClipMeta {
+        clips: &[AtlasClip {
             name: "default",
             frames: 3,
             frame_seconds: 0.1,
         }],
         named_clips: false,
-        pivot: [0.5, 0.875],
-    })
+    };
+    let atlas = GridLayout::new(32, 16, 3, 2)
+        .unwrap()
+        .atlas(&job, [0.5, 0.875]);
+    assert_eq!(
+        kiln::bake::grid::atlas(&job, 32, 16, [0.5, 0.875]).unwrap(),
+        atlas
+    );
+    texturepacker::json(&atlas, &job)
 }
 
 #[test]
@@ -352,7 +393,7 @@ fn write_outputs_writes_every_requested_file() {
         times,
         frames: vec![anim(), anim()],
     }];
-    let written = write_outputs(&job, &clips, [0.5, 1.0]).unwrap();
+    let written = write_outputs(&job, &clips, [0.5, 1.0], &FileSink::new()).unwrap();
     let rel: Vec<String> = written
         .iter()
         .map(|p| {
@@ -391,14 +432,14 @@ fn write_outputs_writes_every_requested_file() {
 
     // Same inputs, same bytes.
     let first: Vec<Vec<u8>> = written.iter().map(|p| std::fs::read(p).unwrap()).collect();
-    write_outputs(&job, &clips, [0.5, 1.0]).unwrap();
+    write_outputs(&job, &clips, [0.5, 1.0], &FileSink::new()).unwrap();
     let second: Vec<Vec<u8>> = written.iter().map(|p| std::fs::read(p).unwrap()).collect();
     assert_eq!(first, second);
 
     let mut short = clips.clone();
     short[0].frames.pop();
     assert_eq!(
-        write_outputs(&job, &short, [0.5, 1.0])
+        write_outputs(&job, &short, [0.5, 1.0], &FileSink::new())
             .unwrap_err()
             .to_string(),
         "job 'hero': clip 'default': 1 rows of frames for 2 directions"
@@ -422,16 +463,29 @@ fn frame_path_is_none_without_frames_output() {
 #[test]
 fn clips_of_different_lengths_share_a_sheet() {
     // Two clips × two directions: clip 0 has 3 frames, clip 1 has 1.
-    let l = SheetLayout::new(2, 2, 3, 4).unwrap();
+    let l = GridLayout::new(2, 2, 3, 4).unwrap();
+    let d = dirs(&[0.0, 90.0]);
+    let clips = [
+        AtlasClip {
+            name: "a",
+            frames: 3,
+            frame_seconds: 0.1,
+        },
+        AtlasClip {
+            name: "b",
+            frames: 1,
+            frame_seconds: 0.0,
+        },
+    ];
+    let job = AtlasJob {
+        named_clips: true,
+        ..one_clip(&d, &clips)
+    };
+    let atlas = l.atlas(&job, [0.5, 0.5]);
     let a: Vec<RgbaImage> = (0..6u8).map(|i| solid(2, 2, [i + 1, 0, 0, 255])).collect();
     let b: Vec<RgbaImage> = (0..2u8).map(|i| solid(2, 2, [0, i + 1, 0, 255])).collect();
-    let rows: Vec<Vec<&RgbaImage>> = vec![
-        a[0..3].iter().collect(),
-        a[3..6].iter().collect(),
-        vec![&b[0]],
-        vec![&b[1]],
-    ];
-    let s = l.compose_rows(&rows).unwrap();
+    let images: Vec<&RgbaImage> = a.iter().chain(&b).collect();
+    let s = compose(&atlas, 0, &images).unwrap();
     assert_eq!(s.dimensions(), (6, 8));
     assert_eq!(s.get_pixel(5, 3).0, [6, 0, 0, 255]);
     assert_eq!(s.get_pixel(1, 5).0, [0, 1, 0, 255]);
@@ -441,14 +495,216 @@ fn clips_of_different_lengths_share_a_sheet() {
         assert_eq!(s.get_pixel(x, y).0, [0, 0, 0, 0], "({x}, {y})");
     }
     assert_eq!(
-        l.compose_rows(&rows[..3]).unwrap_err(),
-        "sheet of 4 rows given 3 rows of frames"
+        compose(&atlas, 0, &images[..7]).unwrap_err(),
+        "atlas of 8 frames given 7 images"
     );
-    let mut long = rows.clone();
-    long[2] = a.iter().take(4).collect();
+    // A clip longer than the grid is wide keeps only the frames that fit.
+    let long = [
+        clips[0],
+        AtlasClip {
+            frames: 4,
+            ..clips[1]
+        },
+    ];
+    let cut = l.atlas(
+        &AtlasJob {
+            clips: &long,
+            ..job
+        },
+        [0.5, 0.5],
+    );
+    assert_eq!(cut.frames.iter().filter(|f| f.clip == 1).count(), 6);
+    assert_eq!(cut.frames.iter().map(|f| f.rect.y).max(), Some(6));
+}
+
+/// The grid atlas of a job with two clips of 3 and 1 frames seen from two
+/// directions: every frame's cell, name and duration, and the tags over the
+/// frame list, exactly.
+#[test]
+fn grid_atlas_of_two_clips_of_different_lengths() {
+    let d = [
+        Direction { index: 0, yaw: 0.0 },
+        Direction {
+            index: 1,
+            yaw: 90.0,
+        },
+    ];
+    let clips = [
+        AtlasClip {
+            name: "walk",
+            frames: 3,
+            frame_seconds: 0.125,
+        },
+        AtlasClip {
+            name: "idle",
+            frames: 1,
+            frame_seconds: 0.0,
+        },
+    ];
+    let job = AtlasJob {
+        name: "orc",
+        image: "orc.png",
+        directions: &d,
+        clips: &clips,
+        named_clips: true,
+    };
+    let atlas = kiln::bake::grid::atlas(&job, 10, 20, [0.25, 0.75]).unwrap();
     assert_eq!(
-        l.compose_rows(&long).unwrap_err(),
-        "row 2 has 4 frames, more than the sheet's 3 columns"
+        atlas.pages,
+        [kiln::bake::atlas::Page {
+            width: 30,
+            height: 80
+        }]
+    );
+    let rows: Vec<String> = atlas
+        .frames
+        .iter()
+        .map(|f| {
+            format!(
+                "{} c{} d{} f{} at {},{} {}ms",
+                f.name, f.clip, f.direction, f.frame, f.rect.x, f.rect.y, f.duration_ms
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "orc_walk_d0_f0 c0 d0 f0 at 0,0 125ms",
+            "orc_walk_d0_f1 c0 d0 f1 at 10,0 125ms",
+            "orc_walk_d0_f2 c0 d0 f2 at 20,0 125ms",
+            "orc_walk_d1_f0 c0 d1 f0 at 0,20 125ms",
+            "orc_walk_d1_f1 c0 d1 f1 at 10,20 125ms",
+            "orc_walk_d1_f2 c0 d1 f2 at 20,20 125ms",
+            "orc_idle_d0_f0 c1 d0 f0 at 0,40 0ms",
+            "orc_idle_d1_f0 c1 d1 f0 at 0,60 0ms",
+        ]
+    );
+    for f in &atlas.frames {
+        assert_eq!((f.page, f.rect.w, f.rect.h), (0, 10, 20));
+        assert_eq!(
+            f.source,
+            Rect {
+                x: 0,
+                y: 0,
+                w: 10,
+                h: 20
+            }
+        );
+        assert_eq!(f.source_size, (10, 20));
+        assert_eq!(f.pivot, [0.25, 0.75]);
+    }
+    let tags: Vec<(&str, usize, usize, usize, usize)> = atlas
+        .tags
+        .iter()
+        .map(|t| (t.name.as_str(), t.from, t.to, t.clip, t.direction))
+        .collect();
+    assert_eq!(
+        tags,
+        [
+            ("walk_d0", 0, 2, 0, 0),
+            ("walk_d1", 3, 5, 0, 1),
+            ("idle_d0", 6, 6, 1, 0),
+            ("idle_d1", 7, 7, 1, 1),
+        ]
+    );
+    // A single-clip job names frames and tags by the job.
+    let single = kiln::bake::grid::atlas(
+        &AtlasJob {
+            clips: &clips[..1],
+            named_clips: false,
+            ..job
+        },
+        10,
+        20,
+        [0.5, 0.5],
+    )
+    .unwrap();
+    assert_eq!(single.frames[4].name, "orc_d1_f1");
+    assert_eq!(single.tags[1].name, "orc_d1");
+    // The size limits of the grid hold for its atlas.
+    assert_eq!(
+        kiln::bake::grid::atlas(&job, 8192, 8192, [0.5, 0.5]).unwrap_err(),
+        "sheet of 3x4 frames of 8192x8192 would be 24576x32768 pixels, over the limit of 32768 per side and 268435456 pixels; use fewer frames or directions, or a smaller size"
+    );
+}
+
+/// A frame whose `source` is part of its rendered image (as a trimming
+/// packer makes them) copies just that part to its `rect`.
+#[test]
+fn compose_copies_a_source_sub_rect() {
+    let d = dirs(&[0.0]);
+    let clips = [AtlasClip {
+        name: "c",
+        frames: 2,
+        frame_seconds: 0.1,
+    }];
+    let mut atlas: Atlas = GridLayout::new(6, 5, 2, 1)
+        .unwrap()
+        .atlas(&one_clip(&d, &clips), [0.5, 0.5]);
+    atlas.pages[0] = kiln::bake::atlas::Page {
+        width: 7,
+        height: 4,
+    };
+    // Frame 0: its 3x2 block at (2, 1) goes to (0, 0); frame 1: its 4x4
+    // block at (1, 0) goes to (3, 0).
+    atlas.frames[0].source = Rect {
+        x: 2,
+        y: 1,
+        w: 3,
+        h: 2,
+    };
+    atlas.frames[0].rect = Rect {
+        x: 0,
+        y: 0,
+        w: 3,
+        h: 2,
+    };
+    atlas.frames[1].source = Rect {
+        x: 1,
+        y: 0,
+        w: 4,
+        h: 4,
+    };
+    atlas.frames[1].rect = Rect {
+        x: 3,
+        y: 0,
+        w: 4,
+        h: 4,
+    };
+    let img = |tag: u8| RgbaImage::from_fn(6, 5, |x, y| Rgba([tag, x as u8, y as u8, 255]));
+    let (f0, f1) = (img(1), img(2));
+    let s = compose(&atlas, 0, &[&f0, &f1]).unwrap();
+    assert_eq!(s.dimensions(), (7, 4));
+    for y in 0..4 {
+        for x in 0..7 {
+            let want = if x < 3 && y < 2 {
+                [1, x as u8 + 2, y as u8 + 1, 255]
+            } else if x >= 3 {
+                [2, x as u8 - 2, y as u8, 255]
+            } else {
+                [0, 0, 0, 0]
+            };
+            assert_eq!(s.get_pixel(x, y).0, want, "({x}, {y})");
+        }
+    }
+    // The metadata tells the trimmed frame by its source rect.
+    let json: serde_json::Value =
+        serde_json::from_str(&texturepacker::json(&atlas, &one_clip(&d, &clips))).unwrap();
+    let f = &json["frames"]["t_d0_f0"];
+    assert_eq!(f["trimmed"], true);
+    assert_eq!(
+        (
+            f["spriteSourceSize"]["x"].clone(),
+            f["spriteSourceSize"]["w"].clone()
+        ),
+        (2.into(), 3.into())
+    );
+    assert_eq!(f["sourceSize"]["w"], 6);
+    // A source reaching past its frame is refused, not copied.
+    atlas.frames[1].source.x = 3;
+    assert_eq!(
+        compose(&atlas, 0, &[&f0, &f1]).unwrap_err(),
+        "frame 't_d0_f1': source 4x4 at (3, 0) of a 6x5 frame does not match rect 4x4 at (3, 0) of a 7x4 page"
     );
 }
 
@@ -661,26 +917,26 @@ fn meta_2clips() -> String {
             yaw: 90.0,
         },
     ];
-    sheet_json(&SheetMeta {
+    let job = AtlasJob {
         name: "orc",
         image: "orc.png",
-        layout: SheetLayout::new(8, 4, 2, 4).unwrap(),
         directions: &dirs,
         clips: &[
-            ClipMeta {
+            AtlasClip {
                 name: "walk",
                 frames: 2,
                 frame_seconds: 0.1,
             },
-            ClipMeta {
+            AtlasClip {
                 name: "still",
                 frames: 1,
                 frame_seconds: 0.0,
             },
         ],
         named_clips: true,
-        pivot: [0.5, 1.0],
-    })
+    };
+    let atlas = GridLayout::new(8, 4, 2, 4).unwrap().atlas(&job, [0.5, 1.0]);
+    texturepacker::json(&atlas, &job)
 }
 
 #[test]
@@ -707,7 +963,7 @@ fn write_outputs_names_files_by_clip() {
             }
         })
         .collect();
-    let written = write_outputs(&job, &clips, [0.5, 1.0]).unwrap();
+    let written = write_outputs(&job, &clips, [0.5, 1.0], &FileSink::new()).unwrap();
     let rel: Vec<String> = written
         .iter()
         .map(|p| {
@@ -776,7 +1032,7 @@ fn write_outputs_names_files_by_clip() {
     let mut missing = clips.clone();
     missing.pop();
     assert_eq!(
-        write_outputs(&job, &missing, [0.5, 1.0])
+        write_outputs(&job, &missing, [0.5, 1.0], &FileSink::new())
             .unwrap_err()
             .to_string(),
         "job 'orc': 1 clips of frames for 2 clips"
@@ -784,7 +1040,7 @@ fn write_outputs_names_files_by_clip() {
     let mut short = clips.clone();
     short[1].frames[0].pop();
     assert_eq!(
-        write_outputs(&job, &short, [0.5, 1.0])
+        write_outputs(&job, &short, [0.5, 1.0], &FileSink::new())
             .unwrap_err()
             .to_string(),
         "job 'orc': clip 'idle': a row has 1 frames, expected 2"
@@ -811,7 +1067,7 @@ fn clips_of_a_job_share_one_framing() {
         .remove(0);
     let plan = kiln::bake::run::plan_job(&job).unwrap();
     assert_eq!(plan.images(), 4);
-    let report = kiln::bake::run::run_planned(&job, &plan, &|| {}).unwrap();
+    let report = kiln::bake::run::run_planned(&job, &plan, &|| {}, &FileSink::new()).unwrap();
     assert_eq!(report.images, 4);
     let cell = |col: u32, row: u32| {
         let sheet = image::open(dir.join("out/wm.png")).unwrap().to_rgba8();
@@ -836,7 +1092,7 @@ fn clips_of_a_job_share_one_framing() {
     let mut big = plan.clone();
     big.clips[1].model.display =
         glam::Mat4::from_scale(glam::Vec3::splat(2.0)) * big.clips[1].model.display;
-    kiln::bake::run::run_planned(&job, &big, &|| {}).unwrap();
+    kiln::bake::run::run_planned(&job, &big, &|| {}, &FileSink::new()).unwrap();
     let shrunk = cell(0, 0);
     assert!(
         opaque(&shrunk) < opaque(&first),
@@ -878,4 +1134,134 @@ fn a_missing_animation_file_fails_the_job_naming_it() {
         (m.nodes.len(), m.duration),
         (loaded.nodes.len(), loaded.duration)
     );
+}
+
+/// The job of `write_outputs_writes_every_requested_file` (frames, sheet,
+/// JSON and GIFs) with its frames, baked into `dir`.
+fn hero(dir: &Path) -> (kiln::bake::Job, Vec<ClipFrames>) {
+    let text = "jobs:\n  - name: hero\n    model: hero.rsm\n    size: 4x3\n    directions: [0, 90]\n    clip: {frames: 3, end: 0.3}\n    output: {dir: out, frames: '{name}_{yaw}_{frame}.png', gif: '{name}_{dir}.gif'}\n";
+    let job = Recipe::from_str(text, &dir.join("r.yaml"))
+        .unwrap()
+        .jobs()
+        .remove(0);
+    let times = job.clips[0].clip.frame_times(5.0).unwrap();
+    let clips = vec![ClipFrames {
+        times,
+        frames: vec![anim(), anim()],
+    }];
+    (job, clips)
+}
+
+#[test]
+fn dry_run_writes_nothing_and_lists_what_a_bake_writes() {
+    let dir = scratch("dry-run");
+    let (job, clips) = hero(&dir);
+    let dry = DryRunSink::new();
+    let listed = write_outputs(&job, &clips, [0.5, 1.0], &dry).unwrap();
+    assert!(!dir.join("out").exists(), "a dry run wrote");
+
+    let real = FileSink::new();
+    let written = write_outputs(&job, &clips, [0.5, 1.0], &real).unwrap();
+    assert_eq!(listed, written);
+    let (planned, done) = (dry.records(), real.records());
+    assert_eq!(planned.len(), 10);
+    assert_eq!(planned.len(), done.len());
+    for ((p, d), path) in planned.iter().zip(&done).zip(&written) {
+        assert_eq!((&p.path, &d.path), (path, path));
+        assert_eq!(p.outcome, OutputStatus::WouldWrite);
+        assert_eq!(d.outcome, OutputStatus::Written);
+        assert_eq!(p.len, d.len, "{}", path.display());
+        assert_eq!(
+            std::fs::metadata(path).unwrap().len(),
+            p.len as u64,
+            "{}",
+            path.display()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn verify_compares_with_the_files_on_disk() {
+    let dir = scratch("verify");
+    let (job, clips) = hero(&dir);
+    let written = write_outputs(&job, &clips, [0.5, 1.0], &FileSink::new()).unwrap();
+    let verify = || {
+        let v = VerifySink::new();
+        let files = write_outputs(&job, &clips, [0.5, 1.0], &v).unwrap();
+        assert_eq!(files, written);
+        v.records()
+    };
+    let outcomes = |records: &[kiln::bake::sink::OutputRecord]| -> Vec<OutputStatus> {
+        records.iter().map(|r| r.outcome).collect()
+    };
+
+    let same = verify();
+    assert_eq!(outcomes(&same), [OutputStatus::Same; 10]);
+    let paths: Vec<&PathBuf> = same.iter().map(|r| &r.path).collect();
+    assert_eq!(paths, written.iter().collect::<Vec<_>>());
+
+    let json = dir.join("out/hero.json");
+    let mut altered = std::fs::read(&json).unwrap();
+    altered.insert(1, b' ');
+    std::fs::write(&json, &altered).unwrap();
+    let gif = dir.join("out/hero_1.gif");
+    std::fs::remove_file(&gif).unwrap();
+
+    let after = verify();
+    let mut want = [OutputStatus::Same; 10];
+    want[7] = OutputStatus::Different;
+    want[9] = OutputStatus::Missing;
+    assert_eq!(outcomes(&after), want);
+    assert_eq!((&after[7].path, &after[9].path), (&json, &gif));
+    // Verifying writes nothing back.
+    assert_eq!(std::fs::read(&json).unwrap(), altered);
+    assert!(!gif.exists());
+    assert_eq!(
+        after.iter().map(|r| r.len).collect::<Vec<_>>(),
+        same.iter().map(|r| r.len).collect::<Vec<_>>()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A recipe job and a map through their runs: a dry run lists what the
+/// writing run writes, with the same lengths, and creates no folder.
+#[test]
+fn runs_hand_every_file_to_the_sink() {
+    let dir = scratch("runs");
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("recipes/samples/data");
+    let text = format!(
+        "jobs:\n  - name: wm\n    model: '{}'\n    size: 24x24\n    directions: [0, 90]\n    antialias: 1\n    clip: {{frames: 2}}\n    output: {{dir: out/jobs, frames: '{{name}}_{{dir}}_{{frame}}.png', gif: '{{name}}_{{dir}}.gif'}}\nmaps:\n  - name: village\n    map: '{}'\n    data: '{}'\n    output: out/maps\n    antialias: 1\n    views:\n      - {{ name: top, pixels_per_tile: 1 }}\n      - {{ name: anim, pixels_per_tile: 1, gif: {{ frames: 2, fps: 4 }} }}\n",
+        samples.join("model/kiln/windmill.rsm2").display(),
+        samples.join("kiln_village.rsw").display(),
+        samples.display(),
+    );
+    let recipe = Recipe::from_str(&text, &dir.join("r.yaml")).unwrap();
+    let job = recipe.jobs().remove(0);
+    let map = recipe.maps().remove(0);
+    let plan = kiln::bake::run::plan_job(&job).unwrap();
+    let map_plan = kiln::bake::map_run::plan_map(&map).unwrap();
+    let bake = |sink: &dyn Sink| {
+        let a = kiln::bake::run::run_planned(&job, &plan, &|| {}, sink).unwrap();
+        let b = kiln::bake::map_run::run_map(&map, &map_plan, &|| {}, sink).unwrap();
+        (a.files, b.files)
+    };
+    let dry = DryRunSink::new();
+    let listed = bake(&dry);
+    assert!(!dir.join("out").exists(), "a dry run wrote");
+    let real = FileSink::new();
+    assert_eq!(bake(&real), listed);
+    let (planned, done) = (dry.records(), real.records());
+    // 2 × 2 frames, sheet, JSON, 2 GIFs; the map's still and GIF.
+    assert_eq!(planned.len(), 10);
+    let all: Vec<PathBuf> = listed.0.iter().chain(&listed.1).cloned().collect();
+    for ((p, d), path) in planned.iter().zip(&done).zip(&all) {
+        assert_eq!((&p.path, &d.path), (path, path));
+        assert_eq!(p.len, d.len, "{}", path.display());
+        assert_eq!(std::fs::metadata(path).unwrap().len(), p.len as u64);
+    }
+    let v = VerifySink::new();
+    bake(&v);
+    assert!(v.records().iter().all(|r| r.outcome == OutputStatus::Same));
+    let _ = std::fs::remove_dir_all(&dir);
 }

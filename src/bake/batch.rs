@@ -4,6 +4,7 @@
 use super::map_run::{plan_map, run_map};
 use super::recipe::Recipe;
 use super::run::{plan_job, run_planned, JobReport};
+use super::sink::{DryRunSink, FileSink, OutputRecord, Sink, VerifySink};
 use crate::error::{Error, Result};
 use crate::source::SourceRef;
 use std::path::{Path, PathBuf};
@@ -20,6 +21,30 @@ pub struct BakeOptions {
     /// Worker threads for this bake; `None` uses rayon's global pool (one
     /// thread per core unless the program configured it).
     pub threads: Option<usize>,
+    /// What happens to the files a bake makes.
+    pub mode: OutputMode,
+}
+
+/// What happens to the files a bake makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OutputMode {
+    /// Written, each atomically (a temporary file, then a rename).
+    #[default]
+    Write,
+    /// Compared with the files already at their paths; nothing is written.
+    Verify,
+    /// Only listed; nothing is written or read back.
+    DryRun,
+}
+
+impl OutputMode {
+    fn sink(self) -> Box<dyn Sink> {
+        match self {
+            OutputMode::Write => Box::new(FileSink::default()),
+            OutputMode::Verify => Box::new(VerifySink::default()),
+            OutputMode::DryRun => Box::new(DryRunSink::default()),
+        }
+    }
 }
 
 /// Told about a bake as it goes; every method has a do-nothing default.
@@ -64,6 +89,9 @@ pub struct JobOutcome {
     /// What it did, or why it failed. A failed job never stops the others,
     /// and the files it wrote before failing are whole.
     pub result: Result<JobReport>,
+    /// Every file handed over, in order, and what became of it (written,
+    /// same, different, missing, would write) — also for a failed job.
+    pub records: Vec<OutputRecord>,
 }
 
 impl JobOutcome {
@@ -163,29 +191,33 @@ pub fn bake(recipes: &[Recipe], options: &BakeOptions, progress: &dyn Progress) 
         };
         let tick = || progress.image_done();
         for job in jobs.iter().filter(|j| wanted(&j.name)) {
+            let sink = options.mode.sink();
             let result = plan_job(job, &options.sources).and_then(|plan| {
                 progress.job_started(&job.name, plan.images());
-                run_planned(job, &plan, &tick)
+                run_planned(job, &plan, &tick, sink.as_ref())
             });
             let outcome = JobOutcome {
                 name: job.name.clone(),
                 kind: JobKind::Job,
                 dir: job.output.dir.clone(),
                 result,
+                records: sink.records(),
             };
             progress.job_finished(&outcome);
             report.jobs.push(outcome);
         }
         for map in maps.iter().filter(|m| wanted(&m.name)) {
+            let sink = options.mode.sink();
             let result = plan_map(map, &options.sources).and_then(|plan| {
                 progress.job_started(&map.name, plan.images());
-                run_map(map, &plan, &tick)
+                run_map(map, &plan, &tick, sink.as_ref())
             });
             let outcome = JobOutcome {
                 name: map.name.clone(),
                 kind: JobKind::Map,
                 dir: map.dir.clone(),
                 result,
+                records: sink.records(),
             };
             progress.job_finished(&outcome);
             report.jobs.push(outcome);

@@ -1,14 +1,14 @@
 //! Baking a recipe's `maps:`: load the scene once, frame every view, render
-//! (views and frames in parallel, each image in blocks), write each file
-//! atomically.
+//! (views and frames in parallel, each image in blocks), hand each file to
+//! the bake's sink.
 
 use super::map_recipe::{MapJob, MapViewCamera};
 use super::run::JobReport;
+use super::sink::Sink;
 use crate::error::{Error, Result};
 use crate::map::{self, MapCamera, MapScene, Region};
 use crate::source::{Lookup, SourceRef};
 use crate::spec::FileRef;
-use crate::output::{write_atomic, write_png};
 use crate::raster::RenderOptions;
 use rayon::prelude::*;
 
@@ -87,10 +87,15 @@ pub fn camera_for(
     }
 }
 
-/// Renders every view of a planned map and writes its files, one view at a
-/// time so that only one view's images are held at once (a still renders
-/// its blocks in parallel, a GIF its frames).
-pub fn run_map(job: &MapJob, plan: &MapPlan, tick: &(dyn Fn() + Sync)) -> Result<JobReport> {
+/// Renders every view of a planned map and hands its files to `sink`, one
+/// view at a time so that only one view's images are held at once (a still
+/// renders its blocks in parallel, a GIF its frames).
+pub fn run_map(
+    job: &MapJob,
+    plan: &MapPlan,
+    tick: &(dyn Fn() + Sync),
+    sink: &dyn Sink,
+) -> Result<JobReport> {
     let mut files = Vec::new();
     let mut images = 0;
     for (v, (cam, times)) in job.views.iter().zip(&plan.views) {
@@ -109,20 +114,16 @@ pub fn run_map(job: &MapJob, plan: &MapPlan, tick: &(dyn Fn() + Sync)) -> Result
             })
             .collect();
         images += frames.len();
-        if let Some(parent) = v.file.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| Error::Other(format!("cannot create {}: {e}", parent.display())))?;
-        }
         match &v.gif {
             Some(g) => {
                 let refs: Vec<&image::RgbaImage> = frames.iter().collect();
                 let bytes = super::gif::encode(&refs, super::gif::delay_cs(1.0 / g.fps))
                     .map_err(|m| Error::Other(format!("{}: {m}", v.file.display())))?;
-                write_atomic(&v.file, &bytes)?;
+                sink.write(&v.file, &bytes)?;
             }
             None => {
                 if let Some(img) = frames.first() {
-                    write_png(&v.file, img)?;
+                    sink.write_png(&v.file, img)?;
                 }
             }
         }

@@ -2,12 +2,16 @@
 //!
 //! A bake goes: [`Recipe::load`] → [`Recipe::jobs`] (resolved, validated
 //! [`Job`]s) → per job, [`Clip::frame_times`] with the model's duration →
-//! render `directions × times` frames → [`write_outputs`], which composes the
-//! sheet ([`sheet`]), writes its JSON ([`meta`]), the per-frame PNGs and one
-//! GIF per direction ([`gif`]).
+//! render `directions × times` frames → [`write_outputs`], which lays the
+//! frames out in an [`atlas`] (today the [`grid`]), composes the sheet from it
+//! ([`sheet`]), describes it in JSON ([`meta`]), encodes the per-frame PNGs
+//! and one GIF per direction ([`gif`]), and hands every file to a [`sink`]
+//! (written, dry run or verified).
 
+pub mod atlas;
 pub mod batch;
 pub mod gif;
+pub mod grid;
 pub mod map_recipe;
 pub mod map_run;
 pub mod meta;
@@ -15,12 +19,18 @@ pub mod outputs;
 pub mod recipe;
 pub mod run;
 pub mod sheet;
+pub mod sink;
 
-pub use batch::{bake, bake_files, BakeOptions, BakeReport, JobKind, JobOutcome, NoProgress, Progress};
+pub use atlas::Atlas;
+pub use batch::{
+    bake, bake_files, BakeOptions, BakeReport, JobKind, JobOutcome, NoProgress, OutputMode,
+    Progress,
+};
+pub use grid::GridLayout;
 pub use map_recipe::{MapJob, MapViewCamera, MapViewSpec};
 pub use outputs::write_outputs;
 pub use recipe::{
     CameraSpec, Clip, Direction, FrameTimes, Job, LightSpace, LightSpec, Outputs, Projection,
     Recipe, RecipeError, Step, Template,
 };
-pub use sheet::SheetLayout;
+pub use sink::{DryRunSink, FileSink, OutputRecord, OutputStatus, Sink, VerifySink};

@@ -1,11 +1,10 @@
-//! Writing one job's results: per-frame PNGs, the sheet with its JSON, and
-//! one GIF per clip × direction, each file atomically.
+//! One job's results: per-frame PNGs, the sheet with its JSON, and one GIF
+//! per clip × direction, each file handed to the bake's [`Sink`].
 
-use super::meta::{sheet_json, ClipMeta, SheetMeta};
+use super::atlas::{AtlasClip, AtlasJob};
 use super::recipe::{FrameTimes, Job};
-use super::sheet::SheetLayout;
+use super::sink::Sink;
 use crate::error::{Error, Result};
-use crate::output::{write_atomic, write_png};
 use image::RgbaImage;
 use std::path::{Component, Path, PathBuf};
 
@@ -20,8 +19,14 @@ pub struct ClipFrames {
 /// Writes every output `job` asks for. `clips[c]` holds the frames of
 /// `job.clips[c]`, each `job.width × job.height`. `pivot` is the model
 /// origin's position in a frame as fractions of its size (one framing for
-/// the whole job, so one pivot). Returns the files written, in writing order.
-pub fn write_outputs(job: &Job, clips: &[ClipFrames], pivot: [f32; 2]) -> Result<Vec<PathBuf>> {
+/// the whole job, so one pivot). Returns the files handed to `sink`, in
+/// order.
+pub fn write_outputs(
+    job: &Job,
+    clips: &[ClipFrames],
+    pivot: [f32; 2],
+    sink: &dyn Sink,
+) -> Result<Vec<PathBuf>> {
     let job_err = |m: String| Error::Other(format!("job '{}': {m}", job.name));
     if clips.len() != job.clips.len() {
         return Err(job_err(format!(
@@ -54,7 +59,7 @@ pub fn write_outputs(job: &Job, clips: &[ClipFrames], pivot: [f32; 2]) -> Result
         for (d, row) in clip.frames.iter().enumerate() {
             for (f, img) in row.iter().enumerate() {
                 if let Some(p) = job.frame_path(c, d, f) {
-                    write_png(&p, img)?;
+                    sink.write_png(&p, img)?;
                     written.push(p);
                 }
             }
@@ -62,40 +67,44 @@ pub fn write_outputs(job: &Job, clips: &[ClipFrames], pivot: [f32; 2]) -> Result
     }
 
     if let Some(sheet_path) = &job.output.sheet {
-        let longest = clips.iter().map(|c| c.times.times.len()).max().unwrap_or(0);
-        let cols = u32::try_from(longest).map_err(|_| job_err("too many frames".into()))?;
-        let n_rows = clips.len() * job.directions.len();
-        let rows = u32::try_from(n_rows).map_err(|_| job_err("too many rows".into()))?;
-        let layout = SheetLayout::new(job.width, job.height, cols, rows).map_err(job_err)?;
-        let cells: Vec<Vec<&RgbaImage>> = clips
+        let image = match &job.output.meta {
+            Some(meta_path) => image_ref(sheet_path, meta_path),
+            None => String::new(),
+        };
+        let metas: Vec<AtlasClip> = job
+            .clips
             .iter()
-            .flat_map(|c| c.frames.iter().map(|row| row.iter().collect()))
+            .zip(clips)
+            .map(|(spec, c)| AtlasClip {
+                name: &spec.name,
+                frames: c.times.times.len() as u32,
+                frame_seconds: c.times.frame_seconds,
+            })
             .collect();
-        let sheet = layout.compose_rows(&cells).map_err(job_err)?;
-        write_png(sheet_path, &sheet)?;
+        let info = AtlasJob {
+            name: &job.name,
+            image: &image,
+            directions: &job.directions,
+            clips: &metas,
+            named_clips: job.named_clips,
+        };
+        let atlas = super::grid::atlas(&info, job.width, job.height, pivot).map_err(job_err)?;
+        let mut images: Vec<&RgbaImage> = Vec::with_capacity(atlas.frames.len());
+        for f in &atlas.frames {
+            let img = clips
+                .get(f.clip)
+                .and_then(|c| c.frames.get(f.direction))
+                .and_then(|row| row.get(f.frame))
+                .ok_or_else(|| job_err(format!("no rendered image for frame '{}'", f.name)))?;
+            images.push(img);
+        }
+        // The grid is a single page.
+        let sheet = super::sheet::compose(&atlas, 0, &images).map_err(job_err)?;
+        sink.write_png(sheet_path, &sheet)?;
         written.push(sheet_path.clone());
         if let Some(meta_path) = &job.output.meta {
-            let image = image_ref(sheet_path, meta_path);
-            let metas: Vec<ClipMeta> = job
-                .clips
-                .iter()
-                .zip(clips)
-                .map(|(spec, c)| ClipMeta {
-                    name: &spec.name,
-                    frames: c.times.times.len() as u32,
-                    frame_seconds: c.times.frame_seconds,
-                })
-                .collect();
-            let json = sheet_json(&SheetMeta {
-                name: &job.name,
-                image: &image,
-                layout,
-                directions: &job.directions,
-                clips: &metas,
-                named_clips: job.named_clips,
-                pivot,
-            });
-            write_atomic(meta_path, json.as_bytes())?;
+            let json = super::meta::texturepacker::json(&atlas, &info);
+            sink.write(meta_path, json.as_bytes())?;
             written.push(meta_path.clone());
         }
     }
@@ -107,7 +116,7 @@ pub fn write_outputs(job: &Job, clips: &[ClipFrames], pivot: [f32; 2]) -> Result
                 if let Some(p) = job.gif_path(c, d) {
                     let refs: Vec<&RgbaImage> = row.iter().collect();
                     let bytes = super::gif::encode(&refs, delay).map_err(job_err)?;
-                    write_atomic(&p, &bytes)?;
+                    sink.write(&p, &bytes)?;
                     written.push(p);
                 }
             }

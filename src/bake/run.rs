@@ -7,6 +7,7 @@
 
 use super::outputs::ClipFrames;
 use super::recipe::{ClipSpec, FrameTimes, Job, LightSpec, Projection as RecipeProjection};
+use super::sink::Sink;
 use crate::error::{Error, Result};
 use crate::raster::{Camera, Light, RenderOptions};
 use crate::scene::{self, Model, PosedModel};
@@ -234,15 +235,9 @@ pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
     }
     // Refuse an oversized sheet before rendering every frame of every clip.
     if job.output.sheet.is_some() {
-        let longest = clips.iter().map(|c| c.times.times.len()).max().unwrap_or(0);
-        let rows = clips.len() * job.directions.len();
-        super::sheet::SheetLayout::new(
-            job.width,
-            job.height,
-            u32::try_from(longest).unwrap_or(u32::MAX),
-            u32::try_from(rows).unwrap_or(u32::MAX),
-        )
-        .map_err(Error::Usage)?;
+        let lengths: Vec<usize> = clips.iter().map(|c| c.times.times.len()).collect();
+        super::grid::GridLayout::for_clips(job.width, job.height, &lengths, job.directions.len())
+            .map_err(Error::Usage)?;
     }
     let view = ClipPlan {
         times: Vec::new(),
@@ -270,8 +265,13 @@ pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
     })
 }
 
-/// Renders a planned job and writes its outputs.
-pub fn run_planned(job: &Job, plan: &JobPlan, tick: &(dyn Fn() + Sync)) -> Result<JobReport> {
+/// Renders a planned job and hands its outputs to `sink`.
+pub fn run_planned(
+    job: &Job,
+    plan: &JobPlan,
+    tick: &(dyn Fn() + Sync),
+    sink: &dyn Sink,
+) -> Result<JobReport> {
     let posed: Vec<Vec<PosedModel>> = plan
         .clips
         .iter()
@@ -288,7 +288,7 @@ pub fn run_planned(job: &Job, plan: &JobPlan, tick: &(dyn Fn() + Sync)) -> Resul
             frames: render_frames(&c.model, p, &cameras, &plan.view, tick),
         })
         .collect();
-    let files = super::write_outputs(job, &rendered, pivot(&cameras))?;
+    let files = super::write_outputs(job, &rendered, pivot(&cameras), sink)?;
     // Each clip's model repeats the job model's warnings; keep each once.
     let mut warnings: Vec<String> = Vec::new();
     for c in &plan.clips {

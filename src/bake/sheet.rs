@@ -1,9 +1,7 @@
-//! Sprite sheets: frames laid out in a grid, one row per direction (or per
-//! clip × direction) and one column per frame, every cell the full frame
-//! size. Untrimmed on purpose: a fixed cell keeps the model's pivot at the
-//! same pixel in every frame, which engines rely on.
+//! Sheets: the pages of an [`Atlas`], each frame's `source` rect of its
+//! rendered image copied to its `rect`.
 //!
-//! Composition is a plain row copy rather than a tiny-skia draw. Cells never
+//! Composition is a plain row copy rather than a tiny-skia draw. Frames never
 //! overlap and the sheet starts fully transparent, so source-over would give
 //! exactly the source pixel anyway — but tiny-skia works in premultiplied
 //! 8-bit colour, and a straight → premultiplied → straight round trip
@@ -12,176 +10,88 @@
 //! `copy_matches_tiny_skia_on_premultiplied_exact_pixels` pins the
 //! equivalence where tiny-skia is itself lossless.
 
+use super::atlas::{Atlas, AtlasFrame};
 use image::RgbaImage;
 
-/// Largest sheet side we produce; beyond this PNG viewers and GPUs balk.
-pub const MAX_SHEET_SIDE: u32 = 32768;
-/// Largest sheet in pixels (1 GiB of RGBA).
-pub const MAX_SHEET_PIXELS: u64 = 1 << 28;
-
-/// A pixel rectangle in the sheet.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Rect {
-    pub x: u32,
-    pub y: u32,
-    pub w: u32,
-    pub h: u32,
+/// Composes page `page` of `atlas` into a new transparent image.
+/// `images[i]` is the rendered image of `atlas.frames[i]` (the full frame,
+/// `source_size` in size).
+pub fn compose(atlas: &Atlas, page: usize, images: &[&RgbaImage]) -> Result<RgbaImage, String> {
+    let Some(p) = atlas.pages.get(page) else {
+        return Err(format!(
+            "page {page} of an atlas of {} pages",
+            atlas.pages.len()
+        ));
+    };
+    if images.len() != atlas.frames.len() {
+        return Err(format!(
+            "atlas of {} frames given {} images",
+            atlas.frames.len(),
+            images.len()
+        ));
+    }
+    let mut sheet = RgbaImage::new(p.width, p.height);
+    for (i, frame) in atlas.page_frames(page) {
+        copy_frame(&mut sheet, frame, images[i])?;
+    }
+    Ok(sheet)
 }
 
-/// A grid of equal cells: `rows × columns` frames of `frame_width ×
-/// frame_height`, in row-major order (row = clip × direction, clip-major;
-/// column = frame).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SheetLayout {
-    pub frame_width: u32,
-    pub frame_height: u32,
-    pub columns: u32,
-    pub rows: u32,
-}
-
-impl SheetLayout {
-    /// Checks that the sheet stays within [`MAX_SHEET_SIDE`] and
-    /// [`MAX_SHEET_PIXELS`] before anything is allocated.
-    pub fn new(
-        frame_width: u32,
-        frame_height: u32,
-        columns: u32,
-        rows: u32,
-    ) -> Result<SheetLayout, String> {
-        if frame_width == 0 || frame_height == 0 || columns == 0 || rows == 0 {
-            return Err(format!(
-                "empty sheet: {columns}x{rows} frames of {frame_width}x{frame_height}"
-            ));
-        }
-        let w = frame_width as u64 * columns as u64;
-        let h = frame_height as u64 * rows as u64;
-        if w > MAX_SHEET_SIDE as u64 || h > MAX_SHEET_SIDE as u64 || w * h > MAX_SHEET_PIXELS {
-            return Err(format!(
-                "sheet of {columns}x{rows} frames of {frame_width}x{frame_height} would be {w}x{h} pixels, \
-                 over the limit of {MAX_SHEET_SIDE} per side and {MAX_SHEET_PIXELS} pixels; \
-                 use fewer frames or directions, or a smaller size"
-            ));
-        }
-        Ok(SheetLayout {
-            frame_width,
-            frame_height,
-            columns,
-            rows,
-        })
+/// Copies `frame.source` of `image` to `frame.rect` of `sheet`, after
+/// checking that both rects fit and agree in size.
+fn copy_frame(sheet: &mut RgbaImage, frame: &AtlasFrame, image: &RgbaImage) -> Result<(), String> {
+    let (fw, fh) = frame.source_size;
+    if image.dimensions() != (fw, fh) {
+        return Err(format!(
+            "frame '{}' is {}x{}, expected {fw}x{fh}",
+            frame.name,
+            image.width(),
+            image.height()
+        ));
     }
-
-    pub fn width(&self) -> u32 {
-        self.frame_width * self.columns
+    let (s, r) = (frame.source, frame.rect);
+    let fits = |x: u32, w: u32, max: u32| x.checked_add(w).is_some_and(|end| end <= max);
+    if (s.w, s.h) != (r.w, r.h)
+        || !fits(s.x, s.w, fw)
+        || !fits(s.y, s.h, fh)
+        || !fits(r.x, r.w, sheet.width())
+        || !fits(r.y, r.h, sheet.height())
+    {
+        return Err(format!(
+            "frame '{}': source {}x{} at ({}, {}) of a {fw}x{fh} frame does not match \
+             rect {}x{} at ({}, {}) of a {}x{} page",
+            frame.name,
+            s.w,
+            s.h,
+            s.x,
+            s.y,
+            r.w,
+            r.h,
+            r.x,
+            r.y,
+            sheet.width(),
+            sheet.height()
+        ));
     }
-
-    pub fn height(&self) -> u32 {
-        self.frame_height * self.rows
+    let sheet_stride = sheet.width() as usize * 4;
+    let src_stride = fw as usize * 4;
+    let row_bytes = s.w as usize * 4;
+    let src = image.as_raw();
+    let dst: &mut [u8] = sheet;
+    for y in 0..s.h as usize {
+        let from = (s.y as usize + y) * src_stride + s.x as usize * 4;
+        let to = (r.y as usize + y) * sheet_stride + r.x as usize * 4;
+        dst[to..to + row_bytes].copy_from_slice(&src[from..from + row_bytes]);
     }
-
-    pub fn len(&self) -> usize {
-        self.columns as usize * self.rows as usize
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The cell of `(row, column)`.
-    pub fn cell(&self, row: u32, column: u32) -> Rect {
-        Rect {
-            x: column * self.frame_width,
-            y: row * self.frame_height,
-            w: self.frame_width,
-            h: self.frame_height,
-        }
-    }
-
-    /// Every `(row, column, cell)` in sheet order (row-major).
-    pub fn cells(&self) -> impl Iterator<Item = (u32, u32, Rect)> + '_ {
-        (0..self.rows).flat_map(move |r| (0..self.columns).map(move |c| (r, c, self.cell(r, c))))
-    }
-
-    /// Copies `frames` (row-major, each exactly one cell in size) into a new
-    /// transparent sheet.
-    pub fn compose(&self, frames: &[&RgbaImage]) -> Result<RgbaImage, String> {
-        if frames.len() != self.len() {
-            return Err(format!(
-                "sheet of {}x{} cells given {} frames",
-                self.columns,
-                self.rows,
-                frames.len()
-            ));
-        }
-        let mut sheet = RgbaImage::new(self.width(), self.height());
-        for ((row, col, _), frame) in self.cells().zip(frames) {
-            self.copy_cell(&mut sheet, row, col, frame)?;
-        }
-        Ok(sheet)
-    }
-
-    /// Copies `rows[r][c]` into cell `(r, c)` of a new transparent sheet.
-    /// Rows may be shorter than `columns` (clips of different lengths share a
-    /// sheet); the cells past a row's end stay fully transparent.
-    pub fn compose_rows(&self, rows: &[Vec<&RgbaImage>]) -> Result<RgbaImage, String> {
-        if rows.len() != self.rows as usize {
-            return Err(format!(
-                "sheet of {} rows given {} rows of frames",
-                self.rows,
-                rows.len()
-            ));
-        }
-        if let Some((r, row)) = rows
-            .iter()
-            .enumerate()
-            .find(|(_, row)| row.len() > self.columns as usize)
-        {
-            return Err(format!(
-                "row {r} has {} frames, more than the sheet's {} columns",
-                row.len(),
-                self.columns
-            ));
-        }
-        let mut sheet = RgbaImage::new(self.width(), self.height());
-        for (r, row) in rows.iter().enumerate() {
-            for (c, frame) in row.iter().enumerate() {
-                self.copy_cell(&mut sheet, r as u32, c as u32, frame)?;
-            }
-        }
-        Ok(sheet)
-    }
-
-    fn copy_cell(
-        &self,
-        sheet: &mut RgbaImage,
-        row: u32,
-        col: u32,
-        frame: &RgbaImage,
-    ) -> Result<(), String> {
-        if frame.width() != self.frame_width || frame.height() != self.frame_height {
-            return Err(format!(
-                "frame at row {row}, column {col} is {}x{}, expected {}x{}",
-                frame.width(),
-                frame.height(),
-                self.frame_width,
-                self.frame_height
-            ));
-        }
-        let cell = self.cell(row, col);
-        let sheet_stride = self.width() as usize * 4;
-        let row_bytes = self.frame_width as usize * 4;
-        let src = frame.as_raw();
-        let dst: &mut [u8] = sheet;
-        for y in 0..cell.h as usize {
-            let d = (cell.y as usize + y) * sheet_stride + cell.x as usize * 4;
-            dst[d..d + row_bytes].copy_from_slice(&src[y * row_bytes..(y + 1) * row_bytes]);
-        }
-        Ok(())
-    }
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bake::atlas::{AtlasClip, AtlasJob};
+    use crate::bake::grid::GridLayout;
+    use crate::bake::recipe::Direction;
 
     fn frame(w: u32, h: u32, seed: u8) -> RgbaImage {
         RgbaImage::from_fn(w, h, |x, y| {
@@ -196,23 +106,47 @@ mod tests {
         })
     }
 
+    /// The grid atlas of one clip of `columns` frames seen from `rows`
+    /// directions.
+    fn grid(layout: &GridLayout) -> Atlas {
+        let dirs: Vec<Direction> = (0..layout.rows as usize)
+            .map(|index| Direction { index, yaw: 0.0 })
+            .collect();
+        let clips = [AtlasClip {
+            name: "c",
+            frames: layout.columns,
+            frame_seconds: 0.1,
+        }];
+        layout.atlas(
+            &AtlasJob {
+                name: "t",
+                image: "t.png",
+                directions: &dirs,
+                clips: &clips,
+                named_clips: false,
+            },
+            [0.5, 0.5],
+        )
+    }
+
     #[test]
     fn copy_matches_tiny_skia_on_premultiplied_exact_pixels() {
-        let layout = SheetLayout::new(5, 4, 3, 2).unwrap();
+        let layout = GridLayout::new(5, 4, 3, 2).unwrap();
+        let atlas = grid(&layout);
         let frames: Vec<RgbaImage> = (0..6).map(|i| frame(5, 4, i * 40 + 1)).collect();
         let refs: Vec<&RgbaImage> = frames.iter().collect();
-        let ours = layout.compose(&refs).unwrap();
+        let ours = compose(&atlas, 0, &refs).unwrap();
 
         let mut pm = tiny_skia::Pixmap::new(layout.width(), layout.height()).unwrap();
-        for ((_, _, cell), f) in layout.cells().zip(&frames) {
+        for (f, img) in atlas.frames.iter().zip(&frames) {
             let src = tiny_skia::Pixmap::from_vec(
-                f.as_raw().clone(),
+                img.as_raw().clone(),
                 tiny_skia::IntSize::from_wh(5, 4).unwrap(),
             )
             .unwrap();
             pm.draw_pixmap(
-                cell.x as i32,
-                cell.y as i32,
+                f.rect.x as i32,
+                f.rect.y as i32,
                 src.as_ref(),
                 &tiny_skia::PixmapPaint::default(),
                 tiny_skia::Transform::identity(),
@@ -233,9 +167,9 @@ mod tests {
 
     #[test]
     fn semi_transparent_pixels_survive_exactly() {
-        let layout = SheetLayout::new(1, 1, 1, 1).unwrap();
+        let atlas = grid(&GridLayout::new(1, 1, 1, 1).unwrap());
         let f = RgbaImage::from_pixel(1, 1, image::Rgba([200, 100, 50, 3]));
-        let s = layout.compose(&[&f]).unwrap();
+        let s = compose(&atlas, 0, &[&f]).unwrap();
         assert_eq!(s.get_pixel(0, 0).0, [200, 100, 50, 3]);
     }
 }

@@ -1,0 +1,186 @@
+//! The atlas: where each rendered frame sits on which page, between the
+//! renderer's images and every file made from them.
+//!
+//! A producer lays frames out (today the grid of [`super::grid`]: one row
+//! per clip × direction, one column per frame); the sheet compositor
+//! ([`super::sheet`]) copies pixels by it and each metadata writer
+//! ([`super::meta`]) describes it. Neither needs to know how the layout was
+//! chosen, so a packer that trims frames or spreads them over several pages
+//! only has to produce an [`Atlas`].
+//!
+//! Frames are in sheet order: clip by clip, direction by direction, frame
+//! by frame. That order is the frame list the metadata writes, and tags
+//! index it.
+
+use super::recipe::Direction;
+
+/// A pixel rectangle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rect {
+    pub x: u32,
+    pub y: u32,
+    pub w: u32,
+    pub h: u32,
+}
+
+/// One image of the atlas.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Page {
+    pub width: u32,
+    pub height: u32,
+}
+
+/// One rendered frame's place in the atlas.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AtlasFrame {
+    /// The frame's key in the metadata.
+    pub name: String,
+    /// Index into the job's clips.
+    pub clip: usize,
+    /// Index into the job's directions (a position, not
+    /// [`Direction::index`]).
+    pub direction: usize,
+    /// Index of the frame within its clip.
+    pub frame: usize,
+    /// Index into [`Atlas::pages`].
+    pub page: usize,
+    /// Where the frame sits on its page.
+    pub rect: Rect,
+    /// The part of the rendered frame that `rect` holds, in the frame's own
+    /// pixels; the same size as `rect`. The whole frame unless trimmed.
+    pub source: Rect,
+    /// The rendered frame's full size, `(width, height)`.
+    pub source_size: (u32, u32),
+    /// The model's origin as fractions of the rendered frame's width and
+    /// height from its top-left corner.
+    pub pivot: [f32; 2],
+    /// How long the frame shows, whole milliseconds (0 for a still).
+    pub duration_ms: u32,
+}
+
+/// A run of frames played together: one clip seen from one direction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tag {
+    pub name: String,
+    /// Indices of the run's first and last frame in [`Atlas::frames`]
+    /// (Aseprite's `from` and `to`).
+    pub from: usize,
+    pub to: usize,
+    pub clip: usize,
+    pub direction: usize,
+}
+
+/// Pages, the frames on them in sheet order, and the tags over the frames.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Atlas {
+    pub pages: Vec<Page>,
+    pub frames: Vec<AtlasFrame>,
+    pub tags: Vec<Tag>,
+}
+
+impl Atlas {
+    /// One tag per run of consecutive frames of the same clip and
+    /// direction, named by `job`.
+    pub fn tag_runs(frames: &[AtlasFrame], job: &AtlasJob<'_>) -> Vec<Tag> {
+        let mut tags: Vec<Tag> = Vec::new();
+        for (i, f) in frames.iter().enumerate() {
+            match tags.last_mut() {
+                Some(t) if t.clip == f.clip && t.direction == f.direction && t.to + 1 == i => {
+                    t.to = i;
+                }
+                _ => tags.push(Tag {
+                    name: job.tag_name(f.clip, f.direction),
+                    from: i,
+                    to: i,
+                    clip: f.clip,
+                    direction: f.direction,
+                }),
+            }
+        }
+        tags
+    }
+
+    /// The frames on page `page`, with their indices in [`Atlas::frames`].
+    pub fn page_frames(&self, page: usize) -> impl Iterator<Item = (usize, &AtlasFrame)> + '_ {
+        self.frames
+            .iter()
+            .enumerate()
+            .filter(move |(_, f)| f.page == page)
+    }
+}
+
+/// What the atlas and its metadata know of the job beyond single frames.
+#[derive(Debug, Clone, Copy)]
+pub struct AtlasJob<'a> {
+    /// Frame-name prefix, normally the job name.
+    pub name: &'a str,
+    /// The first page's file as the metadata names it (not a path: engines
+    /// resolve it beside the metadata file).
+    pub image: &'a str,
+    pub directions: &'a [Direction],
+    /// The clips in sheet order.
+    pub clips: &'a [AtlasClip<'a>],
+    /// Whether names carry the clip (a job with `clips:`). A job given a
+    /// single `clip:` names frames `<name>_d<dir>_f<frame>` and tags
+    /// `<name>_d<dir>`; one listing `clips:` names frames
+    /// `<name>_<clip>_d<dir>_f<frame>` and tags `<clip>_d<dir>`.
+    pub named_clips: bool,
+}
+
+/// One clip of the job.
+#[derive(Debug, Clone, Copy)]
+pub struct AtlasClip<'a> {
+    pub name: &'a str,
+    /// Frames per direction.
+    pub frames: u32,
+    /// How long each frame shows, seconds (0 for a still).
+    pub frame_seconds: f32,
+}
+
+impl AtlasClip<'_> {
+    /// Frames per second (0 for a still).
+    pub fn fps(&self) -> f32 {
+        if self.frame_seconds > 0.0 {
+            1.0 / self.frame_seconds
+        } else {
+            0.0
+        }
+    }
+}
+
+impl AtlasJob<'_> {
+    /// The key of frame `frame` of clip `clip` seen from `directions[dir]`.
+    pub fn frame_name(&self, clip: usize, dir: usize, frame: usize) -> String {
+        let d = self.directions.get(dir).map_or(dir, |d| d.index);
+        match self.clips.get(clip) {
+            Some(c) if self.named_clips => clip_frame_name(self.name, c.name, d, frame as u32),
+            _ => frame_name(self.name, d, frame as u32),
+        }
+    }
+
+    /// The name of the tag of clip `clip` seen from `directions[dir]`.
+    pub fn tag_name(&self, clip: usize, dir: usize) -> String {
+        let d = self.directions.get(dir).map_or(dir, |d| d.index);
+        match self.clips.get(clip) {
+            Some(c) if self.named_clips => format!("{}_d{d}", c.name),
+            _ => format!("{}_d{d}", self.name),
+        }
+    }
+}
+
+/// The key of a frame of a single-clip job (`clip:`).
+pub fn frame_name(name: &str, dir: usize, frame: u32) -> String {
+    format!("{name}_d{dir}_f{frame}")
+}
+
+/// The key of a frame of a job listing `clips:`.
+pub fn clip_frame_name(name: &str, clip: &str, dir: usize, frame: u32) -> String {
+    format!("{name}_{clip}_d{dir}_f{frame}")
+}
+
+/// Milliseconds a frame shows, rounded to whole milliseconds.
+pub fn duration_ms(frame_seconds: f32) -> u32 {
+    (frame_seconds as f64 * 1000.0)
+        .round()
+        .clamp(0.0, u32::MAX as f64) as u32
+}
