@@ -5,7 +5,7 @@
 //! will draw: nodes, meshes, textures found or not, animation tracks).
 
 use crate::error::Result;
-use crate::formats::registry::Summary;
+use crate::formats::seam::Summary;
 use crate::load::Inspected;
 use crate::scene::Model;
 use crate::source::Lookup;

@@ -23,6 +23,7 @@ pub mod samples_map;
 pub mod scene;
 pub mod source;
 pub mod spec;
+pub mod text;
 pub mod texture;
 pub mod view;
 

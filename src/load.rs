@@ -3,7 +3,8 @@
 //! data sources, chosen by content (magic bytes), not by extension.
 
 use crate::error::Result;
-use crate::formats::registry::{self, LoadOptions, Summary};
+use crate::formats::registry;
+use crate::formats::seam::{LoadOptions, Role, Summary};
 use crate::scene::{self, Model};
 use crate::source::{self, Lookup};
 use crate::spec::{AnimationSettings, FileRef, ModelSpec};
@@ -84,7 +85,7 @@ pub(crate) fn inspect(
     cx.companion = companion;
     let summary = opened.parsed.summary(&cx)?;
     let model = match opened.format.role() {
-        registry::Role::Model => Some(opened.parsed.model(&cx)?),
+        Role::Model => Some(opened.parsed.model(&cx)?),
         _ => None,
     };
     Ok(Inspected {

@@ -477,7 +477,7 @@ fn wood_texture() -> Vec<u8> {
             idx[y * w + x] = c;
         }
     }
-    crate::texture::encode_bmp8(w as u32, h as u32, &palette, &idx)
+    crate::formats::texture::encode_bmp8(w as u32, h as u32, &palette, &idx)
 }
 
 /// 8-bit sail cloth with magenta (colour-keyed) holes along its edge.
@@ -496,7 +496,7 @@ fn sail_texture() -> Vec<u8> {
             };
         }
     }
-    crate::texture::encode_bmp8(w as u32, h as u32, &palette, &idx)
+    crate::formats::texture::encode_bmp8(w as u32, h as u32, &palette, &idx)
 }
 
 /// A translucent striped banner (32-bit TGA, real alpha → blended).
@@ -512,7 +512,7 @@ fn banner_texture() -> Vec<u8> {
             };
         }
     }
-    crate::texture::encode_tga32(w as u32, h as u32, &px, true)
+    crate::formats::texture::encode_tga32(w as u32, h as u32, &px, true)
 }
 
 /// 24-bit stone blocks.
@@ -530,5 +530,5 @@ fn stone_texture() -> Vec<u8> {
             };
         }
     }
-    crate::texture::encode_bmp24(w as u32, h as u32, &px)
+    crate::formats::texture::encode_bmp24(w as u32, h as u32, &px)
 }

@@ -226,5 +226,5 @@ pub fn lever_texture() -> Vec<u8> {
             };
         }
     }
-    crate::texture::encode_tga32(w as u32, h as u32, &px, false)
+    crate::formats::texture::encode_tga32(w as u32, h as u32, &px, false)
 }

@@ -270,7 +270,7 @@ pub fn tentacle_texture() -> Vec<u8> {
             };
         }
     }
-    crate::texture::encode_tga32(w as u32, h as u32, &px, false)
+    crate::formats::texture::encode_tga32(w as u32, h as u32, &px, false)
 }
 
 /// Plain painted wood with a lighter top edge, so orientation shows.
@@ -286,5 +286,5 @@ pub fn sign_texture() -> Vec<u8> {
             };
         }
     }
-    crate::texture::encode_tga32(w as u32, h as u32, &px, false)
+    crate::formats::texture::encode_tga32(w as u32, h as u32, &px, false)
 }

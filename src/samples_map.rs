@@ -330,7 +330,7 @@ fn noise_texture(a: [u8; 3], b: [u8; 3], seed: u32) -> Vec<u8> {
             px[y * n + x] = if h.is_multiple_of(3) { b } else { a };
         }
     }
-    crate::texture::encode_bmp24(n as u32, n as u32, &px)
+    crate::formats::texture::encode_bmp24(n as u32, n as u32, &px)
 }
 
 /// A large synthetic map for benchmarks: `width × height` tiles of rolling

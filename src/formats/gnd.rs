@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::error::ParseError;
 use crate::formats::reader::{Reader, Writer};
-use crate::formats::text::decode_cp949;
+use crate::text::decode_cp949;
 
 /// The four bytes every GND file starts with.
 pub const MAGIC: &[u8; 4] = b"GRGN";
@@ -221,7 +221,7 @@ pub fn parse(data: &[u8], file: &Path) -> Result<Gnd, ParseError> {
     let mut texture_raw = Vec::with_capacity(n);
     for i in 0..n {
         let raw = r.bytes(name_len as usize, &format!("textures[{i}]"))?;
-        textures.push(decode_cp949(crate::formats::text::until_nul(raw)));
+        textures.push(decode_cp949(crate::text::until_nul(raw)));
         texture_raw.push(raw.to_vec());
     }
 

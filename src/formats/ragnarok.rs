@@ -7,14 +7,40 @@
 //! `data/`), a `data` folder, or for textures the `texture` folder itself;
 //! each form is tried.
 
-use super::registry::{Context, Format, Opened, Role, Summary};
+use super::seam::{Context, Format, Opened, Role, Summary};
 use super::{gnd, rsw};
 use crate::error::Result;
-use crate::formats::text::decode_cp949;
+use crate::text::decode_cp949;
 use crate::source::{Found, GamePath, Layout, Lookup, SourceRef, Tree};
-use crate::texture::{self, LoadedTexture, Texture};
-use std::path::Path;
+use crate::formats::texture;
+use crate::scene::TextureSlot;
+use crate::texture::Texture;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// A model texture ready for its slot: decoded, or the checker and why.
+#[derive(Debug, Clone)]
+pub(crate) struct LoadedTexture {
+    /// The name as the model gives it, decoded from CP949.
+    pub name: String,
+    /// Where the file was found, if anywhere (also set when it failed to decode).
+    pub path: Option<PathBuf>,
+    /// The decoded image, or the checker.
+    pub image: Arc<Texture>,
+    /// Why the checker is shown, worded for the user.
+    pub warning: Option<String>,
+}
+
+impl LoadedTexture {
+    /// The slot a model keeps.
+    pub fn into_slot(self) -> TextureSlot {
+        TextureSlot {
+            name: self.name,
+            path: self.path,
+            image: self.image,
+        }
+    }
+}
 
 /// Where a model's texture named `raw` may be: each of the caller's
 /// sources as `<name>`, `texture/<name>` and `data/texture/<name>`; then the

@@ -174,7 +174,7 @@ impl<'a> Reader<'a> {
 
     /// A fixed-size, NUL-padded name; returns the bytes before the first NUL.
     pub fn fixed_name(&mut self, n: usize, field: &str) -> Result<Vec<u8>, ParseError> {
-        Ok(crate::formats::text::until_nul(self.bytes(n, field)?).to_vec())
+        Ok(crate::text::until_nul(self.bytes(n, field)?).to_vec())
     }
 
     /// An `i32 length + bytes` string (RSM2, Grimrock); returns the bytes before
@@ -192,7 +192,7 @@ impl<'a> Reader<'a> {
                 ),
             ));
         }
-        Ok(crate::formats::text::until_nul(self.bytes(n as usize, field)?).to_vec())
+        Ok(crate::text::until_nul(self.bytes(n as usize, field)?).to_vec())
     }
 
     /// A NUL-terminated string (Arma).

@@ -5,7 +5,7 @@
 
 use crate::error::{Error, ParseError};
 use crate::formats::reader::{Reader, Writer};
-use crate::formats::text::{decode_cp949, until_nul};
+use crate::text::{decode_cp949, until_nul};
 use glam::Vec3;
 use serde::{Serialize, Serializer};
 use std::path::Path;

@@ -116,7 +116,7 @@ impl MapScene {
                 .iter()
                 .position(|t| t == name)
                 .and_then(|i| gnd.texture_raw.get(i))
-                .map(|r| crate::formats::text::until_nul(r).to_vec())
+                .map(|r| crate::text::until_nul(r).to_vec())
                 .unwrap_or_else(|| name.as_bytes().to_vec());
             find_map_file(lookup, &tree, "texture", &raw)
                 .map(|f| (f.entry.location.clone(), lookup.read(&f)))

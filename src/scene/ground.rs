@@ -637,7 +637,7 @@ fn load_textures(
                 missing.push(name.clone());
                 flat_texture(name)
             }
-            Some((p, bytes)) => match bytes.and_then(|b| crate::texture::decode(&b, &p)) {
+            Some((p, bytes)) => match bytes.and_then(|b| crate::formats::texture::decode(&b, &p)) {
                 Ok(t) => t,
                 Err(e) => {
                     warnings.push(format!(

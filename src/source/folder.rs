@@ -13,7 +13,7 @@
 use super::path::eq_fold;
 use super::{DataSource, Entry, EntryKind, GamePath, Listed};
 use crate::error::{Error, Result};
-use crate::formats::text::decode_cp949;
+use crate::text::decode_cp949;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 

@@ -1,7 +1,7 @@
 //! Paths as games name their files: `\` or `/` between components, any
 //! ASCII case, raw bytes (Ragnarok names are CP949).
 
-use crate::formats::text::decode_cp949;
+use crate::text::decode_cp949;
 use std::fmt;
 
 /// A file's path inside a data source, as a game names it.

@@ -4,7 +4,7 @@
 use super::lower::{self, FaceImage};
 use super::{cfg, p3d, rtm};
 use crate::error::{Error, Result};
-use crate::formats::registry::{ClipInfo, Context, Format, Opened, Role, Summary, TrackKeys};
+use crate::formats::seam::{ClipInfo, Context, Format, Opened, Role, Summary, TrackKeys};
 use crate::scene::animation::Animation;
 use crate::scene::skeleton::BoneSpec;
 use crate::scene::Model;
@@ -104,7 +104,7 @@ impl Opened for OpenP3d {
             Some(match cx.lookup.read_named(file) {
                 Ok((bytes, origin)) => {
                     let location = origin.name();
-                    let decoded = crate::texture::decode(&bytes, &location);
+                    let decoded = crate::formats::texture::decode(&bytes, &location);
                     (location, decoded)
                 }
                 Err(e) => (file.disk.clone(), Err(e)),
@@ -142,7 +142,7 @@ impl OpenRtm {
         skeleton: Option<&[(String, String)]>,
         travel: bool,
     ) -> Result<(Animation, Option<Vec<BoneSpec>>)> {
-        let name = crate::formats::grimrock::format::stem(file);
+        let name = crate::formats::seam::stem(file);
         match &self.0 {
             rtm::Rtm::Plain(p) => {
                 let (a, bones) = lower::lower_plain(p, duration, &name, travel);

@@ -1,7 +1,7 @@
 //! Arma formats: RTM animations, model.cfg skeletons and MLOD P3D models.
 
 pub mod cfg;
-pub(crate) mod format;
+mod format;
 pub(crate) mod lower;
 pub mod p3d;
 pub mod rtm;

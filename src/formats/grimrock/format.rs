@@ -3,7 +3,7 @@
 
 use super::{lower, materials, Animation, Model as GrModel};
 use crate::error::Result;
-use crate::formats::registry::{ClipInfo, Context, Format, Opened, Role, Summary, TrackKeys};
+use crate::formats::seam::{stem, ClipInfo, Context, Format, Opened, Role, Summary, TrackKeys};
 use crate::scene::animation::Animation as SceneAnimation;
 use crate::scene::skeleton::BoneSpec;
 use crate::scene::Model;
@@ -163,11 +163,4 @@ impl Opened for OpenAnimation {
     fn animation(&self, cx: &Context) -> Result<(SceneAnimation, Option<Vec<BoneSpec>>)> {
         Ok((lower::lower_animation(&self.0, &stem(cx.file)), None))
     }
-}
-
-/// An animation's name: its file name without the extension.
-pub(crate) fn stem(file: &Path) -> String {
-    file.file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default()
 }

@@ -24,7 +24,7 @@ use super::Model;
 use crate::formats::lua::{calls, LuaValue};
 use crate::source::{EntryKind, Found, GamePath, Layout, Lookup, SourceRef, Tree};
 use crate::spec::FileRef;
-use crate::texture;
+use crate::formats::texture;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 /// Bounds on the `scripts/` walk, against link farms and huge trees.

@@ -9,7 +9,7 @@
 //! is unverified.
 
 mod anim;
-pub(crate) mod format;
+mod format;
 pub(crate) mod lower;
 pub(crate) mod materials;
 mod model;

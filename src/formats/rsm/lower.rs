@@ -7,9 +7,10 @@
 //! shade types with smoothing groups, texture animations.
 
 use super::{Rsm, RsmNode};
-use crate::formats::text::decode_cp949;
+use crate::text::decode_cp949;
 use crate::scene::{Interp, Track, *};
-use crate::texture::{LoadedTexture, TextureAlpha};
+use crate::formats::ragnarok::LoadedTexture;
+use crate::texture::TextureAlpha;
 use glam::{Mat3, Mat4, Quat, Vec2, Vec3};
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -103,13 +103,13 @@ impl Rsm {
     pub fn main_node_name(&self) -> Option<String> {
         self.root_names
             .first()
-            .map(|n| crate::formats::text::decode_cp949(n))
+            .map(|n| crate::text::decode_cp949(n))
     }
     /// Model-level texture names decoded from CP949.
     pub fn texture_names(&self) -> Vec<String> {
         self.textures
             .iter()
-            .map(|n| crate::formats::text::decode_cp949(n))
+            .map(|n| crate::text::decode_cp949(n))
             .collect()
     }
     /// Index of the first node whose raw name equals `name`.
@@ -194,17 +194,17 @@ impl RsmNode {
     }
     /// The node name decoded from CP949.
     pub fn name_str(&self) -> String {
-        crate::formats::text::decode_cp949(&self.name)
+        crate::text::decode_cp949(&self.name)
     }
     /// The parent name decoded from CP949 (empty for roots).
     pub fn parent_str(&self) -> String {
-        crate::formats::text::decode_cp949(&self.parent)
+        crate::text::decode_cp949(&self.parent)
     }
     /// Per-node texture names (2.3) decoded from CP949.
     pub fn texture_names_str(&self) -> Vec<String> {
         self.texture_names
             .iter()
-            .map(|n| crate::formats::text::decode_cp949(n))
+            .map(|n| crate::text::decode_cp949(n))
             .collect()
     }
     /// True when the parent name is empty or names the node itself (some

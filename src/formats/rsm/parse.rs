@@ -108,7 +108,7 @@ fn parse_v1(r: &mut Reader, rsm: &mut Rsm, node_pos_keys: bool) -> Result<(), Pa
         rsm.nodes.push(node);
     }
     let clean = raw.iter().all(|f| {
-        let name = crate::formats::text::until_nul(f);
+        let name = crate::text::until_nul(f);
         name.len() < 40 && f[name.len()..].iter().all(|&b| b == 0)
     });
     rsm.raw_name_fields = if clean { Vec::new() } else { raw };
@@ -263,7 +263,7 @@ fn fixed_name(r: &mut Reader, raw: &mut Vec<[u8; 40]>, field: &str) -> Result<Ra
     let mut f = [0u8; 40];
     f.copy_from_slice(r.bytes(40, field)?);
     raw.push(f);
-    Ok(crate::formats::text::until_nul(&f).to_vec())
+    Ok(crate::text::until_nul(&f).to_vec())
 }
 
 fn texture_ids(r: &mut Reader, p: &str) -> Result<Vec<i32>, ParseError> {

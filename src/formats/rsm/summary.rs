@@ -120,7 +120,7 @@ pub fn summary(rsm: &Rsm) -> RsmSummary {
         root_names: rsm
             .root_names
             .iter()
-            .map(|n| crate::formats::text::decode_cp949(n))
+            .map(|n| crate::text::decode_cp949(n))
             .collect(),
         nodes: rsm
             .nodes

@@ -149,7 +149,7 @@ impl FixedNames<'_> {
         let raw = self.raw.get(self.next);
         self.next += 1;
         match raw {
-            Some(f) if crate::formats::text::until_nul(f) == name => {
+            Some(f) if crate::text::until_nul(f) == name => {
                 w.bytes(f);
             }
             _ => {

@@ -1,6 +1,7 @@
 //! PNG through the `image` crate, limited to kiln's dimension cap.
 
-use super::{finish, parse_error, Texture, MAX_DIMENSION};
+use super::parse_error;
+use crate::texture::{finish, Texture, MAX_DIMENSION};
 use crate::error::ParseError;
 use std::io::Cursor;
 use std::path::Path;
@@ -53,7 +54,7 @@ mod tests {
     #[test]
     fn png_is_premultiplied_and_classified() {
         let data = png(2, 1, &[255, 0, 255, 255, 200, 100, 50, 128]);
-        let t = crate::texture::decode(&data, Path::new("a.png")).unwrap();
+        let t = crate::formats::texture::decode(&data, Path::new("a.png")).unwrap();
         // No colour key for PNG: magenta with full alpha stays magenta.
         assert_eq!(t.texels, vec![[255, 0, 255, 255], [100, 50, 25, 128]]);
         assert_eq!(t.alpha, TextureAlpha::Translucent);
@@ -83,7 +84,7 @@ mod tests {
         data[20..24].copy_from_slice(&5000u32.to_be_bytes());
         let crc = crc32(&data[12..29]);
         data[29..33].copy_from_slice(&crc.to_be_bytes());
-        let e = crate::texture::decode(&data, Path::new("a.png")).unwrap_err();
+        let e = crate::formats::texture::decode(&data, Path::new("a.png")).unwrap_err();
         assert!(
             matches!(e, crate::Error::Parse(ref p) if p.field == "png"),
             "{e}"
@@ -94,7 +95,7 @@ mod tests {
         data[20..24].copy_from_slice(&1u32.to_be_bytes());
         let crc = crc32(&data[12..29]);
         data[29..33].copy_from_slice(&crc.to_be_bytes());
-        let e = crate::texture::decode(&data, Path::new("a.png")).unwrap_err();
+        let e = crate::formats::texture::decode(&data, Path::new("a.png")).unwrap_err();
         assert!(e.to_string().to_lowercase().contains("limit"), "{e}");
     }
 
@@ -102,7 +103,7 @@ mod tests {
     fn truncated_png_is_an_error() {
         let data = png(4, 4, &[7u8; 64]);
         for len in [8, 20, 33, data.len() - 13] {
-            let e = crate::texture::decode(&data[..len], Path::new("a.png")).unwrap_err();
+            let e = crate::formats::texture::decode(&data[..len], Path::new("a.png")).unwrap_err();
             assert!(
                 matches!(e, crate::Error::Parse(ref p) if p.field == "png"),
                 "{len}: {e}"

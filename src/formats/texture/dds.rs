@@ -2,7 +2,8 @@
 //! header) and uncompressed 24/32-bit masks. Only the top mip level is read;
 //! Grimrock's textures are DXT1/DXT5 with full mip chains.
 
-use super::{check_dimensions, finish, parse_error, Texture};
+use super::{check_dimensions, parse_error};
+use crate::texture::{finish, Texture};
 use crate::error::ParseError;
 use crate::formats::reader::Reader;
 use std::path::Path;
@@ -289,7 +290,7 @@ mod tests {
         let mut d = header(6, 4, DDPF_FOURCC, b"DXT1", 0, [0; 4]);
         d.extend_from_slice(&[0x00, 0xf8, 0x1f, 0x00, 0b1110_0100, 0, 0, 0]);
         d.extend_from_slice(&[0x1f, 0x00, 0x00, 0xf8, 0xff, 0xff, 0xff, 0xff]);
-        let t = crate::texture::decode(&d, Path::new("a.dds")).unwrap();
+        let t = crate::formats::texture::decode(&d, Path::new("a.dds")).unwrap();
         assert_eq!((t.width, t.height), (6, 4));
         assert_eq!(
             &t.texels[..6],
@@ -313,7 +314,7 @@ mod tests {
         // texel index 2, the rest 0.
         d.extend_from_slice(&[255, 0, 2, 0, 0, 0, 0, 0]);
         d.extend_from_slice(&[0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]);
-        let t = crate::texture::decode(&d, Path::new("a.dds")).unwrap();
+        let t = crate::formats::texture::decode(&d, Path::new("a.dds")).unwrap();
         assert_eq!(t.texels[0], [219, 219, 219, 219]);
         assert_eq!(t.texels[1], [255, 255, 255, 255]);
         assert_eq!(t.alpha, TextureAlpha::Translucent);
@@ -330,10 +331,10 @@ mod tests {
             [0xff_0000, 0xff00, 0xff, 0xff00_0000],
         );
         d.extend_from_slice(&[10, 20, 30, 255, 1, 2, 3, 0]);
-        let t = crate::texture::decode(&d, Path::new("a.dds")).unwrap();
+        let t = crate::formats::texture::decode(&d, Path::new("a.dds")).unwrap();
         assert_eq!(t.texels, vec![[30, 20, 10, 255], [0, 0, 0, 0]]);
         for len in 0..d.len() {
-            assert!(crate::texture::decode(&d[..len], Path::new("a.dds")).is_err());
+            assert!(crate::formats::texture::decode(&d[..len], Path::new("a.dds")).is_err());
         }
         let mut huge = header(16384, 16384, DDPF_FOURCC, b"DXT5", 0, [0; 4]);
         huge.extend_from_slice(&[0; 64]);

@@ -5,7 +5,8 @@
 //! which is premultiplied. A declared alpha channel that is 0 everywhere is
 //! treated as absent (writers that leave it unset), as for BMP.
 
-use super::{check_dimensions, finish, Texture};
+use super::check_dimensions;
+use crate::texture::{finish, Texture};
 use crate::error::ParseError;
 use crate::formats::reader::{Reader, Writer};
 use std::path::Path;

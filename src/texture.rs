@@ -1,23 +1,12 @@
-//! Texture decoding (BMP, TGA, PNG, DDS) and colour keys. Where textures
-//! are found is each format's business (`formats::ragnarok`,
-//! `formats::grimrock::materials`), through the data sources.
-//!
-//! Every decoder produces the same [`Texture`]: premultiplied RGBA8 with row 0
-//! at the top (UV v = 0), so bilinear filtering never bleeds colour out of
-//! transparent texels (no pink fringes from colour-keyed magenta).
+//! The decoded image every texture becomes, whatever its file format:
+//! premultiplied RGBA8 with row 0 at the top (UV v = 0), so bilinear
+//! filtering never bleeds colour out of transparent texels (no pink fringes
+//! from colour-keyed magenta). The decoders live with the other file
+//! formats (`formats::texture`); where a texture is found is each model
+//! format's business, through the data sources.
 
-mod bmp;
-mod dds;
-mod png;
-mod tga;
 
-pub use bmp::{encode_bmp24, encode_bmp8};
-pub use tga::encode_tga32;
-
-use crate::error::ParseError;
-use crate::scene::TextureSlot;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::Path;
 
 /// Largest width or height any decoder accepts. Ragnarok textures are at most
 /// 1024²; the cap keeps a corrupt header from asking for gigabytes.
@@ -87,59 +76,6 @@ impl Texture {
     }
 }
 
-/// A texture ready to be put in a model's texture slot.
-#[derive(Debug, Clone)]
-pub struct LoadedTexture {
-    /// The name as the model gives it, decoded from CP949.
-    pub name: String,
-    /// Where the file was found, if anywhere (also set when it failed to decode).
-    pub path: Option<PathBuf>,
-    /// The decoded image, or the checker.
-    pub image: Arc<Texture>,
-    /// Why the checker is shown, worded for the user.
-    pub warning: Option<String>,
-}
-
-impl LoadedTexture {
-    /// The slot a model keeps.
-    pub fn into_slot(self) -> TextureSlot {
-        TextureSlot {
-            name: self.name,
-            path: self.path,
-            image: self.image,
-        }
-    }
-}
-
-/// Decodes a texture file by its contents (BMP, TGA, PNG or DDS), applying the
-/// Ragnarok magenta colour key to BMPs.
-pub fn load(path: &Path) -> crate::Result<Texture> {
-    let data = std::fs::read(path).map_err(|e| crate::Error::io(path, e))?;
-    decode(&data, path)
-}
-
-/// As [`load`], from bytes; `name` is used in errors and as [`Texture::name`]
-/// (its last component).
-pub fn decode(data: &[u8], name: &Path) -> crate::Result<Texture> {
-    let decoded = if data.starts_with(b"BM") {
-        bmp::decode(data, name)
-    } else if data.starts_with(png::MAGIC) {
-        png::decode(data, name)
-    } else if data.starts_with(dds::MAGIC) {
-        dds::decode(data, name)
-    } else if tga::looks_like_tga(data) {
-        tga::decode(data, name)
-    } else {
-        Err(parse_error(
-            name,
-            "magic",
-            0,
-            "not a BMP (\"BM\"), PNG, DDS or TGA (no sensible TGA header) file",
-        ))
-    };
-    Ok(decoded?)
-}
-
 /// Builds the texture from straight-alpha texels: premultiplies and classifies.
 pub(crate) fn finish(name: &Path, width: u32, height: u32, mut texels: Vec<[u8; 4]>) -> Texture {
     for t in &mut texels {
@@ -184,48 +120,6 @@ pub(crate) fn classify(texels: &[[u8; 4]]) -> TextureAlpha {
 /// becomes transparent black so filtering leaves no pink fringe.
 pub(crate) fn is_color_key(r: u8, g: u8, b: u8) -> bool {
     r > 247 && g < 8 && b > 247
-}
-
-pub(crate) fn parse_error(
-    file: &Path,
-    field: &str,
-    offset: usize,
-    message: impl Into<String>,
-) -> ParseError {
-    ParseError {
-        file: file.to_path_buf(),
-        field: field.to_string(),
-        offset: offset as u64,
-        message: message.into(),
-    }
-}
-
-/// Checks both dimensions against [`MAX_DIMENSION`] and zero.
-pub(crate) fn check_dimensions(
-    file: &Path,
-    offset: usize,
-    width: u64,
-    height: u64,
-) -> Result<(), ParseError> {
-    if width == 0 || height == 0 {
-        return Err(parse_error(
-            file,
-            "dimensions",
-            offset,
-            format!("empty image {width}×{height}"),
-        ));
-    }
-    if width > MAX_DIMENSION as u64 || height > MAX_DIMENSION as u64 {
-        return Err(parse_error(
-            file,
-            "dimensions",
-            offset,
-            format!(
-                "{width}×{height} is larger than the {MAX_DIMENSION}×{MAX_DIMENSION} kiln accepts"
-            ),
-        ));
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -275,17 +169,5 @@ mod tests {
         assert!(!is_color_key(247, 0, 255));
         assert!(!is_color_key(255, 8, 255));
         assert!(!is_color_key(255, 0, 247));
-    }
-
-    #[test]
-    fn unknown_content_is_a_parse_error_at_byte_0() {
-        let e = decode(b"hello world, not an image", Path::new("x.bmp")).unwrap_err();
-        match e {
-            crate::Error::Parse(p) => {
-                assert_eq!((p.field.as_str(), p.offset), ("magic", 0));
-                assert_eq!(p.file, Path::new("x.bmp"));
-            }
-            other => panic!("expected a parse error, got {other}"),
-        }
     }
 }

@@ -10,7 +10,8 @@
 //! channel that is 0 everywhere is also treated as absent: that is the usual
 //! writer bug, and nobody ships an invisible texture on purpose.
 
-use super::{check_dimensions, finish, is_color_key, parse_error, Texture};
+use super::{check_dimensions, parse_error};
+use crate::texture::{finish, is_color_key, Texture};
 use crate::error::ParseError;
 use crate::formats::reader::{Reader, Writer};
 use std::path::Path;
