@@ -2,7 +2,7 @@
 //! the values a hex reading of the files gives; plain files write back byte
 //! for byte and BMTR round-trips through every version.
 
-mod common;
+use crate::common;
 
 use glam::{Quat, Vec3};
 use kiln::formats::arma::rtm::{self, Bmtr, PlainRtm, Rtm};

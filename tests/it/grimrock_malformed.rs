@@ -2,7 +2,7 @@
 //! counts and random byte flips never panic, never allocate what the input
 //! cannot back, and fail with errors that name the file, field and offset.
 
-mod common;
+use crate::common;
 
 use glam::Vec3;
 use kiln::formats::grimrock::{

@@ -2,7 +2,7 @@
 //! generator writes, they load, animate as designed, and render as their
 //! reviewed golden images.
 
-mod common;
+use crate::common;
 
 use glam::Vec3;
 use kiln::bake::run::{render_clip, ClipPlan};

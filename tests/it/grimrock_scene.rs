@@ -1,6 +1,6 @@
 //! Grimrock models and animations lowered, posed and rendered.
 
-mod common;
+use crate::common;
 
 use glam::{Mat4, Vec3};
 use kiln::load::{self, LoadOptions};

@@ -1,7 +1,7 @@
 //! Ragnarok map scenes: instance placement, the ground they stand on, the
 //! sun, placeholders, and rendered map images.
 
-mod common;
+use crate::common;
 
 use glam::{Mat4, Vec3};
 use image::RgbaImage;

@@ -1,6 +1,6 @@
 //! Arma: MLOD models posed by plain and binarised RTMs.
 
-mod common;
+use crate::common;
 
 use glam::{Mat4, Vec3};
 use kiln::formats::arma::{p3d, rtm};

@@ -1,9 +1,7 @@
 //! Grimrock through the `kiln` binary: multi-clip sheets with metadata tags,
 //! icons, inspect of models and animations, export of a posed frame.
 
-mod common;
-
-use common::{kiln, stderr, tempdir};
+use crate::common::{self, kiln, stderr, tempdir};
 
 use std::path::{Path, PathBuf};
 

@@ -1,7 +1,7 @@
 //! Texture decoding, writing and lookup against the real corpus and
 //! synthetic edge cases.
 
-mod common;
+use crate::common;
 
 use kiln::texture::{
     self, encode_bmp24, encode_bmp8, encode_tga32, load_or_checker, Texture, TextureAlpha,

@@ -1,6 +1,6 @@
 //! RSM/RSM2 lowering and posing on the real corpus.
 
-mod common;
+use crate::common;
 
 use glam::{Mat3, Mat4, Vec3};
 use kiln::formats::rsm;

@@ -2,7 +2,7 @@
 //! random byte flips never panic, never allocate what the input cannot back,
 //! and fail with errors that name the file and an offset.
 
-mod common;
+use crate::common;
 
 use kiln::formats::rsm::{self, sample, Rsm};
 use std::path::Path;

@@ -1,9 +1,7 @@
 //! Arma through the `kiln` binary: the lever sample baked from a plain RTM
 //! and from its BMTR v4 twin, inspect of RTM/P3D/model.cfg, refusals.
 
-mod common;
-
-use common::{kiln, stderr, tempdir};
+use crate::common::{self, kiln, stderr, tempdir};
 
 use std::path::{Path, PathBuf};
 

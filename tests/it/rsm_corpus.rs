@@ -1,7 +1,7 @@
 //! Every real RSM/RSM2 file in the corpus parses, round-trips through the
 //! writer, and reads with the exact values a careful hex reading gives.
 
-mod common;
+use crate::common;
 
 use glam::{Quat, Vec3};
 use kiln::formats::rsm::{self, sample, Rsm};

@@ -1,6 +1,6 @@
 //! Behaviour of kiln's CPU rasterizer on small synthetic scenes.
 
-mod common;
+use crate::common;
 
 use glam::{Affine2, Mat4, Vec2, Vec3};
 use image::RgbaImage;

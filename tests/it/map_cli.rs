@@ -1,8 +1,6 @@
 //! Ragnarok maps through the binary: `inspect`, `bake` with `maps:`, `render MAP.rsw`.
 
-mod common;
-
-use common::{kiln, stderr, tempdir};
+use crate::common::{self, kiln, stderr, tempdir};
 
 #[test]
 fn inspect_rsw_and_gnd() {

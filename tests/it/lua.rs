@@ -1,7 +1,7 @@
 //! Grimrock Lua definitions: the corpus plugin's materials and texture, the
 //! reader on syntax torture cases, and malformed input that must never panic.
 
-mod common;
+use crate::common;
 
 use kiln::formats::lua::{calls, LuaKey, LuaTable, LuaValue};
 use kiln::texture::grimrock::{

@@ -2,7 +2,7 @@
 //! end, writes back byte for byte, and reads with the values a hex reading
 //! of the files gives.
 
-mod common;
+use crate::common;
 
 use glam::{Mat4, Quat, Vec3};
 use kiln::formats::grimrock::{self, Animation, Entity, Model};

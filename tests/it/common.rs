@@ -1,5 +1,5 @@
-//! Golden-image comparison shared by the integration tests.
-#![allow(dead_code)]
+//! Helpers shared by the integration tests: golden-image comparison, corpus
+//! paths, running the binary, scratch folders and deterministic noise.
 
 use image::{Rgba, RgbaImage};
 use std::path::PathBuf;
@@ -119,7 +119,8 @@ pub fn kiln(args: &[&str], cwd: &std::path::Path) -> std::process::Output {
         .expect("run kiln")
 }
 
-/// A fresh, empty temporary folder for one test.
+/// A fresh, empty temporary folder for one test. All areas run in one
+/// process, so `tag` must be unique across the whole test binary.
 pub fn tempdir(tag: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("kiln-test-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);

@@ -1,9 +1,7 @@
 //! The `kiln` binary as a user runs it: bake, render, inspect, export, exit
 //! codes, determinism across thread counts, and failure isolation.
 
-mod common;
-
-use common::{kiln, stderr, tempdir};
+use crate::common::{self, kiln, stderr, tempdir};
 
 use std::path::{Path, PathBuf};
 
