@@ -6,6 +6,7 @@
 //! formats.
 
 pub mod animation;
+pub(crate) mod geometry;
 pub mod ground;
 mod model;
 pub mod pose;

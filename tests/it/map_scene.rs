@@ -9,7 +9,7 @@ use kiln::formats::gnd::{Cube, Gnd, Lightmap, Lightmaps, Surface};
 use kiln::formats::rsw::{self, FixedName, ModelInstance, Object, Rsw};
 use kiln::map::{self, DataFolders, MapScene, Region};
 use kiln::raster::RenderOptions;
-use kiln::samples_map::{height_at_tiles, INSTANCES};
+use kiln::samples::map::{height_at_tiles, INSTANCES};
 use std::path::{Path, PathBuf};
 
 fn sample_map() -> PathBuf {
@@ -295,7 +295,7 @@ const PLACED: [(&str, f32, f32, f32, f32); 4] = [
 ];
 
 fn planet_goomba_rsw() -> Rsw {
-    let mut rsw = kiln::samples_map::village_rsw();
+    let mut rsw = kiln::samples::map::village_rsw();
     rsw.gnd = FixedName::new("planets.gnd", 40);
     // Ambient only: shading cannot depend on which way a model faces, so a
     // turned copy must look like the turned image.
@@ -533,7 +533,7 @@ fn corpus_map_overviews_match_reviewed_goldens() {
 #[test]
 fn a_missing_ground_file_is_a_clear_error() {
     let dir = common::tempdir("noground");
-    let mut rsw = kiln::samples_map::village_rsw();
+    let mut rsw = kiln::samples::map::village_rsw();
     rsw.gnd = FixedName::new("nowhere.gnd", 40);
     std::fs::write(dir.join("lost.rsw"), rsw::write(&rsw)).unwrap();
     let e = MapScene::load(&dir.join("lost.rsw"), &DataFolders::default())

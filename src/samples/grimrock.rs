@@ -10,6 +10,7 @@
 use crate::formats::grimrock::{
     self as gr, Bone, Entity, Mat4x3, MeshData, MeshEntity, Segment, VertexArray,
 };
+use crate::scene::geometry::box_faces;
 use glam::{Mat4, Quat, Vec3};
 
 /// World → Grimrock: mirror X.
@@ -221,7 +222,7 @@ pub fn sign() -> gr::Model {
 }
 
 fn add_box(g: &mut Geometry, a: Vec3, b: Vec3) {
-    let faces = crate::samples::box_faces(a, b);
+    let faces = box_faces(a, b);
     for (n, quad) in faces {
         let base = g.positions.len() as u32;
         for (k, p) in quad.iter().enumerate() {

@@ -1,174 +1,15 @@
-//! kiln's own example models, built with kiln's own RSM writer, so the
-//! repository can ship them and tests can rebuild them byte for byte.
+//! The Ragnarok samples, written with kiln's own RSM writer: an RSM2 2.3
+//! windmill and an RSM 1.4 beacon, and the BMP/TGA textures they use.
 //!
-//! `cargo run --example make-samples` writes them under `recipes/samples/`
-//! in Ragnarok's data layout (`data/model/…`, `data/texture/kiln/…`).
+//! Both are authored in kiln's world and converted to each RSM generation's
+//! axes by the inverse of the display transform kiln applies when loading.
 
-use crate::formats::grimrock as gr;
 use crate::formats::rsm::{
     Face, PosKey, RotKey, Rsm, RsmNode, ScaleKey, TexAnimChannel, TexAnimKey, TexCoord,
     TextureAnim, VolumeBox,
 };
+use crate::scene::geometry::box_faces;
 use glam::{Quat, Vec3};
-
-/// A file to write: path relative to `recipes/samples/`, and its bytes.
-pub struct SampleFile {
-    pub path: &'static str,
-    pub bytes: Vec<u8>,
-}
-
-/// Every sample file (models and their textures).
-pub fn all() -> Vec<SampleFile> {
-    vec![
-        SampleFile {
-            path: "data/model/kiln/windmill.rsm2",
-            bytes: crate::formats::rsm::write(&windmill()),
-        },
-        SampleFile {
-            path: "data/model/kiln/beacon.rsm",
-            bytes: crate::formats::rsm::write(&beacon()),
-        },
-        SampleFile {
-            path: "data/texture/kiln/wood.bmp",
-            bytes: wood_texture(),
-        },
-        SampleFile {
-            path: "data/texture/kiln/sail.bmp",
-            bytes: sail_texture(),
-        },
-        SampleFile {
-            path: "data/texture/kiln/banner.tga",
-            bytes: banner_texture(),
-        },
-        SampleFile {
-            path: "data/texture/kiln/stone.bmp",
-            bytes: stone_texture(),
-        },
-        SampleFile {
-            path: "data/texture/kiln/grass.bmp",
-            bytes: crate::samples_map::grass_texture(),
-        },
-        SampleFile {
-            path: "data/texture/kiln/sand.bmp",
-            bytes: crate::samples_map::sand_texture(),
-        },
-        SampleFile {
-            path: "data/kiln_village.rsw",
-            bytes: crate::formats::rsw::write(&crate::samples_map::village_rsw()),
-        },
-        SampleFile {
-            path: "data/kiln_village.gnd",
-            bytes: crate::formats::gnd::write(&crate::samples_map::village_gnd()),
-        },
-        SampleFile {
-            path: "grimrock/mod_assets/models/kiln_tentacle.model",
-            bytes: gr::write_model(&crate::samples_grimrock::tentacle()),
-        },
-        SampleFile {
-            path: "grimrock/mod_assets/animations/kiln_tentacle_wave.animation",
-            bytes: gr::write_animation(&crate::samples_grimrock::tentacle_wave()),
-        },
-        SampleFile {
-            path: "grimrock/mod_assets/models/kiln_sign.model",
-            bytes: gr::write_model(&crate::samples_grimrock::sign()),
-        },
-        SampleFile {
-            path: "grimrock/mod_assets/models/kiln_materials.lua",
-            bytes: crate::samples_grimrock::MATERIALS_LUA.as_bytes().to_vec(),
-        },
-        SampleFile {
-            path: "grimrock/mod_assets/textures/kiln_tentacle.tga",
-            bytes: crate::samples_grimrock::tentacle_texture(),
-        },
-        SampleFile {
-            path: "grimrock/mod_assets/textures/kiln_sign.tga",
-            bytes: crate::samples_grimrock::sign_texture(),
-        },
-        SampleFile {
-            path: "arma/kiln_lever/kiln_lever.p3d",
-            bytes: crate::formats::arma::p3d::write(&crate::samples_arma::lever()),
-        },
-        SampleFile {
-            path: "arma/kiln_lever/anim/kiln_lever_swing.rtm",
-            bytes: crate::formats::arma::rtm::write_plain(&crate::samples_arma::swing_plain()),
-        },
-        SampleFile {
-            path: "arma/kiln_lever/anim/kiln_lever_swing_bin.rtm",
-            bytes: crate::formats::arma::rtm::write_bmtr(&crate::samples_arma::swing_bmtr(), 4),
-        },
-        SampleFile {
-            path: "arma/kiln_lever/model.cfg",
-            bytes: crate::samples_arma::MODEL_CFG.as_bytes().to_vec(),
-        },
-        SampleFile {
-            path: "arma/kiln_lever/data/lever_co.tga",
-            bytes: crate::samples_arma::lever_texture(),
-        },
-    ]
-}
-
-/// The six faces of the box `a..b` as (outward normal, quad), in the order
-/// +Z, −Z, +X, −X, +Y, −Y, each quad counter-clockwise seen from outside.
-/// Shared by the RSM and Grimrock sample generators and the map placeholder.
-pub(crate) fn box_faces(a: Vec3, b: Vec3) -> [(Vec3, [Vec3; 4]); 6] {
-    let v = Vec3::new;
-    [
-        (
-            Vec3::Z,
-            [
-                v(a.x, a.y, b.z),
-                v(b.x, a.y, b.z),
-                v(b.x, b.y, b.z),
-                v(a.x, b.y, b.z),
-            ],
-        ),
-        (
-            Vec3::NEG_Z,
-            [
-                v(b.x, a.y, a.z),
-                v(a.x, a.y, a.z),
-                v(a.x, b.y, a.z),
-                v(b.x, b.y, a.z),
-            ],
-        ),
-        (
-            Vec3::X,
-            [
-                v(b.x, a.y, b.z),
-                v(b.x, a.y, a.z),
-                v(b.x, b.y, a.z),
-                v(b.x, b.y, b.z),
-            ],
-        ),
-        (
-            Vec3::NEG_X,
-            [
-                v(a.x, a.y, a.z),
-                v(a.x, a.y, b.z),
-                v(a.x, b.y, b.z),
-                v(a.x, b.y, a.z),
-            ],
-        ),
-        (
-            Vec3::Y,
-            [
-                v(a.x, b.y, b.z),
-                v(b.x, b.y, b.z),
-                v(b.x, b.y, a.z),
-                v(a.x, b.y, a.z),
-            ],
-        ),
-        (
-            Vec3::NEG_Y,
-            [
-                v(a.x, a.y, a.z),
-                v(b.x, a.y, a.z),
-                v(b.x, a.y, b.z),
-                v(a.x, a.y, b.z),
-            ],
-        ),
-    ]
-}
 
 /// Mesh under construction: vertices, texture coordinates, faces.
 #[derive(Default)]
@@ -460,7 +301,7 @@ pub fn beacon() -> Rsm {
 
 /// 8-bit wood planks with an "F" burnt in (an asymmetric mark that shows
 /// any mirroring).
-fn wood_texture() -> Vec<u8> {
+pub fn wood_texture() -> Vec<u8> {
     let (w, h) = (32usize, 32usize);
     let palette = [[150u8, 100, 55], [120, 78, 40], [60, 35, 20], [255, 0, 255]];
     let mut idx = vec![0u8; w * h];
@@ -481,7 +322,7 @@ fn wood_texture() -> Vec<u8> {
 }
 
 /// 8-bit sail cloth with magenta (colour-keyed) holes along its edge.
-fn sail_texture() -> Vec<u8> {
+pub fn sail_texture() -> Vec<u8> {
     let (w, h) = (32usize, 64usize);
     let palette = [[235u8, 228, 210], [200, 60, 50], [255, 0, 255]];
     let mut idx = vec![0u8; w * h];
@@ -500,7 +341,7 @@ fn sail_texture() -> Vec<u8> {
 }
 
 /// A translucent striped banner (32-bit TGA, real alpha → blended).
-fn banner_texture() -> Vec<u8> {
+pub fn banner_texture() -> Vec<u8> {
     let (w, h) = (32usize, 32usize);
     let mut px = vec![[0u8; 4]; w * h];
     for y in 0..h {
@@ -516,7 +357,7 @@ fn banner_texture() -> Vec<u8> {
 }
 
 /// 24-bit stone blocks.
-fn stone_texture() -> Vec<u8> {
+pub fn stone_texture() -> Vec<u8> {
     let (w, h) = (32usize, 32usize);
     let mut px = vec![[0u8; 3]; w * h];
     for y in 0..h {
