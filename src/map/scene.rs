@@ -5,8 +5,8 @@
 use super::data::DataFolders;
 use crate::error::{Error, Result};
 use crate::formats::{gnd, rsm, rsw};
+use crate::map::ground::Ground;
 use crate::raster::Light;
-use crate::scene::ground::Ground;
 use crate::scene::{self, Model};
 use glam::{Mat3, Mat4, Vec3};
 use rayon::prelude::*;

@@ -5,7 +5,7 @@
 
 use crate::formats::gnd::{Cube, Gnd, Lightmap, Lightmaps, Surface};
 use crate::formats::rsw::{FixedName, Light, ModelInstance, Object, Rsw, Water};
-use crate::scene::ground::top_height;
+use crate::map::ground::top_height;
 
 pub const WIDTH: i32 = 24;
 pub const HEIGHT: i32 = 24;

@@ -7,7 +7,6 @@
 
 pub mod animation;
 pub(crate) mod geometry;
-pub mod ground;
 mod model;
 pub mod pose;
 pub mod skeleton;

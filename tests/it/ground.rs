@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use glam::{Vec2, Vec3};
 use kiln::formats::gnd::{self, Cube, Gnd, Lightmap, Lightmaps, Surface};
-use kiln::scene::ground::{placeholder_colour, shade, Ground, GroundChunk};
+use kiln::map::ground::{placeholder_colour, shade, Ground, GroundChunk};
 
 const CORPUS: &str = "../shared/corpus";
 
