@@ -40,7 +40,7 @@ const STRAIGHT: [[u8; 4]; 4] = [
 /// Two meshes: "base" (a quad on the root, two primitives: a masked textured
 /// one and a blended unlit two-sided one whose uvs scroll by 0.25 in u) and
 /// "blade" (a triangle on a mirrored child node).
-fn sample_model() -> Model {
+fn fixture_model() -> Model {
     let quad_uvs = vec![
         Vec2::new(0.0, 0.0),
         Vec2::new(1.0, 0.0),
@@ -102,8 +102,8 @@ fn sample_model() -> Model {
         }],
     };
     Model {
-        name: "sample".into(),
-        source: PathBuf::from("sample.rsm"),
+        name: "fixture".into(),
+        source: PathBuf::from("fixture.rsm"),
         nodes: vec![
             node("root", None, Vec3::new(1.0, 0.0, 0.0), Vec3::ONE),
             // Negative x scale mirrors, so posing swaps the blade's winding.
@@ -233,7 +233,7 @@ fn decode_png(bytes: &[u8]) -> Vec<[u8; 4]> {
 }
 
 fn posed() -> (Model, PosedModel) {
-    let model = sample_model();
+    let model = fixture_model();
     let posed = pose(&model, 0.0);
     (model, posed)
 }
@@ -402,7 +402,7 @@ fn glb_materials_textures_and_images() {
 
 #[test]
 fn empty_models_give_valid_glb() {
-    let mut model = sample_model();
+    let mut model = fixture_model();
     model.meshes.clear();
     let posed = pose(&model, 0.0);
     let bytes = glb_bytes(&model, &posed).unwrap();
@@ -414,7 +414,7 @@ fn empty_models_give_valid_glb() {
 
     // Meshes without triangles keep their named node but no glTF mesh,
     // which would need at least one non-empty accessor.
-    let mut model = sample_model();
+    let mut model = fixture_model();
     for m in &mut model.meshes {
         for p in &mut m.primitives {
             p.triangles.clear();
@@ -434,7 +434,7 @@ fn empty_models_give_valid_glb() {
 
 #[test]
 fn out_of_range_triangles_are_dropped() {
-    let mut model = sample_model();
+    let mut model = fixture_model();
     model.meshes[1].primitives[0].triangles.push([0, 1, 3]);
     let posed = pose(&model, 0.0);
     let (json, bin) = parse_glb(&glb_bytes(&model, &posed).unwrap());
@@ -584,7 +584,7 @@ fn unknown_extension_is_a_usage_error() {
 
 #[test]
 fn missing_normals_or_uvs_are_left_out() {
-    let mut model = sample_model();
+    let mut model = fixture_model();
     model.meshes[0].normals.clear();
     model.meshes[1].uvs.clear();
     let posed = pose(&model, 0.0);

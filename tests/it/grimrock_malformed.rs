@@ -6,16 +6,16 @@ use crate::common;
 
 use glam::Vec3;
 use kiln::formats::grimrock::{
-    self, Animation, Entity, Light, MeshData, MeshEntity, Model, Node, VertexArray,
+    self, fixture, Animation, Entity, Light, MeshData, MeshEntity, Model, Node, VertexArray,
 };
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// The shipped sample plus the shapes it lacks: a light node, an i16 array
+/// The fixture model plus the shapes it lacks: a light node, an i16 array
 /// whose stride carries non-zero padding, and an absent array whose header
 /// is not all zeros.
 fn edge_model() -> Model {
-    let mut m = grimrock::sample_model();
+    let mut m = fixture::model();
     let Entity::Mesh(e) = &mut m.nodes[3].entity else {
         unreachable!()
     };
@@ -47,49 +47,49 @@ fn edge_model() -> Model {
     m
 }
 
-enum Sample {
+enum Fixture {
     Model(Model),
     Anim(Animation),
 }
 
-fn samples() -> Vec<(&'static str, Sample)> {
+fn fixtures() -> Vec<(&'static str, Fixture)> {
     vec![
-        ("sample.model", Sample::Model(grimrock::sample_model())),
-        ("edge.model", Sample::Model(edge_model())),
-        ("v1.animation", Sample::Anim(grimrock::sample_animation(1))),
-        ("v2.animation", Sample::Anim(grimrock::sample_animation(2))),
+        ("fixture.model", Fixture::Model(fixture::model())),
+        ("edge.model", Fixture::Model(edge_model())),
+        ("v1.animation", Fixture::Anim(fixture::animation(1))),
+        ("v2.animation", Fixture::Anim(fixture::animation(2))),
     ]
 }
 
-fn bytes(s: &Sample) -> Vec<u8> {
+fn bytes(s: &Fixture) -> Vec<u8> {
     match s {
-        Sample::Model(m) => grimrock::write_model(m),
-        Sample::Anim(a) => grimrock::write_animation(a),
+        Fixture::Model(m) => grimrock::write_model(m),
+        Fixture::Anim(a) => grimrock::write_animation(a),
     }
 }
 
 /// Parses `b` as the kind of `s`; on success returns the clean rewrite and
 /// the trailing-byte count.
-fn parse(s: &Sample, b: &[u8], name: &str) -> Result<(Vec<u8>, usize), kiln::error::ParseError> {
+fn parse(s: &Fixture, b: &[u8], name: &str) -> Result<(Vec<u8>, usize), kiln::error::ParseError> {
     match s {
-        Sample::Model(_) => grimrock::parse_model(b, Path::new(name))
+        Fixture::Model(_) => grimrock::parse_model(b, Path::new(name))
             .map(|m| (grimrock::write_model(&m), m.trailing_bytes)),
-        Sample::Anim(_) => grimrock::parse_animation(b, Path::new(name))
+        Fixture::Anim(_) => grimrock::parse_animation(b, Path::new(name))
             .map(|a| (grimrock::write_animation(&a), a.trailing_bytes)),
     }
 }
 
 #[test]
-fn samples_round_trip_exactly() {
-    for (name, s) in samples() {
+fn fixtures_round_trip_exactly() {
+    for (name, s) in fixtures() {
         let b = bytes(&s);
         match &s {
-            Sample::Model(m) => {
+            Fixture::Model(m) => {
                 let got = grimrock::parse_model(&b, Path::new(name)).unwrap();
                 assert_eq!(&got, m, "{name}");
                 assert!(got.warnings.is_empty(), "{:?}", got.warnings);
             }
-            Sample::Anim(a) => {
+            Fixture::Anim(a) => {
                 let got = grimrock::parse_animation(&b, Path::new(name)).unwrap();
                 assert_eq!(&got, a, "{name}");
                 assert!(got.warnings.is_empty(), "{:?}", got.warnings);
@@ -99,21 +99,21 @@ fn samples_round_trip_exactly() {
     // The sizes follow from the layout: 4 nodes of 60 bytes plus names, a
     // mesh of 15 headers, 6 vertices × (12+12+4+8+16+16) bytes, 24 indices,
     // two segments, bounds, two bones, emissive and shadow flag.
-    let m = grimrock::write_model(&grimrock::sample_model());
+    let m = grimrock::write_model(&fixture::model());
     let names = 8 + 9 + 8 + 5;
     let mesh = 8 + 4 + 15 * 12 + 6 * 68 + 4 + 24 * 4 + 4 + 2 * 16 + 9 + 8 + 40 + 4 + 2 * 52 + 13;
     assert_eq!(m.len(), 12 + 4 * 60 + names + mesh);
     // v1: header 24, per track name + count + 10 keys × 40 bytes.
-    let a = grimrock::write_animation(&grimrock::sample_animation(1));
+    let a = grimrock::write_animation(&fixture::animation(1));
     assert_eq!(a.len(), 24 + (4 + 9 + 4 + 400) + (4 + 8 + 4 + 400));
     // v2: the base is three single keys.
-    let a = grimrock::write_animation(&grimrock::sample_animation(2));
+    let a = grimrock::write_animation(&fixture::animation(2));
     assert_eq!(a.len(), 24 + (4 + 9 + 12 + 40) + (4 + 8 + 12 + 400));
 }
 
 #[test]
-fn sample_rest_pose_is_identity_and_skin_is_consistent() {
-    let m = grimrock::sample_model();
+fn fixture_rest_pose_is_identity_and_skin_is_consistent() {
+    let m = fixture::model();
     let e = m.nodes[3].mesh().unwrap();
     for b in &e.bones {
         let rest = m.world_matrix(b.node as usize) * b.inv_rest.to_mat4();
@@ -126,12 +126,12 @@ fn sample_rest_pose_is_identity_and_skin_is_consistent() {
         .map(|b| b.node_name.clone())
         .collect();
     assert_eq!(bones, [Some("bone_base".into()), Some("bone_arm".into())]);
-    assert!(grimrock::unmatched_tracks(&grimrock::sample_animation(2), &m).is_empty());
+    assert!(grimrock::unmatched_tracks(&fixture::animation(2), &m).is_empty());
 }
 
 #[test]
 fn every_truncation_fails_with_file_and_offset() {
-    for (name, s) in samples() {
+    for (name, s) in fixtures() {
         let b = bytes(&s);
         for len in 0..b.len() {
             let e = match parse(&s, &b[..len], name) {
@@ -149,14 +149,14 @@ fn every_truncation_fails_with_file_and_offset() {
 
 #[test]
 fn trailing_bytes_are_a_warning() {
-    for (name, s) in samples() {
+    for (name, s) in fixtures() {
         let mut b = bytes(&s);
         let clean = b.clone();
         b.extend_from_slice(&[1, 2, 3]);
         let (out, trailing) = parse(&s, &b, name).unwrap();
         assert_eq!((trailing, out), (3, clean), "{name}");
     }
-    let mut b = grimrock::write_model(&grimrock::sample_model());
+    let mut b = grimrock::write_model(&fixture::model());
     b.push(0);
     let m = grimrock::parse_model(&b, Path::new("t.model")).unwrap();
     assert_eq!(m.warnings.len(), 1);
@@ -167,13 +167,13 @@ fn trailing_bytes_are_a_warning() {
     );
 }
 
-/// (count fields, string-length fields) of each sample, counted from the
+/// (count fields, string-length fields) of each fixture, counted from the
 /// layout: node count, then per mesh vertex, index, segment and bone counts;
 /// strings are node names and materials (plus the animation name and track
 /// node names); a v1 track has one key count, a v2 track three.
 fn expected_fields(name: &str) -> (usize, usize) {
     match name {
-        "sample.model" => (5, 4 + 2),
+        "fixture.model" => (5, 4 + 2),
         "edge.model" => (5, 5 + 2),
         "v1.animation" => (1 + 2, 3),
         "v2.animation" => (1 + 2 * 3, 3),
@@ -183,7 +183,7 @@ fn expected_fields(name: &str) -> (usize, usize) {
 
 #[test]
 fn hostile_counts_fail_fast_at_their_own_offset() {
-    for (name, s) in samples() {
+    for (name, s) in fixtures() {
         let b0 = bytes(&s);
         let mut first: Option<(Vec<usize>, Vec<usize>)> = None;
         for value in [0x7FFF_FFFFu32, 0x8000_0000, 0xFFFF_FFFF] {
@@ -222,7 +222,7 @@ fn hostile_counts_fail_fast_at_their_own_offset() {
 
 #[test]
 fn known_fields_name_themselves() {
-    let m = grimrock::write_model(&grimrock::sample_model());
+    let m = grimrock::write_model(&fixture::model());
     let f = Path::new("t.model");
     let mut b = m.clone();
     b[8..12].copy_from_slice(&0x7FFF_FFFFi32.to_le_bytes());
@@ -291,7 +291,7 @@ fn garbage_headers_are_refused_clearly() {
     let e = grimrock::parse_model(b"ANIM\x01\0\0\0", f).unwrap_err();
     assert!(e.message.contains("not a Grimrock model"), "{e}");
     for v in [0i32, 1, 3, -1] {
-        let mut b = grimrock::write_model(&grimrock::sample_model());
+        let mut b = grimrock::write_model(&fixture::model());
         b[4..8].copy_from_slice(&v.to_le_bytes());
         let e = grimrock::parse_model(&b, f).unwrap_err();
         assert_eq!((e.field.as_str(), e.offset), ("version", 4));
@@ -301,7 +301,7 @@ fn garbage_headers_are_refused_clearly() {
     let e = grimrock::parse_animation(b"MDL1\x02\0\0\0", f).unwrap_err();
     assert!(e.message.contains("not a Grimrock animation"), "{e}");
     for v in [0i32, 3, -1] {
-        let mut b = grimrock::write_animation(&grimrock::sample_animation(2));
+        let mut b = grimrock::write_animation(&fixture::animation(2));
         b[4..8].copy_from_slice(&v.to_le_bytes());
         let e = grimrock::parse_animation(&b, f).unwrap_err();
         assert_eq!((e.field.as_str(), e.offset), ("version", 4));
@@ -312,7 +312,7 @@ fn garbage_headers_are_refused_clearly() {
 fn odd_but_readable_values_become_warnings() {
     // A segment beyond the indices, an index beyond the vertices, a bone slot
     // beyond the bones, a parent that is not a node, zero fps.
-    let mut m = grimrock::sample_model();
+    let mut m = fixture::model();
     m.nodes[1].parent = 9;
     let Entity::Mesh(e) = &mut m.nodes[3].entity else {
         unreachable!()
@@ -336,7 +336,7 @@ fn odd_but_readable_values_become_warnings() {
     // world_matrix stops at the broken link instead of looping or panicking.
     assert_eq!(got.world_matrix(2), glam::Mat4::from_translation(Vec3::Y));
 
-    let mut a = grimrock::sample_animation(1);
+    let mut a = fixture::animation(1);
     a.fps = 0.0;
     let got = grimrock::parse_animation(&grimrock::write_animation(&a), Path::new("w.animation"))
         .unwrap();
@@ -363,7 +363,7 @@ fn empty_mesh_and_uneven_v1_tracks_write_readable_files() {
     assert_eq!(grimrock::parse_model(&b, Path::new("e.model")).unwrap(), m);
 
     // Version 1 has one key count per track: short arrays repeat their last key.
-    let mut a = grimrock::sample_animation(2);
+    let mut a = fixture::animation(2);
     a.version = 1;
     let got = grimrock::parse_animation(&grimrock::write_animation(&a), Path::new("u.animation"))
         .unwrap();
@@ -372,7 +372,7 @@ fn empty_mesh_and_uneven_v1_tracks_write_readable_files() {
     let arm = &got.tracks[1];
     assert_eq!(arm.rotations, a.tracks[1].rotations);
 
-    let mut a = grimrock::sample_animation(1);
+    let mut a = fixture::animation(1);
     a.tracks[0].rotations.truncate(3);
     a.tracks[0].scales.clear();
     let got = grimrock::parse_animation(&grimrock::write_animation(&a), Path::new("u.animation"))
@@ -386,7 +386,7 @@ fn empty_mesh_and_uneven_v1_tracks_write_readable_files() {
     assert_eq!(t.scales[5], Vec3::ONE);
 
     // Raw array bytes that disagree with the vertex count are cut or padded.
-    let mut m = grimrock::sample_model();
+    let mut m = fixture::model();
     let Entity::Mesh(e) = &mut m.nodes[3].entity else {
         unreachable!()
     };
@@ -403,7 +403,7 @@ fn empty_mesh_and_uneven_v1_tracks_write_readable_files() {
 
 #[test]
 fn random_byte_flips_never_panic() {
-    let mut inputs: Vec<(String, Sample, Vec<u8>)> = samples()
+    let mut inputs: Vec<(String, Fixture, Vec<u8>)> = fixtures()
         .into_iter()
         .map(|(n, s)| {
             let b = bytes(&s);
@@ -420,9 +420,9 @@ fn random_byte_flips_never_panic() {
         match std::fs::read(root.join(rel)) {
             Ok(b) => {
                 let s = if rel.ends_with(".model") {
-                    Sample::Model(Model::new())
+                    Fixture::Model(Model::new())
                 } else {
-                    Sample::Anim(Animation::new(2, 0.0, 0))
+                    Fixture::Anim(Animation::new(2, 0.0, 0))
                 };
                 inputs.push((rel.to_string(), s, b));
             }

@@ -36,7 +36,7 @@ fn lod(resolution: f32) -> Lod {
 
 /// A quad and a triangle with one bone, one animation key and a raw tag,
 /// plus an empty Geometry LOD.
-fn sample() -> Mlod {
+fn fixture() -> Mlod {
     let mut a = lod(1.0);
     a.points = (0..4)
         .map(|i| Point {
@@ -138,8 +138,8 @@ fn parse(data: &[u8]) -> Result<Mlod, kiln::error::ParseError> {
 }
 
 #[test]
-fn sample_round_trips_and_keeps_weights() {
-    let m = sample();
+fn fixture_round_trips_and_keeps_weights() {
+    let m = fixture();
     let data = p3d::write(&m);
     let back = parse(&data).unwrap();
     assert_eq!(p3d::write(&back), data);
@@ -206,7 +206,7 @@ fn lod_names() {
 
 #[test]
 fn every_truncation_fails_cleanly() {
-    let data = p3d::write(&sample());
+    let data = p3d::write(&fixture());
     for n in 0..data.len() {
         let e = parse(&data[..n]).expect_err(&format!("length {n} parsed"));
         assert!(e.offset as usize <= n, "length {n}: {e}");
@@ -216,7 +216,7 @@ fn every_truncation_fails_cleanly() {
 
 #[test]
 fn hostile_counts_at_every_count_field() {
-    let data = p3d::write(&sample());
+    let data = p3d::write(&fixture());
     let fields = count_fields(&data);
     assert_eq!(fields.len(), 1 + 2 * 3 + 4 + 1);
     for (off, name) in &fields {
@@ -239,7 +239,7 @@ fn hostile_counts_at_every_count_field() {
 
 #[test]
 fn structural_errors_name_field_and_offset() {
-    let data = p3d::write(&sample());
+    let data = p3d::write(&fixture());
     let patch = |off: usize, v: u32| {
         let mut d = data.clone();
         d[off..off + 4].copy_from_slice(&v.to_le_bytes());
@@ -283,7 +283,7 @@ fn structural_errors_name_field_and_offset() {
 
 #[test]
 fn random_flips_never_panic() {
-    let data = p3d::write(&sample());
+    let data = p3d::write(&fixture());
     let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut next = || {
         seed ^= seed << 13;

@@ -4,7 +4,7 @@
 use crate::common;
 
 use glam::{Quat, Vec3};
-use kiln::formats::rsm::{self, sample, Rsm};
+use kiln::formats::rsm::{self, fixture, Rsm};
 use std::path::{Path, PathBuf};
 
 /// The corpus folder this file reads, or `None` after the skip line.
@@ -436,10 +436,10 @@ fn raglite_v0202_and_v0203() {
 
 #[test]
 fn synthetic_models_of_every_version_round_trip() {
-    for (maj, min) in sample::VERSIONS {
-        let m = rsm::sample_model(maj, min);
+    for (maj, min) in fixture::VERSIONS {
+        let m = fixture::model(maj, min);
         let bytes = rsm::write(&m);
-        let back = rsm::parse(&bytes, Path::new("sample.rsm")).unwrap_or_else(|e| panic!("{e}"));
+        let back = rsm::parse(&bytes, Path::new("fixture.rsm")).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(back, m, "{maj}.{min}");
         assert_eq!(rsm::write(&back), bytes, "{maj}.{min}");
     }
@@ -448,14 +448,9 @@ fn synthetic_models_of_every_version_round_trip() {
 #[test]
 fn synthetic_sizes_follow_each_version_layout() {
     // Hand-counted sizes: each version step adds exactly its new fields.
-    let sizes: Vec<(String, usize)> = sample::VERSIONS
+    let sizes: Vec<(String, usize)> = fixture::VERSIONS
         .iter()
-        .map(|&(a, b)| {
-            (
-                format!("{a}.{b}"),
-                rsm::write(&rsm::sample_model(a, b)).len(),
-            )
-        })
+        .map(|&(a, b)| (format!("{a}.{b}"), rsm::write(&fixture::model(a, b)).len()))
         .collect();
     let get = |v: &str| sizes.iter().find(|s| s.0 == v).unwrap().1;
     // 1.2 adds a colour per texcoord (6) and a smoothing group per face (3).
@@ -476,7 +471,7 @@ fn synthetic_sizes_follow_each_version_layout() {
 
 #[test]
 fn v15_per_node_position_keys_round_trip() {
-    let mut m = rsm::sample_model(1, 5);
+    let mut m = fixture::model(1, 5);
     m.node_pos_keys_v15 = true;
     m.nodes[1].pos_keys = vec![rsm::PosKey {
         frame: 100,
@@ -486,7 +481,7 @@ fn v15_per_node_position_keys_round_trip() {
     let bytes = rsm::write(&m);
     assert_eq!(
         bytes.len(),
-        rsm::write(&rsm::sample_model(1, 5)).len() + 4 + 4 + 20
+        rsm::write(&fixture::model(1, 5)).len() + 4 + 4 + 20
     );
     let back = rsm::parse(&bytes, Path::new("v15.rsm")).unwrap();
     assert!(back.node_pos_keys_v15);

@@ -4,33 +4,33 @@
 
 use crate::common;
 
-use kiln::formats::rsm::{self, sample, Rsm};
+use kiln::formats::rsm::{self, fixture, Rsm};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// Every sample version, plus the two layout variants: a 2.3 file ending
+/// Every fixture version, plus the two layout variants: a 2.3 file ending
 /// right after its nodes, and a 1.5 file with per-node position keys.
-fn samples() -> Vec<(String, Rsm)> {
-    let mut out: Vec<(String, Rsm)> = sample::VERSIONS
+fn fixtures() -> Vec<(String, Rsm)> {
+    let mut out: Vec<(String, Rsm)> = fixture::VERSIONS
         .iter()
-        .map(|&(a, b)| (format!("sample-{a}.{b}.rsm"), rsm::sample_model(a, b)))
+        .map(|&(a, b)| (format!("fixture-{a}.{b}.rsm"), fixture::model(a, b)))
         .collect();
-    let mut bare = rsm::sample_model(2, 3);
+    let mut bare = fixture::model(2, 3);
     bare.volume_boxes.clear();
     bare.volume_box_block = false;
-    out.push(("sample-2.3-bare.rsm2".to_string(), bare));
-    let mut v15 = rsm::sample_model(1, 5);
+    out.push(("fixture-2.3-bare.rsm2".to_string(), bare));
+    let mut v15 = fixture::model(1, 5);
     v15.node_pos_keys_v15 = true;
     v15.nodes[0].pos_keys = vec![rsm::PosKey {
         frame: 10,
         position: glam::Vec3::ONE,
         data: 0,
     }];
-    out.push(("sample-1.5-nodepos.rsm".to_string(), v15));
+    out.push(("fixture-1.5-nodepos.rsm".to_string(), v15));
     out
 }
 
-/// Byte length of a 2.3 sample up to the end of its last node.
+/// Byte length of a 2.3 fixture up to the end of its last node.
 fn nodes_end_v23(m: &Rsm, full: usize) -> Option<usize> {
     (m.major == 2 && m.minor == 3 && m.volume_box_block)
         .then(|| full - 4 - 40 * m.volume_boxes.len())
@@ -38,7 +38,7 @@ fn nodes_end_v23(m: &Rsm, full: usize) -> Option<usize> {
 
 #[test]
 fn every_truncation_fails_with_file_and_offset() {
-    for (name, m) in samples() {
+    for (name, m) in fixtures() {
         let bytes = rsm::write(&m);
         let file = Path::new(&name);
         assert!(rsm::parse(&bytes, file).is_ok(), "{name}");
@@ -79,7 +79,7 @@ fn garbage_headers_are_refused_clearly() {
     assert!(e.to_string().starts_with("bad.rsm: magic at byte 0"), "{e}");
 
     for (maj, min) in [(1u8, 0u8), (1, 8), (2, 1), (2, 4), (3, 0), (0, 0)] {
-        let mut b = rsm::write(&rsm::sample_model(1, 4));
+        let mut b = rsm::write(&fixture::model(1, 4));
         b[4] = maj;
         b[5] = min;
         let e = rsm::parse(&b, file).unwrap_err();
@@ -88,29 +88,29 @@ fn garbage_headers_are_refused_clearly() {
     }
 }
 
-/// How many count fields each sample holds (hand-counted from the layout):
+/// How many count fields each fixture holds (hand-counted from the layout):
 /// 1.x: textures, nodes, 5 per node (+ scale keys from 1.6), model position
 /// keys before 1.6, volume boxes; 2.x likewise with roots, per-node position
 /// keys, and in 2.3 texture animations (1 anim, 2 channels on the child).
 fn expected_counts(name: &str) -> usize {
     match name {
-        "sample-1.1.rsm" | "sample-1.2.rsm" | "sample-1.3.rsm" | "sample-1.4.rsm"
-        | "sample-1.5.rsm" => 2 + 2 * 5 + 1 + 1,
-        "sample-1.6.rsm" | "sample-1.7.rsm" => 2 + 2 * 6 + 1,
+        "fixture-1.1.rsm" | "fixture-1.2.rsm" | "fixture-1.3.rsm" | "fixture-1.4.rsm"
+        | "fixture-1.5.rsm" => 2 + 2 * 5 + 1 + 1,
+        "fixture-1.6.rsm" | "fixture-1.7.rsm" => 2 + 2 * 6 + 1,
         // Two of its 16 counts (the root's position keys, the child's
         // textures) are reported where the competing 1.4 reading failed,
         // further into the file: still an error, just not at the count.
-        "sample-1.5-nodepos.rsm" => 2 + 2 * 6 + 1 + 1 - 2,
-        "sample-2.2.rsm" => 3 + 2 * 7 + 1,
-        "sample-2.3.rsm" => 2 + 2 * 8 + 3 + 1,
-        "sample-2.3-bare.rsm2" => 2 + 2 * 8 + 3,
+        "fixture-1.5-nodepos.rsm" => 2 + 2 * 6 + 1 + 1 - 2,
+        "fixture-2.2.rsm" => 3 + 2 * 7 + 1,
+        "fixture-2.3.rsm" => 2 + 2 * 8 + 3 + 1,
+        "fixture-2.3-bare.rsm2" => 2 + 2 * 8 + 3,
         _ => unreachable!("{name}"),
     }
 }
 
 #[test]
 fn hostile_counts_fail_fast_at_their_own_offset() {
-    for (name, m) in samples() {
+    for (name, m) in fixtures() {
         let bytes = rsm::write(&m);
         let file = Path::new(&name);
         let mut count_offsets = Vec::new();
@@ -147,13 +147,13 @@ fn hostile_counts_fail_fast_at_their_own_offset() {
 #[test]
 fn known_count_fields_name_themselves() {
     // 1.4: magic 4, version 2, anim 4, shade 4, alpha 1, reserved 16.
-    let mut b = rsm::write(&rsm::sample_model(1, 4));
+    let mut b = rsm::write(&fixture::model(1, 4));
     b[31..35].copy_from_slice(&(-1i32).to_le_bytes());
     let e = rsm::parse(&b, Path::new("t.rsm")).unwrap_err();
     assert_eq!((e.field.as_str(), e.offset), ("texture_count", 31));
     assert!(e.message.contains("negative count -1"), "{e}");
     // The node count follows two 40-byte texture names and the main name.
-    let mut b = rsm::write(&rsm::sample_model(1, 4));
+    let mut b = rsm::write(&fixture::model(1, 4));
     b[155..159].copy_from_slice(&0x7FFF_FFFFi32.to_le_bytes());
     let e = rsm::parse(&b, Path::new("t.rsm")).unwrap_err();
     assert_eq!((e.field.as_str(), e.offset), ("node_count", 155));
@@ -162,7 +162,7 @@ fn known_count_fields_name_themselves() {
 
 #[test]
 fn random_byte_flips_never_panic() {
-    let models: Vec<(String, Vec<u8>)> = samples()
+    let models: Vec<(String, Vec<u8>)> = fixtures()
         .into_iter()
         .map(|(n, m)| (n, rsm::write(&m)))
         .collect();

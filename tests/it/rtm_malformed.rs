@@ -178,7 +178,7 @@ fn check_error(data: &[u8], what: &str) {
 
 #[test]
 fn every_truncation_fails() {
-    let samples = [
+    let fixtures = [
         // LZO frames (80 × 14 bytes), then LZO times (260 × 4 bytes).
         rtm::write_bmtr(&synthetic(3, 80), 5),
         rtm::write_bmtr(&synthetic(3, 80), 3),
@@ -198,13 +198,13 @@ fn every_truncation_fails() {
             }],
         }),
     ];
-    for (i, data) in samples.iter().enumerate() {
+    for (i, data) in fixtures.iter().enumerate() {
         for len in 0..data.len() {
-            check_error(&data[..len], &format!("sample {i} cut at {len}"));
+            check_error(&data[..len], &format!("fixture {i} cut at {len}"));
         }
         let mut long = data.clone();
         long.push(0);
-        check_error(&long, &format!("sample {i} with a trailing byte"));
+        check_error(&long, &format!("fixture {i} with a trailing byte"));
     }
 }
 

@@ -411,7 +411,7 @@ fn premul(p: [u8; 4]) -> [u8; 4] {
     [m(p[0]), m(p[1]), m(p[2]), p[3]]
 }
 
-fn sample_rgba(w: u32, h: u32) -> Vec<[u8; 4]> {
+fn rle_mix_rgba(w: u32, h: u32) -> Vec<[u8; 4]> {
     // Runs, singles and a translucent column, so RLE uses both packet kinds.
     (0..w * h)
         .map(|i| {
@@ -429,7 +429,7 @@ fn sample_rgba(w: u32, h: u32) -> Vec<[u8; 4]> {
 #[test]
 fn tga32_round_trips_raw_and_rle() {
     for (w, h) in [(1, 1), (7, 3), (300, 2), (131, 5)] {
-        let rgba = sample_rgba(w, h);
+        let rgba = rle_mix_rgba(w, h);
         let want: Vec<[u8; 4]> = rgba.iter().map(|&p| premul(p)).collect();
         let raw = encode_tga32(w, h, &rgba, false);
         let rle = encode_tga32(w, h, &rgba, true);
@@ -614,7 +614,7 @@ fn tga_errors_name_field_and_offset() {
 
 #[test]
 fn every_truncation_of_small_files_is_an_error_never_a_panic() {
-    let rgba = sample_rgba(9, 3);
+    let rgba = rle_mix_rgba(9, 3);
     let map = [0u8, 0, 255, 0, 255, 0, 255, 0, 0];
     let files = [
         ("tga raw", encode_tga32(9, 3, &rgba, false)),

@@ -9,14 +9,13 @@
 //! is unverified.
 
 mod anim;
+pub mod fixture;
 mod model;
-pub mod sample;
 mod summary;
 mod write;
 
 pub use anim::{parse_animation, parse_animation_file};
 pub use model::{parse_model, parse_model_file};
-pub use sample::{sample_animation, sample_model};
 pub use summary::{
     animation_summary, model_summary, unmatched_tracks, AnimationSummary, BoneSummary, MeshSummary,
     ModelSummary, NodeSummary, SegmentSummary, TrackSummary, VertexArraySummary,

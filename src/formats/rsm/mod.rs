@@ -3,13 +3,12 @@
 //! interpretation (milliseconds vs frames, mirrors, centering) is resolved in
 //! `scene::lower_rsm`, not here.
 
+pub mod fixture;
 mod parse;
-pub mod sample;
 mod summary;
 mod write;
 
 pub use parse::{parse, parse_file};
-pub use sample::sample_model;
 pub use summary::{summary, RsmSummary, SummaryNode};
 pub use write::write;
 

@@ -1,7 +1,8 @@
-//! Bilinear texture sampling with repeat addressing, eight lanes at a time.
+//! Bilinear texel filtering, eight lanes at a time: textures repeat,
+//! lightmaps clamp to their edge.
 //!
-//! Texels are premultiplied, so filtering across a transparent texel fades
-//! alpha and colour together instead of dragging its colour in.
+//! Texture texels are premultiplied, so filtering across a transparent
+//! texel fades alpha and colour together instead of dragging its colour in.
 
 use super::lanes::{F32x8, I32x8, LANES};
 use super::LightmapLayer;
@@ -35,14 +36,14 @@ impl<'a> TexView<'a> {
     }
 
     /// Premultiplied RGBA in 0..1 per lane; lanes outside `mask` are zero.
-    pub fn sample(&self, u: F32x8, v: F32x8, mask: I32x8) -> [F32x8; 4] {
+    pub fn bilinear(&self, u: F32x8, v: F32x8, mask: I32x8) -> [F32x8; 4] {
         let (ix0, ix1, fx) = wrap_axis(u, self.w);
         let (iy0, iy1, fy) = wrap_axis(v, self.h);
-        bilinear(self.texels, self.w, (ix0, ix1, fx), (iy0, iy1, fy), mask)
+        filter_taps(self.texels, self.w, (ix0, ix1, fx), (iy0, iy1, fy), mask)
     }
 }
 
-/// A lightmap layer ready to sample: straight RGBA, clamp to edge.
+/// A lightmap layer ready to filter: straight RGBA, clamp to edge.
 #[derive(Debug, Clone, Copy)]
 pub struct LightView<'a> {
     texels: &'a [[u8; 4]],
@@ -66,10 +67,10 @@ impl<'a> LightView<'a> {
     }
 
     /// Straight RGBA in 0..1 per lane; lanes outside `mask` are zero.
-    pub fn sample(&self, u: F32x8, v: F32x8, mask: I32x8) -> [F32x8; 4] {
+    pub fn bilinear(&self, u: F32x8, v: F32x8, mask: I32x8) -> [F32x8; 4] {
         let (ix0, ix1, fx) = clamp_axis(u, self.w);
         let (iy0, iy1, fy) = clamp_axis(v, self.h);
-        bilinear(self.texels, self.w, (ix0, ix1, fx), (iy0, iy1, fy), mask)
+        filter_taps(self.texels, self.w, (ix0, ix1, fx), (iy0, iy1, fy), mask)
     }
 }
 
@@ -79,7 +80,7 @@ type Axis = (I32x8, I32x8, F32x8);
 
 /// Filters the four taps of each live lane (channels as stored).
 #[inline(always)]
-fn bilinear(texels: &[[u8; 4]], w: i32, x: Axis, y: Axis, mask: I32x8) -> [F32x8; 4] {
+fn filter_taps(texels: &[[u8; 4]], w: i32, x: Axis, y: Axis, mask: I32x8) -> [F32x8; 4] {
     let (ix0, ix1, fx) = x;
     let (iy0, iy1, fy) = y;
     // Fixed-point weights (8 fractional bits, like texture hardware) let a
@@ -131,7 +132,7 @@ fn lerp(a: u64, b: u64, f: u64) -> u64 {
     a * (256 - f) + b * f
 }
 
-/// Texel indices either side of the sample and the weight of the second,
+/// Texel indices either side of coordinate `u` and the weight of the second,
 /// with texel centres at (i + ½) / size and wrap-around at both ends.
 #[inline(always)]
 fn wrap_axis(u: F32x8, size: i32) -> (I32x8, I32x8, F32x8) {
@@ -154,12 +155,12 @@ fn wrap_axis(u: F32x8, size: i32) -> (I32x8, I32x8, F32x8) {
     (i0, i1, frac)
 }
 
-/// Texel indices either side of the sample and the weight of the second,
+/// Texel indices either side of coordinate `u` and the weight of the second,
 /// with texel centres at (i + ½) / size; outside the centres of the first and
 /// last texel both indices name the edge texel.
 #[inline(always)]
 fn clamp_axis(u: F32x8, size: i32) -> (I32x8, I32x8, F32x8) {
-    // Beyond one texture width outside [0, 1] every sample is the edge texel
+    // Beyond one texture width outside [0, 1] every lookup gives the edge texel
     // anyway; the bound keeps the lane floor exact and maps NaN to an edge.
     let u = u.max(F32x8::splat(-1.0)).min(F32x8::splat(2.0));
     let x = u * F32x8::splat(size as f32) - F32x8::splat(0.5);
@@ -197,7 +198,7 @@ mod tests {
     }
 
     fn one(view: &TexView, u: f32, v: f32) -> [f32; 4] {
-        let r = view.sample(F32x8::splat(u), F32x8::splat(v), I32x8::splat(-1));
+        let r = view.bilinear(F32x8::splat(u), F32x8::splat(v), I32x8::splat(-1));
         [r[0].0[0], r[1].0[0], r[2].0[0], r[3].0[0]]
     }
 
@@ -227,7 +228,7 @@ mod tests {
         close(one(&v, 1.0, 0.25), [0.5, 0.5, 0.0, 1.0]);
         // 3/8 across: 3/4 of the left texel, 1/4 of the right one.
         close(one(&v, 0.375, 0.25), [0.75, 0.25, 0.0, 1.0]);
-        // Repeat: u + 3 and v - 2 sample the same place.
+        // Repeat: u + 3 and v - 2 filter the same place.
         close(one(&v, 3.375, -1.75), [0.75, 0.25, 0.0, 1.0]);
     }
 
@@ -267,7 +268,7 @@ mod tests {
         };
         let v = LightView::new(&l).unwrap();
         let one = |u: f32, w: f32| {
-            let r = v.sample(F32x8::splat(u), F32x8::splat(w), I32x8::splat(-1));
+            let r = v.bilinear(F32x8::splat(u), F32x8::splat(w), I32x8::splat(-1));
             [r[0].0[0], r[1].0[0], r[2].0[0], r[3].0[0]]
         };
         close(one(0.25, 0.25), [1.0, 0.0, 0.0, 1.0]);

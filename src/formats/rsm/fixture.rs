@@ -1,5 +1,5 @@
 //! Small synthetic models of every version, built in code: kiln's own test
-//! fixtures (real files of most versions are not public) and sample content.
+//! fixtures (real files of most versions are not public).
 
 use super::*;
 
@@ -21,7 +21,7 @@ pub const VERSIONS: [(u8, u8); 9] = [
 /// groups, rotation/scale/position keys, model position keys, volume boxes
 /// and texture animations. Fields the version cannot store hold exactly the
 /// values the parser gives them, so `parse(write(m)) == m`.
-pub fn sample_model(major: u8, minor: u8) -> Rsm {
+pub fn model(major: u8, minor: u8) -> Rsm {
     let mut rsm = Rsm::new(major, minor);
     let v2 = rsm.is_rsm2();
     let v23 = rsm.at_least(2, 3);

@@ -1,6 +1,5 @@
 //! A small skinned Grimrock model and its animation, built in code: kiln's
-//! own fixtures for the parser and writer, and sample content that can ship
-//! (no game data involved).
+//! own fixtures for the parser and writer (no game data involved).
 
 use super::*;
 
@@ -10,7 +9,7 @@ use super::*;
 /// vertices follows `bone_base`, the top row `bone_arm`, the middle row both
 /// half and half. Two segments (`kiln_base`, `kiln_arm`) each hold both
 /// windings of their half so the strip shows from either side.
-pub fn sample_model() -> Model {
+pub fn model() -> Model {
     let mut m = Model::new();
     m.nodes.push(Node::new(b"RootNode", -1));
     m.nodes.push(Node::new(b"bone_base", 0));
@@ -99,7 +98,7 @@ pub fn sample_model() -> Model {
 /// `bend`: over 10 frames at 20 fps the arm swings 90° about Z on its hinge
 /// while the base stays put. Version 1 stores a key per frame for both
 /// tracks; version 2 stores the base as single constant keys.
-pub fn sample_animation(version: i32) -> Animation {
+pub fn animation(version: i32) -> Animation {
     let frames = 10;
     let mut a = Animation::new(version, 20.0, frames);
     let mut base = Track::new(b"bone_base");
