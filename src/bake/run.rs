@@ -149,10 +149,9 @@ impl JobPlan {
 }
 
 /// The model a clip animates. With no animation file that is the job's
-/// model itself (its own animation, or its rest pose).
-///
-/// Hook for the lead: loading and applying animation files (Grimrock
-/// `.animation`, Arma `.rtm` with `job.skeleton`/`job.duration`) goes here.
+/// model itself (its own animation, or its rest pose); otherwise the clip's
+/// animation file (Grimrock `.animation`, Arma `.rtm`) applied to a copy of
+/// it, with the job's skeleton, duration and travel options.
 pub fn clip_model(model: &Model, spec: &ClipSpec, job: &Job) -> Result<Model> {
     match &spec.animation {
         None => Ok(model.clone()),

@@ -299,8 +299,9 @@ impl ChunkBuilder {
 }
 
 impl Ground {
-    /// `find_texture` maps a GND texture name to a file (the lead's
-    /// data-folder policy).
+    /// Builds the chunked ground mesh, textures and lightmap atlas of `gnd`
+    /// (read from `gnd_path`, named in warnings). `find_texture` maps a GND
+    /// texture name to a file; the map scene looks it up in the data folders.
     pub fn build(
         gnd: &Gnd,
         gnd_path: &Path,
