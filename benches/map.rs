@@ -31,12 +31,12 @@ fn synthetic_map() -> PathBuf {
         .ok()
         .and_then(|v| v.parse::<usize>().ok())
     {
-        let (rsw, _) = kiln::samples_map::big_map(SIDE, SIDE, n);
+        let (rsw, _) = kiln::samples::map::big_map(SIDE, SIDE, n);
         let path = dir.join(format!("big_{n}.rsw"));
         std::fs::write(&path, kiln::formats::rsw::write(&rsw)).expect("write synthetic map");
         eprintln!("wrote {}", path.display());
     }
-    let (rsw, gnd) = kiln::samples_map::big_map(SIDE, SIDE, INSTANCES);
+    let (rsw, gnd) = kiln::samples::map::big_map(SIDE, SIDE, INSTANCES);
     let rsw_path = dir.join("big.rsw");
     for (path, bytes) in [
         (rsw_path.clone(), kiln::formats::rsw::write(&rsw)),

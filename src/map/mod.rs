@@ -1,6 +1,7 @@
-//! Ragnarok maps: an RSW scene on its GND ground and water, lowered to one
-//! drawable [`MapScene`], framed by map cameras ([`view`]) and drawn in
-//! blocks ([`draw`]) so that memory stays bounded on the largest maps.
+//! Ragnarok maps: an RSW scene on its GND ground ([`ground`]) and water,
+//! lowered to one drawable [`MapScene`], framed by map cameras ([`view`]) and
+//! drawn in blocks ([`draw`]) so that memory stays bounded on the largest
+//! maps.
 //!
 //! World frame: kiln's (right-handed, Y up) is `D · RO` with
 //! `D = diag(1, −1, −1)`, RO being the client's frame (Y down, tile `(x, y)`
@@ -8,6 +9,7 @@
 //! and a top-down view with "up" = −Z shows the map as its minimap does.
 
 pub mod draw;
+pub mod ground;
 pub mod scene;
 pub mod view;
 pub mod water;

@@ -8,8 +8,8 @@ use crate::formats::rsm::lower::lower as lower_rsm;
 use crate::formats::{gnd, rsm, rsw};
 use crate::source::{Found, Layout, Lookup, Tree};
 use crate::spec::FileRef;
+use crate::map::ground::Ground;
 use crate::raster::Light;
-use crate::scene::ground::Ground;
 use crate::scene::{self, Model};
 use glam::{Mat3, Mat4, Vec3};
 use rayon::prelude::*;
@@ -457,7 +457,7 @@ fn placeholder_box() -> Model {
     // Each quad runs bottom-left, bottom-right, top-right, top-left seen
     // from outside; the texture's outline frames every face.
     let corner_uvs = [(0.0, 1.0), (1.0, 1.0), (1.0, 0.0), (0.0, 0.0)];
-    let faces = crate::samples::box_faces(Vec3::new(-h, 0.0, -h), Vec3::new(h, t, h));
+    let faces = crate::scene::geometry::box_faces(Vec3::new(-h, 0.0, -h), Vec3::new(h, t, h));
     for (normal, quad) in faces {
         let base = positions.len() as u32;
         for (p, (u, v)) in quad.into_iter().zip(corner_uvs) {

@@ -8,7 +8,7 @@
 //! blue, blended over the ground.
 
 use crate::formats::gnd::Gnd;
-use crate::scene::ground::CHUNK_TILES;
+use crate::map::ground::CHUNK_TILES;
 use glam::{Vec2, Vec3};
 
 /// Straight RGBA of the surface: the colour of open sea in the client's

@@ -10,7 +10,7 @@
 //! homogeneous space ([`clip`]), snapped to 8-bit sub-sample fixed point and
 //! set up as integer edge functions plus attribute planes ([`setup`]), binned
 //! to 32×32-sample tiles ([`bin`]). Each tile is then drawn on its own
-//! supersampled buffer ([`tile`], [`shade`], [`sample`]) and box-filtered
+//! supersampled buffer ([`tile`], [`shade`], [`texel`]) and box-filtered
 //! straight into the output ([`resolve`]), so memory stays at one output
 //! image plus one tile of samples however large the supersampling.
 //!
@@ -35,9 +35,9 @@ mod clip;
 mod framebuffer;
 mod lanes;
 mod resolve;
-mod sample;
 mod setup;
 mod shade;
+mod texel;
 mod tile;
 
 use crate::scene::AlphaMode;

@@ -1,7 +1,7 @@
 //! Fragment shading: texture × base colour, Lambert lighting, alpha modes.
 
 use super::lanes::{F32x8, I32x8};
-use super::sample::{LightView, TexView};
+use super::texel::{LightView, TexView};
 use super::{Batch, Light};
 use crate::scene::AlphaMode;
 
@@ -101,7 +101,7 @@ pub fn shade(
 ) -> ([F32x8; 4], I32x8) {
     let mut c = match &mat.tex {
         Some(t) => {
-            let s = t.sample(inp.u, inp.v, mask);
+            let s = t.bilinear(inp.u, inp.v, mask);
             [
                 s[0] * F32x8::splat(mat.base[0]),
                 s[1] * F32x8::splat(mat.base[1]),
@@ -141,7 +141,7 @@ pub fn shade(
     (c, keep)
 }
 
-/// Applies a straight lightmap sample `lm` to premultiplied colour `c`:
+/// Applies a filtered straight lightmap texel `lm` to premultiplied colour `c`:
 /// the straight colour becomes `min(1, rgb · lm.a + lm.rgb)` with alpha
 /// unchanged, which premultiplied is `min(a, c · lm.a + lm.rgb · a)` (no
 /// division, and exact for the opaque modes where a = 1).

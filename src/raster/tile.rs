@@ -176,7 +176,7 @@ fn draw_lanes<const LM: bool>(
             if LM {
                 if let Some(view) = &mat.lightmap {
                     let lm_at = |j: usize| F32x8::splat(lm_row[j]) + F32x8::splat(lmdx[j]) * fo;
-                    let s = view.sample(lm_at(0) * w, lm_at(1) * w, keep);
+                    let s = view.bilinear(lm_at(0) * w, lm_at(1) * w, keep);
                     apply_lightmap(&mut c, &s);
                 }
             }

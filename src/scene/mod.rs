@@ -6,7 +6,7 @@
 //! formats.
 
 pub mod animation;
-pub mod ground;
+pub(crate) mod geometry;
 mod model;
 pub mod pose;
 pub mod skeleton;

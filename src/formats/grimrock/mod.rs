@@ -12,8 +12,8 @@ mod anim;
 mod format;
 pub(crate) mod lower;
 pub(crate) mod materials;
+pub mod fixture;
 mod model;
-pub mod sample;
 mod summary;
 mod write;
 
@@ -21,7 +21,6 @@ pub use anim::{parse_animation, parse_animation_file};
 pub(crate) use format::{AnimationFormat, ModelFormat};
 pub use materials::GrimrockMaterial;
 pub use model::{parse_model, parse_model_file};
-pub use sample::{sample_animation, sample_model};
 pub use summary::{
     animation_summary, model_summary, unmatched_tracks, AnimationSummary, BoneSummary, MeshSummary,
     ModelSummary, NodeSummary, SegmentSummary, TrackSummary, VertexArraySummary,

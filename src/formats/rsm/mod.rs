@@ -5,14 +5,13 @@
 
 mod format;
 pub(crate) mod lower;
+pub mod fixture;
 mod parse;
-pub mod sample;
 mod summary;
 mod write;
 
 pub(crate) use format::RsmFormat;
 pub use parse::{parse, parse_file};
-pub use sample::sample_model;
 pub use summary::{summary, RsmSummary, SummaryNode};
 pub use write::write;
 

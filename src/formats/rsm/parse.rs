@@ -432,7 +432,7 @@ pub fn parse_file(path: &Path) -> crate::Result<Rsm> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::rsm::{sample_model, write};
+    use crate::formats::rsm::{fixture, write};
 
     fn p(b: &[u8]) -> Result<Rsm, ParseError> {
         parse(b, Path::new("unit.rsm"))
@@ -440,7 +440,7 @@ mod tests {
 
     #[test]
     fn real_1_5_shape_reads_as_1_4_with_four_stray_bytes() {
-        let m = sample_model(1, 5);
+        let m = fixture::model(1, 5);
         let mut b = write(&m);
         b.extend_from_slice(&[0, 0, 0, 0]);
         let got = p(&b).unwrap();
@@ -454,7 +454,7 @@ mod tests {
 
     #[test]
     fn many_trailing_bytes_still_parse_with_a_stronger_warning() {
-        let mut b = write(&sample_model(1, 4));
+        let mut b = write(&fixture::model(1, 4));
         let end = b.len();
         b.extend_from_slice(&[0xAB; 9]);
         let got = p(&b).unwrap();
@@ -472,7 +472,7 @@ mod tests {
         // One node with an empty per-node position block and empty model
         // blocks (as real files have): the 1.4 reading leaves exactly 4 zero
         // bytes (tolerated), so 1.4 wins. Both readings agree on the nodes.
-        let mut m = sample_model(1, 5);
+        let mut m = fixture::model(1, 5);
         m.nodes.truncate(1);
         m.model_pos_keys.clear();
         m.volume_boxes.clear();
@@ -483,7 +483,7 @@ mod tests {
         // In a one-node file a non-empty block still reads as the model
         // block (the layouts coincide); with two nodes the 1.4 reading
         // misparses, so the per-node layout is taken, and it is exact.
-        let mut m = sample_model(1, 5);
+        let mut m = fixture::model(1, 5);
         m.node_pos_keys_v15 = true;
         m.nodes[0].pos_keys = vec![PosKey {
             frame: 5,
@@ -502,7 +502,7 @@ mod tests {
 
     #[test]
     fn rsm2_face_length_rules() {
-        let mut m = sample_model(2, 2);
+        let mut m = fixture::model(2, 2);
         m.nodes.truncate(1);
         m.nodes[0].faces.truncate(1);
         m.nodes[0].faces[0].smooth_groups = vec![];
@@ -525,19 +525,19 @@ mod tests {
     #[test]
     fn rsm2_end_of_file_rules() {
         // 2.3 may stop right after the nodes; 2.2 may not.
-        let mut m3 = sample_model(2, 3);
+        let mut m3 = fixture::model(2, 3);
         m3.volume_boxes.clear();
         m3.volume_box_block = false;
         let b3 = write(&m3);
         assert_eq!(p(&b3).unwrap(), m3);
-        let mut m2 = sample_model(2, 2);
+        let mut m2 = fixture::model(2, 2);
         m2.volume_boxes.clear();
         let b2 = write(&m2);
         let e = p(&b2[..b2.len() - 4]).unwrap_err();
         assert_eq!(e.field, "volume_box_count");
         assert_eq!(e.offset as usize, b2.len() - 4);
         // A 2.3 model with boxes always writes the block.
-        let mut m3b = sample_model(2, 3);
+        let mut m3b = fixture::model(2, 3);
         m3b.volume_box_block = false;
         let got = p(&write(&m3b)).unwrap();
         assert_eq!(got.volume_boxes, m3b.volume_boxes);
@@ -546,7 +546,7 @@ mod tests {
 
     #[test]
     fn garbage_after_name_nul_is_kept_until_the_name_changes() {
-        let mut m = sample_model(1, 4);
+        let mut m = fixture::model(1, 4);
         let mut b = write(&m);
         // The first texture name field starts after the texture count at 31.
         let field = 35;
@@ -564,7 +564,7 @@ mod tests {
 
     #[test]
     fn pre_1_2_texcoords_are_white_and_faces_have_no_group() {
-        let m = sample_model(1, 1);
+        let m = fixture::model(1, 1);
         let got = p(&write(&m)).unwrap();
         assert!(got.nodes[0]
             .tex_coords

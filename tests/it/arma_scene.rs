@@ -1,0 +1,271 @@
+//! Arma: MLOD models posed by plain and binarised RTMs.
+
+use crate::common;
+
+use glam::{Mat4, Vec3};
+use kiln::formats::arma::{p3d, rtm};
+use kiln::load::{self, AnimOptions, LoadOptions};
+use kiln::scene::{self, animation, lower_arma, skeleton};
+
+const AGM: &str = "arma/KoffeinFlummi+AGM/AGM_FastRoping";
+const DAYZ: &str = "arma/earlbalai+DayZ-Source";
+
+/// Posing `agm_fastroping.p3d` with `agm_fastroping.rtm` at each
+/// `#Animation#` tag's phase reproduces that tag's positions.
+#[test]
+fn fastroping_poses_reproduce_the_animation_tags() {
+    let Some(dir) = common::corpus(AGM) else {
+        return;
+    };
+    let p3d_path = dir.join("animbase/agm_fastroping.p3d");
+    let mlod = p3d::parse_file(&p3d_path).unwrap();
+    let lod_index = mlod.most_detailed_visual_lod().unwrap();
+    let lod = &mlod.lods[lod_index];
+    assert!(
+        !lod.animations.is_empty(),
+        "the visual LOD carries #Animation# tags"
+    );
+    let model = load::load_model_with(&p3d_path, &LoadOptions::default()).unwrap();
+    let posed_model = load::animate_with(
+        &model,
+        &dir.join("data/agm_fastroping.rtm"),
+        &AnimOptions {
+            duration: Some(1.0),
+            skeleton: None,
+            travel: false,
+        },
+    )
+    .unwrap();
+    // Each vertex's point: the first point with exactly its rest position.
+    let mesh = &model.meshes[0];
+    let point_of: Vec<usize> = mesh
+        .positions
+        .iter()
+        .map(|p| lod.points.iter().position(|q| q.pos == *p).unwrap())
+        .collect();
+    let undisplay = model.display.inverse();
+    let first_phase = match rtm::parse_file(&dir.join("data/agm_fastroping.rtm")).unwrap() {
+        rtm::Rtm::Plain(p) => p.frames[0].phase,
+        _ => panic!("plain RTM expected"),
+    };
+    let mut report = Vec::new();
+    let mut posed_tags = 0;
+    for tag in &lod.animations {
+        if tag.phase < first_phase {
+            // The RTM starts at phase 0.5; the phase-0 tag is the rest pose itself.
+            assert!(tag
+                .positions
+                .iter()
+                .zip(&lod.points)
+                .all(|(a, b)| (*a - b.pos).length() < 1e-6));
+            continue;
+        }
+        posed_tags += 1;
+        let posed = scene::pose(&posed_model, tag.phase);
+        let mut within = 0usize;
+        let mut far: Vec<usize> = Vec::new();
+        for (v, p) in posed.meshes[0].positions.iter().enumerate() {
+            let got = undisplay.transform_point3(*p);
+            let want = tag.positions[point_of[v]];
+            if (got - want).length() <= 0.01 {
+                within += 1;
+            } else if !far.contains(&point_of[v]) {
+                far.push(point_of[v]);
+            }
+        }
+        let share = within as f32 / mesh.positions.len() as f32;
+        let mut bones: Vec<&str> = far
+            .iter()
+            .flat_map(|&pt| {
+                lod.selections
+                    .iter()
+                    .filter(move |s| s.point_weights.get(pt).is_some_and(|w| *w > 0.0))
+            })
+            .map(|s| s.name.as_str())
+            .collect();
+        bones.sort();
+        bones.dedup();
+        report.push(format!(
+            "phase {:.3}: {:.1} % within 1 cm; {} points differ, in selections {:?}",
+            tag.phase,
+            share * 100.0,
+            far.len(),
+            bones
+        ));
+        assert!(
+            share >= 0.95,
+            "phase {}: only {:.1} % of vertices within 1 cm",
+            tag.phase,
+            share * 100.0
+        );
+    }
+    assert_eq!(
+        posed_tags, 2,
+        "tags at phases 0.5 and 1 are posed by the RTM"
+    );
+    println!("{}", report.join("\n"));
+}
+
+fn bone_worlds(
+    a: &animation::Animation,
+    bones: &[skeleton::BoneSpec],
+    t: f32,
+) -> Vec<(String, Mat4)> {
+    let empty = lower_arma::lower_mlod(
+        &p3d::Mlod { lods: Vec::new() },
+        0,
+        std::path::Path::new("none"),
+        &[],
+    );
+    let bound = skeleton::bind(&empty, bones);
+    let (m, _) = animation::apply(&bound, a);
+    let w = scene::pose::node_worlds(&m, t);
+    m.nodes
+        .iter()
+        .zip(w)
+        .map(|(n, w)| (n.name.clone(), w))
+        .collect()
+}
+
+/// `zombie2_walk.rtm` decoded as BMTR v3 and composed through `model.cfg`'s
+/// skeleton matches its plain source within 0.005 on every bone matrix of
+/// every frame.
+#[test]
+fn zombie_walk_bmtr_matches_its_plain_source() {
+    let Some(dir) = common::corpus(DAYZ) else {
+        return;
+    };
+    let cfg = dir.join("Legacy/dayz_anim/zmb/model.cfg");
+    let plain = match rtm::parse_file(&dir.join("Legacy/dayz_anim/zmb/zombie2_walk.rtm")).unwrap() {
+        rtm::Rtm::Plain(p) => p,
+        _ => panic!("plain expected"),
+    };
+    let bin = match rtm::parse_file(&dir.join("SQF/dayz_anim/zmb/zombie2_walk.rtm")).unwrap() {
+        rtm::Rtm::Binarised(b) => b,
+        _ => panic!("BMTR expected"),
+    };
+    assert_eq!(bin.version, 3);
+    let bones = load::skeleton_bones(&cfg, "OFP2_ManSkeleton").unwrap();
+    let (anim, specs) = lower_arma::lower_bmtr(&bin, &bones, 1.0, "walk", false);
+    assert_eq!(bin.frames.len(), plain.frames.len(), "same frame count");
+    let mut worst = 0.0f32;
+    let mut compared = 0usize;
+    for (f, frame) in plain.frames.iter().enumerate() {
+        let worlds = bone_worlds(&anim, &specs, bin.times[f]);
+        for (name, m) in &frame.transforms {
+            let Some((_, w)) = worlds.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)) else {
+                continue;
+            };
+            if !bin.bones.iter().any(|b| b.eq_ignore_ascii_case(name)) {
+                continue; // binarising drops bones outside the skeleton
+            }
+            let d = w
+                .to_cols_array()
+                .iter()
+                .zip(rtm::matrix(m).to_cols_array())
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f32::max);
+            worst = worst.max(d);
+            compared += 1;
+            assert!(d <= 0.005, "frame {f} bone {name}: differs by {d}");
+        }
+    }
+    assert!(compared > 100, "{compared} matrices compared");
+    println!("zombie2_walk: {compared} bone matrices, worst difference {worst}");
+}
+
+#[test]
+fn plain_rtm_identity_is_the_rest_pose() {
+    let Some(dir) = common::corpus(AGM) else {
+        return;
+    };
+    let p3d_path = dir.join("animbase/agm_fastroping.p3d");
+    let model = load::load_model_with(&p3d_path, &LoadOptions::default()).unwrap();
+    let rest = scene::pose(&model, 0.0);
+    let pts: Vec<Vec3> = kiln::render::posed_points(&rest).collect();
+    assert!(!pts.is_empty());
+    // Bound to its bones but not animated, the model stays at rest.
+    let groups: Vec<skeleton::BoneSpec> = model.meshes[0]
+        .groups
+        .iter()
+        .map(|g| skeleton::BoneSpec {
+            name: g.name.clone(),
+            parent: None,
+        })
+        .collect();
+    let bound = skeleton::bind(&model, &groups);
+    assert!(bound.meshes[0].skin.is_some());
+    let again: Vec<Vec3> = kiln::render::posed_points(&scene::pose(&bound, 0.0)).collect();
+    for (a, b) in pts.iter().zip(&again) {
+        assert!((*a - *b).length() < 1e-5);
+    }
+}
+
+/// Any MLOD with the standard bone names can be posed by any RTM of that
+/// skeleton: the AGM rig walks with the DayZ zombie's binarised walk. `step`
+/// is ignored unless travel is asked for.
+#[test]
+fn agm_rig_walks_with_the_dayz_zombie_walk() {
+    let (Some(agm), Some(dayz)) = (common::corpus(AGM), common::corpus(DAYZ)) else {
+        return;
+    };
+    let model = load::load_model_with(
+        &agm.join("animbase/agm_fastroping.p3d"),
+        &LoadOptions::default(),
+    )
+    .unwrap();
+    let bones = load::skeleton_bones(
+        &dayz.join("Legacy/dayz_anim/zmb/model.cfg"),
+        "OFP2_ManSkeleton",
+    )
+    .unwrap();
+    let walk = dayz.join("SQF/dayz_anim/zmb/zombie2_walk.rtm");
+    let opts = AnimOptions {
+        duration: Some(2.0),
+        skeleton: Some(bones),
+        travel: false,
+    };
+    let walking = load::animate_with(&model, &walk, &opts).unwrap();
+    let skin = walking.meshes[0]
+        .skin
+        .as_ref()
+        .expect("selections bound to the skeleton's bones");
+    assert!(
+        skin.joints.len() >= 40,
+        "{} bones matched case-insensitively",
+        skin.joints.len()
+    );
+    let centre = |t: f32| {
+        let pts: Vec<Vec3> = kiln::render::posed_points(&scene::pose(&walking, t)).collect();
+        pts.iter().copied().sum::<Vec3>() / pts.len() as f32
+    };
+    let (a, b) = (scene::pose(&walking, 0.1), scene::pose(&walking, 0.9));
+    let moved = a.meshes[0]
+        .positions
+        .iter()
+        .zip(&b.meshes[0].positions)
+        .filter(|(p, q)| (**p - **q).length() > 0.02)
+        .count();
+    assert!(
+        moved > 100,
+        "{moved} vertices moved between two walk phases"
+    );
+    // In place: the body stays within a step's width.
+    assert!((centre(0.1) - centre(1.9)).length() < 0.5);
+    // With travel the body advances by the step (about 3.76 m per cycle).
+    let travelling = load::animate_with(
+        &model,
+        &walk,
+        &AnimOptions {
+            travel: true,
+            ..opts
+        },
+    )
+    .unwrap();
+    let c = |t: f32| {
+        let pts: Vec<Vec3> = kiln::render::posed_points(&scene::pose(&travelling, t)).collect();
+        pts.iter().copied().sum::<Vec3>() / pts.len() as f32
+    };
+    let d = (c(1.9) - c(0.1)).length();
+    assert!(d > 3.0, "travelled {d}");
+}

@@ -1,0 +1,151 @@
+//! Helpers shared by the integration tests: golden-image comparison, corpus
+//! paths, running the binary, scratch folders and deterministic noise.
+
+use image::{Rgba, RgbaImage};
+use std::path::PathBuf;
+
+/// Per-channel difference tolerated before a pixel counts as different.
+pub const TOLERANCE: u8 = 2;
+
+fn golden_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(format!("{name}.png"))
+}
+
+/// Compares `img` with `tests/golden/<name>.png` (±2 per channel).
+///
+/// `KILN_BLESS=1` writes the reference instead. On a mismatch a diff image
+/// (expected | actual | differences in red) is written under the target's
+/// tmp dir and the test panics with the number of differing pixels.
+pub fn assert_golden(name: &str, img: &RgbaImage) {
+    let path = golden_path(name);
+    if std::env::var_os("KILN_BLESS").is_some_and(|v| v == "1") {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        img.save(&path).unwrap();
+        eprintln!("blessed {}", path.display());
+        return;
+    }
+    let expected = match image::open(&path) {
+        Ok(i) => i.to_rgba8(),
+        Err(e) => panic!(
+            "golden image {} missing or unreadable ({e}); run with KILN_BLESS=1 to create it",
+            path.display()
+        ),
+    };
+    if expected.dimensions() != img.dimensions() {
+        let diff = write_diff(name, &expected, img);
+        panic!(
+            "{name}: size {:?} differs from golden {:?}; diff at {}",
+            img.dimensions(),
+            expected.dimensions(),
+            diff.display()
+        );
+    }
+    let differing = expected
+        .pixels()
+        .zip(img.pixels())
+        .filter(|(a, b)| !close(a, b))
+        .count();
+    if differing > 0 {
+        let diff = write_diff(name, &expected, img);
+        panic!(
+            "{name}: {differing} pixels differ from {} by more than ±{TOLERANCE}; diff at {}",
+            path.display(),
+            diff.display()
+        );
+    }
+}
+
+fn close(a: &Rgba<u8>, b: &Rgba<u8>) -> bool {
+    a.0.iter().zip(b.0).all(|(x, y)| x.abs_diff(y) <= TOLERANCE)
+}
+
+fn write_diff(name: &str, expected: &RgbaImage, actual: &RgbaImage) -> PathBuf {
+    let (w, h) = (
+        expected.width().max(actual.width()),
+        expected.height().max(actual.height()),
+    );
+    let mut out = RgbaImage::from_pixel(w * 3, h, Rgba([0, 0, 0, 255]));
+    for (x, y, p) in expected.enumerate_pixels() {
+        out.put_pixel(x, y, *p);
+    }
+    for (x, y, p) in actual.enumerate_pixels() {
+        out.put_pixel(w + x, y, *p);
+    }
+    for y in 0..h {
+        for x in 0..w {
+            let e = expected.get_pixel_checked(x, y);
+            let a = actual.get_pixel_checked(x, y);
+            let bad = match (e, a) {
+                (Some(e), Some(a)) => !close(e, a),
+                _ => true,
+            };
+            let v = if bad {
+                Rgba([255, 0, 0, 255])
+            } else {
+                Rgba([40, 40, 40, 255])
+            };
+            out.put_pixel(2 * w + x, y, v);
+        }
+    }
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("kiln-golden");
+    let path = dir.join(format!("{name}.diff.png"));
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    out.save(&path).unwrap();
+    path
+}
+
+/// A path inside `../shared/corpus`, or `None` after printing the skip line
+/// when the corpus is absent (a user's fresh clone has none; CI has it).
+pub fn corpus(rel: &str) -> Option<PathBuf> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus")
+        .join(rel);
+    if p.exists() {
+        Some(p)
+    } else {
+        println!("skipped: corpus not found at {}", p.display());
+        None
+    }
+}
+
+/// Runs the `kiln` binary in `cwd`.
+pub fn kiln(args: &[&str], cwd: &std::path::Path) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_kiln"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("run kiln")
+}
+
+/// A fresh, empty temporary folder for one test. All areas run in one
+/// process, so `tag` must be unique across the whole test binary.
+pub fn tempdir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("kiln-test-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+pub fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// xorshift64*: deterministic noise without a dependency, so fuzz-style
+/// tests reproduce.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number in `0..n` (`n` > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}

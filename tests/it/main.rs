@@ -1,0 +1,39 @@
+//! kiln's integration tests, built as one binary: one link step instead of
+//! one per file. Each module is one area; `common` holds the golden-image
+//! comparison and the helpers they share.
+//!
+//! Run one area with `cargo test --test it AREA::`, e.g. `cargo test --test it lzo::`.
+
+mod common;
+
+mod arma_cli;
+mod arma_scene;
+mod bake_outputs;
+mod cfg;
+mod cli;
+mod export;
+mod gnd_corpus;
+mod gnd_malformed;
+mod grimrock_cli;
+mod grimrock_corpus;
+mod grimrock_malformed;
+mod grimrock_scene;
+mod ground;
+mod lua;
+mod lzo;
+mod map_cli;
+mod map_recipe;
+mod map_scene;
+mod p3d_corpus;
+mod p3d_malformed;
+mod raster;
+mod recipe;
+mod rsm_corpus;
+mod rsm_malformed;
+mod rsm_scene;
+mod rsw_corpus;
+mod rsw_malformed;
+mod rtm_corpus;
+mod rtm_malformed;
+mod samples;
+mod textures;
