@@ -1,27 +1,71 @@
-//! kiln bakes animated 3D game models into 2D sprites.
+//! kiln bakes animated 3D game models into 2D sprites: Ragnarok Online
+//! RSM/RSM2 models and RSW maps, Legend of Grimrock models and animations,
+//! Arma MLOD models posed by RTM animations — through kiln's own CPU
+//! rasterizer into sprite sheets with metadata, frame PNGs and GIFs, the
+//! same bytes on every run.
 //!
-//! Data flows one way:
-//! `formats` (faithful typed structs of each file) → `scene` (one intermediate
-//! model for every format, posed at any time) → `raster` (kiln's own CPU
-//! rasterizer) → `bake` (recipes, sheets, GIFs, metadata) and `export`.
+//! The library does everything the `kiln` command does:
+//!
+//! - [`bake_files`] / [`bake`]: run YAML recipes ([`Recipe`]) — what a
+//!   `build.rs` calls; the [`BakeReport`] lists every file written and every
+//!   input read (for `cargo:rerun-if-changed`).
+//! - [`Model`]: load any model from a [`ModelSpec`], pose it with animation
+//!   files, [render](Model::render) or [export](Model::export) it.
+//! - [`Map`]: render Ragnarok maps.
+//! - [`inspect`]: what a file holds.
+//! - [`DataSource`]: where files come from — folders ([`Folder`]), memory
+//!   ([`MemorySource`]), or your own.
+//! - [`formats`]: the faithful readers and writers of every format, and
+//!   [`samples`]: kiln's own example models, written with them.
+//!
+//! Data flows one way: `formats` (each file read, and lowered into one
+//! scene model) → `scene` (posed at any time) → `raster` (kiln's
+//! rasterizer) → `bake` (atlas, sheets, metadata, GIFs) and `export`.
 #![forbid(unsafe_code)]
+#![cfg_attr(not(feature = "internals"), warn(missing_docs))]
 
-pub mod bake;
-pub mod error;
-pub mod export;
+/// Declares a module that is kiln's own: crate-private, or public for
+/// kiln's tests and benchmarks with the `internals` feature (which is not
+/// part of the API).
+macro_rules! internal {
+    ($(#[$attr:meta])* mod $name:ident;) => {
+        $(#[$attr])*
+        #[cfg(feature = "internals")]
+        #[doc(hidden)]
+        pub mod $name;
+        $(#[$attr])*
+        #[cfg(not(feature = "internals"))]
+        #[allow(dead_code)]
+        pub(crate) mod $name;
+    };
+}
+
 pub mod formats;
-pub mod inspect;
-pub mod load;
-pub mod map;
-pub mod output;
-pub mod raster;
-pub mod render;
 pub mod samples;
-pub mod scene;
-pub mod source;
-pub mod spec;
-pub mod text;
-pub mod texture;
-pub mod view;
 
+internal!(mod bake;);
+internal!(mod error;);
+internal!(mod export;);
+internal!(mod inspect;);
+internal!(mod load;);
+internal!(mod map;);
+internal!(mod model;);
+internal!(mod output;);
+internal!(mod raster;);
+internal!(mod render;);
+internal!(mod scene;);
+internal!(mod source;);
+internal!(mod spec;);
+internal!(mod text;);
+internal!(mod texture;);
+internal!(mod view;);
+
+pub use bake::{
+    bake, bake_files, BakeOptions, BakeReport, JobKind, JobOutcome, NoProgress, OutputMode,
+    OutputRecord, OutputStatus, Progress, Recipe, RecipeError,
+};
 pub use error::{Error, ParseError, Result};
+pub use inspect::{inspect, AnimationInfo, MeshInfo, NodeInfo, Report, TextureInfo};
+pub use model::Model;
+pub use source::{DataSource, Entry, EntryKind, Folder, GamePath, Listed, MemorySource};
+pub use spec::{AnimationSettings, FileRef, Lod, ModelSpec, RestPose, SkeletonSpec};

@@ -8,7 +8,7 @@ pub mod gnd;
 pub mod grimrock;
 pub mod lua;
 pub mod lzo;
-pub(crate) mod ragnarok;
+internal!(mod ragnarok;);
 pub(crate) mod registry;
 pub(crate) mod seam;
 pub mod reader;

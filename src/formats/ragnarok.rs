@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 /// A model texture ready for its slot: decoded, or the checker and why.
 #[derive(Debug, Clone)]
-pub(crate) struct LoadedTexture {
+pub struct LoadedTexture {
     /// The name as the model gives it, decoded from CP949.
     pub name: String,
     /// Where the file was found, if anywhere (also set when it failed to decode).
@@ -80,7 +80,7 @@ fn place(source: &SourceRef, path: &GamePath) -> String {
 /// Resolves and decodes a model's texture; a missing or unreadable file
 /// gives the checker and a warning instead of an error, so the model still
 /// renders.
-pub(crate) fn model_texture(lookup: &Lookup, tree: &Tree, model: &Path, raw: &[u8]) -> LoadedTexture {
+pub fn model_texture(lookup: &Lookup, tree: &Tree, model: &Path, raw: &[u8]) -> LoadedTexture {
     let name = decode_cp949(raw);
     let found = if GamePath::new(raw).is_empty() {
         None
@@ -125,7 +125,7 @@ pub(crate) fn model_texture(lookup: &Lookup, tree: &Tree, model: &Path, raw: &[u
 /// root, where grounds live) named `raw`: each of the caller's sources as
 /// `<kind>/<name>` and `data/<kind>/<name>`; then beside the map (grounds);
 /// then `data/<kind>/<name>` at the root of the map's tree.
-pub(crate) fn find_map_file(lookup: &Lookup, map: &Tree, kind: &str, raw: &[u8]) -> Option<Found> {
+pub fn find_map_file(lookup: &Lookup, map: &Tree, kind: &str, raw: &[u8]) -> Option<Found> {
     let name = GamePath::new(raw);
     if name.is_empty() {
         return None;
@@ -146,7 +146,7 @@ pub(crate) fn find_map_file(lookup: &Lookup, map: &Tree, kind: &str, raw: &[u8])
 }
 
 /// The places [`find_map_file`] searches, for messages.
-pub(crate) fn map_places(lookup: &Lookup, map: &Tree) -> String {
+pub fn map_places(lookup: &Lookup, map: &Tree) -> String {
     let mut all: Vec<String> = lookup.sources().iter().map(|s| s.describe()).collect();
     all.push(place(
         &map.source,

@@ -91,9 +91,15 @@ pub struct MapScene {
 }
 
 impl MapScene {
+    /// Loads the map `rsw` searching the folders `data` first (in order),
+    /// then the map's own tree.
+    pub fn open(rsw: impl Into<FileRef>, data: &[PathBuf]) -> Result<MapScene> {
+        MapScene::load(&rsw.into(), &Lookup::new(crate::source::folders(data)))
+    }
+
     /// Loads the map `rsw`, its ground and every model it names (each file
     /// once): the caller's sources first, then the map's own tree.
-    pub fn load(rsw: &FileRef, lookup: &Lookup) -> Result<MapScene> {
+    pub(crate) fn load(rsw: &FileRef, lookup: &Lookup) -> Result<MapScene> {
         let (bytes, origin) = lookup.read_named(rsw)?;
         let rsw_path = origin.name();
         let tree = origin.tree(Layout::RAGNAROK_MAP);

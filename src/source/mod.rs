@@ -21,7 +21,7 @@ mod tree;
 pub use folder::Folder;
 pub use memory::MemorySource;
 pub use path::GamePath;
-pub(crate) use tree::{Layout, Tree};
+pub use tree::{Layout, Tree};
 
 use crate::error::Result;
 use std::collections::BTreeSet;
@@ -85,7 +85,7 @@ pub enum EntryKind {
 /// record of every location read (for `cargo:rerun-if-changed` lines and
 /// dependency files).
 #[derive(Debug, Default)]
-pub(crate) struct Lookup {
+pub struct Lookup {
     sources: Vec<SourceRef>,
     reads: Mutex<BTreeSet<PathBuf>>,
 }
@@ -178,7 +178,7 @@ impl Lookup {
 
 /// Where a named file was read from.
 #[derive(Debug, Clone)]
-pub(crate) enum Origin {
+pub enum Origin {
     /// A path on disk.
     Disk(PathBuf),
     /// One of the caller's sources.
@@ -205,7 +205,7 @@ impl Origin {
 
 /// A file some source holds.
 #[derive(Debug, Clone)]
-pub(crate) struct Found {
+pub struct Found {
     /// The source that holds it.
     pub source: SourceRef,
     /// The path it was found at.
@@ -225,7 +225,7 @@ impl Found {
 }
 
 /// Folder sources for paths given on the command line or in a recipe.
-pub(crate) fn folders(dirs: &[PathBuf]) -> Vec<SourceRef> {
+pub fn folders(dirs: &[PathBuf]) -> Vec<SourceRef> {
     dirs.iter()
         .map(|d| Arc::new(Folder::new(d.clone())) as SourceRef)
         .collect()

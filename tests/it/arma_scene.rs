@@ -4,8 +4,9 @@ use crate::common;
 
 use glam::{Mat4, Vec3};
 use kiln::formats::arma::{p3d, rtm};
-use kiln::load::{self, AnimOptions, LoadOptions};
-use kiln::scene::{self, animation, lower_arma, skeleton};
+use kiln::formats::arma::{cfg, lower as lower_arma};
+use kiln::scene::{self, animation, skeleton};
+use kiln::spec::{AnimationSettings, ModelSpec, SkeletonSpec};
 
 const AGM: &str = "arma/KoffeinFlummi+AGM/AGM_FastRoping";
 const DAYZ: &str = "arma/earlbalai+DayZ-Source";
@@ -25,17 +26,10 @@ fn fastroping_poses_reproduce_the_animation_tags() {
         !lod.animations.is_empty(),
         "the visual LOD carries #Animation# tags"
     );
-    let model = load::load_model_with(&p3d_path, &LoadOptions::default()).unwrap();
-    let posed_model = load::animate_with(
-        &model,
-        &dir.join("data/agm_fastroping.rtm"),
-        &AnimOptions {
-            duration: Some(1.0),
-            skeleton: None,
-            travel: false,
-        },
-    )
-    .unwrap();
+    let model = common::load(&p3d_path);
+    let mut spec = ModelSpec::new(&p3d_path);
+    spec.animation.duration = Some(1.0);
+    let posed_model = common::animated(&spec, &dir.join("data/agm_fastroping.rtm")).unwrap();
     // Each vertex's point: the first point with exactly its rest position.
     let mesh = &model.meshes[0];
     let point_of: Vec<usize> = mesh
@@ -115,7 +109,7 @@ fn bone_worlds(
         &p3d::Mlod { lods: Vec::new() },
         0,
         std::path::Path::new("none"),
-        &[],
+        &mut |_| None,
     );
     let bound = skeleton::bind(&empty, bones);
     let (m, _) = animation::apply(&bound, a);
@@ -145,7 +139,7 @@ fn zombie_walk_bmtr_matches_its_plain_source() {
         _ => panic!("BMTR expected"),
     };
     assert_eq!(bin.version, 3);
-    let bones = load::skeleton_bones(&cfg, "OFP2_ManSkeleton").unwrap();
+    let bones = skeleton_bones(&cfg, "OFP2_ManSkeleton");
     let (anim, specs) = lower_arma::lower_bmtr(&bin, &bones, 1.0, "walk", false);
     assert_eq!(bin.frames.len(), plain.frames.len(), "same frame count");
     let mut worst = 0.0f32;
@@ -180,7 +174,7 @@ fn plain_rtm_identity_is_the_rest_pose() {
         return;
     };
     let p3d_path = dir.join("animbase/agm_fastroping.p3d");
-    let model = load::load_model_with(&p3d_path, &LoadOptions::default()).unwrap();
+    let model = common::load(&p3d_path);
     let rest = scene::pose(&model, 0.0);
     let pts: Vec<Vec3> = kiln::render::posed_points(&rest).collect();
     assert!(!pts.is_empty());
@@ -209,23 +203,15 @@ fn agm_rig_walks_with_the_dayz_zombie_walk() {
     let (Some(agm), Some(dayz)) = (common::corpus(AGM), common::corpus(DAYZ)) else {
         return;
     };
-    let model = load::load_model_with(
-        &agm.join("animbase/agm_fastroping.p3d"),
-        &LoadOptions::default(),
-    )
-    .unwrap();
-    let bones = load::skeleton_bones(
-        &dayz.join("Legacy/dayz_anim/zmb/model.cfg"),
-        "OFP2_ManSkeleton",
-    )
-    .unwrap();
+    let bones = skeleton_bones(&dayz.join("Legacy/dayz_anim/zmb/model.cfg"), "OFP2_ManSkeleton");
     let walk = dayz.join("SQF/dayz_anim/zmb/zombie2_walk.rtm");
-    let opts = AnimOptions {
+    let mut spec = ModelSpec::new(agm.join("animbase/agm_fastroping.p3d"));
+    spec.animation = AnimationSettings {
         duration: Some(2.0),
-        skeleton: Some(bones),
+        skeleton: Some(SkeletonSpec::Bones(bones)),
         travel: false,
     };
-    let walking = load::animate_with(&model, &walk, &opts).unwrap();
+    let walking = common::animated(&spec, &walk).unwrap();
     let skin = walking.meshes[0]
         .skin
         .as_ref()
@@ -253,19 +239,18 @@ fn agm_rig_walks_with_the_dayz_zombie_walk() {
     // In place: the body stays within a step's width.
     assert!((centre(0.1) - centre(1.9)).length() < 0.5);
     // With travel the body advances by the step (about 3.76 m per cycle).
-    let travelling = load::animate_with(
-        &model,
-        &walk,
-        &AnimOptions {
-            travel: true,
-            ..opts
-        },
-    )
-    .unwrap();
+    spec.animation.travel = true;
+    let travelling = common::animated(&spec, &walk).unwrap();
     let c = |t: f32| {
         let pts: Vec<Vec3> = kiln::render::posed_points(&scene::pose(&travelling, t)).collect();
         pts.iter().copied().sum::<Vec3>() / pts.len() as f32
     };
     let d = (c(1.9) - c(0.1)).length();
     assert!(d > 3.0, "travelled {d}");
+}
+
+/// The (bone, parent) pairs of skeleton `class` in a `model.cfg`.
+fn skeleton_bones(config: &std::path::Path, class: &str) -> Vec<(String, String)> {
+    let parsed = cfg::parse_file(config).unwrap();
+    cfg::resolve_bones(&cfg::skeletons(&parsed), class).unwrap()
 }

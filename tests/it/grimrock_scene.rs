@@ -3,8 +3,8 @@
 use crate::common;
 
 use glam::{Mat4, Vec3};
-use kiln::load::{self, LoadOptions};
-use kiln::scene::{self, lower_grimrock::RestPose};
+use kiln::scene;
+use kiln::spec::{ModelSpec, RestPose};
 use std::path::{Path, PathBuf};
 
 const WARRIOR: &str = "grimrock/grimrock+eob1-waterdeep/mod_assets/plugins/skeleton_warrior_axe";
@@ -31,7 +31,7 @@ fn warrior_rest_pose_cancels_the_inverse_rest_matrices() {
         return;
     };
     let path = dir.join("models/skeleton_warrior_axe.model");
-    let model = load::load_model_with(&path, &LoadOptions::default()).unwrap();
+    let model = common::load(&path);
     let worlds = scene::pose::node_worlds(&model, 0.0);
     let mut checked = 0;
     let mut worst = 0.0f32;
@@ -78,13 +78,9 @@ fn warrior_walk_keeps_the_feet_on_the_ground() {
     let Some(dir) = common::corpus(WARRIOR) else {
         return;
     };
-    let model = load::load_model_with(
-        &dir.join("models/skeleton_warrior_axe.model"),
-        &LoadOptions::default(),
-    )
-    .unwrap();
-    let walk = load::animate(
-        &model,
+    let model = common::load(&dir.join("models/skeleton_warrior_axe.model"));
+    let walk = common::animated(
+        &ModelSpec::new(dir.join("models/skeleton_warrior_axe.model")),
         &dir.join("animations/skeleton_warrior_axe_walk.animation"),
     )
     .unwrap();
@@ -135,7 +131,7 @@ fn every_corpus_model_loads_and_renders_and_every_animation_applies() {
         background: [0, 0, 0, 0],
     };
     for path in &models {
-        let model = load::load_model_with(path, &LoadOptions::default()).unwrap();
+        let model = common::load(path);
         let posed = scene::pose(&model, 0.0);
         let pts = points(&posed);
         if pts.is_empty() {
@@ -156,9 +152,9 @@ fn every_corpus_model_loads_and_renders_and_every_animation_applies() {
         );
     }
     for path in &anims {
-        let a = load::load_animation(path).unwrap();
+        let a = kiln::inspect::inspect(&path.as_path().into(), &[], None).unwrap();
         assert!(
-            a.duration > 0.0 && !a.tracks.is_empty(),
+            a.animation.duration_seconds > 0.0 && !a.nodes.is_empty(),
             "{}",
             path.display()
         );
@@ -170,12 +166,12 @@ fn button_press_names_nodes_the_model_lacks() {
     let Some(dir) = common::corpus("grimrock/7Soul+log2_the_old_nexus/mod_assets/fire_cave") else {
         return;
     };
-    let model = load::load_model_with(
-        &dir.join("models/env/rc_button.model"),
-        &LoadOptions::default(),
+    let model = common::load(&dir.join("models/env/rc_button.model"));
+    let pressed = common::animated(
+        &ModelSpec::new(dir.join("models/env/rc_button.model")),
+        &dir.join("animations/rc_button_press.animation"),
     )
     .unwrap();
-    let pressed = load::animate(&model, &dir.join("animations/rc_button_press.animation")).unwrap();
     assert!(
         pressed.warnings.iter().any(|w| w.contains("name no node")),
         "{:?}",
@@ -189,12 +185,9 @@ fn bind_pose_option_draws_the_stored_vertices() {
     let Some(dir) = common::corpus(WARRIOR) else {
         return;
     };
-    let opts = LoadOptions {
-        pose: RestPose::Bind,
-        ..LoadOptions::default()
-    };
-    let model =
-        load::load_model_with(&dir.join("models/skeleton_warrior_axe.model"), &opts).unwrap();
+    let mut spec = ModelSpec::new(dir.join("models/skeleton_warrior_axe.model"));
+    spec.pose = RestPose::Bind;
+    let model = common::scene_of(&spec);
     assert!(model.meshes.iter().all(|m| m.skin.is_none()));
     let posed = scene::pose(&model, 0.0);
     for (mi, mesh) in model.meshes.iter().enumerate() {
@@ -209,11 +202,7 @@ fn bind_pose_option_draws_the_stored_vertices() {
 
 #[test]
 fn sample_sign_reads_as_an_f_from_the_front() {
-    let model = load::load_model_with(
-        &samples().join("models/kiln_sign.model"),
-        &LoadOptions::default(),
-    )
-    .unwrap();
+    let model = common::load(&samples().join("models/kiln_sign.model"));
     assert_eq!(model.warnings, Vec::<String>::new());
     let posed = scene::pose(&model, 0.0);
     let cam = kiln::view::fit_cameras(
@@ -257,14 +246,10 @@ fn sample_sign_reads_as_an_f_from_the_front() {
 
 #[test]
 fn sample_tentacle_waves() {
-    let model = load::load_model_with(
-        &samples().join("models/kiln_tentacle.model"),
-        &LoadOptions::default(),
-    )
-    .unwrap();
+    let model = common::load(&samples().join("models/kiln_tentacle.model"));
     assert_eq!(model.warnings, Vec::<String>::new());
-    let wave = load::animate(
-        &model,
+    let wave = common::animated(
+        &ModelSpec::new(samples().join("models/kiln_tentacle.model")),
         &samples().join("animations/kiln_tentacle_wave.animation"),
     )
     .unwrap();

@@ -22,8 +22,13 @@ fn map(name: &str) -> Option<(Gnd, PathBuf)> {
     Some((gnd::parse_file(&p).unwrap(), p))
 }
 
-fn none(_: &str) -> Option<PathBuf> {
+fn none(_: &str) -> Option<(PathBuf, kiln::Result<Vec<u8>>)> {
     None
+}
+
+/// The file at `path` as the map's lookup hands it to the ground.
+fn file(path: &Path) -> Option<(PathBuf, kiln::Result<Vec<u8>>)> {
+    Some((path.to_path_buf(), Ok(std::fs::read(path).unwrap())))
 }
 
 /// The lightmap rectangle `(u1, v1, u2, v2)` of cell `i` in an atlas of
@@ -460,19 +465,19 @@ fn missing_textures_are_listed_once_and_drawn_flat() {
 fn found_textures_are_decoded_and_unreadable_ones_warn() {
     let Some((g, p)) = map("sm_pri") else { return };
     let bmp = Path::new(CORPUS).join("ro/Borf+BrowEdit3/data/texture/la_scifi/error_01.bmp");
-    let find = |name: &str| -> Option<PathBuf> {
+    let find = |name: &str| -> Option<(PathBuf, kiln::Result<Vec<u8>>)> {
         if name.ends_with("i_fild04.bmp") {
-            Some(bmp.clone())
+            file(&bmp)
         } else if name.ends_with("m_br_02.bmp") {
             // Exists but is not an image.
-            Some(p.clone())
+            file(&p)
         } else {
             None
         }
     };
     let ground = Ground::build(&g, &p, &find);
     assert_eq!(ground.textures[0].path.as_deref(), Some(bmp.as_path()));
-    let real = kiln::texture::load(&bmp).unwrap();
+    let real = kiln::formats::texture::decode(&std::fs::read(&bmp).unwrap(), &bmp).unwrap();
     assert_eq!(ground.textures[0].image.texels, real.texels);
     assert_eq!(ground.textures[5].path.as_deref(), Some(p.as_path()));
     assert_eq!(ground.textures[5].image.width, 4);

@@ -4,10 +4,8 @@
 use crate::common;
 
 use kiln::formats::lua::{calls, LuaKey, LuaTable, LuaValue};
-use kiln::texture::grimrock::{
-    find_materials, load_diffuse, lua_files, mod_root, resolve_texture, GrimrockMaterial,
-};
-use kiln::texture::TextureResolver;
+use kiln::formats::grimrock::materials::{self, GrimrockMaterial};
+use kiln::source::{GamePath, Layout, Lookup, Tree};
 use std::path::{Path, PathBuf};
 
 const PLUGIN: &str = "grimrock/grimrock+eob1-waterdeep/mod_assets/plugins/skeleton_warrior_axe";
@@ -97,6 +95,33 @@ fn corpus_plugin_lua_reads_exactly() {
     let events = calls(&src, &file, "defineAnimationEvent").unwrap();
     assert_eq!(events.len(), 1);
     assert_eq!(events[0].get("frame"), Some(&n(13.0)));
+}
+
+fn tree(model: &Path) -> Tree {
+    Tree::of_disk_file(model, Layout::GRIMROCK)
+}
+
+fn lua_files(model: &Path) -> Vec<PathBuf> {
+    materials::lua_files(&Lookup::default(), &tree(model))
+        .into_iter()
+        .map(|f| f.entry.location)
+        .collect()
+}
+
+fn find_materials(model: &Path) -> (Vec<GrimrockMaterial>, Vec<String>) {
+    materials::find_materials(&Lookup::default(), &tree(model))
+}
+
+fn resolve_texture(model: &Path, map: &str) -> Option<PathBuf> {
+    materials::resolve_texture(&Lookup::default(), &tree(model), map).map(|f| f.entry.location)
+}
+
+/// The mod root of a model's tree, on disk.
+fn mod_root(model: &Path) -> Option<PathBuf> {
+    let t = tree(model);
+    let (root, _) = materials::mod_root(&t)?;
+    assert_eq!(root, GamePath::root());
+    Some(PathBuf::from(t.source.describe()))
 }
 
 fn expected_axe_material(file: PathBuf) -> GrimrockMaterial {
@@ -194,21 +219,20 @@ fn corpus_axe_texture_resolves_to_its_dds() {
         None
     );
 
-    let loaded = load_diffuse(&model, &mats[0], &TextureResolver::default());
-    assert_eq!(loaded.warning, None);
-    assert_eq!(loaded.path.as_deref(), Some(dds.as_path()));
-    assert_eq!((loaded.image.width, loaded.image.height), (128, 128));
-    assert_eq!(loaded.image.texels.len(), 128 * 128);
-    assert_eq!(loaded.name, diffuse);
-
-    let mut missing = mats[0].clone();
-    missing.diffuse_map = Some("mod_assets/textures/nowhere.tga".into());
-    let fallback = load_diffuse(&model, &missing, &TextureResolver::default());
-    assert_eq!((fallback.image.width, fallback.image.height), (64, 64));
-    let warning = fallback.warning.unwrap();
+    // Loading the model decodes it into the material's texture slot.
+    let loaded = common::load(&model);
+    let slot = loaded
+        .textures
+        .iter()
+        .find(|t| t.path.as_deref() == Some(dds.as_path()))
+        .expect("the axe's texture slot");
+    assert_eq!(slot.name, "rusted_great_axe");
+    assert_eq!((slot.image.width, slot.image.height), (128, 128));
+    assert_eq!(slot.image.texels.len(), 128 * 128);
     assert!(
-        warning.starts_with("texture \"mod_assets/textures/nowhere.tga\" of material \"rusted_great_axe\" not found"),
-        "{warning}"
+        !loaded.warnings.iter().any(|w| w.contains("rusted_great_axe")),
+        "{:?}",
+        loaded.warnings
     );
 }
 

@@ -7,7 +7,7 @@ use glam::{Mat4, Vec3};
 use image::RgbaImage;
 use kiln::formats::gnd::{Cube, Gnd, Lightmap, Lightmaps, Surface};
 use kiln::formats::rsw::{self, FixedName, ModelInstance, Object, Rsw};
-use kiln::map::{self, DataFolders, MapScene, Region};
+use kiln::map::{self, MapScene, Region};
 use kiln::raster::RenderOptions;
 use kiln::samples::map::{height_at_tiles, INSTANCES};
 use std::path::{Path, PathBuf};
@@ -31,7 +31,7 @@ fn close(a: Vec3, b: Vec3, eps: f32) -> bool {
 
 #[test]
 fn sample_map_instances_stand_on_the_ground_where_the_rsw_puts_them() {
-    let scene = MapScene::load(&sample_map(), &DataFolders::default()).unwrap();
+    let scene = MapScene::open(sample_map(), &[]).unwrap();
     assert_eq!(scene.version, "1.9");
     assert_eq!((scene.ground.width, scene.ground.height), (24, 24));
     assert_eq!(scene.instances.len(), INSTANCES.len());
@@ -110,7 +110,7 @@ fn sample_map_instances_stand_on_the_ground_where_the_rsw_puts_them() {
 fn the_rsw_sun_comes_from_longitude_and_latitude() {
     // The client turns (0, 1, 0) by the latitude about X, then by the
     // longitude about Y, and uses the negation (RO is Y down).
-    let scene = MapScene::load(&sample_map(), &DataFolders::default()).unwrap();
+    let scene = MapScene::open(sample_map(), &[]).unwrap();
     let (lon, lat) = (225f32.to_radians(), 50f32.to_radians());
     let ro = Vec3::new(lat.sin() * lon.sin(), lat.cos(), lat.sin() * lon.cos());
     let kiln = Vec3::new(-ro.x, ro.y, ro.z);
@@ -127,7 +127,7 @@ fn the_rsw_sun_comes_from_longitude_and_latitude() {
 
 #[test]
 fn sample_map_renders_the_same_on_any_thread_count() {
-    let scene = MapScene::load(&sample_map(), &DataFolders::default()).unwrap();
+    let scene = MapScene::open(sample_map(), &[]).unwrap();
     // 40 px per tile: 960², two blocks a side, so block seams are covered.
     let cam = map::view::top_down(&scene, Region::whole(24, 24), 40.0).unwrap();
     let one = rayon::ThreadPoolBuilder::new()
@@ -180,7 +180,7 @@ fn diff(a: &RgbaImage, b: &RgbaImage) -> (usize, u8) {
 
 #[test]
 fn sample_map_golden_views() {
-    let scene = MapScene::load(&sample_map(), &DataFolders::default()).unwrap();
+    let scene = MapScene::open(sample_map(), &[]).unwrap();
     let over = map::view::top_down(&scene, Region::whole(24, 24), 8.0).unwrap();
     common::assert_golden(
         "maps/kiln_village_overview",
@@ -203,7 +203,7 @@ fn sample_map_golden_views() {
 
 #[test]
 fn animated_props_move_and_static_ground_does_not() {
-    let scene = MapScene::load(&sample_map(), &DataFolders::default()).unwrap();
+    let scene = MapScene::open(sample_map(), &[]).unwrap();
     assert!(scene.duration > 0.0);
     let region = Region {
         x0: 2,
@@ -332,7 +332,7 @@ fn planet_goomba_scene(tag: &str) -> Option<MapScene> {
         kiln::formats::gnd::write(&flat_gnd()),
     )
     .unwrap();
-    Some(MapScene::load(&dir.join("planets.rsw"), &DataFolders::new(vec![data])).unwrap())
+    Some(MapScene::open(dir.join("planets.rsw"), &[data]).unwrap())
 }
 
 /// Bounding box (x0, y0, x1, y1 exclusive) of the pixels inside `window`
@@ -450,11 +450,7 @@ const CORPUS_MAPS: [(&str, usize, usize); 4] = [
 fn corpus_scene(name: &str) -> Option<MapScene> {
     let data = common::corpus("ro/hurtsky+RO-Clientresources/data")?;
     Some(
-        MapScene::load(
-            &data.join(format!("{name}.rsw")),
-            &DataFolders::new(vec![data.clone()]),
-        )
-        .unwrap(),
+        MapScene::open(data.join(format!("{name}.rsw")), std::slice::from_ref(&data)).unwrap(),
     )
 }
 
@@ -536,7 +532,7 @@ fn a_missing_ground_file_is_a_clear_error() {
     let mut rsw = kiln::samples::map::village_rsw();
     rsw.gnd = FixedName::new("nowhere.gnd", 40);
     std::fs::write(dir.join("lost.rsw"), rsw::write(&rsw)).unwrap();
-    let e = MapScene::load(&dir.join("lost.rsw"), &DataFolders::default())
+    let e = MapScene::open(dir.join("lost.rsw"), &[])
         .unwrap_err()
         .to_string();
     assert!(
@@ -623,11 +619,8 @@ fn an_unreadable_model_is_named_once_and_drawn_as_a_placeholder() {
     std::fs::create_dir_all(dir.join("data/model/kiln")).unwrap();
     // A client folder whose beacon is cut short overrides the samples.
     std::fs::write(dir.join("data/model/kiln/beacon.rsm"), &beacon[..200]).unwrap();
-    let scene = MapScene::load(
-        &data.join("kiln_village.rsw"),
-        &DataFolders::new(vec![dir.join("data"), data.clone()]),
-    )
-    .unwrap();
+    let scene = MapScene::open(data.join("kiln_village.rsw"), &[dir.join("data"), data.clone()])
+        .unwrap();
     let notes = scene.notes().join("\n");
     assert_eq!(notes.matches("could not be read").count(), 1, "{notes}");
     assert!(
@@ -650,7 +643,7 @@ fn an_unreadable_model_is_named_once_and_drawn_as_a_placeholder() {
 
 #[test]
 fn blocks_split_under_a_triangle_budget_draw_the_same_map() {
-    let scene = MapScene::load(&sample_map(), &DataFolders::default()).unwrap();
+    let scene = MapScene::open(sample_map(), &[]).unwrap();
     let cam = map::view::top_down(&scene, Region::whole(24, 24), 16.0).unwrap();
     let o = opts(&cam, 2);
     let whole = map::render(&scene, &cam.camera, 0.25, &o);

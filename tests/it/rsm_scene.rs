@@ -4,8 +4,9 @@ use crate::common;
 
 use glam::{Mat3, Mat4, Vec3};
 use kiln::formats::rsm;
-use kiln::scene::{self, lower_rsm};
-use kiln::texture::TextureResolver;
+use kiln::formats::ragnarok::model_texture;
+use kiln::scene;
+use kiln::source::{Layout, Lookup, Tree};
 use std::path::Path;
 
 const GOLDBERG: &str = "ro/Tokeiburu+RSM2/Rsm2/bin/Debug/data/goldberg_s_01.rsm2";
@@ -18,18 +19,28 @@ fn max_abs_diff(a: Mat4, b: Mat4) -> f32 {
         .fold(0.0, f32::max)
 }
 
+
+/// Lowers a parsed RSM as loading does, its textures looked up in the
+/// model's own tree.
+fn lower(parsed: &kiln::formats::rsm::Rsm, path: &Path) -> scene::Model {
+    let tree = Tree::of_disk_file(path, Layout::RAGNAROK_MODEL);
+    kiln::formats::rsm::lower::lower(parsed, path, &mut |raw| {
+        model_texture(&Lookup::default(), &tree, path, raw)
+    })
+}
+
 #[test]
 fn goldberg_frame0_world_is_offset_times_m3() {
     let Some(path) = common::corpus(GOLDBERG) else {
         return;
     };
     let parsed = rsm::parse_file(&path).unwrap();
-    let model = lower_rsm::lower(&parsed, &path, &TextureResolver::default());
+    let model = lower(&parsed, &path);
     assert_eq!(model.nodes.len(), 32);
     let worlds = scene::pose::node_worlds(&model, 0.0);
     let mut worst = 0.0f32;
     for node in &parsed.nodes {
-        let name = kiln::formats::text::decode_cp949(&node.name);
+        let name = kiln::text::decode_cp949(&node.name);
         let i = model.nodes.iter().position(|n| n.name == name).unwrap();
         let m = &node.matrix;
         let m3 = Mat3::from_cols(
@@ -54,7 +65,7 @@ fn goldberg_animation_moves_meshes_at_frame_300() {
         return;
     };
     let parsed = rsm::parse_file(&path).unwrap();
-    let model = lower_rsm::lower(&parsed, &path, &TextureResolver::default());
+    let model = lower(&parsed, &path);
     assert!((model.frame_rate - 30.0).abs() < 1e-6);
     assert!((model.duration - parsed.anim_len as f32 / 30.0).abs() < 1e-4);
     let w0 = scene::pose::node_worlds(&model, 0.0);
@@ -107,7 +118,7 @@ fn every_corpus_model_renders() {
         background: [0, 0, 0, 0],
     };
     for path in &models {
-        let model = kiln::load::load_model(path, &TextureResolver::default()).unwrap();
+        let model = common::load(path);
         for t in [0.0, model.duration * 0.5] {
             let posed = scene::pose(&model, t);
             let points: Vec<_> = kiln::render::posed_points(&posed).collect();
@@ -187,7 +198,7 @@ fn rsm1_chain_offsets_and_millisecond_keys() {
     };
     let bytes = rsm::write(&rsm);
     let parsed = rsm::parse(&bytes, Path::new("chain.rsm")).unwrap();
-    let model = lower_rsm::lower(&parsed, Path::new("chain.rsm"), &TextureResolver::default());
+    let model = lower(&parsed, Path::new("chain.rsm"));
     assert!((model.duration - 1.0).abs() < 1e-6, "animLen 1000 ms = 1 s");
 
     let chain_p = Mat4::from_translation(Vec3::X)
@@ -238,7 +249,7 @@ fn rsm2_keys_interpolate_from_default_and_hold() {
         ..Rsm::new(2, 3)
     };
     let parsed = rsm::parse(&rsm::write(&rsm), Path::new("k.rsm2")).unwrap();
-    let model = lower_rsm::lower(&parsed, Path::new("k.rsm2"), &TextureResolver::default());
+    let model = lower(&parsed, Path::new("k.rsm2"));
     assert!((model.duration - 4.0).abs() < 1e-6, "40 frames at 10 fps");
     let angle = |t: f32| {
         let w = scene::pose::node_worlds(&model, t)[0];

@@ -8,7 +8,6 @@ use glam::Vec3;
 use kiln::bake::run::{render_clip, ClipPlan};
 use kiln::bake::{LightSpace, LightSpec};
 use kiln::scene;
-use kiln::texture::TextureResolver;
 use kiln::view::{Framing, Projection};
 use std::path::{Path, PathBuf};
 
@@ -18,7 +17,7 @@ fn samples_dir() -> PathBuf {
 
 fn load(rel: &str) -> scene::Model {
     let path = samples_dir().join(rel);
-    kiln::load::load_model(&path, &TextureResolver::default()).unwrap()
+    common::load(&path)
 }
 
 const WINDMILL: &str = "data/model/kiln/windmill.rsm2";

@@ -3,10 +3,10 @@
 
 use crate::common;
 
-use kiln::texture::{
-    self, encode_bmp24, encode_bmp8, encode_tga32, load_or_checker, Texture, TextureAlpha,
-    TextureResolver,
-};
+use kiln::formats::ragnarok::{model_texture, LoadedTexture};
+use kiln::formats::texture::{self, encode_bmp24, encode_bmp8, encode_tga32};
+use kiln::source::{Layout, Lookup, Tree};
+use kiln::texture::{Texture, TextureAlpha};
 use std::path::{Path, PathBuf};
 
 /// The corpus folder this file reads, or `None` after the skip line.
@@ -16,7 +16,8 @@ fn corpus() -> Option<PathBuf> {
 
 fn load(rel: &str) -> Option<Texture> {
     let path = corpus()?.join(rel);
-    Some(texture::load(&path).unwrap_or_else(|e| panic!("{e}")))
+    let bytes = std::fs::read(&path).unwrap();
+    Some(texture::decode(&bytes, &path).unwrap_or_else(|e| panic!("{e}")))
 }
 
 fn at(t: &Texture, x: u32, y: u32) -> [u8; 4] {
@@ -181,11 +182,23 @@ fn rsm1_texture_name(model: &Path, index: usize) -> Vec<u8> {
     raw[..raw.iter().position(|&b| b == 0).unwrap_or(40)].to_vec()
 }
 
+/// A model's texture as loading finds it: the folders `dirs` first, then
+/// the model's own tree.
+fn load_or_checker(dirs: &[PathBuf], model: &Path, raw: &[u8]) -> LoadedTexture {
+    let lookup = Lookup::new(kiln::source::folders(dirs));
+    let tree = Tree::of_disk_file(model, Layout::RAGNAROK_MODEL);
+    model_texture(&lookup, &tree, model, raw)
+}
+
+/// Where [`load_or_checker`] finds a texture.
+fn resolve(dirs: &[PathBuf], model: &Path, raw: &[u8]) -> Option<PathBuf> {
+    load_or_checker(dirs, model, raw).path
+}
+
 #[test]
 fn resolves_the_corpus_models_own_textures() {
     let Some(c) = corpus() else { return };
     let ro = c.join("ro");
-    let resolver = TextureResolver::default();
     let cases = [
         (
             "Borf+BrowEdit3/data/model/box_error_01.rsm",
@@ -236,12 +249,12 @@ fn resolves_the_corpus_models_own_textures() {
         let name = rsm1_texture_name(&model, index);
         assert_eq!(name, want_name, "{}", model.display());
         assert_eq!(
-            resolver.resolve(&model, &name),
+            resolve(&[], &model, &name),
             Some(ro.join(want_path)),
             "{}",
             model.display()
         );
-        let loaded = load_or_checker(&resolver, &model, &name);
+        let loaded = load_or_checker(&[], &model, &name);
         assert_eq!(loaded.warning, None);
         assert_eq!(loaded.path, Some(ro.join(want_path)));
         assert_ne!(*loaded.image, Texture::checker());
@@ -250,7 +263,7 @@ fn resolves_the_corpus_models_own_textures() {
     // Any case, either slash.
     let model = ro.join("Borf+BrowEdit3/data/model/box_error_01.rsm");
     assert_eq!(
-        resolver.resolve(&model, b"LA_SciFi/ERROR_01.Bmp"),
+        resolve(&[], &model, b"LA_SciFi/ERROR_01.Bmp"),
         Some(ro.join("Borf+BrowEdit3/data/texture/la_scifi/error_01.bmp"))
     );
 }
@@ -261,15 +274,14 @@ fn missing_corpus_texture_gives_checker_and_warning() {
     let model = c.join("ro/MrAntares+roBrowserLegacy/tests/fixtures/_test.rsm.bin");
     let name = rsm1_texture_name(&model, 0);
     assert_eq!(name, b"abyss\\abyss_j_07.bmp");
-    let resolver = TextureResolver::default();
-    assert_eq!(resolver.resolve(&model, &name), None);
-    let loaded = load_or_checker(&resolver, &model, &name);
+    assert_eq!(resolve(&[], &model, &name), None);
+    let loaded = load_or_checker(&[], &model, &name);
     assert_eq!(loaded.path, None);
     assert_eq!(*loaded.image, Texture::checker());
     let w = loaded.warning.expect("warning");
     assert!(w.contains("abyss\\abyss_j_07.bmp"), "{w}");
     assert!(w.contains("not found"), "{w}");
-    let slot = load_or_checker(&resolver, &model, &name).into_slot();
+    let slot = load_or_checker(&[], &model, &name).into_slot();
     assert_eq!(slot.name, "abyss\\abyss_j_07.bmp");
 }
 
@@ -302,7 +314,7 @@ fn tiny_bmp(v: u8) -> Vec<u8> {
 }
 
 #[test]
-fn data_folder_is_found_case_insensitively_and_beats_search_dirs() {
+fn search_dirs_come_first_then_the_models_data_folder_in_any_case() {
     let s = Scratch::new("order");
     let model = s.file(Path::new("Game/DATA/Model/sub/m.rsm"), b"");
     let in_data = s.file(Path::new("Game/DATA/TEXTURE/Walls/Brick.BMP"), &tiny_bmp(1));
@@ -315,21 +327,24 @@ fn data_folder_is_found_case_insensitively_and_beats_search_dirs() {
         Path::new("extra3/data/texture/walls/deep.bmp"),
         &tiny_bmp(4),
     );
-    let r = TextureResolver::new(vec![
-        s.0.join("extra"),
-        s.0.join("extra2"),
-        s.0.join("extra3"),
-    ]);
-    assert_eq!(r.resolve(&model, b"walls\\brick.bmp"), Some(in_data));
-    assert_eq!(r.resolve(&model, b"walls\\only_here.bmp"), Some(extra_tex));
-    assert_eq!(r.resolve(&model, b"WALLS\\DEEP.BMP"), Some(extra_data));
-    // A model with no data/ folder above it only sees the search dirs.
+    let dirs = [s.0.join("extra"), s.0.join("extra2"), s.0.join("extra3")];
+    // The search dirs answer first (a recipe's `data:` overrides the
+    // model's own files), each as a texture folder, a data folder or a
+    // client folder.
+    assert_eq!(resolve(&dirs, &model, b"walls\\brick.bmp"), Some(extra.clone()));
+    assert_eq!(resolve(&dirs, &model, b"walls\\only_here.bmp"), Some(extra_tex));
+    assert_eq!(resolve(&dirs, &model, b"WALLS\\DEEP.BMP"), Some(extra_data));
+    // Then the model's own data/ folder, found in any case.
+    assert_eq!(resolve(&[], &model, b"walls\\brick.bmp"), Some(in_data));
+    // A model with no data/model/ above it only sees the search dirs and
+    // its own folder.
     let loose = s.file(Path::new("loose/m.rsm"), b"");
-    assert_eq!(r.resolve(&loose, b"walls\\brick.bmp"), Some(extra));
-    assert_eq!(r.resolve(&loose, b"walls\\nowhere.bmp"), None);
-    assert_eq!(r.resolve(&loose, b""), None);
+    assert_eq!(resolve(&dirs, &loose, b"walls\\brick.bmp"), Some(extra));
+    assert_eq!(resolve(&[], &loose, b"walls\\brick.bmp"), None);
+    assert_eq!(resolve(&dirs, &loose, b"walls\\nowhere.bmp"), None);
+    assert_eq!(resolve(&dirs, &loose, b""), None);
     // A directory is not a texture.
-    assert_eq!(r.resolve(&loose, b"walls"), None);
+    assert_eq!(resolve(&dirs, &loose, b"walls"), None);
 }
 
 #[test]
@@ -338,20 +353,17 @@ fn several_case_variants_pick_the_bytewise_first_that_leads_to_a_file() {
     let model = s.file(Path::new("data/model/m.rsm"), b"");
     s.file(Path::new("data/texture/b/X.bmp"), &tiny_bmp(1));
     let lower = s.file(Path::new("data/texture/b/x.bmp"), &tiny_bmp(2));
-    let r = TextureResolver::default();
+    let r = |raw: &[u8]| resolve(&[], &model, raw);
     // "X" (0x58) sorts before "x" (0x78).
     assert_eq!(
-        r.resolve(&model, b"b\\x.bmp"),
+        r(b"b\\x.bmp"),
         Some(s.0.join("data/texture/b/X.bmp"))
     );
     // "B" sorts first but holds no match, so the search backtracks into "b".
     s.file(Path::new("data/texture/B/other.bmp"), &tiny_bmp(3));
-    assert_eq!(
-        r.resolve(&model, b"b\\X.BMP"),
-        Some(s.0.join("data/texture/b/X.bmp"))
-    );
+    assert_eq!(r(b"b\\X.BMP"), Some(s.0.join("data/texture/b/X.bmp")));
     std::fs::remove_file(s.0.join("data/texture/b/X.bmp")).unwrap();
-    assert_eq!(r.resolve(&model, b"B\\X.bmp"), Some(lower));
+    assert_eq!(r(b"B\\X.bmp"), Some(lower));
 }
 
 #[cfg(unix)]
@@ -363,14 +375,13 @@ fn korean_names_match_raw_cp949_utf8_and_mojibake_spellings() {
     // "트랩\몬스터.bmp" ("trap\monster.bmp") in CP949.
     let cp949_dir: &[u8] = &[0xc6, 0xae, 0xb7, 0xa6];
     let cp949_file: &[u8] = &[0xb8, 0xf3, 0xbd, 0xba, 0xc5, 0xcd, b'.', b'b', b'm', b'p'];
-    assert_eq!(kiln::formats::text::decode_cp949(cp949_file), "몬스터.bmp");
+    assert_eq!(kiln::text::decode_cp949(cp949_file), "몬스터.bmp");
     let mut raw_name = cp949_dir.to_vec();
     raw_name.push(b'\\');
     raw_name.extend_from_slice(cp949_file);
     // The model names it in upper case; only ASCII folds.
     let raw_upper: Vec<u8> = raw_name.to_ascii_uppercase();
 
-    let r = TextureResolver::default();
     for (tag, dir, file) in [
         (
             "raw",
@@ -384,9 +395,9 @@ fn korean_names_match_raw_cp949_utf8_and_mojibake_spellings() {
         let model = s.file(Path::new("data/model/m.rsm"), b"");
         let rel = Path::new("data/texture").join(dir).join(file);
         let want = s.file(&rel, &tiny_bmp(9));
-        assert_eq!(r.resolve(&model, &raw_name), Some(want.clone()), "{tag}");
-        assert_eq!(r.resolve(&model, &raw_upper), Some(want.clone()), "{tag}");
-        let loaded = load_or_checker(&r, &model, &raw_name);
+        assert_eq!(resolve(&[], &model, &raw_name), Some(want.clone()), "{tag}");
+        assert_eq!(resolve(&[], &model, &raw_upper), Some(want.clone()), "{tag}");
+        let loaded = load_or_checker(&[], &model, &raw_name);
         assert_eq!(loaded.name, "트랩\\몬스터.bmp");
         assert_eq!(loaded.image.texels, vec![[9, 9, 9, 255]], "{tag}");
     }
@@ -397,7 +408,7 @@ fn unreadable_texture_gives_checker_with_path_and_warning() {
     let s = Scratch::new("broken");
     let model = s.file(Path::new("data/model/m.rsm"), b"");
     let bad = s.file(Path::new("data/texture/bad.bmp"), b"BM\x00\x00");
-    let loaded = load_or_checker(&TextureResolver::default(), &model, b"bad.bmp");
+    let loaded = load_or_checker(&[], &model, b"bad.bmp");
     assert_eq!(loaded.path, Some(bad));
     assert_eq!(*loaded.image, Texture::checker());
     let w = loaded.warning.unwrap();

@@ -24,13 +24,13 @@ use std::sync::Arc;
 
 /// An image for a face texture: where it was read from and the decoded
 /// texture or why it could not be read.
-pub(crate) type FaceImage = (PathBuf, crate::Result<Texture>);
+pub type FaceImage = (PathBuf, crate::Result<Texture>);
 
 const NEUTRAL: [f32; 4] = [0.72, 0.72, 0.72, 1.0];
 
 /// Lowers LOD `lod` of `m`. `image` gives the image for a face texture name
 /// as stored, when one is mapped to it.
-pub(crate) fn lower_mlod(
+pub fn lower_mlod(
     m: &Mlod,
     lod: usize,
     source: &Path,
@@ -259,7 +259,7 @@ fn track<T: crate::scene::Interpolate>(times: &[f32], values: Vec<T>) -> Option<
 /// at `phase × duration` seconds. With `travel`, every bone also moves by
 /// `step × phase` (the root displacement per cycle); otherwise the model
 /// animates in place.
-pub(crate) fn lower_plain(
+pub fn lower_plain(
     r: &PlainRtm,
     duration: f32,
     name: &str,
@@ -313,7 +313,7 @@ pub(crate) fn lower_plain(
 
 /// A binarised RTM with its skeleton (bone, parent) pairs: parent-relative
 /// keys in the flipped space.
-pub(crate) fn lower_bmtr(
+pub fn lower_bmtr(
     r: &Bmtr,
     skeleton: &[(String, String)],
     duration: f32,

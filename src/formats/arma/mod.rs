@@ -2,7 +2,7 @@
 
 pub mod cfg;
 mod format;
-pub(crate) mod lower;
+internal!(mod lower;);
 pub mod p3d;
 pub mod rtm;
 

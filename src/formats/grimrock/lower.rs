@@ -36,7 +36,7 @@ pub struct MaterialDef {
 /// The grey used where a material has no texture.
 const NEUTRAL: [f32; 4] = [0.72, 0.72, 0.72, 1.0];
 
-pub(crate) fn lower(m: &gr::Model, source: &Path, defs: &[MaterialDef], pose: RestPose) -> Model {
+pub fn lower(m: &gr::Model, source: &Path, defs: &[MaterialDef], pose: RestPose) -> Model {
     let mut warnings = m.warnings.clone();
     let order = node_order(m, &mut warnings);
     let mut remap = vec![usize::MAX; m.nodes.len()];
@@ -294,7 +294,7 @@ fn node_order(m: &gr::Model, warnings: &mut Vec<String>) -> Vec<usize> {
 /// positions and scales lerped, rotations nlerped the short way, the last key
 /// wrapping into the first over the final frame; duration = frames / fps. A
 /// track with one key is constant.
-pub(crate) fn lower_animation(a: &gr::Animation, name: &str) -> Animation {
+pub fn lower_animation(a: &gr::Animation, name: &str) -> Animation {
     let fps = if a.fps.is_finite() && a.fps > 0.0 {
         a.fps
     } else {

@@ -93,7 +93,7 @@ impl GrimrockMaterial {
 /// The materials defined for the model of `tree`, in order of first
 /// definition, and warnings (unreadable files, syntax errors, overridden
 /// names, fields of the wrong type) worded for the user.
-pub(crate) fn find_materials(lookup: &Lookup, tree: &Tree) -> (Vec<GrimrockMaterial>, Vec<String>) {
+pub fn find_materials(lookup: &Lookup, tree: &Tree) -> (Vec<GrimrockMaterial>, Vec<String>) {
     let mut materials: Vec<GrimrockMaterial> = Vec::new();
     let mut warnings = Vec::new();
     for file in lua_files(lookup, tree) {
@@ -233,7 +233,7 @@ fn describe(v: Option<&LuaValue>) -> String {
 
 /// The model's mod root and its asset folder (`mod_assets`, or `assets`
 /// for an unpacked game) in its tree, when the model sits below one.
-pub(crate) fn mod_root(tree: &Tree) -> Option<(GamePath, GamePath)> {
+pub fn mod_root(tree: &Tree) -> Option<(GamePath, GamePath)> {
     let root = tree.root(Layout::GRIMROCK);
     let folder = tree.folder();
     let next = folder.parts().get(root.parts().len())?;
@@ -253,7 +253,7 @@ fn is_dir(kind: EntryKind) -> bool {
 
 /// The Lua files [`find_materials`] reads for the model of `tree`, in
 /// reading order (lowest priority first); the module docs give the rule.
-pub(crate) fn lua_files(lookup: &Lookup, tree: &Tree) -> Vec<Found> {
+pub fn lua_files(lookup: &Lookup, tree: &Tree) -> Vec<Found> {
     let src = &tree.source;
     let mut paths: Vec<GamePath> = Vec::new();
     let add = |p: GamePath, out: &mut Vec<GamePath>| {
@@ -341,7 +341,7 @@ fn walk_lua(lookup: &Lookup, src: &SourceRef, dir: &GamePath, depth: usize, out:
 /// unpacked game, for mods that use the game's own textures) or as that
 /// folder itself — then the model's own tree, matching each component in
 /// any case.
-pub(crate) fn resolve_texture(lookup: &Lookup, tree: &Tree, map: &str) -> Option<Found> {
+pub fn resolve_texture(lookup: &Lookup, tree: &Tree, map: &str) -> Option<Found> {
     let written = GamePath::new(map);
     let last = written.file_name()?;
     let dirs = written.parent();
@@ -381,7 +381,7 @@ pub(crate) fn resolve_texture(lookup: &Lookup, tree: &Tree, map: &str) -> Option
 /// then the `defineMaterial` calls in the Lua files around the model, with
 /// their textures found and decoded. Names nobody defines get no entry: the
 /// lowering draws them neutral grey and says so once.
-pub(crate) fn material_defs(
+pub fn material_defs(
     lookup: &Lookup,
     tree: &Tree,
     model: &Model,

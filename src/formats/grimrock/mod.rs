@@ -10,8 +10,8 @@
 
 mod anim;
 mod format;
-pub(crate) mod lower;
-pub(crate) mod materials;
+internal!(mod lower;);
+internal!(mod materials;);
 pub mod fixture;
 mod model;
 mod summary;

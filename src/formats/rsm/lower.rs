@@ -22,7 +22,7 @@ pub const COLOR_KEY_CUTOFF: f32 = 0.5;
 /// Lowers a parsed RSM into a scene model; `texture` finds and decodes a
 /// texture by its name as stored (the checker, with a warning, when it
 /// cannot).
-pub(crate) fn lower(
+pub fn lower(
     rsm: &Rsm,
     source: &Path,
     texture: &mut dyn FnMut(&[u8]) -> LoadedTexture,

@@ -4,7 +4,7 @@
 //! `scene::lower_rsm`, not here.
 
 mod format;
-pub(crate) mod lower;
+internal!(mod lower;);
 pub mod fixture;
 mod parse;
 mod summary;

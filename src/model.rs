@@ -1,0 +1,118 @@
+//! Models as the library hands them out: loaded from a [`ModelSpec`], posed
+//! by animation files, rendered and exported — what `kiln render` and
+//! `kiln export` do, for a program or a test.
+
+use crate::error::Result;
+use crate::load;
+use crate::scene;
+use crate::source::{Lookup, SourceRef};
+use crate::spec::{FileRef, ModelSpec};
+use std::path::{Path, PathBuf};
+
+/// A loaded model: its geometry, materials, textures and animation,
+/// resolved from any format kiln reads.
+#[derive(Debug, Clone)]
+pub struct Model {
+    scene: scene::Model,
+    spec: ModelSpec,
+    sources: Vec<SourceRef>,
+    inputs: Vec<PathBuf>,
+}
+
+impl Model {
+    /// Loads `spec`'s model: its `data` folders are searched first for what
+    /// the model names, then the model's own tree.
+    pub fn load(spec: &ModelSpec) -> Result<Model> {
+        Model::load_from(spec, &[])
+    }
+
+    /// As [`Model::load`], also searching `sources` (after `spec.data`):
+    /// archives, in-memory files.
+    pub fn load_from(spec: &ModelSpec, sources: &[SourceRef]) -> Result<Model> {
+        let lookup = load::lookup_for(spec, sources);
+        let scene = load::load_model(spec, &lookup)?;
+        Ok(Model {
+            scene,
+            spec: spec.clone(),
+            sources: sources.to_vec(),
+            inputs: lookup.reads(),
+        })
+    }
+
+    /// A copy posed by an animation file (Grimrock `.animation`, Arma
+    /// `.rtm`), read with the spec's animation settings (duration,
+    /// skeleton, travel) from the same places as the model.
+    pub fn animated(&self, animation: impl Into<FileRef>) -> Result<Model> {
+        let lookup = load::lookup_for(&self.spec, &self.sources);
+        let scene = load::animate(&self.scene, &animation.into(), &self.spec.animation, &lookup)?;
+        let mut inputs = self.inputs.clone();
+        inputs.extend(lookup.reads());
+        inputs.sort();
+        inputs.dedup();
+        Ok(Model {
+            scene,
+            spec: self.spec.clone(),
+            sources: self.sources.clone(),
+            inputs,
+        })
+    }
+
+    /// The model's name (from its file).
+    pub fn name(&self) -> &str {
+        &self.scene.name
+    }
+
+    /// The file it was loaded from, as named in messages.
+    pub fn source(&self) -> &Path {
+        &self.scene.source
+    }
+
+    /// Loop period in seconds; 0 for a model that does not move.
+    pub fn duration(&self) -> f32 {
+        self.scene.duration
+    }
+
+    /// The file's own frame rate (RSM2: its `fps`; RSM1: 30 per second).
+    pub fn frame_rate(&self) -> f32 {
+        self.scene.frame_rate
+    }
+
+    /// The time of frame `frame` at the model's own frame rate, in seconds.
+    pub fn frame_time(&self, frame: u32) -> f32 {
+        frame as f32 / self.scene.frame_rate.max(1e-3)
+    }
+
+    /// What the user should know: missing textures, clamped indices,
+    /// trailing bytes, unmatched tracks.
+    pub fn warnings(&self) -> &[String] {
+        &self.scene.warnings
+    }
+
+    /// Every file and folder read to load it, sorted.
+    pub fn inputs(&self) -> &[PathBuf] {
+        &self.inputs
+    }
+
+    /// Writes the model posed at `time` seconds as glTF binary (`.glb`) or
+    /// Wavefront OBJ (`.obj` with its `.mtl` and PNG textures), chosen by
+    /// the extension of `path`.
+    pub fn export(&self, time: f32, path: &Path) -> Result<()> {
+        let posed = scene::pose(&self.scene, time);
+        crate::export::export(&self.scene, &posed, path)
+    }
+
+    /// The scene form, for kiln's own tests and tools.
+    #[cfg(feature = "internals")]
+    pub fn scene(&self) -> &scene::Model {
+        &self.scene
+    }
+
+    pub(crate) fn scene_model(&self) -> &scene::Model {
+        &self.scene
+    }
+}
+
+/// The lookup of a loaded model, for callers that read more for it.
+pub(crate) fn lookup_of(model: &Model) -> Lookup {
+    load::lookup_for(&model.spec, &model.sources)
+}
