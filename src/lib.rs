@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 pub mod bake;
+pub mod color;
 pub mod error;
 pub mod export;
 pub mod formats;
@@ -14,6 +15,7 @@ pub mod inspect;
 pub mod load;
 pub mod map;
 pub mod output;
+pub mod paths;
 pub mod raster;
 pub mod render;
 pub mod samples;

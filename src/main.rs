@@ -249,21 +249,12 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
 }
 
 fn parse_color(s: &str) -> Result<[u8; 4], String> {
-    if s.eq_ignore_ascii_case("transparent") {
-        return Ok([0, 0, 0, 0]);
-    }
-    let hex = s
-        .strip_prefix('#')
-        .ok_or_else(|| format!("expected transparent, #rrggbb or #rrggbbaa, got '{s}'"))?;
-    let byte = |i: usize| {
-        u8::from_str_radix(hex.get(i..i + 2).unwrap_or("zz"), 16)
-            .map_err(|_| format!("bad colour '{s}'"))
-    };
-    match hex.len() {
-        6 => Ok([byte(0)?, byte(2)?, byte(4)?, 255]),
-        8 => Ok([byte(0)?, byte(2)?, byte(4)?, byte(6)?]),
-        _ => Err(format!("expected #rrggbb or #rrggbbaa, got '{s}'")),
-    }
+    use kiln::color::ColorError;
+    kiln::color::parse_color(s).map_err(|e| match e {
+        ColorError::NoHash => format!("expected transparent, #rrggbb or #rrggbbaa, got '{s}'"),
+        ColorError::Length => format!("expected #rrggbb or #rrggbbaa, got '{s}'"),
+        ColorError::Digit => format!("bad colour '{s}'"),
+    })
 }
 
 fn main() -> ExitCode {
@@ -532,7 +523,6 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
     }
 }
 
-/// `recipes/../out/x` → `out/x`, for messages only (lexical, no disk access).
 /// What the bake's jobs and maps did, for the summary line.
 #[derive(Default)]
 struct Tally {
@@ -567,7 +557,7 @@ impl Tally {
                             report.name,
                             report.images,
                             report.files.len(),
-                            tidy(dir).display()
+                            kiln::paths::normalize(dir).display()
                         )
                     });
                 }
@@ -577,24 +567,5 @@ impl Tally {
                 bar.suspend(|| eprintln!("kiln: error: {label}: {e}"));
             }
         }
-    }
-}
-
-fn tidy(path: &std::path::Path) -> PathBuf {
-    use std::path::Component;
-    let mut out: Vec<Component> = Vec::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
-                out.pop();
-            }
-            _ => out.push(c),
-        }
-    }
-    if out.is_empty() {
-        PathBuf::from(".")
-    } else {
-        out.iter().collect()
     }
 }

@@ -151,7 +151,7 @@ pub(super) fn resolve_maps(
         let job = resolve_map(ctx, i, sm, names)?;
         let raw_views = sm.value.views.as_ref().map_or(&[][..], |v| &v.value[..]);
         for (v, rv) in job.views.iter().zip(raw_views) {
-            let key = lexical(&v.file);
+            let key = crate::paths::normalize(&v.file);
             if let Some((map, view, line)) = claimed.get(&key) {
                 let at = rv
                     .value
@@ -172,23 +172,6 @@ pub(super) fn resolve_maps(
         out.push(job);
     }
     Ok(out)
-}
-
-/// `a/./b/../c` → `a/c` without touching the disk, so two spellings of one
-/// output file compare equal.
-fn lexical(p: &std::path::Path) -> PathBuf {
-    use std::path::Component;
-    let mut out: Vec<Component> = Vec::new();
-    for c in p.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
-                out.pop();
-            }
-            _ => out.push(c),
-        }
-    }
-    out.iter().collect()
 }
 
 fn resolve_map(

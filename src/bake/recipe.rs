@@ -8,13 +8,15 @@
 //! of the same text finds where each job starts so the message can still name
 //! the job.
 
+use crate::color::parse_color;
+use crate::paths::normalize;
 use glam::{Mat3, Vec3};
 use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_saphyr::{Location, MessageFormatter, Spanned};
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 /// Defaults applied when neither the job nor `defaults:` sets a key.
 /// The README's recipe reference quotes these values; keep them in step.
@@ -819,24 +821,12 @@ pub(super) struct Background(pub(super) [u8; 4]);
 impl<'de> Deserialize<'de> for Background {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
-        parse_color(&s).map(Background).map_err(de::Error::custom)
+        parse_color(&s).map(Background).map_err(|_| {
+            de::Error::custom(format!(
+                "expected `transparent`, \"#rrggbb\" or \"#rrggbbaa\" (quoted: # starts a YAML comment), got `{s}`"
+            ))
+        })
     }
-}
-
-fn parse_color(s: &str) -> Result<[u8; 4], String> {
-    if s.eq_ignore_ascii_case("transparent") {
-        return Ok([0, 0, 0, 0]);
-    }
-    let bad = || {
-        format!("expected `transparent`, \"#rrggbb\" or \"#rrggbbaa\" (quoted: # starts a YAML comment), got `{s}`")
-    };
-    let hex = s.strip_prefix('#').ok_or_else(bad)?;
-    if !(hex.len() == 6 || hex.len() == 8) || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(bad());
-    }
-    let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).map_err(|_| bad());
-    let a = if hex.len() == 8 { byte(6)? } else { 255 };
-    Ok([byte(0)?, byte(2)?, byte(4)?, a])
 }
 
 /// An output file name, or `false` to switch that output off.
@@ -1294,24 +1284,6 @@ fn output_patterns(job: &Job) -> Vec<(PathBuf, Option<Location>)> {
         v.push((o.dir.join(t.render(&job.name, None, None, None)), None));
     }
     v
-}
-
-/// Lexical normalisation (no filesystem access): drops `.`, folds `..`.
-fn normalize(p: &Path) -> PathBuf {
-    let mut out: Vec<Component> = Vec::new();
-    for c in p.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => match out.last() {
-                Some(Component::Normal(_)) => {
-                    out.pop();
-                }
-                _ => out.push(c),
-            },
-            _ => out.push(c),
-        }
-    }
-    out.iter().collect()
 }
 
 fn pick<'a, T>(job: &'a Option<T>, def: &'a Option<T>) -> Option<&'a T> {
