@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 pub mod bake;
+pub mod camera;
 pub mod color;
 pub mod error;
 pub mod export;
@@ -24,6 +25,5 @@ pub mod samples_grimrock;
 pub mod samples_map;
 pub mod scene;
 pub mod texture;
-pub mod view;
 
 pub use error::{Error, ParseError, Result};

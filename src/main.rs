@@ -2,9 +2,9 @@
 //! to exit codes (0 success, 1 a job or file failed, 2 usage error).
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use kiln::camera::{fit_cameras, Framing, Projection};
 use kiln::raster::{Light, RenderOptions};
 use kiln::texture::TextureResolver;
-use kiln::view::{fit_cameras, Framing, Projection};
 use kiln::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -385,7 +385,7 @@ fn render_map(a: &RenderArgs) -> Result<(), Error> {
 
 fn default_light(cam: &kiln::raster::Camera) -> Light {
     Light {
-        direction: kiln::view::camera_relative_light_dir(cam, -35.0, 40.0),
+        direction: kiln::camera::camera_relative_light_dir(cam, -35.0, 40.0),
         color: glam::Vec3::splat(0.65),
         ambient: glam::Vec3::splat(0.45),
     }

@@ -3,8 +3,8 @@
 
 use kiln::bake::map_recipe::{GifSpec, MapJob, MapViewCamera, MapViewSpec};
 use kiln::bake::recipe::Recipe;
+use kiln::camera::Projection;
 use kiln::map::Region;
-use kiln::view::Projection;
 use std::path::{Path, PathBuf};
 
 fn maps(text: &str) -> Vec<MapJob> {

@@ -18,7 +18,7 @@
 //! `a` + `b_c` meet in `a_b_c.png` when the maps share an `output`).
 
 use super::recipe::{
-    check_name, finite, in_range, int_range, Background, Ctx, Int, Num, OneOrMany, Projection,
+    check_name, finite, in_range, int_range, Background, Ctx, Int, Num, OneOrMany, ProjectionKind,
     RecipeError, Size, S,
 };
 use crate::map::Region;
@@ -84,7 +84,7 @@ pub enum MapViewCamera {
         pitch: f32,
         width: u32,
         height: u32,
-        projection: crate::view::Projection,
+        projection: crate::camera::Projection,
     },
 }
 
@@ -124,7 +124,7 @@ struct RawView {
     yaw: Option<S<Num>>,
     pitch: Option<S<Num>>,
     size: Option<S<Size>>,
-    projection: Option<S<Projection>>,
+    projection: Option<S<ProjectionKind>>,
     fov: Option<S<Num>>,
     time: Option<S<Num>>,
     gif: Option<S<RawGif>>,
@@ -349,8 +349,10 @@ fn resolve_view(
             None => default::FOV,
         };
         let projection = match v.projection.as_ref().map(|p| p.value) {
-            Some(Projection::Perspective) => crate::view::Projection::Perspective { fov_deg: fov },
-            _ => crate::view::Projection::Orthographic,
+            Some(ProjectionKind::Perspective) => {
+                crate::camera::Projection::Perspective { fov_deg: fov }
+            }
+            _ => crate::camera::Projection::Orthographic,
         };
         MapViewCamera::Angled {
             yaw,

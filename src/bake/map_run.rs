@@ -60,7 +60,7 @@ pub fn camera_for(
 ) -> std::result::Result<MapCamera, String> {
     match *camera {
         MapViewCamera::TopDown { pixels_per_tile } => {
-            map::view::top_down(scene, region, pixels_per_tile)
+            map::camera::top_down(scene, region, pixels_per_tile)
         }
         MapViewCamera::Angled {
             yaw,
@@ -68,7 +68,7 @@ pub fn camera_for(
             width,
             height,
             projection,
-        } => Ok(map::view::angled(
+        } => Ok(map::camera::angled(
             scene, region, yaw, pitch, width, height, projection,
         )),
     }

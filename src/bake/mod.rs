@@ -15,10 +15,8 @@ pub mod recipe;
 pub mod run;
 pub mod sheet;
 
+pub use crate::camera::{Framing, LightSpace, LightSpec, Projection};
 pub use map_recipe::{MapJob, MapViewCamera, MapViewSpec};
 pub use outputs::write_outputs;
-pub use recipe::{
-    CameraSpec, Clip, Direction, FrameTimes, Job, LightSpace, LightSpec, Outputs, Projection,
-    Recipe, RecipeError, Step, Template,
-};
+pub use recipe::{Clip, Direction, FrameTimes, Job, Outputs, Recipe, RecipeError, Step, Template};
 pub use sheet::SheetLayout;

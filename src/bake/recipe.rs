@@ -8,9 +8,10 @@
 //! of the same text finds where each job starts so the message can still name
 //! the job.
 
+use crate::camera::{yaw_pitch_vector, Framing, LightSpace, LightSpec, Projection};
 use crate::color::parse_color;
 use crate::paths::normalize;
-use glam::{Mat3, Vec3};
+use glam::Vec3;
 use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_saphyr::{Location, MessageFormatter, Spanned};
@@ -96,7 +97,8 @@ pub struct Job {
     pub pitch: f32,
     pub width: u32,
     pub height: u32,
-    pub camera: CameraSpec,
+    /// How the model is fitted in the frame, and the projection.
+    pub camera: Framing,
     pub light: LightSpec,
     /// Straight RGBA; alpha 0 is a transparent background.
     pub background: [u8; 4],
@@ -261,75 +263,6 @@ impl Clip {
             }
         }
     }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Projection {
-    Orthographic,
-    Perspective,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct CameraSpec {
-    pub projection: Projection,
-    /// Fraction of the frame left empty on each side, 0..0.5.
-    pub padding: f32,
-    /// Magnification after fitting the model in the frame, > 0.
-    pub zoom: f32,
-    /// Vertical field of view in degrees (perspective only), 1..=170.
-    pub fov: f32,
-}
-
-/// Whether the light turns with the camera (every direction lit alike, the
-/// usual choice for sprites) or stays fixed in the world.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum LightSpace {
-    Camera,
-    World,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LightSpec {
-    /// Unit vector toward the light, in `space`: for `Camera`, x = screen
-    /// right, y = up, z = toward the viewer, before the camera's yaw is applied.
-    pub direction: Vec3,
-    pub space: LightSpace,
-    pub color: Vec3,
-    pub ambient: Vec3,
-}
-
-impl LightSpec {
-    /// Direction toward the light in world space for a camera at `camera_yaw`
-    /// degrees.
-    pub fn world_direction(&self, camera_yaw: f32) -> Vec3 {
-        match self.space {
-            LightSpace::World => self.direction,
-            LightSpace::Camera => {
-                (Mat3::from_rotation_y(camera_yaw.to_radians()) * self.direction).normalize()
-            }
-        }
-    }
-}
-
-/// Unit vector for a yaw/pitch pair in degrees: yaw 0 points at +Z, positive
-/// yaw turns toward +X, pitch lifts toward +Y.
-pub fn yaw_pitch_vector(yaw: f32, pitch: f32) -> Vec3 {
-    let (sy, cy) = yaw.to_radians().sin_cos();
-    let (sp, cp) = pitch.to_radians().sin_cos();
-    Vec3::new(sy * cp, sp, cy * cp)
-}
-
-/// Camera frame for a yaw/pitch: `(back, right, up)` where `back` points from
-/// the target toward the eye. Built from rotations, so a straight-down view
-/// (pitch 90) still has a well-defined `up`.
-pub fn camera_basis(yaw: f32, pitch: f32) -> (Vec3, Vec3, Vec3) {
-    let back = yaw_pitch_vector(yaw, pitch);
-    let (sy, cy) = yaw.to_radians().sin_cos();
-    let right = Vec3::new(cy, 0.0, -sy);
-    let up = back.cross(right).normalize();
-    (back, right, up)
 }
 
 /// Where a job writes. Templates may use `{name}`, `{clip}` (clip name),
@@ -615,7 +548,7 @@ struct RawSkeleton {
 #[derive(Deserialize, Default, Clone)]
 #[serde(deny_unknown_fields)]
 struct RawCamera {
-    projection: Option<S<Projection>>,
+    projection: Option<S<ProjectionKind>>,
     padding: Option<S<Num>>,
     zoom: Option<S<Num>>,
     fov: Option<S<Num>>,
@@ -640,6 +573,16 @@ struct RawOutput {
     sheet: Option<S<OutName>>,
     meta: Option<S<OutName>>,
     gif: Option<S<OutName>>,
+}
+
+/// `projection: orthographic` or `perspective`: the keyword alone, since the
+/// field of view is its own key (`fov`); resolution turns the pair into a
+/// [`crate::camera::Projection`]. Serde names it `Projection` in messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename = "Projection", rename_all = "lowercase")]
+pub(super) enum ProjectionKind {
+    Orthographic,
+    Perspective,
 }
 
 /// A number; a custom type only so that `pitch: high` says "expected a
@@ -1632,9 +1575,9 @@ fn resolve(
     let camera = {
         let jc = j.camera.clone().unwrap_or_default();
         let dc = d.camera.clone().unwrap_or_default();
-        let projection = pick(&jc.projection, &dc.projection)
+        let kind = pick(&jc.projection, &dc.projection)
             .map(|p| p.value)
-            .unwrap_or(Projection::Orthographic);
+            .unwrap_or(ProjectionKind::Orthographic);
         let padding = match pick(&jc.padding, &dc.padding) {
             Some(p) => {
                 let x = finite(ctx, &lab(jc.padding.is_some()), "camera.padding", p)?;
@@ -1673,11 +1616,15 @@ fn resolve(
             )?,
             None => default::FOV,
         };
-        CameraSpec {
+        // `fov` is checked above even for an orthographic camera.
+        let projection = match kind {
+            ProjectionKind::Orthographic => Projection::Orthographic,
+            ProjectionKind::Perspective => Projection::Perspective { fov_deg: fov },
+        };
+        Framing {
             projection,
             padding,
             zoom,
-            fov,
         }
     };
 

@@ -1,5 +1,5 @@
 //! Ragnarok maps: an RSW scene on its GND ground and water, lowered to one
-//! drawable [`MapScene`], framed by map cameras ([`view`]) and drawn in
+//! drawable [`MapScene`], framed by map cameras ([`camera`]) and drawn in
 //! blocks ([`draw`]) so that memory stays bounded on the largest maps.
 //!
 //! World frame: kiln's (right-handed, Y up) is `D · RO` with
@@ -7,13 +7,13 @@
 //! at `(10x, h, 10y)`). So map east is +X, tile rows grow north toward −Z,
 //! and a top-down view with "up" = −Z shows the map as its minimap does.
 
+pub mod camera;
 pub mod data;
 pub mod draw;
 pub mod scene;
-pub mod view;
 pub mod water;
 
+pub use camera::{MapCamera, Region};
 pub use data::DataFolders;
 pub use draw::render;
 pub use scene::{Instance, MapModel, MapScene};
-pub use view::{MapCamera, Region};
