@@ -1,6 +1,7 @@
 use glam::Vec3;
 use kiln::bake::recipe::*;
 use kiln::camera::{camera_basis, yaw_pitch_vector, Framing, LightSpace, LightSpec, Projection};
+use kiln::scene::clip::{Clip, Step};
 use std::path::{Path, PathBuf};
 
 fn parse(text: &str) -> Vec<Job> {

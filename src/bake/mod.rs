@@ -16,7 +16,8 @@ pub mod run;
 pub mod sheet;
 
 pub use crate::camera::{Framing, LightSpace, LightSpec, Projection};
+pub use crate::scene::clip::{Clip, FrameTimes, Step};
 pub use map_recipe::{MapJob, MapViewCamera, MapViewSpec};
 pub use outputs::write_outputs;
-pub use recipe::{Clip, Direction, FrameTimes, Job, Outputs, Recipe, RecipeError, Step, Template};
+pub use recipe::{Direction, Job, Outputs, Recipe, RecipeError, Template};
 pub use sheet::SheetLayout;

@@ -2,10 +2,11 @@
 //! one GIF per clip × direction, each file atomically.
 
 use super::meta::{sheet_json, ClipMeta, SheetMeta};
-use super::recipe::{FrameTimes, Job};
+use super::recipe::Job;
 use super::sheet::SheetLayout;
 use crate::error::{Error, Result};
 use crate::output::{write_atomic, write_png};
+use crate::scene::clip::FrameTimes;
 use image::RgbaImage;
 use std::path::{Component, Path, PathBuf};
 

@@ -6,10 +6,11 @@
 //! and results are collected in index order.
 
 use super::outputs::ClipFrames;
-use super::recipe::{ClipSpec, FrameTimes, Job};
+use super::recipe::{ClipSpec, Job};
 use crate::camera::{self, Framing, LightSpec};
 use crate::error::{Error, Result};
 use crate::raster::{Camera, Light, RenderOptions};
+use crate::scene::clip::FrameTimes;
 use crate::scene::{self, Model, PosedModel};
 use crate::texture::TextureResolver;
 use glam::{Vec3, Vec4Swizzles};

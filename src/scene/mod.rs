@@ -6,6 +6,7 @@
 //! formats.
 
 pub mod animation;
+pub mod clip;
 pub mod ground;
 mod model;
 pub mod pose;
