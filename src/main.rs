@@ -326,7 +326,7 @@ fn cmd_render(a: RenderArgs) -> Result<(), Error> {
 
 /// `kiln render MAP.rsw`: one image of a Ragnarok map.
 fn render_map(a: &RenderArgs) -> Result<(), Error> {
-    use kiln::bake::map_recipe::MAX_PIXELS_PER_TILE;
+    use kiln::bake::recipe::defaults::MAX_PIXELS_PER_TILE;
     use kiln::bake::MapViewCamera;
     use kiln::map::{self, DataFolders, MapScene, Region};
     if a.time.frame.is_some() {

@@ -2,7 +2,7 @@
 //! (views and frames in parallel, each image in blocks), write each file
 //! atomically.
 
-use super::map_recipe::{MapJob, MapViewCamera};
+use super::recipe::{MapJob, MapViewCamera};
 use super::run::JobReport;
 use crate::error::{Error, Result};
 use crate::map::{self, DataFolders, MapCamera, MapScene, Region};

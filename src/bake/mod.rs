@@ -7,7 +7,6 @@
 //! GIF per direction ([`gif`]).
 
 pub mod gif;
-pub mod map_recipe;
 pub mod map_run;
 pub mod meta;
 pub mod outputs;
@@ -17,7 +16,9 @@ pub mod sheet;
 
 pub use crate::camera::{Framing, LightSpace, LightSpec, Projection};
 pub use crate::scene::clip::{Clip, FrameTimes, Step};
-pub use map_recipe::{MapJob, MapViewCamera, MapViewSpec};
 pub use outputs::write_outputs;
-pub use recipe::{Direction, Job, Outputs, Recipe, RecipeError, Template};
+pub use recipe::{
+    Direction, GifSpec, Job, MapJob, MapViewCamera, MapViewSpec, Outputs, Recipe, RecipeError,
+    Template,
+};
 pub use sheet::SheetLayout;

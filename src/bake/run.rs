@@ -6,7 +6,7 @@
 //! and results are collected in index order.
 
 use super::outputs::ClipFrames;
-use super::recipe::{ClipSpec, Job};
+use super::recipe::{ClipSpec, Job, LodSpec, PoseMode, SkeletonSpec};
 use crate::camera::{self, Framing, LightSpec};
 use crate::error::{Error, Result};
 use crate::raster::{Camera, Light, RenderOptions};
@@ -159,10 +159,10 @@ pub fn clip_model(model: &Model, spec: &ClipSpec, job: &Job) -> Result<Model> {
         None => Ok(model.clone()),
         Some(path) => {
             let skeleton = match &job.skeleton {
-                Some(super::recipe::SkeletonSpec::Config { config, class }) => {
+                Some(SkeletonSpec::Config { config, class }) => {
                     Some(crate::load::skeleton_bones(config, class)?)
                 }
-                Some(super::recipe::SkeletonSpec::Bones(b)) => Some(b.clone()),
+                Some(SkeletonSpec::Bones(b)) => Some(b.clone()),
                 None => None,
             };
             let opts = crate::load::AnimOptions {
@@ -182,12 +182,12 @@ pub fn plan_job(job: &Job) -> Result<JobPlan> {
         resolver: TextureResolver::new(job.data.clone()),
         materials: job.materials.clone(),
         pose: match job.pose {
-            super::recipe::PoseMode::Rest => crate::scene::lower_grimrock::RestPose::Nodes,
-            super::recipe::PoseMode::Bind => crate::scene::lower_grimrock::RestPose::Bind,
+            PoseMode::Rest => crate::scene::lower_grimrock::RestPose::Nodes,
+            PoseMode::Bind => crate::scene::lower_grimrock::RestPose::Bind,
         },
         lod: job.lod.map(|l| match l {
-            super::recipe::LodSpec::Index(i) => crate::load::LodChoice::Index(i as usize),
-            super::recipe::LodSpec::Resolution(r) => crate::load::LodChoice::Resolution(r),
+            LodSpec::Index(i) => crate::load::LodChoice::Index(i as usize),
+            LodSpec::Resolution(r) => crate::load::LodChoice::Resolution(r),
         }),
     };
     let model = crate::load::load_model_with(&job.model, &opts)?;

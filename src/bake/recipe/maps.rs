@@ -17,31 +17,15 @@
 //! Two views may not write one file, across maps too (`a_b` + `c` and
 //! `a` + `b_c` meet in `a_b_c.png` when the maps share an `output`).
 
-use super::recipe::{
-    check_name, finite, in_range, int_range, Background, Ctx, Int, Num, OneOrMany, ProjectionKind,
-    RecipeError, Size, S,
-};
+use super::defaults::{self, MAX_ANGLED_SIDE, MAX_GIF_FRAMES, MAX_PIXELS_PER_TILE};
+use super::error::{Ctx, RecipeError};
+use super::raw::{RawGif, RawMap, RawView};
+use super::values::{check_file_name, finite, in_range, int_range, Int, ProjectionKind, Size, S};
+use crate::camera::Projection;
 use crate::map::Region;
-use serde::Deserialize;
+use crate::paths::normalize;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-
-pub mod default {
-    pub const PIXELS_PER_TILE: f32 = 4.0;
-    pub const ANGLED_SIZE: (u32, u32) = (1024, 768);
-    pub const PITCH: f32 = 45.0;
-    pub const FOV: f32 = 35.0;
-    pub const ANTIALIAS: u32 = 2;
-    pub const GIF_FPS: f32 = 10.0;
-    pub const GIF_FRAMES: u32 = 20;
-}
-
-/// Most pixels per tile a view may ask for.
-pub const MAX_PIXELS_PER_TILE: f32 = 256.0;
-/// Largest angled image side.
-pub const MAX_ANGLED_SIDE: u32 = 8192;
-/// Most GIF frames a view may render.
-pub const MAX_GIF_FRAMES: u32 = 1000;
+use std::path::{Path, PathBuf};
 
 /// One map of a recipe, resolved.
 #[derive(Debug, Clone, PartialEq)]
@@ -84,7 +68,7 @@ pub enum MapViewCamera {
         pitch: f32,
         width: u32,
         height: u32,
-        projection: crate::camera::Projection,
+        projection: Projection,
     },
 }
 
@@ -103,41 +87,6 @@ impl GifSpec {
     }
 }
 
-#[derive(Deserialize, Clone)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawMap {
-    name: Option<S<String>>,
-    map: Option<S<String>>,
-    data: Option<S<OneOrMany>>,
-    output: Option<S<String>>,
-    antialias: Option<S<Int>>,
-    background: Option<S<Background>>,
-    views: Option<S<Vec<S<RawView>>>>,
-}
-
-#[derive(Deserialize, Clone)]
-#[serde(deny_unknown_fields)]
-struct RawView {
-    name: Option<S<String>>,
-    region: Option<S<[Int; 4]>>,
-    pixels_per_tile: Option<S<Num>>,
-    yaw: Option<S<Num>>,
-    pitch: Option<S<Num>>,
-    size: Option<S<Size>>,
-    projection: Option<S<ProjectionKind>>,
-    fov: Option<S<Num>>,
-    time: Option<S<Num>>,
-    gif: Option<S<RawGif>>,
-}
-
-#[derive(Deserialize, Clone)]
-#[serde(deny_unknown_fields)]
-struct RawGif {
-    fps: Option<S<Num>>,
-    frames: Option<S<Int>>,
-    duration: Option<S<Num>>,
-}
-
 pub(super) fn resolve_maps(
     ctx: &Ctx,
     raw: &[S<RawMap>],
@@ -151,7 +100,7 @@ pub(super) fn resolve_maps(
         let job = resolve_map(ctx, i, sm, names)?;
         let raw_views = sm.value.views.as_ref().map_or(&[][..], |v| &v.value[..]);
         for (v, rv) in job.views.iter().zip(raw_views) {
-            let key = crate::paths::normalize(&v.file);
+            let key = normalize(&v.file);
             if let Some((map, view, line)) = claimed.get(&key) {
                 let at = rv
                     .value
@@ -186,7 +135,7 @@ fn resolve_map(
         return Err(ctx.err(at, &format!("map #{}", index + 1), "missing key `name`"));
     };
     let label = format!("map '{}'", name.value);
-    check_name(&name.value).map_err(|e| ctx.err(&name.referenced, &label, e))?;
+    check_file_name("job", &name.value).map_err(|e| ctx.err(&name.referenced, &label, e))?;
     if let Some(first) = names.get(&name.value) {
         return Err(ctx.err(
             &name.referenced,
@@ -208,7 +157,7 @@ fn resolve_map(
         .unwrap_or_default();
     let antialias = match &m.antialias {
         Some(a) => int_range(ctx, &label, "antialias", a, 1, 4)?,
-        None => default::ANTIALIAS,
+        None => defaults::map::ANTIALIAS,
     };
     let background = m.background.as_ref().map_or([0, 0, 0, 0], |b| b.value.0);
     let dir = ctx
@@ -259,11 +208,12 @@ fn resolve_map(
     })
 }
 
+/// One view of map `map_name` (labelled `map_label`), writing into `dir`.
 fn resolve_view(
     ctx: &Ctx,
     map_label: &str,
     map_name: &str,
-    dir: &std::path::Path,
+    dir: &Path,
     index: usize,
     sv: &S<RawView>,
 ) -> Result<MapViewSpec, RecipeError> {
@@ -277,119 +227,15 @@ fn resolve_view(
         ));
     };
     let label = format!("{map_label} view '{}'", name.value);
-    check_name(&name.value).map_err(|e| ctx.err(&name.referenced, &label, e))?;
+    check_file_name("job", &name.value).map_err(|e| ctx.err(&name.referenced, &label, e))?;
     let region = match &v.region {
         None => None,
-        Some(r) => {
-            let c = r.value;
-            let mut vals = [0u32; 4];
-            for (slot, n) in vals.iter_mut().zip(c) {
-                if !(0..=i64::from(u16::MAX)).contains(&n.0) {
-                    return Err(ctx.err(
-                        &r.referenced,
-                        &label,
-                        format!("`region` values are tile numbers 0..=65535, got {}", n.0),
-                    ));
-                }
-                *slot = n.0 as u32;
-            }
-            let region = Region {
-                x0: vals[0],
-                y0: vals[1],
-                x1: vals[2],
-                y1: vals[3],
-            };
-            if region.x0 >= region.x1 || region.y0 >= region.y1 {
-                return Err(ctx.err(
-                    &r.referenced,
-                    &label,
-                    format!(
-                        "`region` is [x0, y0, x1, y1] in tiles with x0 < x1 and y0 < y1, got [{}, {}, {}, {}]",
-                        vals[0], vals[1], vals[2], vals[3]
-                    ),
-                ));
-            }
-            Some(region)
-        }
+        Some(r) => Some(resolve_region(ctx, &label, r)?),
     };
-    let angled = v.yaw.is_some() || v.pitch.is_some();
-    let camera = if angled {
-        if let Some(p) = &v.pixels_per_tile {
-            return Err(ctx.err(
-                &p.referenced,
-                &label,
-                "`pixels_per_tile` is for top-down views; an angled view (yaw/pitch) takes `size`",
-            ));
-        }
-        let yaw = match &v.yaw {
-            Some(y) => finite(ctx, &label, "yaw", y)?,
-            None => 0.0,
-        };
-        let pitch = match &v.pitch {
-            Some(p) => in_range(ctx, &label, "pitch", p, 1.0, 90.0, false)?,
-            None => default::PITCH,
-        };
-        let (width, height) = match &v.size {
-            Some(s) => {
-                let Size(w, h, _) = s.value;
-                let ok = |x: i64| (1..=i64::from(MAX_ANGLED_SIDE)).contains(&x);
-                if !ok(w) || !ok(h) {
-                    return Err(ctx.err(
-                        &s.referenced,
-                        &label,
-                        format!("`size` sides must be 1..={MAX_ANGLED_SIDE} pixels, got {w}x{h}"),
-                    ));
-                }
-                (w as u32, h as u32)
-            }
-            None => default::ANGLED_SIZE,
-        };
-        let fov = match &v.fov {
-            Some(f) => in_range(ctx, &label, "fov", f, 1.0, 170.0, false)?,
-            None => default::FOV,
-        };
-        let projection = match v.projection.as_ref().map(|p| p.value) {
-            Some(ProjectionKind::Perspective) => {
-                crate::camera::Projection::Perspective { fov_deg: fov }
-            }
-            _ => crate::camera::Projection::Orthographic,
-        };
-        MapViewCamera::Angled {
-            yaw,
-            pitch,
-            width,
-            height,
-            projection,
-        }
+    let camera = if v.yaw.is_some() || v.pitch.is_some() {
+        resolve_angled(ctx, &label, v)?
     } else {
-        for (key, given) in [
-            ("size", v.size.as_ref().map(|s| s.referenced)),
-            ("projection", v.projection.as_ref().map(|s| s.referenced)),
-            ("fov", v.fov.as_ref().map(|s| s.referenced)),
-        ] {
-            if let Some(loc) = given {
-                return Err(ctx.err(
-                    &loc,
-                    &label,
-                    format!(
-                        "`{key}` is for angled views; give `yaw`/`pitch`, or use `pixels_per_tile` for a top-down view"
-                    ),
-                ));
-            }
-        }
-        let pixels_per_tile = match &v.pixels_per_tile {
-            Some(p) => in_range(
-                ctx,
-                &label,
-                "pixels_per_tile",
-                p,
-                0.0,
-                MAX_PIXELS_PER_TILE,
-                true,
-            )?,
-            None => default::PIXELS_PER_TILE,
-        };
-        MapViewCamera::TopDown { pixels_per_tile }
+        resolve_top_down(ctx, &label, v)?
     };
     let time = match &v.time {
         Some(t) => {
@@ -407,40 +253,7 @@ fn resolve_view(
     };
     let gif = match &v.gif {
         None => None,
-        Some(g) => {
-            let fps = match &g.value.fps {
-                Some(f) => in_range(ctx, &label, "gif.fps", f, 0.0, 100.0, true)?,
-                None => default::GIF_FPS,
-            };
-            let frames = match (&g.value.frames, &g.value.duration) {
-                (Some(_), Some(d)) => {
-                    return Err(ctx.err(
-                        &d.referenced,
-                        &label,
-                        "give `gif.frames` or `gif.duration`, not both",
-                    ))
-                }
-                (Some(f), None) => {
-                    int_range(ctx, &label, "gif.frames", f, 1, i64::from(MAX_GIF_FRAMES))?
-                }
-                (None, Some(d)) => {
-                    let secs = in_range(ctx, &label, "gif.duration", d, 0.0, 600.0, true)?;
-                    let n = (secs * fps).round().max(1.0);
-                    if n > MAX_GIF_FRAMES as f32 {
-                        return Err(ctx.err(
-                            &d.referenced,
-                            &label,
-                            format!(
-                                "`gif.duration` × `gif.fps` gives {n} frames, more than the {MAX_GIF_FRAMES} allowed"
-                            ),
-                        ));
-                    }
-                    n as u32
-                }
-                (None, None) => default::GIF_FRAMES,
-            };
-            Some(GifSpec { fps, frames })
-        }
+        Some(g) => Some(resolve_gif(ctx, &label, &g.value)?),
     };
     let ext = if gif.is_some() { "gif" } else { "png" };
     Ok(MapViewSpec {
@@ -453,4 +266,153 @@ fn resolve_view(
         time,
         gif,
     })
+}
+
+/// `region: [x0, y0, x1, y1]` in tiles, not empty. Whether it lies on the
+/// ground is only known once the map is loaded.
+fn resolve_region(ctx: &Ctx, label: &str, r: &S<[Int; 4]>) -> Result<Region, RecipeError> {
+    let mut vals = [0u32; 4];
+    for (slot, n) in vals.iter_mut().zip(r.value) {
+        if !(0..=i64::from(u16::MAX)).contains(&n.0) {
+            return Err(ctx.err(
+                &r.referenced,
+                label,
+                format!("`region` values are tile numbers 0..=65535, got {}", n.0),
+            ));
+        }
+        *slot = n.0 as u32;
+    }
+    let region = Region {
+        x0: vals[0],
+        y0: vals[1],
+        x1: vals[2],
+        y1: vals[3],
+    };
+    if region.x0 >= region.x1 || region.y0 >= region.y1 {
+        return Err(ctx.err(
+            &r.referenced,
+            label,
+            format!(
+                "`region` is [x0, y0, x1, y1] in tiles with x0 < x1 and y0 < y1, got [{}, {}, {}, {}]",
+                vals[0], vals[1], vals[2], vals[3]
+            ),
+        ));
+    }
+    Ok(region)
+}
+
+/// A view given `yaw` or `pitch`: framed from that angle at `size`.
+fn resolve_angled(ctx: &Ctx, label: &str, v: &RawView) -> Result<MapViewCamera, RecipeError> {
+    if let Some(p) = &v.pixels_per_tile {
+        return Err(ctx.err(
+            &p.referenced,
+            label,
+            "`pixels_per_tile` is for top-down views; an angled view (yaw/pitch) takes `size`",
+        ));
+    }
+    let yaw = match &v.yaw {
+        Some(y) => finite(ctx, label, "yaw", y)?,
+        None => 0.0,
+    };
+    let pitch = match &v.pitch {
+        Some(p) => in_range(ctx, label, "pitch", p, 1.0, 90.0, false)?,
+        None => defaults::map::PITCH,
+    };
+    let (width, height) = match &v.size {
+        Some(s) => {
+            let Size(w, h, _) = s.value;
+            let ok = |x: i64| (1..=i64::from(MAX_ANGLED_SIDE)).contains(&x);
+            if !ok(w) || !ok(h) {
+                return Err(ctx.err(
+                    &s.referenced,
+                    label,
+                    format!("`size` sides must be 1..={MAX_ANGLED_SIDE} pixels, got {w}x{h}"),
+                ));
+            }
+            (w as u32, h as u32)
+        }
+        None => defaults::map::ANGLED_SIZE,
+    };
+    let fov = match &v.fov {
+        Some(f) => in_range(ctx, label, "fov", f, 1.0, 170.0, false)?,
+        None => defaults::map::FOV,
+    };
+    let projection = match v.projection.as_ref().map(|p| p.value) {
+        Some(ProjectionKind::Perspective) => Projection::Perspective { fov_deg: fov },
+        _ => Projection::Orthographic,
+    };
+    Ok(MapViewCamera::Angled {
+        yaw,
+        pitch,
+        width,
+        height,
+        projection,
+    })
+}
+
+/// A view looking straight down at `pixels_per_tile`; the angled keys are
+/// refused so a forgotten `yaw` does not go unnoticed.
+fn resolve_top_down(ctx: &Ctx, label: &str, v: &RawView) -> Result<MapViewCamera, RecipeError> {
+    for (key, given) in [
+        ("size", v.size.as_ref().map(|s| s.referenced)),
+        ("projection", v.projection.as_ref().map(|s| s.referenced)),
+        ("fov", v.fov.as_ref().map(|s| s.referenced)),
+    ] {
+        if let Some(loc) = given {
+            return Err(ctx.err(
+                &loc,
+                label,
+                format!(
+                    "`{key}` is for angled views; give `yaw`/`pitch`, or use `pixels_per_tile` for a top-down view"
+                ),
+            ));
+        }
+    }
+    let pixels_per_tile = match &v.pixels_per_tile {
+        Some(p) => in_range(
+            ctx,
+            label,
+            "pixels_per_tile",
+            p,
+            0.0,
+            MAX_PIXELS_PER_TILE,
+            true,
+        )?,
+        None => defaults::map::PIXELS_PER_TILE,
+    };
+    Ok(MapViewCamera::TopDown { pixels_per_tile })
+}
+
+/// `gif: {fps, frames | duration}`.
+fn resolve_gif(ctx: &Ctx, label: &str, g: &RawGif) -> Result<GifSpec, RecipeError> {
+    let fps = match &g.fps {
+        Some(f) => in_range(ctx, label, "gif.fps", f, 0.0, 100.0, true)?,
+        None => defaults::map::GIF_FPS,
+    };
+    let frames = match (&g.frames, &g.duration) {
+        (Some(_), Some(d)) => {
+            return Err(ctx.err(
+                &d.referenced,
+                label,
+                "give `gif.frames` or `gif.duration`, not both",
+            ))
+        }
+        (Some(f), None) => int_range(ctx, label, "gif.frames", f, 1, i64::from(MAX_GIF_FRAMES))?,
+        (None, Some(d)) => {
+            let secs = in_range(ctx, label, "gif.duration", d, 0.0, 600.0, true)?;
+            let n = (secs * fps).round().max(1.0);
+            if n > MAX_GIF_FRAMES as f32 {
+                return Err(ctx.err(
+                    &d.referenced,
+                    label,
+                    format!(
+                        "`gif.duration` × `gif.fps` gives {n} frames, more than the {MAX_GIF_FRAMES} allowed"
+                    ),
+                ));
+            }
+            n as u32
+        }
+        (None, None) => defaults::map::GIF_FRAMES,
+    };
+    Ok(GifSpec { fps, frames })
 }
