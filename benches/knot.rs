@@ -9,9 +9,9 @@
 //! into `target/bench-assets`, and says so and skips if it cannot.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use kiln::camera::{fit_cameras, Framing, Projection};
 use kiln::raster::{Light, RenderOptions};
 use kiln::texture::TextureResolver;
-use kiln::view::{fit_cameras, Framing, Projection};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 

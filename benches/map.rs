@@ -10,9 +10,9 @@
 //! machine is shared.
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
+use kiln::camera::Projection;
 use kiln::map::{self, DataFolders, MapScene, Region};
 use kiln::raster::RenderOptions;
-use kiln::view::Projection;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -85,7 +85,7 @@ fn bench_map(c: &mut Criterion, label: &str, rsw: &Path, data: &DataFolders) {
             .sum::<usize>()
     );
 
-    let overview = map::view::top_down(&scene, Region::whole(w, h), 4.0).unwrap();
+    let overview = map::camera::top_down(&scene, Region::whole(w, h), 4.0).unwrap();
     group.throughput(Throughput::Elements(
         overview.width as u64 * overview.height as u64,
     ));
@@ -104,7 +104,7 @@ fn bench_map(c: &mut Criterion, label: &str, rsw: &Path, data: &DataFolders) {
         x1: (cx.saturating_sub(16) + 32).min(w),
         y1: (cy.saturating_sub(16) + 32).min(h),
     };
-    let close = map::view::top_down(&scene, region, 32.0).unwrap();
+    let close = map::camera::top_down(&scene, region, 32.0).unwrap();
     group.throughput(Throughput::Elements(
         close.width as u64 * close.height as u64,
     ));
@@ -119,7 +119,7 @@ fn bench_map(c: &mut Criterion, label: &str, rsw: &Path, data: &DataFolders) {
         },
     );
 
-    let angled = map::view::angled(
+    let angled = map::camera::angled(
         &scene,
         Region::whole(w, h),
         20.0,

@@ -44,6 +44,8 @@ pub mod formats;
 pub mod samples;
 
 internal!(mod bake;);
+internal!(mod camera;);
+internal!(mod color;);
 internal!(mod error;);
 internal!(mod export;);
 internal!(mod inspect;);
@@ -51,6 +53,7 @@ internal!(mod load;);
 internal!(mod map;);
 internal!(mod model;);
 internal!(mod output;);
+internal!(mod paths;);
 internal!(mod raster;);
 internal!(mod render;);
 internal!(mod scene;);
@@ -58,7 +61,6 @@ internal!(mod source;);
 internal!(mod spec;);
 internal!(mod text;);
 internal!(mod texture;);
-internal!(mod view;);
 
 pub use bake::{
     bake, bake_files, BakeOptions, BakeReport, JobKind, JobOutcome, NoProgress, OutputMode,

@@ -2,9 +2,9 @@
 //! to exit codes (0 success, 1 a job or file failed, 2 usage error).
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use kiln::camera::{fit_cameras, Framing, Projection};
 use kiln::raster::{Light, RenderOptions};
 use kiln::texture::TextureResolver;
-use kiln::view::{fit_cameras, Framing, Projection};
 use kiln::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -249,21 +249,12 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
 }
 
 fn parse_color(s: &str) -> Result<[u8; 4], String> {
-    if s.eq_ignore_ascii_case("transparent") {
-        return Ok([0, 0, 0, 0]);
-    }
-    let hex = s
-        .strip_prefix('#')
-        .ok_or_else(|| format!("expected transparent, #rrggbb or #rrggbbaa, got '{s}'"))?;
-    let byte = |i: usize| {
-        u8::from_str_radix(hex.get(i..i + 2).unwrap_or("zz"), 16)
-            .map_err(|_| format!("bad colour '{s}'"))
-    };
-    match hex.len() {
-        6 => Ok([byte(0)?, byte(2)?, byte(4)?, 255]),
-        8 => Ok([byte(0)?, byte(2)?, byte(4)?, byte(6)?]),
-        _ => Err(format!("expected #rrggbb or #rrggbbaa, got '{s}'")),
-    }
+    use kiln::color::ColorError;
+    kiln::color::parse_color(s).map_err(|e| match e {
+        ColorError::NoHash => format!("expected transparent, #rrggbb or #rrggbbaa, got '{s}'"),
+        ColorError::Length => format!("expected #rrggbb or #rrggbbaa, got '{s}'"),
+        ColorError::Digit => format!("bad colour '{s}'"),
+    })
 }
 
 fn main() -> ExitCode {
@@ -335,7 +326,7 @@ fn cmd_render(a: RenderArgs) -> Result<(), Error> {
 
 /// `kiln render MAP.rsw`: one image of a Ragnarok map.
 fn render_map(a: &RenderArgs) -> Result<(), Error> {
-    use kiln::bake::map_recipe::MAX_PIXELS_PER_TILE;
+    use kiln::bake::recipe::defaults::MAX_PIXELS_PER_TILE;
     use kiln::bake::MapViewCamera;
     use kiln::map::{self, DataFolders, MapScene, Region};
     if a.time.frame.is_some() {
@@ -394,7 +385,7 @@ fn render_map(a: &RenderArgs) -> Result<(), Error> {
 
 fn default_light(cam: &kiln::raster::Camera) -> Light {
     Light {
-        direction: kiln::view::camera_relative_light_dir(cam, -35.0, 40.0),
+        direction: kiln::camera::camera_relative_light_dir(cam, -35.0, 40.0),
         color: glam::Vec3::splat(0.65),
         ambient: glam::Vec3::splat(0.45),
     }
@@ -533,7 +524,6 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
     }
 }
 
-/// `recipes/../out/x` → `out/x`, for messages only (lexical, no disk access).
 /// What the bake's jobs and maps did, for the summary line.
 #[derive(Default)]
 struct Tally {
@@ -568,7 +558,7 @@ impl Tally {
                             report.name,
                             report.images,
                             report.files.len(),
-                            tidy(dir).display()
+                            kiln::paths::normalize(dir).display()
                         )
                     });
                 }
@@ -578,24 +568,5 @@ impl Tally {
                 bar.suspend(|| eprintln!("kiln: error: {label}: {e}"));
             }
         }
-    }
-}
-
-fn tidy(path: &std::path::Path) -> PathBuf {
-    use std::path::Component;
-    let mut out: Vec<Component> = Vec::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
-                out.pop();
-            }
-            _ => out.push(c),
-        }
-    }
-    if out.is_empty() {
-        PathBuf::from(".")
-    } else {
-        out.iter().collect()
     }
 }

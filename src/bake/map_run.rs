@@ -2,7 +2,7 @@
 //! (views and frames in parallel, each image in blocks), hand each file to
 //! the bake's sink.
 
-use super::map_recipe::{MapJob, MapViewCamera};
+use super::recipe::{MapJob, MapViewCamera};
 use super::run::JobReport;
 use super::sink::Sink;
 use crate::error::{Error, Result};
@@ -73,7 +73,7 @@ pub fn camera_for(
 ) -> std::result::Result<MapCamera, String> {
     match *camera {
         MapViewCamera::TopDown { pixels_per_tile } => {
-            map::view::top_down(scene, region, pixels_per_tile)
+            map::camera::top_down(scene, region, pixels_per_tile)
         }
         MapViewCamera::Angled {
             yaw,
@@ -81,7 +81,7 @@ pub fn camera_for(
             width,
             height,
             projection,
-        } => Ok(map::view::angled(
+        } => Ok(map::camera::angled(
             scene, region, yaw, pitch, width, height, projection,
         )),
     }

@@ -12,7 +12,6 @@ pub mod atlas;
 pub mod batch;
 pub mod gif;
 pub mod grid;
-pub mod map_recipe;
 pub mod map_run;
 pub mod meta;
 pub mod outputs;
@@ -26,11 +25,12 @@ pub use batch::{
     bake, bake_files, BakeOptions, BakeReport, JobKind, JobOutcome, NoProgress, OutputMode,
     Progress,
 };
+pub use crate::camera::{Framing, LightSpace, LightSpec, Projection};
+pub use crate::scene::clip::{Clip, FrameTimes, Step};
 pub use grid::GridLayout;
-pub use map_recipe::{MapJob, MapViewCamera, MapViewSpec};
 pub use outputs::write_outputs;
 pub use recipe::{
-    CameraSpec, Clip, Direction, FrameTimes, Job, LightSpace, LightSpec, Outputs, Projection,
-    Recipe, RecipeError, Step, Template,
+    Direction, GifSpec, Job, MapJob, MapViewCamera, MapViewSpec, Outputs, Recipe, RecipeError,
+    Template,
 };
 pub use sink::{DryRunSink, FileSink, OutputRecord, OutputStatus, Sink, VerifySink};

@@ -2,9 +2,10 @@
 //! per clip × direction, each file handed to the bake's [`Sink`].
 
 use super::atlas::{AtlasClip, AtlasJob};
-use super::recipe::{FrameTimes, Job};
+use super::recipe::Job;
 use super::sink::Sink;
 use crate::error::{Error, Result};
+use crate::scene::clip::FrameTimes;
 use image::RgbaImage;
 use std::path::{Component, Path, PathBuf};
 

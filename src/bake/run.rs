@@ -6,14 +6,15 @@
 //! and results are collected in index order.
 
 use super::outputs::ClipFrames;
-use super::recipe::{ClipSpec, FrameTimes, Job, LightSpec, Projection as RecipeProjection};
+use super::recipe::{ClipSpec, Job, LodSpec, PoseMode};
 use super::sink::Sink;
+use crate::camera::{self, Framing, LightSpec};
 use crate::error::{Error, Result};
 use crate::raster::{Camera, Light, RenderOptions};
+use crate::scene::clip::FrameTimes;
 use crate::scene::{self, Model, PosedModel};
 use crate::source::{Lookup, SourceRef};
 use crate::spec::{AnimationSettings, FileRef, Lod, ModelSpec, RestPose, SkeletonSpec};
-use crate::view::{self, Framing, Projection};
 use glam::{Vec3, Vec4Swizzles};
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -66,7 +67,7 @@ pub fn fit(posed: &[&[PosedModel]], plan: &ClipPlan) -> Vec<Camera> {
         .flat_map(crate::render::posed_points)
         .collect();
     let aspect = plan.width as f32 / plan.height.max(1) as f32;
-    view::fit_cameras(&points, &plan.views, aspect, &plan.framing)
+    camera::fit_cameras(&points, &plan.views, aspect, &plan.framing)
 }
 
 /// Renders `posed` from every camera: `[direction][frame]`.
@@ -244,16 +245,7 @@ pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
         views: job.directions.iter().map(|d| (d.yaw, job.pitch)).collect(),
         width: job.width,
         height: job.height,
-        framing: Framing {
-            projection: match job.camera.projection {
-                RecipeProjection::Orthographic => Projection::Orthographic,
-                RecipeProjection::Perspective => Projection::Perspective {
-                    fov_deg: job.camera.fov,
-                },
-            },
-            padding: job.camera.padding,
-            zoom: job.camera.zoom,
-        },
+        framing: job.camera,
         light: job.light,
         supersample: job.antialias,
         background: job.background,

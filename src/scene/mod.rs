@@ -6,6 +6,7 @@
 //! formats.
 
 pub mod animation;
+pub mod clip;
 pub(crate) mod geometry;
 mod model;
 pub mod pose;

@@ -137,8 +137,12 @@ fn every_corpus_model_loads_and_renders_and_every_animation_applies() {
         if pts.is_empty() {
             continue; // empty_object_gate: nodes only
         }
-        let cam =
-            kiln::view::fit_cameras(&pts, &[(30.0, 20.0)], 1.0, &kiln::view::Framing::default())[0];
+        let cam = kiln::camera::fit_cameras(
+            &pts,
+            &[(30.0, 20.0)],
+            1.0,
+            &kiln::camera::Framing::default(),
+        )[0];
         let light = kiln::raster::Light {
             direction: Vec3::Y,
             color: Vec3::splat(0.6),
@@ -205,11 +209,11 @@ fn sample_sign_reads_as_an_f_from_the_front() {
     let model = common::load(&samples().join("models/kiln_sign.model"));
     assert_eq!(model.warnings, Vec::<String>::new());
     let posed = scene::pose(&model, 0.0);
-    let cam = kiln::view::fit_cameras(
+    let cam = kiln::camera::fit_cameras(
         &points(&posed),
         &[(0.0, 0.0)],
         1.0,
-        &kiln::view::Framing::default(),
+        &kiln::camera::Framing::default(),
     )[0];
     let light = kiln::raster::Light {
         direction: Vec3::new(-0.3, 0.5, 0.8).normalize(),

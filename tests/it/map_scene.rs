@@ -129,7 +129,7 @@ fn the_rsw_sun_comes_from_longitude_and_latitude() {
 fn sample_map_renders_the_same_on_any_thread_count() {
     let scene = MapScene::open(sample_map(), &[]).unwrap();
     // 40 px per tile: 960², two blocks a side, so block seams are covered.
-    let cam = map::view::top_down(&scene, Region::whole(24, 24), 40.0).unwrap();
+    let cam = map::camera::top_down(&scene, Region::whole(24, 24), 40.0).unwrap();
     let one = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
@@ -148,7 +148,7 @@ fn sample_map_renders_the_same_on_any_thread_count() {
         x1: 15,
         y1: 14,
     };
-    let rcam = map::view::top_down(&scene, region, 40.0).unwrap();
+    let rcam = map::camera::top_down(&scene, region, 40.0).unwrap();
     let part = map::render(&scene, &rcam.camera, 0.5, &opts(&rcam, 1));
     assert_eq!(part.dimensions(), (480, 480));
     let crop = image::imageops::crop_imm(&one, 3 * 40, (24 - 14) * 40, 480, 480).to_image();
@@ -181,19 +181,19 @@ fn diff(a: &RgbaImage, b: &RgbaImage) -> (usize, u8) {
 #[test]
 fn sample_map_golden_views() {
     let scene = MapScene::open(sample_map(), &[]).unwrap();
-    let over = map::view::top_down(&scene, Region::whole(24, 24), 8.0).unwrap();
+    let over = map::camera::top_down(&scene, Region::whole(24, 24), 8.0).unwrap();
     common::assert_golden(
         "maps/kiln_village_overview",
         &map::render(&scene, &over.camera, 0.0, &opts(&over, 2)),
     );
-    let ang = map::view::angled(
+    let ang = map::camera::angled(
         &scene,
         Region::whole(24, 24),
         135.0,
         35.0,
         320,
         240,
-        kiln::view::Projection::Orthographic,
+        kiln::camera::Projection::Orthographic,
     );
     common::assert_golden(
         "maps/kiln_village_angled",
@@ -211,7 +211,7 @@ fn animated_props_move_and_static_ground_does_not() {
         x1: 12,
         y1: 22,
     };
-    let cam = map::view::top_down(&scene, region, 16.0).unwrap();
+    let cam = map::camera::top_down(&scene, region, 16.0).unwrap();
     let a = map::render(&scene, &cam.camera, 0.0, &opts(&cam, 1));
     // An eighth of the 2 s loops: the four sails and the square gem would
     // look the same after a quarter turn.
@@ -370,7 +370,7 @@ fn planet_and_goomba_render_where_their_instances_place_them() {
         "goomba parsed once for three instances"
     );
     let ppt = 8.0;
-    let cam = map::view::top_down(&scene, Region::whole(24, 24), ppt).unwrap();
+    let cam = map::camera::top_down(&scene, Region::whole(24, 24), ppt).unwrap();
     let img = map::render(&scene, &cam.camera, 0.0, &opts(&cam, 2));
     common::assert_golden("maps/planet_goomba_top", &img);
     // The flat ground's colour, from a corner far from every model.
@@ -520,7 +520,7 @@ fn corpus_map_overviews_match_reviewed_goldens() {
             return;
         };
         let (w, h) = (scene.ground.width, scene.ground.height);
-        let cam = map::view::top_down(&scene, Region::whole(w, h), ppt).unwrap();
+        let cam = map::camera::top_down(&scene, Region::whole(w, h), ppt).unwrap();
         let img = map::render(&scene, &cam.camera, 0.0, &opts(&cam, 2));
         common::assert_golden(&format!("maps/{name}_overview"), &img);
     }
@@ -636,7 +636,7 @@ fn an_unreadable_model_is_named_once_and_drawn_as_a_placeholder() {
     assert!(beacons.iter().all(|b| b.missing));
     // The windmill still comes from the samples (second folder).
     assert!(!scene.instances[0].missing);
-    let cam = map::view::top_down(&scene, Region::whole(24, 24), 4.0).unwrap();
+    let cam = map::camera::top_down(&scene, Region::whole(24, 24), 4.0).unwrap();
     let img = map::render(&scene, &cam.camera, 0.0, &opts(&cam, 1));
     assert_eq!(img.dimensions(), (96, 96));
 }
@@ -644,7 +644,7 @@ fn an_unreadable_model_is_named_once_and_drawn_as_a_placeholder() {
 #[test]
 fn blocks_split_under_a_triangle_budget_draw_the_same_map() {
     let scene = MapScene::open(sample_map(), &[]).unwrap();
-    let cam = map::view::top_down(&scene, Region::whole(24, 24), 16.0).unwrap();
+    let cam = map::camera::top_down(&scene, Region::whole(24, 24), 16.0).unwrap();
     let o = opts(&cam, 2);
     let whole = map::render(&scene, &cam.camera, 0.25, &o);
     // A budget of one triangle splits every block down to 32 px.

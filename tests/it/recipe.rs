@@ -1,5 +1,7 @@
 use glam::Vec3;
 use kiln::bake::recipe::*;
+use kiln::camera::{camera_basis, yaw_pitch_vector, Framing, LightSpace, LightSpec, Projection};
+use kiln::scene::clip::{Clip, Step};
 use std::path::{Path, PathBuf};
 
 fn parse(text: &str) -> Vec<Job> {
@@ -72,11 +74,10 @@ fn example_recipe_resolves_every_key() {
     assert_eq!((w.width, w.height), (128, 128));
     assert_eq!(
         w.camera,
-        CameraSpec {
+        Framing {
             projection: Projection::Orthographic,
             padding: 0.05,
-            zoom: 1.0,
-            fov: 35.0
+            zoom: 1.0
         }
     );
     assert!(close(w.light.direction, yaw_pitch_vector(-45.0, 45.0)));
@@ -140,11 +141,10 @@ fn built_in_defaults_and_merged_defaults() {
     assert_eq!((a.width, a.height), (128, 128));
     assert_eq!(
         a.camera,
-        CameraSpec {
+        Framing {
             projection: Projection::Orthographic,
             padding: 0.05,
-            zoom: 1.0,
-            fov: 35.0
+            zoom: 1.0
         }
     );
     assert!(close(a.light.direction, yaw_pitch_vector(-45.0, 45.0)));
@@ -164,11 +164,10 @@ fn built_in_defaults_and_merged_defaults() {
     let b = &jobs[0];
     assert_eq!(
         b.camera,
-        CameraSpec {
-            projection: Projection::Perspective,
+        Framing {
+            projection: Projection::Perspective { fov_deg: 50.0 },
             padding: 0.05,
-            zoom: 2.0,
-            fov: 50.0
+            zoom: 2.0
         }
     );
     assert_eq!(b.light.direction, Vec3::Z);

@@ -122,9 +122,9 @@ fn every_corpus_model_renders() {
         for t in [0.0, model.duration * 0.5] {
             let posed = scene::pose(&model, t);
             let points: Vec<_> = kiln::render::posed_points(&posed).collect();
-            let framing = kiln::view::Framing::default();
+            let framing = kiln::camera::Framing::default();
             for cam in
-                kiln::view::fit_cameras(&points, &[(30.0, 30.0), (210.0, 30.0)], 1.0, &framing)
+                kiln::camera::fit_cameras(&points, &[(30.0, 30.0), (210.0, 30.0)], 1.0, &framing)
             {
                 let light = kiln::raster::Light {
                     direction: Vec3::Y,

@@ -7,8 +7,9 @@ use crate::common;
 use glam::Vec3;
 use kiln::bake::run::{render_clip, ClipPlan};
 use kiln::bake::{LightSpace, LightSpec};
+use kiln::camera::{Framing, Projection};
 use kiln::scene;
-use kiln::view::{Framing, Projection};
+use kiln::camera::{Framing, Projection};
 use std::path::{Path, PathBuf};
 
 fn samples_dir() -> PathBuf {
@@ -116,7 +117,7 @@ fn plan(times: Vec<f32>, yaws: &[f32], size: u32) -> ClipPlan {
             zoom: 1.0,
         },
         light: LightSpec {
-            direction: kiln::bake::recipe::yaw_pitch_vector(-35.0, 40.0),
+            direction: kiln::camera::yaw_pitch_vector(-35.0, 40.0),
             space: LightSpace::Camera,
             color: Vec3::splat(0.65),
             ambient: Vec3::splat(0.45),

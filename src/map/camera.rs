@@ -2,8 +2,8 @@
 //! of pixels per tile, and angled views framed on a region.
 
 use super::scene::MapScene;
+use crate::camera::{fit_cameras, Framing, Projection};
 use crate::raster::Camera;
-use crate::view::{fit_cameras, Framing, Projection};
 use glam::{Mat4, Vec3};
 
 /// A rectangle of ground tiles: columns `x0..x1`, rows `y0..y1` (ends

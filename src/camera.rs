@@ -1,4 +1,5 @@
-//! Cameras and framing.
+//! Camera maths in one place: the yaw/pitch convention, the camera basis,
+//! the clip-wide framing, and lights given relative to the camera.
 //!
 //! Framing is computed once per clip from every sampled frame and every
 //! direction, so a sprite never jitters or rescales from frame to frame or
@@ -8,10 +9,16 @@
 //! +Z. Yaw 0 looks at the front (camera on +Z); positive yaw moves the camera
 //! counter-clockwise seen from above (toward +X). Pitch is the camera's
 //! elevation above the horizon in degrees.
+//!
+//! Nothing here knows recipes or the command line; both resolve what the
+//! user wrote into these types.
 
 use crate::raster::Camera;
-use glam::{Mat4, Vec3};
+use glam::{Mat3, Mat4, Vec3};
+use serde::Deserialize;
 
+/// How the camera projects: parallel rays, or a perspective with its field of
+/// view.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Projection {
     Orthographic,
@@ -21,10 +28,13 @@ pub enum Projection {
     },
 }
 
+/// How [`fit_cameras`] fits the model in the frame; a recipe's `camera:`
+/// block resolves to this.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Framing {
     pub projection: Projection,
-    /// Empty margin around the model as a fraction of the image (0.05 = 5 % each side).
+    /// Empty margin around the model as a fraction of the image (0.05 = 5 %
+    /// each side); recipes allow 0..0.5.
     pub padding: f32,
     /// > 1 enlarges the model beyond the fitted size (may crop), < 1 shrinks it.
     pub zoom: f32,
@@ -40,10 +50,24 @@ impl Default for Framing {
     }
 }
 
-/// Unit vector from the target toward the camera for a yaw/pitch in degrees.
-pub fn view_direction(yaw_deg: f32, pitch_deg: f32) -> Vec3 {
-    let (y, p) = (yaw_deg.to_radians(), pitch_deg.to_radians());
-    Vec3::new(y.sin() * p.cos(), p.sin(), y.cos() * p.cos())
+/// Unit vector for a yaw/pitch pair in degrees: yaw 0 points at +Z, positive
+/// yaw turns toward +X, pitch lifts toward +Y. For a camera it points from
+/// the target toward the eye; for a light, toward the light.
+pub fn yaw_pitch_vector(yaw: f32, pitch: f32) -> Vec3 {
+    let (sy, cy) = yaw.to_radians().sin_cos();
+    let (sp, cp) = pitch.to_radians().sin_cos();
+    Vec3::new(sy * cp, sp, cy * cp)
+}
+
+/// Camera frame for a yaw/pitch: `(back, right, up)` where `back` points from
+/// the target toward the eye. Built from rotations, so a straight-down view
+/// (pitch 90) still has a well-defined `up`.
+pub fn camera_basis(yaw: f32, pitch: f32) -> (Vec3, Vec3, Vec3) {
+    let back = yaw_pitch_vector(yaw, pitch);
+    let (sy, cy) = yaw.to_radians().sin_cos();
+    let right = Vec3::new(cy, 0.0, -sy);
+    let up = back.cross(right).normalize();
+    (back, right, up)
 }
 
 /// The rotation-only view matrix looking from `dir` toward the origin.
@@ -89,7 +113,7 @@ pub fn fit_cameras(
     let fill = (1.0 - 2.0 * framing.padding.clamp(0.0, 0.45)) * framing.zoom.max(1e-3);
     let rots: Vec<Mat4> = views
         .iter()
-        .map(|&(y, p)| view_rotation(view_direction(y, p)))
+        .map(|&(y, p)| view_rotation(yaw_pitch_vector(y, p)))
         .collect();
 
     match framing.projection {
@@ -155,13 +179,49 @@ pub fn fit_cameras(
     }
 }
 
-/// A light given relative to the camera (yaw/pitch in degrees; yaw 0 pitch 0
-/// shines from the camera toward the model), turned into world space, so
-/// every direction of a sprite sheet is lit alike.
+/// A light given relative to a fitted camera (yaw/pitch in degrees; yaw 0
+/// pitch 0 shines from the camera toward the model), turned into world space
+/// by the camera's whole rotation, pitch included. `kiln render` lights its
+/// one image this way; recipes use [`LightSpec`], which turns with the yaw
+/// only.
 pub fn camera_relative_light_dir(camera: &Camera, yaw_deg: f32, pitch_deg: f32) -> Vec3 {
-    let local = view_direction(yaw_deg, pitch_deg);
+    let local = yaw_pitch_vector(yaw_deg, pitch_deg);
     let inv = camera.view.inverse();
     inv.transform_vector3(local).normalize_or(Vec3::Y)
+}
+
+/// Whether the light turns with the camera (every direction lit alike, the
+/// usual choice for sprites) or stays fixed in the world.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LightSpace {
+    Camera,
+    World,
+}
+
+/// A directional light with ambient, as recipes give it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LightSpec {
+    /// Unit vector toward the light, in `space`: for `Camera`, x = screen
+    /// right, y = up, z = toward the viewer, before the camera's yaw is applied.
+    pub direction: Vec3,
+    pub space: LightSpace,
+    pub color: Vec3,
+    pub ambient: Vec3,
+}
+
+impl LightSpec {
+    /// Direction toward the light in world space for a camera at `camera_yaw`
+    /// degrees. A camera-space light turns about Y with the yaw only, so the
+    /// light keeps its height above the ground whatever the camera's pitch.
+    pub fn world_direction(&self, camera_yaw: f32) -> Vec3 {
+        match self.space {
+            LightSpace::World => self.direction,
+            LightSpace::Camera => {
+                (Mat3::from_rotation_y(camera_yaw.to_radians()) * self.direction).normalize()
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -230,8 +290,8 @@ mod tests {
 
     #[test]
     fn yaw_zero_looks_at_the_front_and_yaw_90_from_plus_x() {
-        assert!((view_direction(0.0, 0.0) - Vec3::Z).length() < 1e-6);
-        assert!((view_direction(90.0, 0.0) - Vec3::X).length() < 1e-6);
+        assert!((yaw_pitch_vector(0.0, 0.0) - Vec3::Z).length() < 1e-6);
+        assert!((yaw_pitch_vector(90.0, 0.0) - Vec3::X).length() < 1e-6);
         let cam = fit_cameras(
             &[Vec3::ZERO, Vec3::X, Vec3::Y],
             &[(0.0, 0.0)],

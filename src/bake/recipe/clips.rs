@@ -1,0 +1,207 @@
+//! A job's clips: `clip:` (one clip, the older output names), `clips:` (a
+//! named list, each with its own animation file), or the whole animation at
+//! the default rate. Each resolves to a [`Clip`] of the scene's timing.
+
+use super::defaults::{self, DEFAULT_CLIP_NAME, MAX_CLIPS};
+use super::error::{Ctx, JobLabel, RecipeError};
+use super::raw::{RawClip, RawJob};
+use super::values::{check_file_name, finite, in_range, int_range, non_negative};
+use crate::scene::clip::{Clip, Step, MAX_FRAMES};
+use serde_saphyr::Location;
+use std::path::PathBuf;
+
+/// One clip of a job: where its animation comes from and which moments of
+/// it become frames.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClipSpec {
+    /// Unique within the job; used in frame names, tags and file names.
+    pub name: String,
+    /// An animation file applied to the model (relative paths already joined
+    /// to the recipe's folder); `None` uses the model's own animation, or its
+    /// rest pose when it has none.
+    pub animation: Option<PathBuf>,
+    pub clip: Clip,
+    /// The recipe line the clip is written on, for messages.
+    pub line: u64,
+}
+
+/// The job's clips: from `clip:` (one clip, old output names), from
+/// `clips:`, or the default clip. The job's own choice replaces the defaults'
+/// as a whole, whichever of the two keys each uses.
+pub(super) fn resolve_clips(
+    ctx: &Ctx,
+    lab: JobLabel,
+    at: &Location,
+    j: &RawJob,
+    d: &RawJob,
+) -> Result<(Vec<ClipSpec>, bool), RecipeError> {
+    let from_job = j.clip.is_some() || j.clips.is_some();
+    let src = if from_job { j } else { d };
+    let l = lab.of(from_job);
+    match (&src.clip, &src.clips) {
+        (Some(_), Some(cs)) => Err(ctx.err(
+            &cs.referenced,
+            &l,
+            "give either `clip` or `clips`, not both",
+        )),
+        (Some(c), None) => Ok((
+            vec![ClipSpec {
+                name: DEFAULT_CLIP_NAME.to_string(),
+                animation: None,
+                clip: resolve_clip(ctx, &l, "clip", &c.value)?,
+                line: c.referenced.line(),
+            }],
+            false,
+        )),
+        (None, None) => Ok((
+            vec![ClipSpec {
+                name: DEFAULT_CLIP_NAME.to_string(),
+                animation: None,
+                clip: Clip::Range {
+                    start: 0.0,
+                    end: None,
+                    step: Step::Fps(defaults::FPS),
+                },
+                line: at.line(),
+            }],
+            false,
+        )),
+        (None, Some(cs)) => {
+            if cs.value.is_empty() {
+                return Err(ctx.err(&cs.referenced, &l, "`clips` needs at least one clip"));
+            }
+            if cs.value.len() > MAX_CLIPS {
+                return Err(ctx.err(
+                    &cs.referenced,
+                    &l,
+                    format!(
+                        "`clips` lists {} clips, more than {MAX_CLIPS}",
+                        cs.value.len()
+                    ),
+                ));
+            }
+            let mut out: Vec<ClipSpec> = Vec::with_capacity(cs.value.len());
+            for (i, e) in cs.value.iter().enumerate() {
+                let key = format!("clips[{i}]");
+                let r = &e.value;
+                let animation = match &r.animation {
+                    Some(a) => {
+                        if a.value.trim().is_empty() {
+                            return Err(ctx.err(
+                                &a.referenced,
+                                &l,
+                                format!("`{key}.animation` is empty"),
+                            ));
+                        }
+                        Some(ctx.base.join(&a.value))
+                    }
+                    None => None,
+                };
+                // Unnamed clips are named after their animation file, else
+                // after their position, so names never depend on anything
+                // but the recipe text.
+                let (name, name_at) = match &r.name {
+                    Some(n) => (n.value.clone(), n.referenced),
+                    None => match (&r.animation, &animation) {
+                        (Some(a), Some(p)) => (
+                            p.file_stem()
+                                .map(|s| s.to_string_lossy().into_owned())
+                                .unwrap_or_default(),
+                            a.referenced,
+                        ),
+                        _ => (format!("clip{i}"), e.referenced),
+                    },
+                };
+                check_file_name("clip", &name)
+                    .map_err(|m| ctx.err(&name_at, &l, format!("`{key}.name`: {m}")))?;
+                if let Some(p) = out.iter().position(|c| c.name == name) {
+                    return Err(ctx.err(
+                        &name_at,
+                        &l,
+                        format!("`{key}` is named `{name}` like `clips[{p}]`; clip names must be unique"),
+                    ));
+                }
+                let raw = RawClip {
+                    start: r.start.clone(),
+                    end: r.end.clone(),
+                    fps: r.fps.clone(),
+                    frames: r.frames.clone(),
+                    time: r.time.clone(),
+                };
+                out.push(ClipSpec {
+                    name,
+                    animation,
+                    clip: resolve_clip(ctx, &l, &key, &raw)?,
+                    line: e.referenced.line(),
+                });
+            }
+            Ok((out, true))
+        }
+    }
+}
+
+fn resolve_clip(ctx: &Ctx, label: &str, key: &str, r: &RawClip) -> Result<Clip, RecipeError> {
+    if let Some(t) = &r.time {
+        let clash = [
+            ("start", r.start.as_ref().map(|s| s.referenced)),
+            ("end", r.end.as_ref().map(|s| s.referenced)),
+            ("fps", r.fps.as_ref().map(|s| s.referenced)),
+            ("frames", r.frames.as_ref().map(|s| s.referenced)),
+        ];
+        if let Some((k, Some(loc))) = clash.iter().find(|(_, l)| l.is_some()) {
+            return Err(ctx.err(
+                loc,
+                label,
+                format!("`{key}.time` takes a single frame; `{key}.{k}` cannot be used with it"),
+            ));
+        }
+        let time = non_negative(ctx, label, &format!("{key}.time"), t)?;
+        return Ok(Clip::Still { time });
+    }
+    let start = match &r.start {
+        Some(s) => non_negative(ctx, label, &format!("{key}.start"), s)?,
+        None => 0.0,
+    };
+    let end = match &r.end {
+        Some(e) => {
+            let x = finite(ctx, label, &format!("{key}.end"), e)?;
+            if x <= start {
+                return Err(ctx.err(
+                    &e.referenced,
+                    label,
+                    format!("`{key}.end` ({x}) must be after `{key}.start` ({start})"),
+                ));
+            }
+            Some(x)
+        }
+        None => None,
+    };
+    let step = match (&r.fps, &r.frames) {
+        (Some(_), Some(n)) => {
+            return Err(ctx.err(
+                &n.referenced,
+                label,
+                format!("give either `{key}.fps` or `{key}.frames`, not both"),
+            ))
+        }
+        (Some(f), None) => Step::Fps(in_range(
+            ctx,
+            label,
+            &format!("{key}.fps"),
+            f,
+            0.0,
+            1000.0,
+            true,
+        )?),
+        (None, Some(n)) => Step::Frames(int_range(
+            ctx,
+            label,
+            &format!("{key}.frames"),
+            n,
+            1,
+            MAX_FRAMES as i64,
+        )?),
+        (None, None) => Step::Fps(defaults::FPS),
+    };
+    Ok(Clip::Range { start, end, step })
+}

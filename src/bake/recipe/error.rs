@@ -1,0 +1,269 @@
+//! Recipe errors and where they point: [`RecipeError`] with its line,
+//! column and the job (or map, or `defaults`) it lies in.
+//!
+//! A range check knows its own job; a serde error does not, so for those a
+//! second, lenient parse of the same text finds where each job starts
+//! ([`Regions`]) and the message still names the job.
+
+use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_saphyr::{Location, MessageFormatter, Spanned};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// A recipe that cannot be used. `line`/`column` are 1-based; 0 when unknown
+/// (e.g. the file cannot be read).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecipeError {
+    pub file: PathBuf,
+    pub line: u64,
+    pub column: u64,
+    /// `job 'name'`, `job #3` or `defaults`, when the error lies inside one.
+    pub context: Option<String>,
+    pub message: String,
+}
+
+impl fmt::Display for RecipeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file.display())?;
+        if self.line > 0 {
+            write!(f, ":{}:{}", self.line, self.column)?;
+        }
+        write!(f, ": ")?;
+        if let Some(c) = &self.context {
+            write!(f, "{c}: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for RecipeError {}
+
+impl From<RecipeError> for crate::Error {
+    fn from(e: RecipeError) -> Self {
+        crate::Error::Usage(e.to_string())
+    }
+}
+
+impl RecipeError {
+    /// An error about the whole file, with no position.
+    pub(super) fn whole_file(file: &Path, message: impl Into<String>) -> RecipeError {
+        RecipeError {
+            file: file.to_path_buf(),
+            line: 0,
+            column: 0,
+            context: None,
+            message: message.into(),
+        }
+    }
+
+    /// A serde error of the typed parse, worded in the recipe's terms and
+    /// labelled with the job it lies in.
+    pub(super) fn from_serde(e: &serde_saphyr::Error, text: &str, file: &Path) -> RecipeError {
+        let inner = e.without_snippet();
+        let (line, column) = inner
+            .location()
+            .map(|l| (l.line(), l.column()))
+            .unwrap_or((0, 0));
+        let message = serde_saphyr::DefaultMessageFormatter
+            .format_message(inner)
+            .replace("unknown field", "unknown key")
+            .replace("missing field", "missing key")
+            .replace(", set DuplicateKeyPolicy in Options if acceptable", "");
+        let context = if line > 0 {
+            Regions::find(text).label(line, column)
+        } else {
+            None
+        };
+        RecipeError {
+            file: file.to_path_buf(),
+            line,
+            column,
+            context,
+            message,
+        }
+    }
+
+    /// The offending source line with a caret under the column, for a
+    /// terminal; empty when the position is unknown.
+    pub fn snippet(&self, text: &str) -> String {
+        if self.line == 0 {
+            return String::new();
+        }
+        let Some(src) = text.lines().nth(self.line as usize - 1) else {
+            return String::new();
+        };
+        let pad: String = src
+            .chars()
+            .take(self.column.saturating_sub(1) as usize)
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
+        format!("{:>5} | {src}\n      | {pad}^", self.line)
+    }
+}
+
+/// What every resolver needs: the recipe's text and file, for messages, and
+/// its folder, the base of every relative path in it.
+pub(super) struct Ctx<'a> {
+    pub(super) text: &'a str,
+    pub(super) file: &'a Path,
+    pub(super) base: &'a Path,
+}
+
+impl Ctx<'_> {
+    pub(super) fn err(
+        &self,
+        at: &Location,
+        context: &str,
+        message: impl Into<String>,
+    ) -> RecipeError {
+        RecipeError {
+            file: self.file.to_path_buf(),
+            line: at.line(),
+            column: at.column(),
+            context: Some(context.to_string()),
+            message: message.into(),
+        }
+    }
+
+    /// The source text of a scalar, or "" when the span is unknown.
+    pub(super) fn source_of(&self, at: &Location) -> &str {
+        let span = at.span();
+        match (span.byte_offset(), span.byte_len()) {
+            (Some(o), Some(l)) => self.text.get(o as usize..(o + l) as usize).unwrap_or(""),
+            _ => "",
+        }
+    }
+}
+
+/// How messages name a job: `job 'walk'`, or `job #3` before it has a name.
+pub(super) fn job_label(name: Option<&str>, index: usize) -> String {
+    match name {
+        Some(n) => format!("job '{n}'"),
+        None => format!("job #{}", index + 1),
+    }
+}
+
+/// Labels for one job's errors. A value taken from `defaults:` is reported
+/// against the defaults block (its own position), labelled so the user knows
+/// which job pulled it in.
+#[derive(Clone, Copy)]
+pub(super) struct JobLabel<'a>(pub(super) &'a str);
+
+impl JobLabel<'_> {
+    /// The label for a value the job set itself (`true`) or took from
+    /// `defaults:` (`false`).
+    pub(super) fn of(&self, from_job: bool) -> String {
+        if from_job {
+            self.0.to_string()
+        } else {
+            format!("defaults (used by {})", self.0)
+        }
+    }
+}
+
+// The lenient reading used only to name the job an error lies in.
+#[derive(Deserialize)]
+struct LenientRecipe {
+    #[serde(default)]
+    defaults: Option<Spanned<IgnoredAny>>,
+    #[serde(default)]
+    jobs: Option<Vec<Spanned<LenientJob>>>,
+    #[serde(default)]
+    maps: Option<Vec<Spanned<LenientJob>>>,
+}
+
+#[derive(Deserialize)]
+struct LenientJob {
+    #[serde(default)]
+    name: Option<AnyName>,
+}
+
+struct AnyName(Option<String>);
+
+impl<'de> Deserialize<'de> for AnyName {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = AnyName;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("anything")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<AnyName, E> {
+                Ok(AnyName(Some(v.to_owned())))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<AnyName, E> {
+                Ok(AnyName(None))
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<AnyName, E> {
+                Ok(AnyName(None))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<AnyName, E> {
+                Ok(AnyName(None))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<AnyName, E> {
+                Ok(AnyName(None))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<AnyName, E> {
+                Ok(AnyName(None))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<AnyName, A::Error> {
+                while a.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(AnyName(None))
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut a: A) -> Result<AnyName, A::Error> {
+                while a.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(AnyName(None))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// Where each job (and the defaults) starts, to label a bare location.
+struct Regions(Vec<(Location, String)>);
+
+impl Regions {
+    fn find(text: &str) -> Regions {
+        let mut v = Vec::new();
+        // Duplicate keys are an error in the real parse; here they must not
+        // stop us from finding the job the duplicate sits in.
+        let opts = serde_saphyr::options! {
+            non_finite_float_policy: serde_saphyr::NonFiniteFloatPolicy::PassThrough,
+            duplicate_keys: serde_saphyr::DuplicateKeyPolicy::LastWins,
+        };
+        if let Ok(l) = serde_saphyr::from_str_with_options::<LenientRecipe>(text, opts) {
+            if let Some(d) = l.defaults {
+                v.push((d.referenced, "defaults".to_string()));
+            }
+            for (i, j) in l.jobs.unwrap_or_default().into_iter().enumerate() {
+                let label = job_label(j.value.name.and_then(|n| n.0).as_deref(), i);
+                v.push((j.referenced, label));
+            }
+            for (i, m) in l.maps.unwrap_or_default().into_iter().enumerate() {
+                let label = match m.value.name.and_then(|n| n.0) {
+                    Some(n) => format!("map '{n}'"),
+                    None => format!("map #{}", i + 1),
+                };
+                v.push((m.referenced, label));
+            }
+        }
+        v.sort_by_key(|(l, _)| (l.line(), l.column()));
+        Regions(v)
+    }
+
+    fn label(&self, line: u64, column: u64) -> Option<String> {
+        // The last region starting at or before the position; a position
+        // left of the region's own column on a later line has left it (a
+        // top-level key after the job list).
+        let (start, label) = self
+            .0
+            .iter()
+            .rev()
+            .find(|(l, _)| (l.line(), l.column()) <= (line, column))?;
+        if line > start.line() && column < start.column() {
+            return None;
+        }
+        Some(label.clone())
+    }
+}

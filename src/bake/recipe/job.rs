@@ -1,0 +1,546 @@
+//! One entry of `jobs:` merged with `defaults:` and resolved into a [`Job`]:
+//! the model and its companions (data folders, materials, skeleton, LOD),
+//! the view (directions, pitch, size, camera, light) and, through
+//! [`super::clips`] and [`super::output`], its clips and files.
+//!
+//! A job's own key wins over the defaults' key of the same name; a value
+//! taken from the defaults is reported at the defaults' line (see
+//! [`JobLabel`]).
+
+use super::clips::{resolve_clips, ClipSpec};
+use super::defaults::{self, MAX_DURATION, MAX_LOD_INDEX, MAX_SIZE};
+use super::directions::{resolve_directions, Direction};
+use super::error::{Ctx, JobLabel, RecipeError};
+use super::output::{resolve_output, Outputs};
+use super::raw::{pick, RawCamera, RawJob, RawLight, RawSkeleton};
+use super::values::{
+    color3, finite, in_range, int_range, Lod, Materials, PoseMode, ProjectionKind, Size, S,
+};
+use crate::camera::{yaw_pitch_vector, Framing, LightSpace, LightSpec, Projection};
+use glam::Vec3;
+use serde_saphyr::Location;
+use std::path::PathBuf;
+
+/// One bake job, fully resolved: paths made relative to the recipe's folder,
+/// defaults applied, values validated.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Job {
+    pub name: String,
+    /// The recipe file and the job's line there, for messages.
+    pub recipe: PathBuf,
+    pub line: u64,
+    pub model: PathBuf,
+    /// Extra texture search folders, in the order given.
+    pub data: Vec<PathBuf>,
+    /// The clips baked into this job's sheet, in order; never empty, names
+    /// unique. Sheet rows are clip-major: clip 0 × every direction, then
+    /// clip 1 × every direction, ...
+    pub clips: Vec<ClipSpec>,
+    /// True when the recipe listed `clips:`. A job given `clip:` (or no clip)
+    /// has one clip named [`defaults::DEFAULT_CLIP_NAME`] and keeps the
+    /// output names without a clip part, so older recipes bake to the same
+    /// files.
+    pub named_clips: bool,
+    /// Which pose a skinned model's rest frame uses (Grimrock).
+    pub pose: PoseMode,
+    /// Material name → texture file, in recipe order; overrides the model's
+    /// own texture lookup for those materials.
+    pub materials: Vec<(String, PathBuf)>,
+    /// Skeleton definition for formats that keep it outside the model (Arma).
+    pub skeleton: Option<SkeletonSpec>,
+    /// Seconds, for animations whose file has no length of its own (Arma RTM
+    /// phases run 0..1); used when the model's duration is 0.
+    pub duration: Option<f32>,
+    /// Arma: move the model by the RTM's `step` (its displacement per cycle)
+    /// instead of animating in place.
+    pub travel: bool,
+    /// Which level of detail to bake, for formats that have several (Arma).
+    pub lod: Option<LodSpec>,
+    /// Camera yaws, in order; row `i` of the sheet is `directions[i]`.
+    pub directions: Vec<Direction>,
+    /// Camera elevation above the horizon, degrees, −90..=90.
+    pub pitch: f32,
+    pub width: u32,
+    pub height: u32,
+    /// How the model is fitted in the frame, and the projection.
+    pub camera: Framing,
+    pub light: LightSpec,
+    /// Straight RGBA; alpha 0 is a transparent background.
+    pub background: [u8; 4],
+    /// Supersampling factor per axis, 1..=4 (`raster::RenderOptions::supersample`).
+    pub antialias: u32,
+    pub output: Outputs,
+}
+
+/// A skeleton kept outside the model (Arma): a config file and the class in
+/// it, or the (bone, parent) pairs written out in the recipe.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SkeletonSpec {
+    Config {
+        /// Relative to the recipe's folder.
+        config: PathBuf,
+        class: String,
+    },
+    /// `(bone, parent)`; an empty parent marks a root.
+    Bones(Vec<(String, String)>),
+}
+
+/// A level of detail, by position in the file or by its resolution value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LodSpec {
+    Index(u32),
+    Resolution(f32),
+}
+
+impl Job {
+    /// The per-frame PNG path of clip `clip`, direction `dir`, frame
+    /// `frame`, when per-frame output is on.
+    pub fn frame_path(&self, clip: usize, dir: usize, frame: usize) -> Option<PathBuf> {
+        let t = self.output.frames.as_ref()?;
+        let c = self.clips.get(clip)?;
+        let d = self.directions.get(dir)?;
+        Some(
+            self.output
+                .dir
+                .join(t.render(&self.name, Some(&c.name), Some(d), Some(frame))),
+        )
+    }
+
+    /// The GIF path for one clip and direction, when GIF output is on.
+    pub fn gif_path(&self, clip: usize, dir: usize) -> Option<PathBuf> {
+        let t = self.output.gif.as_ref()?;
+        let c = self.clips.get(clip)?;
+        let d = self.directions.get(dir)?;
+        Some(
+            self.output
+                .dir
+                .join(t.render(&self.name, Some(&c.name), Some(d), None)),
+        )
+    }
+}
+
+/// Resolves job `name` (labelled `label` in messages, starting at `at`)
+/// from its own keys `j` and the recipe's defaults `d`. Keys are checked in
+/// the order the [`Job`] lists them, so the first mistake is the one
+/// reported.
+pub(super) fn resolve_job(
+    ctx: &Ctx,
+    label: &str,
+    name: &str,
+    at: &Location,
+    j: &RawJob,
+    d: &RawJob,
+) -> Result<Job, RecipeError> {
+    let lab = JobLabel(label);
+    let model = resolve_model(ctx, lab, at, j, d)?;
+    let data = pick(&j.data, &d.data)
+        .map(|v| v.value.0.iter().map(|p| ctx.base.join(p)).collect())
+        .unwrap_or_default();
+    let (clips, named_clips) = resolve_clips(ctx, lab, at, j, d)?;
+    let pose = pick(&j.pose, &d.pose).map(|p| p.value).unwrap_or_default();
+    let materials = match pick(&j.materials, &d.materials) {
+        Some(m) => resolve_materials(ctx, &lab.of(j.materials.is_some()), m)?,
+        None => Vec::new(),
+    };
+    let skeleton = match pick(&j.skeleton, &d.skeleton) {
+        Some(sk) => Some(resolve_skeleton(ctx, &lab.of(j.skeleton.is_some()), sk)?),
+        None => None,
+    };
+    let duration = match pick(&j.duration, &d.duration) {
+        Some(x) => Some(in_range(
+            ctx,
+            &lab.of(j.duration.is_some()),
+            "duration",
+            x,
+            0.0,
+            MAX_DURATION,
+            true,
+        )?),
+        None => None,
+    };
+    let travel = pick(&j.travel, &d.travel).is_some_and(|t| t.value);
+    let lod = match pick(&j.lod, &d.lod) {
+        Some(x) => Some(resolve_lod(ctx, &lab.of(j.lod.is_some()), x)?),
+        None => None,
+    };
+    let directions = resolve_directions(ctx, lab, j.directions.as_ref(), d.directions.as_ref())?;
+    let pitch = match pick(&j.pitch, &d.pitch) {
+        Some(p) => in_range(
+            ctx,
+            &lab.of(j.pitch.is_some()),
+            "pitch",
+            p,
+            -90.0,
+            90.0,
+            false,
+        )?,
+        None => defaults::PITCH,
+    };
+    let (width, height) = match pick(&j.size, &d.size) {
+        Some(s) => resolve_size(ctx, &lab.of(j.size.is_some()), s)?,
+        None => defaults::SIZE,
+    };
+    let camera = resolve_camera(
+        ctx,
+        lab,
+        &j.camera.clone().unwrap_or_default(),
+        &d.camera.clone().unwrap_or_default(),
+    )?;
+    let light = resolve_light(ctx, lab, j.light.as_ref(), d.light.as_ref())?;
+    let background = pick(&j.background, &d.background)
+        .map(|b| b.value.0)
+        .unwrap_or([0, 0, 0, 0]);
+    let antialias = match pick(&j.antialias, &d.antialias) {
+        Some(a) => int_range(ctx, &lab.of(j.antialias.is_some()), "antialias", a, 1, 4)?,
+        None => defaults::ANTIALIAS,
+    };
+    let output = resolve_output(ctx, lab, name, at, j, d, &clips, &directions)?;
+
+    Ok(Job {
+        name: name.to_string(),
+        recipe: ctx.file.to_path_buf(),
+        line: at.line(),
+        model,
+        data,
+        clips,
+        named_clips,
+        pose,
+        materials,
+        skeleton,
+        duration,
+        travel,
+        lod,
+        directions,
+        pitch,
+        width,
+        height,
+        camera,
+        light,
+        background,
+        antialias,
+        output,
+    })
+}
+
+/// `model`, joined to the recipe's folder; every job needs one.
+fn resolve_model(
+    ctx: &Ctx,
+    lab: JobLabel,
+    at: &Location,
+    j: &RawJob,
+    d: &RawJob,
+) -> Result<PathBuf, RecipeError> {
+    match pick(&j.model, &d.model) {
+        Some(m) => {
+            if m.value.trim().is_empty() {
+                return Err(ctx.err(
+                    &m.referenced,
+                    &lab.of(j.model.is_some()),
+                    "`model` is empty",
+                ));
+            }
+            Ok(ctx.base.join(&m.value))
+        }
+        None => Err(ctx.err(at, lab.0, "missing key `model`")),
+    }
+}
+
+/// `materials: {name: file}`, in the order written, names unique.
+fn resolve_materials(
+    ctx: &Ctx,
+    l: &str,
+    m: &S<Materials>,
+) -> Result<Vec<(String, PathBuf)>, RecipeError> {
+    let mut out: Vec<(String, PathBuf)> = Vec::with_capacity(m.value.0.len());
+    for (k, f) in &m.value.0 {
+        if k.value.trim().is_empty() {
+            return Err(ctx.err(&k.referenced, l, "`materials` has an empty material name"));
+        }
+        if out.iter().any(|(n, _)| n == &k.value) {
+            return Err(ctx.err(
+                &k.referenced,
+                l,
+                format!("`materials` names `{}` twice", k.value),
+            ));
+        }
+        if f.value.trim().is_empty() {
+            return Err(ctx.err(
+                &f.referenced,
+                l,
+                format!("`materials.{}` is empty; give a texture file", k.value),
+            ));
+        }
+        out.push((k.value.clone(), ctx.base.join(&f.value)));
+    }
+    Ok(out)
+}
+
+/// `skeleton`: a `config` file and the `class` in it, or `bones` pairs.
+fn resolve_skeleton(ctx: &Ctx, l: &str, sk: &S<RawSkeleton>) -> Result<SkeletonSpec, RecipeError> {
+    let r = &sk.value;
+    match (&r.config, &r.class, &r.bones) {
+        (None, None, Some(b)) => {
+            let mut pairs = Vec::with_capacity(b.value.len());
+            for p in &b.value {
+                match p.as_slice() {
+                    [bone, parent] if !bone.trim().is_empty() => {
+                        pairs.push((bone.clone(), parent.clone()))
+                    }
+                    _ => {
+                        return Err(ctx.err(
+                            &b.referenced,
+                            l,
+                            "`skeleton.bones` entries are [bone, parent] pairs (parent \"\" for a root)",
+                        ))
+                    }
+                }
+            }
+            if pairs.is_empty() {
+                return Err(ctx.err(&b.referenced, l, "`skeleton.bones` is empty"));
+            }
+            Ok(SkeletonSpec::Bones(pairs))
+        }
+        (Some(config), Some(class), None) => {
+            if config.value.trim().is_empty() {
+                return Err(ctx.err(&config.referenced, l, "`skeleton.config` is empty"));
+            }
+            if class.value.trim().is_empty() {
+                return Err(ctx.err(&class.referenced, l, "`skeleton.class` is empty"));
+            }
+            Ok(SkeletonSpec::Config {
+                config: ctx.base.join(&config.value),
+                class: class.value.clone(),
+            })
+        }
+        (Some(_), None, None) => Err(ctx.err(
+            &sk.referenced,
+            l,
+            "`skeleton` has `config` but no `class` (the skeleton's class name in it)",
+        )),
+        (None, Some(_), None) => Err(ctx.err(
+            &sk.referenced,
+            l,
+            "`skeleton` has `class` but no `config` (the model.cfg that defines it)",
+        )),
+        _ => Err(ctx.err(
+            &sk.referenced,
+            l,
+            "`skeleton` takes either `config` and `class`, or `bones: [[bone, parent], ...]`",
+        )),
+    }
+}
+
+/// `lod: 2` or `lod: {resolution: 1.5}`.
+fn resolve_lod(ctx: &Ctx, l: &str, x: &S<Lod>) -> Result<LodSpec, RecipeError> {
+    match x.value {
+        Lod::Index(i) => {
+            if !(0..=MAX_LOD_INDEX as i64).contains(&i) {
+                return Err(ctx.err(
+                    &x.referenced,
+                    l,
+                    format!("`lod` index must be in 0..={MAX_LOD_INDEX}, got {i}"),
+                ));
+            }
+            Ok(LodSpec::Index(i as u32))
+        }
+        Lod::Resolution(r) => {
+            if !r.is_finite() || r < 0.0 {
+                return Err(ctx.err(
+                    &x.referenced,
+                    l,
+                    format!("`lod.resolution` must be a finite number at least 0, got {r}"),
+                ));
+            }
+            Ok(LodSpec::Resolution(r))
+        }
+    }
+}
+
+/// `size`, in pixels, each side 1..=[`MAX_SIZE`].
+fn resolve_size(ctx: &Ctx, l: &str, s: &S<Size>) -> Result<(u32, u32), RecipeError> {
+    let Size(w, h, from_int) = s.value;
+    // YAML reads `0x40` as the hex number 64; a plain-number size must
+    // be spelled in decimal digits or it was meant as WxH.
+    if from_int
+        && !ctx
+            .source_of(&s.defined)
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+    {
+        return Err(ctx.err(
+            &s.referenced,
+            l,
+            format!(
+                "`size` `{}` reads as a number; write sizes as WIDTHxHEIGHT with both sides at least 1",
+                ctx.source_of(&s.defined)
+            ),
+        ));
+    }
+    let r = 1..=MAX_SIZE as i64;
+    if !r.contains(&w) || !r.contains(&h) {
+        return Err(ctx.err(
+            &s.referenced,
+            l,
+            format!("`size` sides must be in 1..={MAX_SIZE}, got {w}x{h}"),
+        ));
+    }
+    Ok((w as u32, h as u32))
+}
+
+/// `camera:` merged key by key. `fov` is checked even for an orthographic
+/// camera, so a typo there is not silently kept for a later switch.
+fn resolve_camera(
+    ctx: &Ctx,
+    lab: JobLabel,
+    jc: &RawCamera,
+    dc: &RawCamera,
+) -> Result<Framing, RecipeError> {
+    let kind = pick(&jc.projection, &dc.projection)
+        .map(|p| p.value)
+        .unwrap_or(ProjectionKind::Orthographic);
+    let padding = match pick(&jc.padding, &dc.padding) {
+        Some(p) => {
+            let x = finite(ctx, &lab.of(jc.padding.is_some()), "camera.padding", p)?;
+            if !(0.0..0.5).contains(&x) {
+                return Err(ctx.err(
+                    &p.referenced,
+                    &lab.of(jc.padding.is_some()),
+                    format!("`camera.padding` must be in [0, 0.5), got {x}"),
+                ));
+            }
+            x
+        }
+        None => defaults::PADDING,
+    };
+    let zoom = match pick(&jc.zoom, &dc.zoom) {
+        Some(z) => in_range(
+            ctx,
+            &lab.of(jc.zoom.is_some()),
+            "camera.zoom",
+            z,
+            0.0,
+            100.0,
+            true,
+        )?,
+        None => defaults::ZOOM,
+    };
+    let fov = match pick(&jc.fov, &dc.fov) {
+        Some(f) => in_range(
+            ctx,
+            &lab.of(jc.fov.is_some()),
+            "camera.fov",
+            f,
+            1.0,
+            170.0,
+            false,
+        )?,
+        None => defaults::FOV,
+    };
+    let projection = match kind {
+        ProjectionKind::Orthographic => Projection::Orthographic,
+        ProjectionKind::Perspective => Projection::Perspective { fov_deg: fov },
+    };
+    Ok(Framing {
+        projection,
+        padding,
+        zoom,
+    })
+}
+
+/// `light:` merged key by key, except the orientation (`direction`, or
+/// `yaw`/`pitch`), which the job takes whole from itself or the defaults.
+fn resolve_light(
+    ctx: &Ctx,
+    lab: JobLabel,
+    j: Option<&S<RawLight>>,
+    d: Option<&S<RawLight>>,
+) -> Result<LightSpec, RecipeError> {
+    let jl = j.map(|s| s.value.clone()).unwrap_or_default();
+    let dl = d.map(|s| s.value.clone()).unwrap_or_default();
+    for (l, from_job) in [(&jl, true), (&dl, false)] {
+        if let (Some(dir), true) = (&l.direction, l.yaw.is_some() || l.pitch.is_some()) {
+            return Err(ctx.err(
+                &dir.referenced,
+                &lab.of(from_job),
+                "give the light either as `direction` or as `yaw`/`pitch`, not both",
+            ));
+        }
+    }
+    // The orientation is one unit: a job that sets any of it does not
+    // inherit half of it from the defaults.
+    let job_orients = jl.direction.is_some() || jl.yaw.is_some() || jl.pitch.is_some();
+    let (o, from_job) = if job_orients {
+        (&jl, true)
+    } else {
+        (&dl, false)
+    };
+    let direction = if let Some(v) = &o.direction {
+        let x = Vec3::from_array(v.value.map(|n| n.0));
+        if !x.is_finite() || x.length() < 1e-6 {
+            return Err(ctx.err(
+                &v.referenced,
+                &lab.of(from_job),
+                format!(
+                    "`light.direction` must be a non-zero vector, got {:?}",
+                    x.to_array()
+                ),
+            ));
+        }
+        x.normalize()
+    } else {
+        let yaw = match &o.yaw {
+            Some(y) => finite(ctx, &lab.of(from_job), "light.yaw", y)?,
+            None => defaults::LIGHT_YAW,
+        };
+        let pitch = match &o.pitch {
+            Some(p) => in_range(ctx, &lab.of(from_job), "light.pitch", p, -90.0, 90.0, false)?,
+            None => defaults::LIGHT_PITCH,
+        };
+        yaw_pitch_vector(yaw, pitch)
+    };
+    let space = pick(&jl.space, &dl.space)
+        .map(|s| s.value)
+        .unwrap_or(LightSpace::Camera);
+    let color = match pick(&jl.color, &dl.color) {
+        Some(c) => color3(ctx, &lab.of(jl.color.is_some()), "light.color", c)?,
+        None => Vec3::from_array(defaults::LIGHT_COLOR),
+    };
+    let ambient = match pick(&jl.ambient, &dl.ambient) {
+        Some(c) => color3(ctx, &lab.of(jl.ambient.is_some()), "light.ambient", c)?,
+        None => Vec3::from_array(defaults::AMBIENT),
+    };
+    Ok(LightSpec {
+        direction,
+        space,
+        color,
+        ambient,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::bake::recipe::{Recipe, RecipeError};
+    use crate::camera::{Framing, Projection};
+    use std::path::Path;
+
+    fn camera(block: &str) -> Result<Framing, RecipeError> {
+        let text = format!("jobs:\n  - name: a\n    model: a.rsm\n    camera: {block}\n");
+        Ok(Recipe::from_str(&text, Path::new("r.yaml"))?.jobs()[0].camera)
+    }
+
+    #[test]
+    fn fov_defaults_for_perspective_and_is_checked_for_orthographic() {
+        assert_eq!(
+            camera("{projection: perspective}").unwrap().projection,
+            Projection::Perspective { fov_deg: 35.0 }
+        );
+        assert_eq!(
+            camera("{fov: 50}").unwrap().projection,
+            Projection::Orthographic
+        );
+        assert_eq!(
+            camera("{fov: 171}").unwrap_err().to_string(),
+            "r.yaml:4:19: job 'a': `camera.fov` must be in [1, 170], got 171"
+        );
+    }
+}

@@ -1,0 +1,261 @@
+//! Recipes: a YAML file holding several bake jobs and map previews, turned
+//! into fully resolved [`Job`]s and [`MapJob`]s the run loop can use without
+//! further checks.
+//!
+//! Parsing is two-layered. serde (through serde-saphyr) does the typing and
+//! rejects unknown keys; every value we still have to check is wrapped in
+//! [`Spanned`](serde_saphyr::Spanned) so a range error can point at its own
+//! line and column. Because a serde error does not know which job it
+//! happened in, a second, lenient parse of the same text finds where each
+//! job starts so the message can still name the job.
+//!
+//! One file per concern, each named for what it reads or resolves into.
+//! Each uses only the files above it in this list, so the module has no
+//! cycles (the resolved types live with their resolution, which is why
+//! [`Direction`] has a file of its own: templates fill it in, jobs hold it):
+//!
+//! - `defaults`: the values a recipe gets for keys it leaves out, and limits.
+//! - `error`: [`RecipeError`], the context resolvers report through, and
+//!   the lenient parse that labels serde errors with their job.
+//! - `values`: the recipe's own scalar types (numbers, sizes, colours,
+//!   `directions`, `lod`, ...) with their serde messages, and the range
+//!   checks every part shares.
+//! - `raw`: the whole file as serde reads it, jobs and maps.
+//! - `directions`, `template`, `clips`, `output`: one part of a job each,
+//!   its resolved type and how it resolves.
+//! - `job`: a job entry merged with `defaults:` into a [`Job`].
+//! - `maps`: the `maps:` section into [`MapJob`]s.
+//! - this file: [`Recipe`], which runs the parse, resolves every entry and
+//!   checks what no single entry can see: names and output files shared
+//!   across jobs and maps.
+
+mod clips;
+pub mod defaults;
+mod directions;
+mod error;
+mod job;
+mod maps;
+mod output;
+mod raw;
+mod template;
+mod values;
+
+pub use clips::ClipSpec;
+pub use defaults::DEFAULT_CLIP_NAME;
+pub use directions::Direction;
+pub use error::RecipeError;
+pub use job::{Job, LodSpec, SkeletonSpec};
+pub use maps::{GifSpec, MapJob, MapViewCamera, MapViewSpec};
+pub use output::Outputs;
+pub use template::Template;
+pub use values::PoseMode;
+
+use error::{job_label, Ctx};
+use raw::{RawJob, RawRecipe};
+use serde_saphyr::Location;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use values::{check_file_name, S};
+
+/// A parsed, validated recipe.
+#[derive(Debug, Clone)]
+pub struct Recipe {
+    path: PathBuf,
+    jobs: Vec<Job>,
+    maps: Vec<MapJob>,
+}
+
+/// `.inf`/`.nan` reach our number types, which reject them with the key's
+/// name; the library's default would reject them with a generic message.
+fn yaml_options() -> serde_saphyr::Options {
+    serde_saphyr::options! {
+        non_finite_float_policy: serde_saphyr::NonFiniteFloatPolicy::PassThrough,
+    }
+}
+
+impl Recipe {
+    /// Reads and validates a recipe file.
+    pub fn load(path: &Path) -> Result<Recipe, RecipeError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| RecipeError::whole_file(path, format!("cannot read recipe: {e}")))?;
+        Recipe::from_str(&text, path)
+    }
+
+    /// Parses and validates recipe `text`; `path` names the file in messages
+    /// and its folder is the base for every relative path in the recipe.
+    #[allow(clippy::should_implement_trait)]
+    pub fn from_str(text: &str, path: &Path) -> Result<Recipe, RecipeError> {
+        let raw: RawRecipe = serde_saphyr::from_str_with_options(text, yaml_options())
+            .map_err(|e| RecipeError::from_serde(&e, text, path))?;
+        let base = path.parent().unwrap_or(Path::new(""));
+        let ctx = Ctx {
+            text,
+            file: path,
+            base,
+        };
+        let defaults = defaults_of(&ctx, &raw)?;
+        check_not_empty(&ctx, &raw)?;
+        let raw_jobs: &[S<RawJob>] = raw.jobs.as_ref().map_or(&[], |j| j.value.as_slice());
+        // Names shared by jobs and maps (`--only` picks by name) → first line.
+        let mut names: BTreeMap<String, u64> = BTreeMap::new();
+        // Output file (normalised) → the job or map that writes it.
+        let mut claimed: BTreeMap<PathBuf, String> = BTreeMap::new();
+        let mut jobs = Vec::with_capacity(raw_jobs.len());
+        for (i, sj) in raw_jobs.iter().enumerate() {
+            jobs.push(resolve_entry(
+                &ctx,
+                i,
+                sj,
+                &defaults,
+                &mut names,
+                &mut claimed,
+            )?);
+        }
+        let raw_maps = raw.maps.as_ref().map_or(&[][..], |m| m.value.as_slice());
+        let maps = maps::resolve_maps(&ctx, raw_maps, &mut names)?;
+        claim_map_views(path, &maps, &mut claimed)?;
+        Ok(Recipe {
+            path: path.to_path_buf(),
+            jobs,
+            maps,
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The resolved jobs, in file order.
+    pub fn jobs(&self) -> Vec<Job> {
+        self.jobs.clone()
+    }
+
+    /// The resolved map previews, in file order.
+    pub fn maps(&self) -> Vec<MapJob> {
+        self.maps.clone()
+    }
+}
+
+/// The `defaults:` block, which may hold any job key but `name`.
+fn defaults_of(ctx: &Ctx, raw: &RawRecipe) -> Result<RawJob, RecipeError> {
+    match &raw.defaults {
+        Some(d) => {
+            if let Some(n) = &d.value.name {
+                return Err(ctx.err(
+                    &n.referenced,
+                    "defaults",
+                    "`name` cannot have a default; every job needs its own",
+                ));
+            }
+            Ok(d.value.clone())
+        }
+        None => Ok(RawJob::default()),
+    }
+}
+
+/// A recipe needs at least one job or one map.
+fn check_not_empty(ctx: &Ctx, raw: &RawRecipe) -> Result<(), RecipeError> {
+    let no_jobs = raw.jobs.as_ref().is_none_or(|j| j.value.is_empty());
+    let no_maps = raw.maps.as_ref().is_none_or(|m| m.value.is_empty());
+    if !(no_jobs && no_maps) {
+        return Ok(());
+    }
+    let at = raw
+        .jobs
+        .as_ref()
+        .map(|j| (j.referenced, "jobs"))
+        .or(raw.maps.as_ref().map(|m| (m.referenced, "maps")));
+    Err(match at {
+        Some((at, key)) if raw.maps.is_some() => {
+            ctx.err(&at, key, "the recipe has no jobs and no maps")
+        }
+        Some((at, key)) => ctx.err(&at, key, "the recipe has no jobs"),
+        None => RecipeError::whole_file(ctx.file, "the recipe has no `jobs:` and no `maps:`"),
+    })
+}
+
+/// Job `i`: its name checked and unique, resolved, and its output files
+/// claimed against every earlier job's.
+fn resolve_entry(
+    ctx: &Ctx,
+    i: usize,
+    sj: &S<RawJob>,
+    defaults: &RawJob,
+    names: &mut BTreeMap<String, u64>,
+    claimed: &mut BTreeMap<PathBuf, String>,
+) -> Result<Job, RecipeError> {
+    let at = &sj.referenced;
+    let j = &sj.value;
+    let Some(name) = &j.name else {
+        return Err(ctx.err(at, &job_label(None, i), "missing key `name`"));
+    };
+    let label = job_label(Some(&name.value), i);
+    check_file_name("job", &name.value).map_err(|m| ctx.err(&name.referenced, &label, m))?;
+    if let Some(first) = names.get(&name.value) {
+        return Err(ctx.err(
+            &name.referenced,
+            &label,
+            format!("duplicate job name; line {first} already uses it"),
+        ));
+    }
+    names.insert(name.value.clone(), name.referenced.line());
+    let job = job::resolve_job(ctx, &label, &name.value, at, j, defaults)?;
+    for (pattern, loc) in output_patterns(&job) {
+        let key = crate::paths::normalize(&pattern);
+        if let Some(other) = claimed.get(&key) {
+            let loc = loc.unwrap_or(*at);
+            return Err(ctx.err(
+                &loc,
+                &label,
+                format!("output `{}` is also written by {other}", pattern.display()),
+            ));
+        }
+        claimed.insert(key, label.clone());
+    }
+    Ok(job)
+}
+
+/// Every file pattern a job writes, with `{name}` filled and the other holes
+/// kept, so equal patterns mean two jobs would overwrite each other.
+fn output_patterns(job: &Job) -> Vec<(PathBuf, Option<Location>)> {
+    let mut v = Vec::new();
+    let o = &job.output;
+    if let Some(s) = &o.sheet {
+        v.push((s.clone(), None));
+    }
+    if let Some(m) = &o.meta {
+        v.push((m.clone(), None));
+    }
+    if let Some(t) = &o.frames {
+        v.push((o.dir.join(t.render(&job.name, None, None, None)), None));
+    }
+    if let Some(t) = &o.gif {
+        v.push((o.dir.join(t.render(&job.name, None, None, None)), None));
+    }
+    v
+}
+
+/// A map view may not write a file a job writes (views among themselves are
+/// checked by [`maps::resolve_maps`]).
+fn claim_map_views(
+    file: &Path,
+    maps: &[MapJob],
+    claimed: &mut BTreeMap<PathBuf, String>,
+) -> Result<(), RecipeError> {
+    for m in maps {
+        for v in &m.views {
+            let key = crate::paths::normalize(&v.file);
+            if let Some(other) = claimed.get(&key) {
+                return Err(RecipeError {
+                    file: file.to_path_buf(),
+                    line: v.line,
+                    column: v.column,
+                    context: Some(format!("map '{}' view '{}'", m.name, v.name)),
+                    message: format!("output `{}` is also written by {other}", v.file.display()),
+                });
+            }
+            claimed.insert(key, format!("map '{}'", m.name));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,246 @@
+//! Where a job writes: the `output:` block resolved to a folder and
+//! file-name templates, checked so that no two of the job's files share a
+//! name.
+
+use super::clips::ClipSpec;
+use super::defaults;
+use super::directions::Direction;
+use super::error::{Ctx, JobLabel, RecipeError};
+use super::raw::{pick, RawJob};
+use super::template::{Part, Template};
+use super::values::{OutName, S};
+use crate::paths::normalize;
+use serde_saphyr::Location;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Where a job writes. Templates may use `{name}`, `{clip}` (clip name),
+/// `{dir}` (direction index), `{yaw}` (whole degrees) and `{frame}` (frame
+/// index within its clip).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outputs {
+    pub dir: PathBuf,
+    pub frames: Option<Template>,
+    pub sheet: Option<PathBuf>,
+    /// JSON metadata; only written with a sheet.
+    pub meta: Option<PathBuf>,
+    pub gif: Option<Template>,
+}
+
+/// A template as resolved, and where the recipe wrote it (`None`: a
+/// built-in default); `None` as a whole when the output is switched off.
+type Written = Option<(Template, Option<Location>)>;
+
+/// Resolves the job's `output:` merged with the defaults'. `clips` and
+/// `dirs` decide which holes the per-frame and GIF names need.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn resolve_output(
+    ctx: &Ctx,
+    lab: JobLabel,
+    name: &str,
+    at: &Location,
+    j: &RawJob,
+    d: &RawJob,
+    clips: &[ClipSpec],
+    dirs: &[Direction],
+) -> Result<Outputs, RecipeError> {
+    let c = Checks { ctx, lab, at };
+    let jo = j.output.clone().unwrap_or_default();
+    let do_ = d.output.clone().unwrap_or_default();
+    let dir = match pick(&jo.dir, &do_.dir) {
+        Some(s) => {
+            let t = Template::parse(&s.value, &["name"]).map_err(|m| {
+                ctx.err(
+                    &s.referenced,
+                    &lab.of(jo.dir.is_some()),
+                    format!("`output.dir`: {m}"),
+                )
+            })?;
+            ctx.base.join(t.render(name, None, None, None))
+        }
+        None => ctx.base.join(defaults::OUTPUT_DIR.replace("{name}", name)),
+    };
+
+    let frames = c.template(
+        "frames",
+        &jo.frames,
+        &do_.frames,
+        &["name", "clip", "dir", "yaw", "frame"],
+        None,
+    )?;
+    if clips.iter().any(|c| !c.clip.is_single()) {
+        c.require("frames", &frames, &[Part::Frame], "`{frame}`")?;
+    }
+    if clips.len() > 1 {
+        c.require("frames", &frames, &[Part::Clip], "`{clip}`")?;
+    }
+    if dirs.len() > 1 {
+        c.require(
+            "frames",
+            &frames,
+            &[Part::Dir, Part::Yaw],
+            "`{dir}` or `{yaw}`",
+        )?;
+    }
+    let gif = c.template(
+        "gif",
+        &jo.gif,
+        &do_.gif,
+        &["name", "clip", "dir", "yaw"],
+        None,
+    )?;
+    if clips.len() > 1 {
+        c.require("gif", &gif, &[Part::Clip], "`{clip}`")?;
+    }
+    if dirs.len() > 1 {
+        c.require("gif", &gif, &[Part::Dir, Part::Yaw], "`{dir}` or `{yaw}`")?;
+    }
+    c.whole_degree_yaws("frames", &frames, dirs)?;
+    c.whole_degree_yaws("gif", &gif, dirs)?;
+
+    let sheet = c
+        .template(
+            "sheet",
+            &jo.sheet,
+            &do_.sheet,
+            &["name"],
+            Some(defaults::SHEET),
+        )?
+        .map(|(t, _)| dir.join(t.render(name, None, None, None)));
+    let meta = match pick(&jo.meta, &do_.meta) {
+        Some(s) => match &s.value {
+            OutName::Off => None,
+            OutName::Name(n) => {
+                let t = Template::parse(n, &["name"]).map_err(|m| {
+                    ctx.err(
+                        &s.referenced,
+                        &lab.of(jo.meta.is_some()),
+                        format!("`output.meta`: {m}"),
+                    )
+                })?;
+                Some(dir.join(t.render(name, None, None, None)))
+            }
+        },
+        None => sheet.as_ref().map(|s| s.with_extension("json")),
+    };
+    if let (Some(s), Some(m)) = (&sheet, &meta) {
+        if normalize(s) == normalize(m) {
+            return Err(ctx.err(
+                at,
+                &lab.of(true),
+                format!(
+                    "`output.sheet` and `output.meta` are the same file `{}`",
+                    s.display()
+                ),
+            ));
+        }
+    }
+    if frames.is_none() && sheet.is_none() && gif.is_none() {
+        return Err(ctx.err(
+            at,
+            &lab.of(true),
+            "every output is switched off; nothing to write",
+        ));
+    }
+    Ok(Outputs {
+        dir,
+        frames: frames.map(|(t, _)| t),
+        sheet,
+        meta,
+        gif: gif.map(|(t, _)| t),
+    })
+}
+
+/// The checks on one job's file-name templates, which report at the
+/// template's own position, or at the job's when the name is a default.
+struct Checks<'a> {
+    ctx: &'a Ctx<'a>,
+    lab: JobLabel<'a>,
+    at: &'a Location,
+}
+
+impl Checks<'_> {
+    /// `output.<key>` from the job, else the defaults, else `fallback`.
+    fn template(
+        &self,
+        key: &str,
+        jv: &Option<S<OutName>>,
+        dv: &Option<S<OutName>>,
+        allowed: &[&str],
+        fallback: Option<&str>,
+    ) -> Result<Written, RecipeError> {
+        match pick(jv, dv) {
+            Some(s) => match &s.value {
+                OutName::Off => Ok(None),
+                OutName::Name(n) => {
+                    let t = Template::parse(n, allowed).map_err(|m| {
+                        self.ctx.err(
+                            &s.referenced,
+                            &self.lab.of(jv.is_some()),
+                            format!("`output.{key}`: {m}"),
+                        )
+                    })?;
+                    Ok(Some((t, Some(s.referenced))))
+                }
+            },
+            // Built-in defaults are constants that always parse.
+            None => Ok(fallback.map(|f| {
+                (
+                    Template::parse(f, allowed).unwrap_or(Template { parts: vec![] }),
+                    None,
+                )
+            })),
+        }
+    }
+
+    /// A template that names several files must hold one of `parts`.
+    fn require(
+        &self,
+        key: &str,
+        t: &Written,
+        parts: &[Part],
+        why: &str,
+    ) -> Result<(), RecipeError> {
+        if let Some((t, loc)) = t {
+            if !parts.iter().any(|p| t.uses(p)) {
+                return Err(self.ctx.err(
+                    &loc.unwrap_or(*self.at),
+                    &self.lab.of(loc.is_some()),
+                    format!("`output.{key}` must contain {why}, or its files overwrite each other"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// `{yaw}` is written in whole degrees, so without `{dir}` yaws 10.2 and
+    /// 10.4 would share files.
+    fn whole_degree_yaws(
+        &self,
+        key: &str,
+        t: &Written,
+        dirs: &[Direction],
+    ) -> Result<(), RecipeError> {
+        let Some((t, loc)) = t else {
+            return Ok(());
+        };
+        if !t.uses(&Part::Yaw) || t.uses(&Part::Dir) {
+            return Ok(());
+        }
+        let mut seen: BTreeMap<i64, f32> = BTreeMap::new();
+        for d in dirs {
+            let r = d.yaw.round() as i64;
+            if let Some(first) = seen.insert(r, d.yaw) {
+                return Err(self.ctx.err(
+                    &loc.unwrap_or(*self.at),
+                    &self.lab.of(loc.is_some()),
+                    format!(
+                        "`output.{key}` names files by `{{yaw}}` in whole degrees, but yaws {first} and {} both give {r}; use `{{dir}}`",
+                        d.yaw
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,146 @@
+//! The shape serde reads: every key a recipe may have, typed but not yet
+//! checked. Unknown keys are refused here (`deny_unknown_fields`); values
+//! that need a range check are [`S`]panned so the check can point at them.
+
+use super::values::{
+    Background, Directions, Int, Lod, Materials, Num, OneOrMany, OutName, PoseMode, ProjectionKind,
+    Size, S,
+};
+use crate::camera::LightSpace;
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawRecipe {
+    #[serde(default)]
+    pub(super) defaults: Option<S<RawJob>>,
+    #[serde(default)]
+    pub(super) jobs: Option<S<Vec<S<RawJob>>>>,
+    #[serde(default)]
+    pub(super) maps: Option<S<Vec<S<RawMap>>>>,
+}
+
+#[derive(Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawJob {
+    pub(super) name: Option<S<String>>,
+    pub(super) model: Option<S<String>>,
+    pub(super) data: Option<S<OneOrMany>>,
+    pub(super) clip: Option<S<RawClip>>,
+    pub(super) clips: Option<S<Vec<S<RawClipEntry>>>>,
+    pub(super) pose: Option<S<PoseMode>>,
+    pub(super) materials: Option<S<Materials>>,
+    pub(super) skeleton: Option<S<RawSkeleton>>,
+    pub(super) duration: Option<S<Num>>,
+    pub(super) travel: Option<S<bool>>,
+    pub(super) lod: Option<S<Lod>>,
+    pub(super) directions: Option<S<Directions>>,
+    pub(super) pitch: Option<S<Num>>,
+    pub(super) size: Option<S<Size>>,
+    pub(super) camera: Option<RawCamera>,
+    pub(super) light: Option<S<RawLight>>,
+    pub(super) background: Option<S<Background>>,
+    pub(super) antialias: Option<S<Int>>,
+    pub(super) output: Option<RawOutput>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawClip {
+    pub(super) start: Option<S<Num>>,
+    pub(super) end: Option<S<Num>>,
+    pub(super) fps: Option<S<Num>>,
+    pub(super) frames: Option<S<Int>>,
+    pub(super) time: Option<S<Num>>,
+}
+
+/// One entry of `clips:`: a `clip:` plus its name and animation file.
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawClipEntry {
+    pub(super) name: Option<S<String>>,
+    pub(super) animation: Option<S<String>>,
+    pub(super) start: Option<S<Num>>,
+    pub(super) end: Option<S<Num>>,
+    pub(super) fps: Option<S<Num>>,
+    pub(super) frames: Option<S<Int>>,
+    pub(super) time: Option<S<Num>>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawSkeleton {
+    pub(super) config: Option<S<String>>,
+    pub(super) class: Option<S<String>>,
+    pub(super) bones: Option<S<Vec<Vec<String>>>>,
+}
+
+#[derive(Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawCamera {
+    pub(super) projection: Option<S<ProjectionKind>>,
+    pub(super) padding: Option<S<Num>>,
+    pub(super) zoom: Option<S<Num>>,
+    pub(super) fov: Option<S<Num>>,
+}
+
+#[derive(Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawLight {
+    pub(super) yaw: Option<S<Num>>,
+    pub(super) pitch: Option<S<Num>>,
+    pub(super) direction: Option<S<[Num; 3]>>,
+    pub(super) space: Option<S<LightSpace>>,
+    pub(super) color: Option<S<[Num; 3]>>,
+    pub(super) ambient: Option<S<[Num; 3]>>,
+}
+
+#[derive(Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawOutput {
+    pub(super) dir: Option<S<String>>,
+    pub(super) frames: Option<S<OutName>>,
+    pub(super) sheet: Option<S<OutName>>,
+    pub(super) meta: Option<S<OutName>>,
+    pub(super) gif: Option<S<OutName>>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawMap {
+    pub(super) name: Option<S<String>>,
+    pub(super) map: Option<S<String>>,
+    pub(super) data: Option<S<OneOrMany>>,
+    pub(super) output: Option<S<String>>,
+    pub(super) antialias: Option<S<Int>>,
+    pub(super) background: Option<S<Background>>,
+    pub(super) views: Option<S<Vec<S<RawView>>>>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawView {
+    pub(super) name: Option<S<String>>,
+    pub(super) region: Option<S<[Int; 4]>>,
+    pub(super) pixels_per_tile: Option<S<Num>>,
+    pub(super) yaw: Option<S<Num>>,
+    pub(super) pitch: Option<S<Num>>,
+    pub(super) size: Option<S<Size>>,
+    pub(super) projection: Option<S<ProjectionKind>>,
+    pub(super) fov: Option<S<Num>>,
+    pub(super) time: Option<S<Num>>,
+    pub(super) gif: Option<S<RawGif>>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawGif {
+    pub(super) fps: Option<S<Num>>,
+    pub(super) frames: Option<S<Int>>,
+    pub(super) duration: Option<S<Num>>,
+}
+
+/// A job's own value for a key, else the one from `defaults:`.
+pub(super) fn pick<'a, T>(job: &'a Option<T>, def: &'a Option<T>) -> Option<&'a T> {
+    job.as_ref().or(def.as_ref())
+}

@@ -1,0 +1,443 @@
+//! The recipe's own value types and the range checks every part shares.
+//!
+//! Each type here exists for its message: serde's own for a float given as
+//! `high` is a bare "invalid floating point", these say what was expected
+//! and what was found. [`PoseMode`] and [`ProjectionKind`] are keywords serde
+//! reads directly. The checks take a [`Spanned`] value so an error points at
+//! the value itself.
+
+use super::defaults::MAX_DIRECTIONS;
+use super::error::{Ctx, RecipeError};
+use crate::color::parse_color;
+use glam::Vec3;
+use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_saphyr::Spanned;
+use std::fmt;
+
+/// A value with the position it was written at.
+pub(super) type S<T> = Spanned<T>;
+
+/// Which pose a skinned model starts from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PoseMode {
+    /// The node matrices stored in the file.
+    #[default]
+    Rest,
+    /// The skin's bind pose (inverse bind matrices).
+    Bind,
+}
+
+/// `projection: orthographic` or `perspective`: the keyword alone, since the
+/// field of view is its own key (`fov`); resolution turns the pair into a
+/// [`crate::camera::Projection`]. Serde names it `Projection` in messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename = "Projection", rename_all = "lowercase")]
+pub(super) enum ProjectionKind {
+    Orthographic,
+    Perspective,
+}
+
+/// A number; a custom type only so that `pitch: high` says "expected a
+/// number" instead of the parser's bare "invalid floating point".
+#[derive(Clone, Copy)]
+pub(super) struct Num(pub(super) f32);
+
+impl<'de> Deserialize<'de> for Num {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Num;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Num, E> {
+                Ok(Num(v as f32))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Num, E> {
+                Ok(Num(v as f32))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Num, E> {
+                Ok(Num(v as f32))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Num, E> {
+                Err(E::custom(format!("expected a number, got `{v}`")))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A whole number; custom so that `antialias: 2.5` says what was wrong.
+#[derive(Clone, Copy)]
+pub(super) struct Int(pub(super) i64);
+
+impl<'de> Deserialize<'de> for Int {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Int;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a whole number")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Int, E> {
+                Ok(Int(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Int, E> {
+                Ok(Int(i64::try_from(v).unwrap_or(i64::MAX)))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Int, E> {
+                Err(E::custom(format!("expected a whole number, got {v}")))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Int, E> {
+                Err(E::custom(format!("expected a whole number, got `{v}`")))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// `data: ../data` or `data: [a, b]`.
+#[derive(Clone)]
+pub(super) struct OneOrMany(pub(super) Vec<String>);
+
+impl<'de> Deserialize<'de> for OneOrMany {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = OneOrMany;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a folder or a list of folders")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<OneOrMany, E> {
+                Ok(OneOrMany(vec![v.to_owned()]))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<OneOrMany, A::Error> {
+                let mut v = Vec::new();
+                while let Some(s) = a.next_element::<String>()? {
+                    v.push(s);
+                }
+                Ok(OneOrMany(v))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// `directions: 8` or `directions: [0, 90, 180, 270]`.
+#[derive(Clone)]
+pub(super) enum Directions {
+    Count(i64),
+    Yaws(Vec<f64>),
+}
+
+impl<'de> Deserialize<'de> for Directions {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Directions;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a count of directions or a list of yaw angles in degrees")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Directions, E> {
+                Ok(Directions::Count(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Directions, E> {
+                Ok(Directions::Count(i64::try_from(v).unwrap_or(i64::MAX)))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Directions, A::Error> {
+                let mut v = Vec::new();
+                while let Some(s) = a.next_element::<f64>()? {
+                    if v.len() >= MAX_DIRECTIONS {
+                        return Err(de::Error::custom(format!(
+                            "more than {MAX_DIRECTIONS} directions"
+                        )));
+                    }
+                    v.push(s);
+                }
+                Ok(Directions::Yaws(v))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// `size: 128x128`, `size: [128, 96]` or `size: 128` (square).
+#[derive(Clone, Copy)]
+pub(super) struct Size(pub(super) i64, pub(super) i64, pub(super) bool);
+
+impl<'de> Deserialize<'de> for Size {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Size;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a size like 128x96, [128, 96] or 128")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Size, E> {
+                Ok(Size(v, v, true))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Size, E> {
+                let v = i64::try_from(v).unwrap_or(i64::MAX);
+                Ok(Size(v, v, true))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Size, E> {
+                let bad = || E::custom(format!("expected a size like 128x96, got `{v}`"));
+                let (w, h) = v.split_once(['x', 'X']).ok_or_else(bad)?;
+                let w = w.trim().parse::<i64>().map_err(|_| bad())?;
+                let h = h.trim().parse::<i64>().map_err(|_| bad())?;
+                Ok(Size(w, h, false))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Size, A::Error> {
+                let w = a.next_element::<i64>()?;
+                let h = a.next_element::<i64>()?;
+                match (w, h) {
+                    (Some(w), Some(h)) => {
+                        if a.next_element::<IgnoredAny>()?.is_some() {
+                            return Err(de::Error::custom(
+                                "expected a size as [width, height], got more than two numbers",
+                            ));
+                        }
+                        Ok(Size(w, h, false))
+                    }
+                    _ => Err(de::Error::custom(
+                        "expected a size as [width, height], got fewer than two numbers",
+                    )),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// `background: transparent`, `"#rrggbb"` or `"#rrggbbaa"`.
+#[derive(Clone, Copy)]
+pub(super) struct Background(pub(super) [u8; 4]);
+
+impl<'de> Deserialize<'de> for Background {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        parse_color(&s).map(Background).map_err(|_| {
+            de::Error::custom(format!(
+                "expected `transparent`, \"#rrggbb\" or \"#rrggbbaa\" (quoted: # starts a YAML comment), got `{s}`"
+            ))
+        })
+    }
+}
+
+/// An output file name, or `false` to switch that output off.
+#[derive(Clone)]
+pub(super) enum OutName {
+    Off,
+    Name(String),
+}
+
+impl<'de> Deserialize<'de> for OutName {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = OutName;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a file name, or false to turn this output off")
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<OutName, E> {
+                if v {
+                    Err(E::custom(
+                        "expected a file name, or false to turn this output off, got true",
+                    ))
+                } else {
+                    Ok(OutName::Off)
+                }
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<OutName, E> {
+                Ok(OutName::Name(v.to_owned()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// `materials: {name: file, ...}`, kept in the order written (a map type
+/// would sort it, and the order is what the user reads in messages).
+#[derive(Clone)]
+pub(super) struct Materials(pub(super) Vec<(S<String>, S<String>)>);
+
+impl<'de> Deserialize<'de> for Materials {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Materials;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a mapping of material names to texture files")
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut a: A) -> Result<Materials, A::Error> {
+                let mut v = Vec::new();
+                while let Some(k) = a.next_key::<S<String>>()? {
+                    let f = a.next_value::<S<String>>()?;
+                    v.push((k, f));
+                }
+                Ok(Materials(v))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// `lod: 2` (an index) or `lod: {resolution: 1.5}`.
+#[derive(Clone, Copy)]
+pub(super) enum Lod {
+    Index(i64),
+    Resolution(f32),
+}
+
+impl<'de> Deserialize<'de> for Lod {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        const EXPECTED: &str = "a LOD index (a whole number) or `{resolution: R}`";
+        impl<'de> Visitor<'de> for V {
+            type Value = Lod;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(EXPECTED)
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Lod, E> {
+                Ok(Lod::Index(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Lod, E> {
+                Ok(Lod::Index(i64::try_from(v).unwrap_or(i64::MAX)))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Lod, E> {
+                Err(E::custom(format!("expected {EXPECTED}, got {v}")))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Lod, E> {
+                Err(E::custom(format!("expected {EXPECTED}, got `{v}`")))
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut a: A) -> Result<Lod, A::Error> {
+                let mut res = None;
+                while let Some(k) = a.next_key::<String>()? {
+                    if k != "resolution" {
+                        return Err(de::Error::custom(format!(
+                            "unknown key `{k}`, expected resolution"
+                        )));
+                    }
+                    if res.is_some() {
+                        return Err(de::Error::custom("duplicate key `resolution`"));
+                    }
+                    res = Some(a.next_value::<Num>()?.0);
+                }
+                res.map(Lod::Resolution)
+                    .ok_or_else(|| de::Error::custom("missing key `resolution`"))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// Job, map, view and clip names become parts of file names. `what` names
+/// the kind in the message ("job", "clip").
+pub(super) fn check_file_name(what: &str, n: &str) -> Result<(), String> {
+    if n.trim().is_empty() {
+        return Err(format!("{what} name is empty"));
+    }
+    if n == "." || n == ".." || n.chars().any(|c| "/\\{}".contains(c) || c.is_control()) {
+        return Err(format!(
+            "{what} name `{n}` is used in file names, so it cannot contain /, \\, {{, }} or control characters"
+        ));
+    }
+    Ok(())
+}
+
+/// `key`'s value, refused when infinite or NaN.
+pub(super) fn finite(ctx: &Ctx, label: &str, key: &str, v: &S<Num>) -> Result<f32, RecipeError> {
+    if v.value.0.is_finite() {
+        Ok(v.value.0)
+    } else {
+        Err(ctx.err(
+            &v.referenced,
+            label,
+            format!("`{key}` must be a finite number, got {}", v.value.0),
+        ))
+    }
+}
+
+/// `key`'s value in `[lo, hi]`, or `(lo, hi]` when `lo_open`.
+pub(super) fn in_range(
+    ctx: &Ctx,
+    label: &str,
+    key: &str,
+    v: &S<Num>,
+    lo: f32,
+    hi: f32,
+    lo_open: bool,
+) -> Result<f32, RecipeError> {
+    let x = finite(ctx, label, key, v)?;
+    let ok = if lo_open { x > lo } else { x >= lo } && x <= hi;
+    if ok {
+        Ok(x)
+    } else {
+        let open = if lo_open { "(" } else { "[" };
+        Err(ctx.err(
+            &v.referenced,
+            label,
+            format!("`{key}` must be in {open}{lo}, {hi}], got {x}"),
+        ))
+    }
+}
+
+/// A time in seconds, at least 0.
+pub(super) fn non_negative(
+    ctx: &Ctx,
+    label: &str,
+    key: &str,
+    v: &S<Num>,
+) -> Result<f32, RecipeError> {
+    let x = finite(ctx, label, key, v)?;
+    if x >= 0.0 {
+        Ok(x)
+    } else {
+        Err(ctx.err(
+            &v.referenced,
+            label,
+            format!("`{key}` must be at least 0 seconds, got {x}"),
+        ))
+    }
+}
+
+/// A whole number in `lo..=hi`.
+pub(super) fn int_range(
+    ctx: &Ctx,
+    label: &str,
+    key: &str,
+    v: &S<Int>,
+    lo: i64,
+    hi: i64,
+) -> Result<u32, RecipeError> {
+    if (lo..=hi).contains(&v.value.0) {
+        Ok(v.value.0 as u32)
+    } else {
+        Err(ctx.err(
+            &v.referenced,
+            label,
+            format!("`{key}` must be in {lo}..={hi}, got {}", v.value.0),
+        ))
+    }
+}
+
+/// An RGB light colour, each channel in `[0, 4]` (above 1 brightens).
+pub(super) fn color3(
+    ctx: &Ctx,
+    label: &str,
+    key: &str,
+    v: &S<[Num; 3]>,
+) -> Result<Vec3, RecipeError> {
+    let c = v.value.map(|n| n.0);
+    if c.iter().all(|c| c.is_finite() && (0.0..=4.0).contains(c)) {
+        Ok(Vec3::from_array(c))
+    } else {
+        Err(ctx.err(
+            &v.referenced,
+            label,
+            format!("`{key}` components must be in [0, 4], got {c:?}"),
+        ))
+    }
+}

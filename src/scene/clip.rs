@@ -1,0 +1,114 @@
+//! Which moments of an animation become frames: a clip as a recipe or a
+//! caller gives it, and its sample times once the model's length is known.
+//!
+//! Kept with the scene rather than the bake so that anything sampling a
+//! model over time (sheets, GIFs, exporters) shares one timing rule.
+
+/// Most frames one clip may sample; a guard against `fps` × a very long model.
+pub const MAX_FRAMES: usize = 4096;
+
+/// Which moments of the animation become frames.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Clip {
+    /// One frame at `time` seconds.
+    Still { time: f32 },
+    /// Frames over `[start, end)`; `end: None` means the model's duration.
+    Range {
+        start: f32,
+        end: Option<f32>,
+        step: Step,
+    },
+}
+
+/// How a range is divided into frames.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Step {
+    /// Frames every `1/fps` seconds.
+    Fps(f32),
+    /// This many frames spread evenly over the range.
+    Frames(u32),
+}
+
+/// The sample times of a clip once the model's duration is known.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FrameTimes {
+    /// Seconds, ascending.
+    pub times: Vec<f32>,
+    /// How long each frame is shown, seconds (0 for a still).
+    pub frame_seconds: f32,
+}
+
+impl FrameTimes {
+    /// Frames per second implied by the spacing (0 for a still).
+    pub fn fps(&self) -> f32 {
+        if self.frame_seconds > 0.0 {
+            1.0 / self.frame_seconds
+        } else {
+            0.0
+        }
+    }
+}
+
+impl Clip {
+    /// Whether this clip can only ever produce one frame (so file-name
+    /// templates need no `{frame}`).
+    pub fn is_single(&self) -> bool {
+        matches!(
+            self,
+            Clip::Still { .. }
+                | Clip::Range {
+                    step: Step::Frames(1),
+                    ..
+                }
+        )
+    }
+
+    /// Sample times for a model whose animation lasts `model_duration`
+    /// seconds. A range over a static model (duration 0) yields one frame.
+    pub fn frame_times(&self, model_duration: f32) -> Result<FrameTimes, String> {
+        match *self {
+            Clip::Still { time } => Ok(FrameTimes {
+                times: vec![time],
+                frame_seconds: 0.0,
+            }),
+            Clip::Range { start, end, step } => {
+                let end = end.unwrap_or(model_duration.max(0.0));
+                if !end.is_finite() || end < start {
+                    return Err(format!(
+                        "clip starts at {start} s but the animation ends at {end} s"
+                    ));
+                }
+                let span = end - start;
+                match step {
+                    Step::Fps(fps) => {
+                        // A hair below whole numbers so 2 s at 12 fps is 24 frames, not 25.
+                        let n = ((span as f64 * fps as f64) - 1e-4).ceil().max(1.0);
+                        if n > MAX_FRAMES as f64 {
+                            return Err(format!(
+                                "clip of {span} s at {fps} fps is {n} frames, more than {MAX_FRAMES}"
+                            ));
+                        }
+                        let n = n as usize;
+                        let times = (0..n)
+                            .map(|i| (start as f64 + i as f64 / fps as f64) as f32)
+                            .collect();
+                        Ok(FrameTimes {
+                            times,
+                            frame_seconds: 1.0 / fps,
+                        })
+                    }
+                    Step::Frames(n) => {
+                        let dt = span as f64 / n as f64;
+                        let times = (0..n)
+                            .map(|i| (start as f64 + i as f64 * dt) as f32)
+                            .collect();
+                        Ok(FrameTimes {
+                            times,
+                            frame_seconds: dt as f32,
+                        })
+                    }
+                }
+            }
+        }
+    }
+}
