@@ -199,18 +199,44 @@ pub enum LightSpace {
     World,
 }
 
-/// A directional light with ambient, as recipes give it.
+/// A directional light with ambient, as recipes and the command line give
+/// it. The default — the one default of both — comes from the upper left
+/// and front (yaw −45°, pitch 45° in camera space, so every direction of a
+/// sheet is lit alike), white at full strength over 0.45 ambient.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LightSpec {
     /// Unit vector toward the light, in `space`: for `Camera`, x = screen
     /// right, y = up, z = toward the viewer, before the camera's yaw is applied.
     pub direction: Vec3,
+    /// Whether `direction` turns with the camera.
     pub space: LightSpace,
+    /// Light colour, each channel 0..=4.
     pub color: Vec3,
+    /// Ambient colour, each channel 0..=4.
     pub ambient: Vec3,
 }
 
+impl Default for LightSpec {
+    fn default() -> Self {
+        LightSpec {
+            direction: yaw_pitch_vector(LightSpec::DEFAULT_YAW, LightSpec::DEFAULT_PITCH),
+            space: LightSpace::Camera,
+            color: Vec3::from_array(LightSpec::DEFAULT_COLOR),
+            ambient: Vec3::from_array(LightSpec::DEFAULT_AMBIENT),
+        }
+    }
+}
+
 impl LightSpec {
+    /// Yaw of the default light, degrees (camera space: to the viewer's left).
+    pub const DEFAULT_YAW: f32 = -45.0;
+    /// Elevation of the default light, degrees.
+    pub const DEFAULT_PITCH: f32 = 45.0;
+    /// Colour of the default light.
+    pub const DEFAULT_COLOR: [f32; 3] = [1.0, 1.0, 1.0];
+    /// Ambient light of the default light.
+    pub const DEFAULT_AMBIENT: [f32; 3] = [0.45, 0.45, 0.45];
+
     /// Direction toward the light in world space for a camera at `camera_yaw`
     /// degrees. A camera-space light turns about Y with the yaw only, so the
     /// light keeps its height above the ground whatever the camera's pitch.

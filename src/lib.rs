@@ -68,6 +68,13 @@ pub use bake::{
 };
 pub use error::{Error, ParseError, Result};
 pub use inspect::{inspect, AnimationInfo, MeshInfo, NodeInfo, Report, TextureInfo};
+pub use camera::{Framing, LightSpace, LightSpec, Projection};
+pub use color::{parse_color, ColorError};
+pub use formats::seam::FileKind;
+pub use load::file_kind;
+pub use map::camera::MAX_PIXELS_PER_TILE;
+pub use map::{Map, MapView, MapViewCamera, Region};
 pub use model::Model;
+pub use output::write_png;
 pub use source::{DataSource, Entry, EntryKind, Folder, GamePath, Listed, MemorySource};
-pub use spec::{AnimationSettings, FileRef, Lod, ModelSpec, RestPose, SkeletonSpec};
+pub use spec::{AnimationSettings, FileRef, Lod, ModelSpec, RestPose, SkeletonSpec, ViewSpec};

@@ -4,7 +4,7 @@
 
 use crate::error::Result;
 use crate::formats::registry;
-use crate::formats::seam::{LoadOptions, Role, Summary};
+use crate::formats::seam::{FileKind, LoadOptions, Summary};
 use crate::scene::{self, Model};
 use crate::source::{self, Lookup};
 use crate::spec::{AnimationSettings, FileRef, ModelSpec};
@@ -85,7 +85,7 @@ pub(crate) fn inspect(
     cx.companion = companion;
     let summary = opened.parsed.summary(&cx)?;
     let model = match opened.format.role() {
-        Role::Model => Some(opened.parsed.model(&cx)?),
+        FileKind::Model => Some(opened.parsed.model(&cx)?),
         _ => None,
     };
     Ok(Inspected {
@@ -93,4 +93,12 @@ pub(crate) fn inspect(
         model,
         name: opened.name.clone(),
     })
+}
+
+/// What kind of file `file` is (read from disk, else from `data` folders by
+/// the name as written), judged by its first bytes.
+pub fn file_kind(file: &FileRef, data: &[std::path::PathBuf]) -> Result<FileKind> {
+    let lookup = Lookup::new(source::folders(data));
+    let (bytes, origin) = lookup.read_named(file)?;
+    Ok(registry::sniff(&bytes, &origin.name())?.role())
 }

@@ -2,10 +2,10 @@
 //! to exit codes (0 success, 1 a job or file failed, 2 usage error).
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use kiln::camera::{fit_cameras, Framing, Projection};
-use kiln::raster::{Light, RenderOptions};
-use kiln::texture::TextureResolver;
-use kiln::Error;
+use kiln::{
+    BakeOptions, Error, FileKind, FileRef, JobOutcome, Lod, Map, MapView, MapViewCamera, Model,
+    ModelSpec, Progress, Projection, Recipe, RestPose, SkeletonSpec, ViewSpec,
+};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -154,34 +154,35 @@ struct ModelArgs {
 }
 
 impl ModelArgs {
-    fn load(&self) -> Result<kiln::scene::Model, Error> {
-        let opts = kiln::load::LoadOptions {
-            resolver: TextureResolver::new(self.data.clone()),
-            pose: if self.bind_pose {
-                kiln::scene::lower_grimrock::RestPose::Bind
-            } else {
-                kiln::scene::lower_grimrock::RestPose::Nodes
-            },
-            lod: self.lod.map(kiln::load::LodChoice::Index),
-            ..Default::default()
-        };
-        let model = kiln::load::load_model_with(&self.model, &opts)?;
-        let model = match &self.animation {
-            Some(a) => {
-                let skeleton = match (&self.skeleton_config, &self.skeleton_class) {
-                    (Some(c), Some(n)) => Some(kiln::load::skeleton_bones(c, n)?),
-                    _ => None,
-                };
-                let anim = kiln::load::AnimOptions {
-                    duration: self.duration,
-                    skeleton,
-                    travel: self.travel,
-                };
-                kiln::load::animate_with(&model, a, &anim)?
-            }
-            None => model,
-        };
-        warn_all(&model);
+    /// The model specification these flags describe (the one a recipe job
+    /// resolves to).
+    fn spec(&self) -> ModelSpec {
+        let mut spec = ModelSpec::new(self.model.as_path());
+        spec.data = self.data.clone();
+        if self.bind_pose {
+            spec.pose = RestPose::Bind;
+        }
+        spec.lod = self.lod.map(|i| Lod::Index(i as u32));
+        spec.animation.duration = self.duration;
+        spec.animation.travel = self.travel;
+        if let (Some(config), Some(class)) = (&self.skeleton_config, &self.skeleton_class) {
+            spec.animation.skeleton = Some(SkeletonSpec::Config {
+                config: FileRef::from(config.as_path()),
+                class: class.clone(),
+            });
+        }
+        spec
+    }
+
+    /// Loads the model and applies `--animation`.
+    fn load(&self) -> Result<Model, Error> {
+        let mut model = Model::load(&self.spec())?;
+        if let Some(a) = &self.animation {
+            model = model.animated(a.as_path())?;
+        }
+        for w in model.warnings() {
+            eprintln!("kiln: warning: {}: {w}", model.source().display());
+        }
         Ok(model)
     }
 }
@@ -209,20 +210,20 @@ struct MapViewArgs {
     pixels_per_tile: f32,
     /// Map: only the tiles X0..X1, Y0..Y1 (row 0 = south edge), as X0,Y0,X1,Y1
     #[arg(long, value_name = "X0,Y0,X1,Y1", value_parser = parse_region)]
-    region: Option<kiln::map::Region>,
+    region: Option<kiln::Region>,
     /// Map: an angled view from --yaw/--pitch at --size instead of the top-down one
     #[arg(long)]
     angled: bool,
 }
 
-fn parse_region(s: &str) -> Result<kiln::map::Region, String> {
+fn parse_region(s: &str) -> Result<kiln::Region, String> {
     let v: Vec<u32> = s
         .split(',')
         .map(|p| p.trim().parse::<u32>())
         .collect::<Result<_, _>>()
         .map_err(|_| format!("expected X0,Y0,X1,Y1 (tile numbers), got '{s}'"))?;
     match v[..] {
-        [x0, y0, x1, y1] if x0 < x1 && y0 < y1 => Ok(kiln::map::Region { x0, y0, x1, y1 }),
+        [x0, y0, x1, y1] if x0 < x1 && y0 < y1 => Ok(kiln::Region { x0, y0, x1, y1 }),
         [_, _, _, _] => Err(format!(
             "region '{s}' is empty: X0 < X1 and Y0 < Y1 are needed"
         )),
@@ -249,8 +250,8 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
 }
 
 fn parse_color(s: &str) -> Result<[u8; 4], String> {
-    use kiln::color::ColorError;
-    kiln::color::parse_color(s).map_err(|e| match e {
+    use kiln::ColorError;
+    kiln::parse_color(s).map_err(|e| match e {
         ColorError::NoHash => format!("expected transparent, #rrggbb or #rrggbbaa, got '{s}'"),
         ColorError::Length => format!("expected #rrggbb or #rrggbbaa, got '{s}'"),
         ColorError::Digit => format!("bad colour '{s}'"),
@@ -277,78 +278,62 @@ fn main() -> ExitCode {
     }
 }
 
-fn warn_all(model: &kiln::scene::Model) {
-    for w in &model.warnings {
-        eprintln!("kiln: warning: {}: {w}", model.source.display());
-    }
-}
-
-fn model_time(model: &kiln::scene::Model, t: &TimeArgs) -> f32 {
+fn model_time(model: &Model, t: &TimeArgs) -> f32 {
     match (t.time, t.frame) {
         (Some(s), _) => s,
-        (None, Some(f)) => f as f32 / model.frame_rate.max(1e-3),
+        (None, Some(f)) => model.frame_time(f),
         _ => 0.0,
     }
 }
 
 fn cmd_render(a: RenderArgs) -> Result<(), Error> {
-    let head = kiln::load::read(&a.model.model)?;
-    if kiln::load::sniff(&head, &a.model.model)? == kiln::load::FileKind::Rsw {
+    let file = FileRef::from(a.model.model.as_path());
+    if kiln::file_kind(&file, &a.model.data)? == FileKind::Map {
         return render_map(&a);
     }
     let model = a.model.load()?;
     let t = model_time(&model, &a.time);
-    let posed = kiln::scene::pose(&model, t);
-    let framing = Framing {
-        projection: a.view.projection(),
-        ..Framing::default()
-    };
-    let (w, h) = a.view.size;
-    let points: Vec<_> = kiln::render::posed_points(&posed).collect();
-    let cam = fit_cameras(
-        &points,
-        &[(a.view.yaw, a.view.pitch)],
-        w as f32 / h as f32,
-        &framing,
-    )[0];
-    let light = default_light(&cam);
-    let opts = RenderOptions {
-        width: w,
-        height: h,
-        supersample: a.view.aa,
+    let (width, height) = a.view.size;
+    let view = ViewSpec {
+        pitch: a.view.pitch,
+        width,
+        height,
+        framing: kiln::Framing {
+            projection: a.view.projection(),
+            ..kiln::Framing::default()
+        },
+        light: kiln::LightSpec::default(),
         background: a.view.background,
+        antialias: a.view.aa,
     };
-    let img = kiln::render::render_posed(&model, &posed, &cam, &light, &opts);
-    kiln::output::write_png(&a.output, &img)?;
-    eprintln!("kiln: wrote {} ({w}x{h}, t = {t:.3} s)", a.output.display());
+    let img = model.render(t, a.view.yaw, &view)?;
+    kiln::write_png(&a.output, &img)?;
+    eprintln!(
+        "kiln: wrote {} ({width}x{height}, t = {t:.3} s)",
+        a.output.display()
+    );
     Ok(())
 }
 
 /// `kiln render MAP.rsw`: one image of a Ragnarok map.
 fn render_map(a: &RenderArgs) -> Result<(), Error> {
-    use kiln::bake::recipe::defaults::MAX_PIXELS_PER_TILE;
-    use kiln::bake::MapViewCamera;
-    use kiln::map::{self, DataFolders, MapScene, Region};
     if a.time.frame.is_some() {
         return Err(Error::Usage(
             "a map has no frame rate of its own; give --time SECONDS".into(),
         ));
     }
     let ppt = a.map.pixels_per_tile;
-    let ppt_ok = ppt > 0.0 && ppt <= MAX_PIXELS_PER_TILE;
-    if !a.map.angled && !ppt_ok {
+    let max = kiln::MAX_PIXELS_PER_TILE;
+    if !a.map.angled && !(ppt > 0.0 && ppt <= max) {
         return Err(Error::Usage(format!(
-            "--pixels-per-tile must be in (0, {MAX_PIXELS_PER_TILE}], got {ppt}"
+            "--pixels-per-tile must be in (0, {max}], got {ppt}"
         )));
     }
-    let scene = MapScene::load(&a.model.model, &DataFolders::new(a.model.data.clone()))?;
-    for note in scene.notes() {
+    let map = Map::load(a.model.model.as_path(), &a.model.data)?;
+    for note in map.notes() {
         eprintln!("kiln: warning: {note}");
     }
-    let (gw, gh) = (scene.ground.width, scene.ground.height);
-    let region = a.map.region.unwrap_or(Region::whole(gw, gh));
-    region.check(gw, gh).map_err(Error::Usage)?;
-    let view = if a.map.angled {
+    let camera = if a.map.angled {
         let (width, height) = a.view.size;
         MapViewCamera::Angled {
             yaw: a.view.yaw,
@@ -362,38 +347,28 @@ fn render_map(a: &RenderArgs) -> Result<(), Error> {
             pixels_per_tile: ppt,
         }
     };
-    let cam = kiln::bake::map_run::camera_for(&scene, &view, region).map_err(Error::Usage)?;
     let t = a.time.time.unwrap_or(0.0);
-    let opts = RenderOptions {
-        width: cam.width,
-        height: cam.height,
-        supersample: a.view.aa,
+    let img = map.render(&MapView {
+        region: a.map.region,
+        camera,
+        time: t,
+        antialias: a.view.aa,
         background: a.view.background,
-    };
-    let img = map::render(&scene, &cam.camera, t, &opts);
-    kiln::output::write_png(&a.output, &img)?;
+    })?;
+    kiln::write_png(&a.output, &img)?;
     eprintln!(
         "kiln: wrote {} ({}x{}, map {} with {} instances, t = {t:.3} s)",
         a.output.display(),
-        cam.width,
-        cam.height,
+        img.width(),
+        img.height(),
         a.model.model.display(),
-        scene.instances.len()
+        map.instance_count()
     );
     Ok(())
 }
 
-fn default_light(cam: &kiln::raster::Camera) -> Light {
-    Light {
-        direction: kiln::camera::camera_relative_light_dir(cam, -35.0, 40.0),
-        color: glam::Vec3::splat(0.65),
-        ambient: glam::Vec3::splat(0.45),
-    }
-}
-
 fn cmd_inspect(a: InspectArgs) -> Result<(), Error> {
-    let report =
-        kiln::inspect::inspect_with(&a.file, &TextureResolver::new(a.data), a.model.as_deref())?;
+    let report = kiln::inspect(&FileRef::from(a.file.as_path()), &a.data, a.model.as_deref())?;
     if a.json {
         let text = serde_json::to_string_pretty(&report)
             .map_err(|e| Error::Other(format!("JSON: {e}")))?;
@@ -407,10 +382,50 @@ fn cmd_inspect(a: InspectArgs) -> Result<(), Error> {
 fn cmd_export(a: ExportArgs) -> Result<(), Error> {
     let model = a.model.load()?;
     let t = model_time(&model, &a.time);
-    let posed = kiln::scene::pose(&model, t);
-    kiln::export::export(&model, &posed, &a.output)?;
+    model.export(t, &a.output)?;
     eprintln!("kiln: wrote {} (t = {t:.3} s)", a.output.display());
     Ok(())
+}
+
+/// The progress bar (on a terminal only) and the per-job lines.
+struct Bar {
+    bar: indicatif::ProgressBar,
+    quiet: bool,
+}
+
+impl Progress for Bar {
+    fn job_started(&self, name: &str, images: usize) {
+        self.bar.set_message(name.to_string());
+        self.bar.inc_length(images as u64);
+    }
+
+    fn image_done(&self) {
+        self.bar.inc(1);
+    }
+
+    fn job_finished(&self, outcome: &JobOutcome) {
+        let label = outcome.label();
+        match &outcome.result {
+            Ok(report) => {
+                for w in &report.warnings {
+                    self.bar
+                        .suspend(|| eprintln!("kiln: warning: {label}: {w}"));
+                }
+                if !self.quiet {
+                    self.bar.suspend(|| {
+                        eprintln!(
+                            "kiln: {}: {} images, {} files in {}",
+                            report.name,
+                            report.images,
+                            report.files.len(),
+                            outcome.dir.display()
+                        )
+                    });
+                }
+            }
+            Err(e) => self.bar.suspend(|| eprintln!("kiln: error: {label}: {e}")),
+        }
+    }
 }
 
 /// Runs every job; a failed job is reported and the others still run.
@@ -419,41 +434,17 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
     use indicatif::{ProgressBar, ProgressStyle};
     use std::io::IsTerminal;
 
-    if let Some(n) = a.threads {
-        if let Err(e) = rayon::ThreadPoolBuilder::new()
-            .num_threads(n as usize)
-            .build_global()
-        {
-            eprintln!("kiln: error: cannot start {n} worker threads: {e}");
-            return ExitCode::from(1);
-        }
-    }
     let started = std::time::Instant::now();
-    let mut jobs = Vec::new();
-    let mut maps = Vec::new();
+    let mut recipes = Vec::new();
     for path in &a.recipes {
-        match kiln::bake::Recipe::load(path) {
-            Ok(r) => {
-                jobs.extend(r.jobs());
-                maps.extend(r.maps());
-            }
+        match Recipe::load(path) {
+            Ok(r) => recipes.push(r),
             Err(e) => {
                 eprintln!("kiln: error: {e}");
                 return ExitCode::from(2);
             }
         }
     }
-    for name in &a.only {
-        if !jobs.iter().any(|j| &j.name == name) && !maps.iter().any(|m| &m.name == name) {
-            eprintln!("kiln: error: --only {name}: no job of that name in the recipe(s)");
-            return ExitCode::from(2);
-        }
-    }
-    if !a.only.is_empty() {
-        jobs.retain(|j| a.only.contains(&j.name));
-        maps.retain(|m| a.only.contains(&m.name));
-    }
-
     let show_progress = !a.quiet && std::io::stderr().is_terminal();
     let bar = if show_progress {
         let b = ProgressBar::new(0);
@@ -468,105 +459,43 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
     } else {
         ProgressBar::hidden()
     };
-    let mut tally = Tally::default();
-    let sink = kiln::bake::FileSink::new();
-    for job in &jobs {
-        bar.set_message(job.name.clone());
-        let result = kiln::bake::run::plan_job(job).and_then(|plan| {
-            bar.inc_length(plan.images() as u64);
-            let tick = || bar.inc(1);
-            kiln::bake::run::run_planned(job, &plan, &tick, &sink)
-        });
-        tally.record(
-            &bar,
-            &format!("job '{}'", job.name),
-            &job.output.dir,
-            result,
-            a.quiet,
-        );
-    }
-    for map in &maps {
-        bar.set_message(map.name.clone());
-        let result = kiln::bake::map_run::plan_map(map).and_then(|plan| {
-            bar.inc_length(plan.images() as u64);
-            let tick = || bar.inc(1);
-            kiln::bake::map_run::run_map(map, &plan, &tick, &sink)
-        });
-        tally.record(
-            &bar,
-            &format!("map '{}'", map.name),
-            &map.dir,
-            result,
-            a.quiet,
-        );
-    }
-    let Tally {
-        ok,
-        failed,
-        images,
-        files,
-    } = tally;
-    bar.finish_and_clear();
-    let secs = started.elapsed().as_secs_f64();
+    let progress = Bar {
+        bar,
+        quiet: a.quiet,
+    };
+    let options = BakeOptions {
+        only: a.only.clone(),
+        threads: a.threads.map(|n| n as usize),
+        ..BakeOptions::default()
+    };
+    let report = match kiln::bake(&recipes, &options, &progress) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("kiln: error: {e}");
+            return match e {
+                Error::Usage(_) => ExitCode::from(2),
+                _ => ExitCode::from(1),
+            };
+        }
+    };
+    progress.bar.finish_and_clear();
+    let failed = report.failed();
     let status = if failed == 0 {
         String::new()
     } else {
         format!(", {failed} FAILED")
     };
     eprintln!(
-        "kiln: baked {ok} of {} job(s): {images} images, {files} files in {secs:.2} s{status}",
-        jobs.len() + maps.len()
+        "kiln: baked {} of {} job(s): {} images, {} files in {:.2} s{status}",
+        report.succeeded(),
+        report.jobs.len(),
+        report.images(),
+        report.files().len(),
+        started.elapsed().as_secs_f64()
     );
     if failed == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
-    }
-}
-
-/// What the bake's jobs and maps did, for the summary line.
-#[derive(Default)]
-struct Tally {
-    ok: usize,
-    failed: usize,
-    images: usize,
-    files: usize,
-}
-
-impl Tally {
-    /// Prints one finished job's (or map's) warnings and line, or its error.
-    fn record(
-        &mut self,
-        bar: &indicatif::ProgressBar,
-        label: &str,
-        dir: &std::path::Path,
-        result: Result<kiln::bake::run::JobReport, Error>,
-        quiet: bool,
-    ) {
-        match result {
-            Ok(report) => {
-                self.ok += 1;
-                self.images += report.images;
-                self.files += report.files.len();
-                for w in &report.warnings {
-                    bar.suspend(|| eprintln!("kiln: warning: {label}: {w}"));
-                }
-                if !quiet {
-                    bar.suspend(|| {
-                        eprintln!(
-                            "kiln: {}: {} images, {} files in {}",
-                            report.name,
-                            report.images,
-                            report.files.len(),
-                            kiln::paths::normalize(dir).display()
-                        )
-                    });
-                }
-            }
-            Err(e) => {
-                self.failed += 1;
-                bar.suspend(|| eprintln!("kiln: error: {label}: {e}"));
-            }
-        }
     }
 }

@@ -5,8 +5,9 @@
 use crate::error::Result;
 use crate::load;
 use crate::scene;
-use crate::source::{Lookup, SourceRef};
-use crate::spec::{FileRef, ModelSpec};
+use crate::source::SourceRef;
+use crate::render::{render_clip, ClipPlan};
+use crate::spec::{FileRef, ModelSpec, ViewSpec};
 use std::path::{Path, PathBuf};
 
 /// A loaded model: its geometry, materials, textures and animation,
@@ -93,6 +94,23 @@ impl Model {
         &self.inputs
     }
 
+    /// Renders the model posed at `time` seconds from `yaw` degrees (0 looks
+    /// at its front, positive turns the camera counter-clockwise seen from
+    /// above), the camera fitted around that pose.
+    pub fn render(&self, time: f32, yaw: f32, view: &ViewSpec) -> Result<image::RgbaImage> {
+        view.check()?;
+        let plan = ClipPlan {
+            times: vec![time],
+            yaws: vec![yaw],
+            view: *view,
+        };
+        let mut images = render_clip(&self.scene, &plan, &|| {}).images;
+        images
+            .pop()
+            .and_then(|mut row| row.pop())
+            .ok_or_else(|| crate::Error::Other("no image rendered".into()))
+    }
+
     /// Writes the model posed at `time` seconds as glTF binary (`.glb`) or
     /// Wavefront OBJ (`.obj` with its `.mtl` and PNG textures), chosen by
     /// the extension of `path`.
@@ -107,12 +125,4 @@ impl Model {
         &self.scene
     }
 
-    pub(crate) fn scene_model(&self) -> &scene::Model {
-        &self.scene
-    }
-}
-
-/// The lookup of a loaded model, for callers that read more for it.
-pub(crate) fn lookup_of(model: &Model) -> Lookup {
-    load::lookup_for(&model.spec, &model.sources)
 }

@@ -1,7 +1,112 @@
-//! Glue between a posed model and the rasterizer.
+//! Drawing models: a posed model's draw batches for the rasterizer, and
+//! clips rendered from several directions with one camera fit — what a
+//! bake's job and `kiln render` both draw with. Output bytes never depend on
+//! thread scheduling: each image is rendered by one thread and results are
+//! collected in index order.
 
+use crate::camera;
 use crate::raster::{self, Batch, Camera, Light, RenderOptions};
-use crate::scene::{Model, PosedModel, PosedPrimitive};
+use crate::scene::{self, Model, PosedModel, PosedPrimitive};
+use crate::spec::ViewSpec;
+use glam::{Vec3, Vec4Swizzles};
+use rayon::prelude::*;
+
+/// Everything needed to render one clip from several directions.
+#[derive(Debug, Clone)]
+pub struct ClipPlan {
+    /// Sample times in seconds.
+    pub times: Vec<f32>,
+    /// Camera yaws in degrees, one per direction.
+    pub yaws: Vec<f32>,
+    /// Size, pitch, framing, light, background and supersampling.
+    pub view: ViewSpec,
+}
+
+/// Rendered images, `images[direction][frame]`, and where the model's origin
+/// lands in a frame (fractions of its width and height, y down).
+pub struct ClipImages {
+    pub images: Vec<Vec<image::RgbaImage>>,
+    pub pivot: [f32; 2],
+}
+
+/// Renders a single clip, framed on its own frames. `tick` is called once
+/// per finished image (from any thread).
+pub fn render_clip(model: &Model, plan: &ClipPlan, tick: &(dyn Fn() + Sync)) -> ClipImages {
+    let posed = pose_frames(model, &plan.times);
+    let cameras = fit(&[posed.as_slice()], plan);
+    let images = render_frames(model, &posed, &cameras, plan, tick);
+    ClipImages {
+        images,
+        pivot: pivot(&cameras),
+    }
+}
+
+/// Poses `model` at every time, in parallel, in time order.
+pub fn pose_frames(model: &Model, times: &[f32]) -> Vec<PosedModel> {
+    times.par_iter().map(|&t| scene::pose(model, t)).collect()
+}
+
+/// One camera per direction of `plan`, fitted around every posed frame of
+/// every set together (`plan.times` is not used).
+pub fn fit(posed: &[&[PosedModel]], plan: &ClipPlan) -> Vec<Camera> {
+    let points: Vec<Vec3> = posed
+        .iter()
+        .flat_map(|set| set.iter())
+        .flat_map(crate::render::posed_points)
+        .collect();
+    let v = &plan.view;
+    let views: Vec<(f32, f32)> = plan.yaws.iter().map(|&y| (y, v.pitch)).collect();
+    let aspect = v.width as f32 / v.height.max(1) as f32;
+    camera::fit_cameras(&points, &views, aspect, &v.framing)
+}
+
+/// Renders `posed` from every camera: `[direction][frame]`.
+pub fn render_frames(
+    model: &Model,
+    posed: &[PosedModel],
+    cameras: &[Camera],
+    plan: &ClipPlan,
+    tick: &(dyn Fn() + Sync),
+) -> Vec<Vec<image::RgbaImage>> {
+    let v = &plan.view;
+    let opts = RenderOptions {
+        width: v.width,
+        height: v.height,
+        supersample: v.antialias,
+        background: v.background,
+    };
+    let frames = posed.len();
+    let jobs: Vec<(usize, usize)> = (0..cameras.len())
+        .flat_map(|d| (0..frames).map(move |f| (d, f)))
+        .collect();
+    let rendered: Vec<image::RgbaImage> = jobs
+        .par_iter()
+        .map(|&(d, f)| {
+            let light = Light {
+                direction: v.light.world_direction(plan.yaws[d]),
+                color: v.light.color,
+                ambient: v.light.ambient,
+            };
+            let img = crate::render::render_posed(model, &posed[f], &cameras[d], &light, &opts);
+            tick();
+            img
+        })
+        .collect();
+    let mut it = rendered.into_iter();
+    (0..cameras.len())
+        .map(|_| it.by_ref().take(frames).collect())
+        .collect()
+}
+
+/// Where the model's origin lands in the first direction's frame.
+pub fn pivot(cameras: &[Camera]) -> [f32; 2] {
+    cameras.first().map_or([0.5, 0.5], |c| {
+        let clip = c.proj * c.view * glam::Vec4::new(0.0, 0.0, 0.0, 1.0);
+        let ndc = clip.xy() / clip.w;
+        [(ndc.x + 1.0) * 0.5, (1.0 - ndc.y) * 0.5]
+    })
+}
+
 
 /// The draw list of a posed model: one batch per posed primitive.
 pub fn batches<'a>(model: &'a Model, posed: &'a PosedModel) -> Vec<Batch<'a>> {

@@ -84,7 +84,8 @@ pub struct JobOutcome {
     pub name: String,
     /// Job or map.
     pub kind: JobKind,
-    /// The folder its outputs go to (a job's `output.dir`, a map's `output`).
+    /// The folder its outputs go to (a job's `output.dir`, a map's
+    /// `output`), lexically tidied for messages (`recipes/../out` → `out`).
     pub dir: PathBuf,
     /// What it did, or why it failed. A failed job never stops the others,
     /// and the files it wrote before failing are whole.
@@ -199,7 +200,7 @@ pub fn bake(recipes: &[Recipe], options: &BakeOptions, progress: &dyn Progress) 
             let outcome = JobOutcome {
                 name: job.name.clone(),
                 kind: JobKind::Job,
-                dir: job.output.dir.clone(),
+                dir: crate::paths::normalize(&job.output.dir),
                 result,
                 records: sink.records(),
             };
@@ -215,7 +216,7 @@ pub fn bake(recipes: &[Recipe], options: &BakeOptions, progress: &dyn Progress) 
             let outcome = JobOutcome {
                 name: map.name.clone(),
                 kind: JobKind::Map,
-                dir: map.dir.clone(),
+                dir: crate::paths::normalize(&map.dir),
                 result,
                 records: sink.records(),
             };

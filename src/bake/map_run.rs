@@ -2,7 +2,7 @@
 //! (views and frames in parallel, each image in blocks), hand each file to
 //! the bake's sink.
 
-use super::recipe::{MapJob, MapViewCamera};
+use super::recipe::MapJob;
 use super::run::JobReport;
 use super::sink::Sink;
 use crate::error::{Error, Result};
@@ -51,7 +51,7 @@ pub fn plan_map(job: &MapJob, extra: &[SourceRef]) -> Result<MapPlan> {
         };
         let region = v.region.unwrap_or(Region::whole(w, h));
         region.check(w, h).map_err(fail)?;
-        let camera = camera_for(&scene, &v.camera, region).map_err(fail)?;
+        let camera = v.camera.frame(&scene, region).map_err(fail)?;
         let times = match &v.gif {
             Some(g) => g.times(v.time),
             None => vec![v.time],
@@ -63,28 +63,6 @@ pub fn plan_map(job: &MapJob, extra: &[SourceRef]) -> Result<MapPlan> {
         lookup,
         views,
     })
-}
-
-/// The camera of one view of `region`; an oversized image is refused.
-pub fn camera_for(
-    scene: &MapScene,
-    camera: &MapViewCamera,
-    region: Region,
-) -> std::result::Result<MapCamera, String> {
-    match *camera {
-        MapViewCamera::TopDown { pixels_per_tile } => {
-            map::camera::top_down(scene, region, pixels_per_tile)
-        }
-        MapViewCamera::Angled {
-            yaw,
-            pitch,
-            width,
-            height,
-            projection,
-        } => Ok(map::camera::angled(
-            scene, region, yaw, pitch, width, height, projection,
-        )),
-    }
 }
 
 /// Renders every view of a planned map and hands its files to `sink`, one

@@ -1,120 +1,19 @@
-//! The parallel bake: pose every sampled frame of every clip once, frame the
-//! job once over all clips, frames and directions (so the model keeps its
-//! size and pivot from clip to clip), render every (clip, direction, frame)
-//! image in parallel, then write the job's outputs. Output order and bytes
-//! never depend on thread scheduling: each image is rendered by one thread
-//! and results are collected in index order.
+//! One job of a bake: load its model and clips, pose every sampled frame of
+//! every clip once, frame the job once over all clips, frames and
+//! directions (so the model keeps its size and pivot from clip to clip),
+//! render every (clip, direction, frame) image in parallel
+//! ([`crate::render`]), then hand the job's outputs to the sink.
 
 use super::outputs::ClipFrames;
-use super::recipe::{ClipSpec, Job, LodSpec, PoseMode};
+use super::recipe::{ClipSpec, Job};
 use super::sink::Sink;
-use crate::camera::{self, Framing, LightSpec};
 use crate::error::{Error, Result};
-use crate::raster::{Camera, Light, RenderOptions};
+use crate::render::{fit, pivot, pose_frames, render_frames, ClipPlan};
 use crate::scene::clip::FrameTimes;
-use crate::scene::{self, Model, PosedModel};
+use crate::scene::{Model, PosedModel};
 use crate::source::{Lookup, SourceRef};
-use crate::spec::{AnimationSettings, FileRef, Lod, ModelSpec, RestPose, SkeletonSpec};
-use glam::{Vec3, Vec4Swizzles};
-use rayon::prelude::*;
+use crate::spec::ModelSpec;
 use std::path::PathBuf;
-
-/// Everything needed to render one clip from several directions.
-#[derive(Debug, Clone)]
-pub struct ClipPlan {
-    /// Sample times in seconds.
-    pub times: Vec<f32>,
-    /// (yaw, pitch) in degrees, one per direction.
-    pub views: Vec<(f32, f32)>,
-    pub width: u32,
-    pub height: u32,
-    pub framing: Framing,
-    pub light: LightSpec,
-    pub supersample: u32,
-    pub background: [u8; 4],
-}
-
-/// Rendered images, `images[direction][frame]`, and where the model's origin
-/// lands in a frame (fractions of its width and height, y down).
-pub struct ClipImages {
-    pub images: Vec<Vec<image::RgbaImage>>,
-    pub pivot: [f32; 2],
-}
-
-/// Renders a single clip, framed on its own frames. `tick` is called once
-/// per finished image (from any thread).
-pub fn render_clip(model: &Model, plan: &ClipPlan, tick: &(dyn Fn() + Sync)) -> ClipImages {
-    let posed = pose_frames(model, &plan.times);
-    let cameras = fit(&[posed.as_slice()], plan);
-    let images = render_frames(model, &posed, &cameras, plan, tick);
-    ClipImages {
-        images,
-        pivot: pivot(&cameras),
-    }
-}
-
-/// Poses `model` at every time, in parallel, in time order.
-pub fn pose_frames(model: &Model, times: &[f32]) -> Vec<PosedModel> {
-    times.par_iter().map(|&t| scene::pose(model, t)).collect()
-}
-
-/// One camera per direction of `plan`, fitted around every posed frame of
-/// every set together (`plan.times` is not used).
-pub fn fit(posed: &[&[PosedModel]], plan: &ClipPlan) -> Vec<Camera> {
-    let points: Vec<Vec3> = posed
-        .iter()
-        .flat_map(|set| set.iter())
-        .flat_map(crate::render::posed_points)
-        .collect();
-    let aspect = plan.width as f32 / plan.height.max(1) as f32;
-    camera::fit_cameras(&points, &plan.views, aspect, &plan.framing)
-}
-
-/// Renders `posed` from every camera: `[direction][frame]`.
-pub fn render_frames(
-    model: &Model,
-    posed: &[PosedModel],
-    cameras: &[Camera],
-    plan: &ClipPlan,
-    tick: &(dyn Fn() + Sync),
-) -> Vec<Vec<image::RgbaImage>> {
-    let opts = RenderOptions {
-        width: plan.width,
-        height: plan.height,
-        supersample: plan.supersample,
-        background: plan.background,
-    };
-    let frames = posed.len();
-    let jobs: Vec<(usize, usize)> = (0..cameras.len())
-        .flat_map(|d| (0..frames).map(move |f| (d, f)))
-        .collect();
-    let rendered: Vec<image::RgbaImage> = jobs
-        .par_iter()
-        .map(|&(d, f)| {
-            let light = Light {
-                direction: plan.light.world_direction(plan.views[d].0),
-                color: plan.light.color,
-                ambient: plan.light.ambient,
-            };
-            let img = crate::render::render_posed(model, &posed[f], &cameras[d], &light, &opts);
-            tick();
-            img
-        })
-        .collect();
-    let mut it = rendered.into_iter();
-    (0..cameras.len())
-        .map(|_| it.by_ref().take(frames).collect())
-        .collect()
-}
-
-/// Where the model's origin lands in the first direction's frame.
-fn pivot(cameras: &[Camera]) -> [f32; 2] {
-    cameras.first().map_or([0.5, 0.5], |c| {
-        let clip = c.proj * c.view * glam::Vec4::new(0.0, 0.0, 0.0, 1.0);
-        let ndc = clip.xy() / clip.w;
-        [(ndc.x + 1.0) * 0.5, (1.0 - ndc.y) * 0.5]
-    })
-}
 
 /// What one finished job did.
 #[derive(Debug, Clone)]
@@ -152,39 +51,7 @@ impl JobPlan {
             .iter()
             .map(|c| c.times.times.len())
             .sum::<usize>()
-            * self.view.views.len()
-    }
-}
-
-/// The job's model as the one model specification the command line shares.
-pub fn model_spec(job: &Job) -> ModelSpec {
-    ModelSpec {
-        model: FileRef::from(job.model.as_path()),
-        data: job.data.clone(),
-        pose: match job.pose {
-            super::recipe::PoseMode::Rest => RestPose::Nodes,
-            super::recipe::PoseMode::Bind => RestPose::Bind,
-        },
-        materials: job
-            .materials
-            .iter()
-            .map(|(n, p)| (n.clone(), FileRef::from(p.as_path())))
-            .collect(),
-        lod: job.lod.map(|l| match l {
-            super::recipe::LodSpec::Index(i) => Lod::Index(i),
-            super::recipe::LodSpec::Resolution(r) => Lod::Resolution(r),
-        }),
-        animation: AnimationSettings {
-            duration: job.duration,
-            skeleton: job.skeleton.as_ref().map(|s| match s {
-                super::recipe::SkeletonSpec::Config { config, class } => SkeletonSpec::Config {
-                    config: FileRef::from(config.as_path()),
-                    class: class.clone(),
-                },
-                super::recipe::SkeletonSpec::Bones(b) => SkeletonSpec::Bones(b.clone()),
-            }),
-            travel: job.travel,
-        },
+            * self.view.yaws.len()
     }
 }
 
@@ -194,12 +61,7 @@ pub fn model_spec(job: &Job) -> ModelSpec {
 pub fn clip_model(model: &Model, spec: &ClipSpec, job: &ModelSpec, lookup: &Lookup) -> Result<Model> {
     match &spec.animation {
         None => Ok(model.clone()),
-        Some(path) => crate::load::animate(
-            model,
-            &FileRef::from(path.as_path()),
-            &job.animation,
-            lookup,
-        ),
+        Some(file) => crate::load::animate(model, file, &job.animation, lookup),
     }
 }
 
@@ -207,15 +69,15 @@ pub fn clip_model(model: &Model, spec: &ClipSpec, job: &ModelSpec, lookup: &Look
 /// clip's frames, and returns the plan. `extra` sources are searched after
 /// the job's own `data:` folders.
 pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
-    let spec = model_spec(job);
-    let lookup = crate::load::lookup_for(&spec, extra);
+    let spec = &job.model;
+    let lookup = crate::load::lookup_for(spec, extra);
     lookup.note(&job.recipe);
-    let model = crate::load::load_model(&spec, &lookup)?;
+    let model = crate::load::load_model(spec, &lookup)?;
     let mut clips = Vec::with_capacity(job.clips.len());
     for clip in &job.clips {
-        let m = clip_model(&model, clip, &spec, &lookup)?;
+        let m = clip_model(&model, clip, spec, &lookup)?;
         // `duration` stands in for animations that do not know their length.
-        let length = match job.duration {
+        let length = match spec.animation.duration {
             Some(d) if m.duration <= 0.0 => d,
             _ => m.duration,
         };
@@ -237,18 +99,14 @@ pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
     // Refuse an oversized sheet before rendering every frame of every clip.
     if job.output.sheet.is_some() {
         let lengths: Vec<usize> = clips.iter().map(|c| c.times.times.len()).collect();
-        super::grid::GridLayout::for_clips(job.width, job.height, &lengths, job.directions.len())
+        let (w, h) = (job.view.width, job.view.height);
+        super::grid::GridLayout::for_clips(w, h, &lengths, job.directions.len())
             .map_err(Error::Usage)?;
     }
     let view = ClipPlan {
         times: Vec::new(),
-        views: job.directions.iter().map(|d| (d.yaw, job.pitch)).collect(),
-        width: job.width,
-        height: job.height,
-        framing: job.camera,
-        light: job.light,
-        supersample: job.antialias,
-        background: job.background,
+        yaws: job.directions.iter().map(|d| d.yaw).collect(),
+        view: job.view,
     };
     Ok(JobPlan {
         clips,

@@ -7,7 +7,7 @@
 //! `data/`), a `data` folder, or for textures the `texture` folder itself;
 //! each form is tried.
 
-use super::seam::{Context, Format, Opened, Role, Summary};
+use super::seam::{Context, Format, Opened, FileKind, Summary};
 use super::{gnd, rsw};
 use crate::error::Result;
 use crate::text::decode_cp949;
@@ -162,8 +162,8 @@ impl Format for RswFormat {
     fn sniff(&self, head: &[u8], _: &Path) -> bool {
         head.starts_with(b"GRSW")
     }
-    fn role(&self) -> Role {
-        Role::Map
+    fn role(&self) -> FileKind {
+        FileKind::Map
     }
     fn layout(&self) -> Layout {
         Layout::RAGNAROK_MAP
@@ -176,8 +176,8 @@ impl Format for RswFormat {
 struct OpenRsw(rsw::Rsw);
 
 impl Opened for OpenRsw {
-    fn role(&self) -> Role {
-        Role::Map
+    fn role(&self) -> FileKind {
+        FileKind::Map
     }
 
     fn summary(&self, cx: &Context) -> Result<Summary> {
@@ -239,8 +239,8 @@ impl Format for GndFormat {
     fn sniff(&self, head: &[u8], _: &Path) -> bool {
         head.starts_with(b"GRGN")
     }
-    fn role(&self) -> Role {
-        Role::Ground
+    fn role(&self) -> FileKind {
+        FileKind::Ground
     }
     fn layout(&self) -> Layout {
         Layout::RAGNAROK_MAP
@@ -253,8 +253,8 @@ impl Format for GndFormat {
 struct OpenGnd(gnd::Gnd);
 
 impl Opened for OpenGnd {
-    fn role(&self) -> Role {
-        Role::Ground
+    fn role(&self) -> FileKind {
+        FileKind::Ground
     }
 
     fn summary(&self, _: &Context) -> Result<Summary> {

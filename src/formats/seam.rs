@@ -10,9 +10,9 @@ use crate::source::{Layout, Lookup, Tree};
 use crate::spec::{AnimationSettings, FileRef, Lod, RestPose};
 use std::path::Path;
 
-/// What a file is for.
+/// What a file is for, judged by its contents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Role {
+pub enum FileKind {
     /// A model (drawable on its own).
     Model,
     /// An animation applied to a model.
@@ -31,7 +31,7 @@ pub(crate) trait Format: Sync {
     /// without magic bytes, the file name).
     fn sniff(&self, head: &[u8], file: &Path) -> bool;
     /// What its files are for.
-    fn role(&self) -> Role;
+    fn role(&self) -> FileKind;
     /// How the game roots the data tree its files sit in.
     fn layout(&self) -> Layout;
     /// Parses the whole file.
@@ -41,7 +41,7 @@ pub(crate) trait Format: Sync {
 /// A parsed file, asked once or several times for what the caller needs.
 pub(crate) trait Opened: Send {
     /// The role of the format that opened it.
-    fn role(&self) -> Role;
+    fn role(&self) -> FileKind;
     /// What `kiln inspect` shows beyond the lowered model: the format's own
     /// fields as stored, and lines only this format has.
     fn summary(&self, cx: &Context) -> Result<Summary>;
@@ -123,21 +123,21 @@ pub(crate) struct ClipInfo {
 }
 
 /// Why a file of `role` cannot be loaded as a model.
-fn wrong_role(role: Role, file: &Path) -> Error {
+fn wrong_role(role: FileKind, file: &Path) -> Error {
     let f = file.display();
     Error::Usage(match role {
-        Role::Map => format!(
+        FileKind::Map => format!(
             "{f}: a Ragnarok map, not a model; render it with `kiln render MAP.rsw` or a recipe's `maps:`"
         ),
-        Role::Ground => format!("{f}: a Ragnarok map's ground; render the map's .rsw, which names it"),
-        Role::Config => format!(
+        FileKind::Ground => format!("{f}: a Ragnarok map's ground; render the map's .rsw, which names it"),
+        FileKind::Config => format!(
             "{f}: a config file, not a model; name it as a recipe's `skeleton: {{ config, class }}`"
         ),
-        Role::Animation => format!(
+        FileKind::Animation => format!(
             "{f}: this is an animation, not a model; name it as a clip's `animation:` in a recipe \
              (or --animation on the command line)"
         ),
-        Role::Model => format!("{f}: not a model kiln can draw"),
+        FileKind::Model => format!("{f}: not a model kiln can draw"),
     })
 }
 

@@ -75,6 +75,56 @@ pub struct MapCamera {
     pub height: u32,
 }
 
+/// How a map view looks at its region.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum MapViewCamera {
+    /// Straight down, north up, at a number of pixels per ground tile.
+    TopDown {
+        /// Pixels per tile, in (0, [`MAX_PIXELS_PER_TILE`]].
+        pixels_per_tile: f32,
+    },
+    /// From an angle, framed on what stands in the region.
+    Angled {
+        /// Degrees; 0 looks north from the south, as the client's camera does.
+        yaw: f32,
+        /// Degrees above the horizon.
+        pitch: f32,
+        /// Image width in pixels.
+        width: u32,
+        /// Image height in pixels.
+        height: u32,
+        /// Orthographic or perspective.
+        projection: Projection,
+    },
+}
+
+/// Most pixels per tile a top-down view may ask for.
+pub const MAX_PIXELS_PER_TILE: f32 = 256.0;
+
+impl MapViewCamera {
+    /// The camera of this view of `region`; an oversized or empty image, or
+    /// a pixels-per-tile value out of range, is refused.
+    pub fn frame(&self, scene: &MapScene, region: Region) -> Result<MapCamera, String> {
+        match *self {
+            MapViewCamera::TopDown { pixels_per_tile } => {
+                if !(pixels_per_tile > 0.0 && pixels_per_tile <= MAX_PIXELS_PER_TILE) {
+                    return Err(format!(
+                        "pixels per tile must be in (0, {MAX_PIXELS_PER_TILE}], got {pixels_per_tile}"
+                    ));
+                }
+                top_down(scene, region, pixels_per_tile)
+            }
+            MapViewCamera::Angled {
+                yaw,
+                pitch,
+                width,
+                height,
+                projection,
+            } => Ok(angled(scene, region, yaw, pitch, width, height, projection)),
+        }
+    }
+}
+
 /// Largest edge of a map image in pixels; a bigger request is refused up
 /// front rather than failing after minutes of work.
 pub const MAX_EDGE: u32 = 32768;

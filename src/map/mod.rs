@@ -11,9 +11,11 @@
 pub mod camera;
 pub mod draw;
 pub mod ground;
+pub mod preview;
 pub mod scene;
 pub mod water;
 
-pub use camera::{MapCamera, Region};
+pub use camera::{MapCamera, MapViewCamera, Region};
+pub use preview::{Map, MapView};
 pub use draw::render;
 pub use scene::{Instance, MapModel, MapScene};

@@ -8,7 +8,7 @@ use super::raw::{RawClip, RawJob};
 use super::values::{check_file_name, finite, in_range, int_range, non_negative};
 use crate::scene::clip::{Clip, Step, MAX_FRAMES};
 use serde_saphyr::Location;
-use std::path::PathBuf;
+use crate::spec::FileRef;
 
 /// One clip of a job: where its animation comes from and which moments of
 /// it become frames.
@@ -16,10 +16,10 @@ use std::path::PathBuf;
 pub struct ClipSpec {
     /// Unique within the job; used in frame names, tags and file names.
     pub name: String,
-    /// An animation file applied to the model (relative paths already joined
-    /// to the recipe's folder); `None` uses the model's own animation, or its
-    /// rest pose when it has none.
-    pub animation: Option<PathBuf>,
+    /// An animation file applied to the model (relative to the recipe's
+    /// folder); `None` uses the model's own animation, or its rest pose when
+    /// it has none.
+    pub animation: Option<FileRef>,
     pub clip: Clip,
     /// The recipe line the clip is written on, for messages.
     pub line: u64,
@@ -93,7 +93,7 @@ pub(super) fn resolve_clips(
                                 format!("`{key}.animation` is empty"),
                             ));
                         }
-                        Some(ctx.base.join(&a.value))
+                        Some(FileRef::relative_to(ctx.base, &a.value))
                     }
                     None => None,
                 };
@@ -104,7 +104,8 @@ pub(super) fn resolve_clips(
                     Some(n) => (n.value.clone(), n.referenced),
                     None => match (&r.animation, &animation) {
                         (Some(a), Some(p)) => (
-                            p.file_stem()
+                            p.disk
+                                .file_stem()
                                 .map(|s| s.to_string_lossy().into_owned())
                                 .unwrap_or_default(),
                             a.referenced,

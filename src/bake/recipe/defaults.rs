@@ -10,10 +10,10 @@ pub const ANTIALIAS: u32 = 2;
 pub const PADDING: f32 = 0.05;
 pub const ZOOM: f32 = 1.0;
 pub const FOV: f32 = 35.0;
-pub const LIGHT_YAW: f32 = -45.0;
-pub const LIGHT_PITCH: f32 = 45.0;
-pub const LIGHT_COLOR: [f32; 3] = [1.0, 1.0, 1.0];
-pub const AMBIENT: [f32; 3] = [0.45, 0.45, 0.45];
+pub const LIGHT_YAW: f32 = crate::camera::LightSpec::DEFAULT_YAW;
+pub const LIGHT_PITCH: f32 = crate::camera::LightSpec::DEFAULT_PITCH;
+pub const LIGHT_COLOR: [f32; 3] = crate::camera::LightSpec::DEFAULT_COLOR;
+pub const AMBIENT: [f32; 3] = crate::camera::LightSpec::DEFAULT_AMBIENT;
 pub const OUTPUT_DIR: &str = "out/{name}";
 pub const SHEET: &str = "{name}.png";
 /// The name of the one clip of a job given `clip:` (or no clip at all).
@@ -41,7 +41,7 @@ pub const MAX_LOD_INDEX: u32 = 255;
 /// Longest `duration`, seconds (a day: anything longer is a typo).
 pub const MAX_DURATION: f32 = 86400.0;
 /// Most pixels per tile a map view may ask for.
-pub const MAX_PIXELS_PER_TILE: f32 = 256.0;
+pub const MAX_PIXELS_PER_TILE: f32 = crate::map::camera::MAX_PIXELS_PER_TILE;
 /// Largest angled map image side.
 pub const MAX_ANGLED_SIDE: u32 = 8192;
 /// Most GIF frames a map view may render.

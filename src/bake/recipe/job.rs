@@ -13,10 +13,9 @@ use super::directions::{resolve_directions, Direction};
 use super::error::{Ctx, JobLabel, RecipeError};
 use super::output::{resolve_output, Outputs};
 use super::raw::{pick, RawCamera, RawJob, RawLight, RawSkeleton};
-use super::values::{
-    color3, finite, in_range, int_range, Lod, Materials, PoseMode, ProjectionKind, Size, S,
-};
+use super::values::{color3, finite, in_range, int_range, Lod, Materials, ProjectionKind, Size, S};
 use crate::camera::{yaw_pitch_vector, Framing, LightSpace, LightSpec, Projection};
+use crate::spec::{self, AnimationSettings, FileRef, ModelSpec, SkeletonSpec, ViewSpec};
 use glam::Vec3;
 use serde_saphyr::Location;
 use std::path::PathBuf;
@@ -25,13 +24,15 @@ use std::path::PathBuf;
 /// defaults applied, values validated.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Job {
+    /// The job's name, unique in its recipe; used in file names.
     pub name: String,
-    /// The recipe file and the job's line there, for messages.
+    /// The recipe file, for messages.
     pub recipe: PathBuf,
+    /// The job's line in the recipe, for messages.
     pub line: u64,
-    pub model: PathBuf,
-    /// Extra texture search folders, in the order given.
-    pub data: Vec<PathBuf>,
+    /// The model and how it is loaded: the same specification the command
+    /// line builds from its flags.
+    pub model: ModelSpec,
     /// The clips baked into this job's sheet, in order; never empty, names
     /// unique. Sheet rows are clip-major: clip 0 × every direction, then
     /// clip 1 × every direction, ...
@@ -41,55 +42,12 @@ pub struct Job {
     /// output names without a clip part, so older recipes bake to the same
     /// files.
     pub named_clips: bool,
-    /// Which pose a skinned model's rest frame uses (Grimrock).
-    pub pose: PoseMode,
-    /// Material name → texture file, in recipe order; overrides the model's
-    /// own texture lookup for those materials.
-    pub materials: Vec<(String, PathBuf)>,
-    /// Skeleton definition for formats that keep it outside the model (Arma).
-    pub skeleton: Option<SkeletonSpec>,
-    /// Seconds, for animations whose file has no length of its own (Arma RTM
-    /// phases run 0..1); used when the model's duration is 0.
-    pub duration: Option<f32>,
-    /// Arma: move the model by the RTM's `step` (its displacement per cycle)
-    /// instead of animating in place.
-    pub travel: bool,
-    /// Which level of detail to bake, for formats that have several (Arma).
-    pub lod: Option<LodSpec>,
     /// Camera yaws, in order; row `i` of the sheet is `directions[i]`.
     pub directions: Vec<Direction>,
-    /// Camera elevation above the horizon, degrees, −90..=90.
-    pub pitch: f32,
-    pub width: u32,
-    pub height: u32,
-    /// How the model is fitted in the frame, and the projection.
-    pub camera: Framing,
-    pub light: LightSpec,
-    /// Straight RGBA; alpha 0 is a transparent background.
-    pub background: [u8; 4],
-    /// Supersampling factor per axis, 1..=4 (`raster::RenderOptions::supersample`).
-    pub antialias: u32,
+    /// How every frame is drawn: the same view the command line renders.
+    pub view: ViewSpec,
+    /// The files it writes.
     pub output: Outputs,
-}
-
-/// A skeleton kept outside the model (Arma): a config file and the class in
-/// it, or the (bone, parent) pairs written out in the recipe.
-#[derive(Debug, Clone, PartialEq)]
-pub enum SkeletonSpec {
-    Config {
-        /// Relative to the recipe's folder.
-        config: PathBuf,
-        class: String,
-    },
-    /// `(bone, parent)`; an empty parent marks a root.
-    Bones(Vec<(String, String)>),
-}
-
-/// A level of detail, by position in the file or by its resolution value.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum LodSpec {
-    Index(u32),
-    Resolution(f32),
 }
 
 impl Job {
@@ -180,7 +138,7 @@ pub(super) fn resolve_job(
         Some(s) => resolve_size(ctx, &lab.of(j.size.is_some()), s)?,
         None => defaults::SIZE,
     };
-    let camera = resolve_camera(
+    let framing = resolve_camera(
         ctx,
         lab,
         &j.camera.clone().unwrap_or_default(),
@@ -200,24 +158,30 @@ pub(super) fn resolve_job(
         name: name.to_string(),
         recipe: ctx.file.to_path_buf(),
         line: at.line(),
-        model,
-        data,
+        model: ModelSpec {
+            model,
+            data,
+            pose,
+            materials,
+            lod,
+            animation: AnimationSettings {
+                duration,
+                skeleton,
+                travel,
+            },
+        },
         clips,
         named_clips,
-        pose,
-        materials,
-        skeleton,
-        duration,
-        travel,
-        lod,
         directions,
-        pitch,
-        width,
-        height,
-        camera,
-        light,
-        background,
-        antialias,
+        view: ViewSpec {
+            pitch,
+            width,
+            height,
+            framing,
+            light,
+            background,
+            antialias,
+        },
         output,
     })
 }
@@ -229,7 +193,7 @@ fn resolve_model(
     at: &Location,
     j: &RawJob,
     d: &RawJob,
-) -> Result<PathBuf, RecipeError> {
+) -> Result<FileRef, RecipeError> {
     match pick(&j.model, &d.model) {
         Some(m) => {
             if m.value.trim().is_empty() {
@@ -239,7 +203,7 @@ fn resolve_model(
                     "`model` is empty",
                 ));
             }
-            Ok(ctx.base.join(&m.value))
+            Ok(FileRef::relative_to(ctx.base, &m.value))
         }
         None => Err(ctx.err(at, lab.0, "missing key `model`")),
     }
@@ -250,8 +214,8 @@ fn resolve_materials(
     ctx: &Ctx,
     l: &str,
     m: &S<Materials>,
-) -> Result<Vec<(String, PathBuf)>, RecipeError> {
-    let mut out: Vec<(String, PathBuf)> = Vec::with_capacity(m.value.0.len());
+) -> Result<Vec<(String, FileRef)>, RecipeError> {
+    let mut out: Vec<(String, FileRef)> = Vec::with_capacity(m.value.0.len());
     for (k, f) in &m.value.0 {
         if k.value.trim().is_empty() {
             return Err(ctx.err(&k.referenced, l, "`materials` has an empty material name"));
@@ -270,7 +234,7 @@ fn resolve_materials(
                 format!("`materials.{}` is empty; give a texture file", k.value),
             ));
         }
-        out.push((k.value.clone(), ctx.base.join(&f.value)));
+        out.push((k.value.clone(), FileRef::relative_to(ctx.base, &f.value)));
     }
     Ok(out)
 }
@@ -308,7 +272,7 @@ fn resolve_skeleton(ctx: &Ctx, l: &str, sk: &S<RawSkeleton>) -> Result<SkeletonS
                 return Err(ctx.err(&class.referenced, l, "`skeleton.class` is empty"));
             }
             Ok(SkeletonSpec::Config {
-                config: ctx.base.join(&config.value),
+                config: FileRef::relative_to(ctx.base, &config.value),
                 class: class.value.clone(),
             })
         }
@@ -331,7 +295,7 @@ fn resolve_skeleton(ctx: &Ctx, l: &str, sk: &S<RawSkeleton>) -> Result<SkeletonS
 }
 
 /// `lod: 2` or `lod: {resolution: 1.5}`.
-fn resolve_lod(ctx: &Ctx, l: &str, x: &S<Lod>) -> Result<LodSpec, RecipeError> {
+fn resolve_lod(ctx: &Ctx, l: &str, x: &S<Lod>) -> Result<spec::Lod, RecipeError> {
     match x.value {
         Lod::Index(i) => {
             if !(0..=MAX_LOD_INDEX as i64).contains(&i) {
@@ -341,7 +305,7 @@ fn resolve_lod(ctx: &Ctx, l: &str, x: &S<Lod>) -> Result<LodSpec, RecipeError> {
                     format!("`lod` index must be in 0..={MAX_LOD_INDEX}, got {i}"),
                 ));
             }
-            Ok(LodSpec::Index(i as u32))
+            Ok(spec::Lod::Index(i as u32))
         }
         Lod::Resolution(r) => {
             if !r.is_finite() || r < 0.0 {
@@ -351,7 +315,7 @@ fn resolve_lod(ctx: &Ctx, l: &str, x: &S<Lod>) -> Result<LodSpec, RecipeError> {
                     format!("`lod.resolution` must be a finite number at least 0, got {r}"),
                 ));
             }
-            Ok(LodSpec::Resolution(r))
+            Ok(spec::Lod::Resolution(r))
         }
     }
 }
@@ -525,7 +489,7 @@ mod tests {
 
     fn camera(block: &str) -> Result<Framing, RecipeError> {
         let text = format!("jobs:\n  - name: a\n    model: a.rsm\n    camera: {block}\n");
-        Ok(Recipe::from_str(&text, Path::new("r.yaml"))?.jobs()[0].camera)
+        Ok(Recipe::from_str(&text, Path::new("r.yaml"))?.jobs()[0].view.framing)
     }
 
     #[test]

@@ -22,6 +22,7 @@ use super::error::{Ctx, RecipeError};
 use super::raw::{RawGif, RawMap, RawView};
 use super::values::{check_file_name, finite, in_range, int_range, Int, ProjectionKind, Size, S};
 use crate::camera::Projection;
+pub use crate::map::camera::MapViewCamera;
 use crate::map::Region;
 use crate::paths::normalize;
 use std::collections::BTreeMap;
@@ -56,20 +57,6 @@ pub struct MapViewSpec {
     pub gif: Option<GifSpec>,
     /// The file written.
     pub file: PathBuf,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum MapViewCamera {
-    TopDown {
-        pixels_per_tile: f32,
-    },
-    Angled {
-        yaw: f32,
-        pitch: f32,
-        width: u32,
-        height: u32,
-        projection: Projection,
-    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -44,11 +44,10 @@ pub use clips::ClipSpec;
 pub use defaults::DEFAULT_CLIP_NAME;
 pub use directions::Direction;
 pub use error::RecipeError;
-pub use job::{Job, LodSpec, SkeletonSpec};
+pub use job::Job;
 pub use maps::{GifSpec, MapJob, MapViewCamera, MapViewSpec};
 pub use output::Outputs;
 pub use template::Template;
-pub use values::PoseMode;
 
 use error::{job_label, Ctx};
 use raw::{RawJob, RawRecipe};

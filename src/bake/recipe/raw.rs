@@ -3,7 +3,7 @@
 //! that need a range check are [`S`]panned so the check can point at them.
 
 use super::values::{
-    Background, Directions, Int, Lod, Materials, Num, OneOrMany, OutName, PoseMode, ProjectionKind,
+    Background, Directions, Int, Lod, Materials, Num, OneOrMany, OutName, ProjectionKind,
     Size, S,
 };
 use crate::camera::LightSpace;
@@ -28,7 +28,7 @@ pub(super) struct RawJob {
     pub(super) data: Option<S<OneOrMany>>,
     pub(super) clip: Option<S<RawClip>>,
     pub(super) clips: Option<S<Vec<S<RawClipEntry>>>>,
-    pub(super) pose: Option<S<PoseMode>>,
+    pub(super) pose: Option<S<crate::spec::RestPose>>,
     pub(super) materials: Option<S<Materials>>,
     pub(super) skeleton: Option<S<RawSkeleton>>,
     pub(super) duration: Option<S<Num>>,

@@ -2,7 +2,7 @@
 //!
 //! Each type here exists for its message: serde's own for a float given as
 //! `high` is a bare "invalid floating point", these say what was expected
-//! and what was found. [`PoseMode`] and [`ProjectionKind`] are keywords serde
+//! and what was found. [`ProjectionKind`] is a keyword serde
 //! reads directly. The checks take a [`Spanned`] value so an error points at
 //! the value itself.
 
@@ -17,17 +17,6 @@ use std::fmt;
 
 /// A value with the position it was written at.
 pub(super) type S<T> = Spanned<T>;
-
-/// Which pose a skinned model starts from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum PoseMode {
-    /// The node matrices stored in the file.
-    #[default]
-    Rest,
-    /// The skin's bind pose (inverse bind matrices).
-    Bind,
-}
 
 /// `projection: orthographic` or `perspective`: the keyword alone, since the
 /// field of view is its own key (`fov`); resolution turns the pair into a

@@ -4,7 +4,7 @@
 use super::lower::{self, FaceImage};
 use super::{cfg, p3d, rtm};
 use crate::error::{Error, Result};
-use crate::formats::seam::{ClipInfo, Context, Format, Opened, Role, Summary, TrackKeys};
+use crate::formats::seam::{ClipInfo, Context, Format, Opened, FileKind, Summary, TrackKeys};
 use crate::scene::animation::Animation;
 use crate::scene::skeleton::BoneSpec;
 use crate::scene::Model;
@@ -19,8 +19,8 @@ impl Format for P3dFormat {
     fn sniff(&self, head: &[u8], _: &Path) -> bool {
         head.starts_with(b"MLOD") || head.starts_with(b"ODOL")
     }
-    fn role(&self) -> Role {
-        Role::Model
+    fn role(&self) -> FileKind {
+        FileKind::Model
     }
     fn layout(&self) -> Layout {
         Layout::FOLDER
@@ -33,8 +33,8 @@ impl Format for P3dFormat {
 struct OpenP3d(p3d::Mlod);
 
 impl Opened for OpenP3d {
-    fn role(&self) -> Role {
-        Role::Model
+    fn role(&self) -> FileKind {
+        FileKind::Model
     }
 
     fn summary(&self, _: &Context) -> Result<Summary> {
@@ -121,8 +121,8 @@ impl Format for RtmFormat {
     fn sniff(&self, head: &[u8], _: &Path) -> bool {
         head.starts_with(b"RTM_") || head.starts_with(b"BMTR")
     }
-    fn role(&self) -> Role {
-        Role::Animation
+    fn role(&self) -> FileKind {
+        FileKind::Animation
     }
     fn layout(&self) -> Layout {
         Layout::FOLDER
@@ -165,8 +165,8 @@ impl OpenRtm {
 }
 
 impl Opened for OpenRtm {
-    fn role(&self) -> Role {
-        Role::Animation
+    fn role(&self) -> FileKind {
+        FileKind::Animation
     }
 
     fn summary(&self, cx: &Context) -> Result<Summary> {
@@ -266,8 +266,8 @@ impl Format for ConfigFormat {
             .to_ascii_lowercase();
         (ext == "cfg" || ext == "cpp" || ext == "hpp") && std::str::from_utf8(head).is_ok()
     }
-    fn role(&self) -> Role {
-        Role::Config
+    fn role(&self) -> FileKind {
+        FileKind::Config
     }
     fn layout(&self) -> Layout {
         Layout::FOLDER
@@ -280,8 +280,8 @@ impl Format for ConfigFormat {
 struct OpenConfig(cfg::Cfg);
 
 impl Opened for OpenConfig {
-    fn role(&self) -> Role {
-        Role::Config
+    fn role(&self) -> FileKind {
+        FileKind::Config
     }
 
     fn summary(&self, _: &Context) -> Result<Summary> {

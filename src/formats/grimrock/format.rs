@@ -3,7 +3,7 @@
 
 use super::{lower, materials, Animation, Model as GrModel};
 use crate::error::Result;
-use crate::formats::seam::{stem, ClipInfo, Context, Format, Opened, Role, Summary, TrackKeys};
+use crate::formats::seam::{stem, ClipInfo, Context, Format, Opened, FileKind, Summary, TrackKeys};
 use crate::scene::animation::Animation as SceneAnimation;
 use crate::scene::skeleton::BoneSpec;
 use crate::scene::Model;
@@ -18,8 +18,8 @@ impl Format for ModelFormat {
     fn sniff(&self, head: &[u8], _: &Path) -> bool {
         head.starts_with(b"MDL1")
     }
-    fn role(&self) -> Role {
-        Role::Model
+    fn role(&self) -> FileKind {
+        FileKind::Model
     }
     fn layout(&self) -> Layout {
         Layout::GRIMROCK
@@ -32,8 +32,8 @@ impl Format for ModelFormat {
 struct OpenModel(GrModel);
 
 impl Opened for OpenModel {
-    fn role(&self) -> Role {
-        Role::Model
+    fn role(&self) -> FileKind {
+        FileKind::Model
     }
 
     fn summary(&self, _: &Context) -> Result<Summary> {
@@ -101,8 +101,8 @@ impl Format for AnimationFormat {
     fn sniff(&self, head: &[u8], _: &Path) -> bool {
         head.starts_with(b"ANIM")
     }
-    fn role(&self) -> Role {
-        Role::Animation
+    fn role(&self) -> FileKind {
+        FileKind::Animation
     }
     fn layout(&self) -> Layout {
         Layout::GRIMROCK
@@ -115,8 +115,8 @@ impl Format for AnimationFormat {
 struct OpenAnimation(Animation);
 
 impl Opened for OpenAnimation {
-    fn role(&self) -> Role {
-        Role::Animation
+    fn role(&self) -> FileKind {
+        FileKind::Animation
     }
 
     fn summary(&self, cx: &Context) -> Result<Summary> {

@@ -3,7 +3,7 @@
 use super::{lower, parse, summary, Rsm};
 use crate::error::Result;
 use crate::formats::ragnarok;
-use crate::formats::seam::{Context, Format, Opened, Role, Summary};
+use crate::formats::seam::{Context, Format, Opened, FileKind, Summary};
 use crate::scene::Model;
 use crate::source::Layout;
 use std::path::Path;
@@ -15,8 +15,8 @@ impl Format for RsmFormat {
     fn sniff(&self, head: &[u8], _: &Path) -> bool {
         head.starts_with(b"GRSM")
     }
-    fn role(&self) -> Role {
-        Role::Model
+    fn role(&self) -> FileKind {
+        FileKind::Model
     }
     fn layout(&self) -> Layout {
         Layout::RAGNAROK_MODEL
@@ -29,8 +29,8 @@ impl Format for RsmFormat {
 struct OpenRsm(Rsm);
 
 impl Opened for OpenRsm {
-    fn role(&self) -> Role {
-        Role::Model
+    fn role(&self) -> FileKind {
+        FileKind::Model
     }
 
     fn summary(&self, _: &Context) -> Result<Summary> {
