@@ -45,6 +45,12 @@ impl From<PathBuf> for FileRef {
     }
 }
 
+impl From<&PathBuf> for FileRef {
+    fn from(p: &PathBuf) -> FileRef {
+        FileRef::from(p.as_path())
+    }
+}
+
 impl From<&str> for FileRef {
     fn from(p: &str) -> FileRef {
         FileRef::from(Path::new(p))

@@ -15,8 +15,8 @@ use rayon::prelude::*;
 /// A map job ready to render.
 pub struct MapPlan {
     pub scene: MapScene,
-    /// What loading the map read.
-    pub lookup: Lookup,
+    /// What loading the map read, sorted.
+    pub inputs: Vec<std::path::PathBuf>,
     /// Per view: its camera and the map times of its frames.
     pub views: Vec<(MapCamera, Vec<f32>)>,
 }
@@ -60,7 +60,7 @@ pub fn plan_map(job: &MapJob, extra: &[SourceRef]) -> Result<MapPlan> {
     }
     Ok(MapPlan {
         scene,
-        lookup,
+        inputs: lookup.reads(),
         views,
     })
 }
@@ -112,6 +112,6 @@ pub fn run_map(
         images,
         files,
         warnings: plan.scene.notes(),
-        inputs: plan.lookup.reads(),
+        inputs: plan.inputs.clone(),
     })
 }

@@ -36,12 +36,13 @@ pub struct PlannedClip {
 
 /// A job ready to render: its clips in job order, and the views and render
 /// settings they share (`view.times` is empty; each clip has its own).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct JobPlan {
     pub clips: Vec<PlannedClip>,
     pub view: ClipPlan,
-    /// What planning read (the model, textures, animations, configs).
-    pub lookup: Lookup,
+    /// What planning read (the recipe, model, textures, animations,
+    /// configs), sorted.
+    pub inputs: Vec<PathBuf>,
 }
 
 impl JobPlan {
@@ -111,7 +112,7 @@ pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
     Ok(JobPlan {
         clips,
         view,
-        lookup,
+        inputs: lookup.reads(),
     })
 }
 
@@ -156,6 +157,6 @@ pub fn run_planned(
             .sum(),
         files,
         warnings,
-        inputs: plan.lookup.reads(),
+        inputs: plan.inputs.clone(),
     })
 }

@@ -12,14 +12,16 @@ use std::sync::Arc;
 pub struct Layout {
     /// Folder names that sit just below the root, each with the name the
     /// next folder toward the file must have (`data` then `model` for a
-    /// Ragnarok model), or `None` when any follows.
+    /// Ragnarok model), `Some("")` when the marker folder must hold the file
+    /// itself, or `None` when anything may follow.
     pub markers: &'static [(&'static str, Option<&'static str>)],
 }
 
 impl Layout {
-    /// Ragnarok models: `<root>/data/model/…`.
+    /// Ragnarok models: `<root>/data/model/…`, or a model lying directly
+    /// in `<root>/data/`.
     pub const RAGNAROK_MODEL: Layout = Layout {
-        markers: &[("data", Some("model"))],
+        markers: &[("data", Some("model")), ("data", Some(""))],
     };
     /// Ragnarok maps and grounds: `<root>/data/…`.
     pub const RAGNAROK_MAP: Layout = Layout {
@@ -33,10 +35,17 @@ impl Layout {
     /// No known root: a file's tree is its own folder.
     pub const FOLDER: Layout = Layout { markers: &[] };
 
+    /// Whether folder `name` marks the root; `next` is the folder below it
+    /// toward the file (`None` when it holds the file itself).
     fn matches(&self, name: &[u8], next: Option<&[u8]>) -> bool {
         self.markers.iter().any(|(m, want)| {
             name.eq_ignore_ascii_case(m.as_bytes())
-                && want.is_none_or(|w| next.is_some_and(|n| n.eq_ignore_ascii_case(w.as_bytes())))
+                && match (want, next) {
+                    (None, _) => true,
+                    (Some(""), next) => next.is_none(),
+                    (Some(w), Some(n)) => n.eq_ignore_ascii_case(w.as_bytes()),
+                    (Some(_), None) => false,
+                }
         })
     }
 }
@@ -203,6 +212,11 @@ mod layout_tests {
         let t = Tree::of_disk_file(Path::new("data/projects/x.rsm"), Layout::RAGNAROK_MODEL);
         assert_eq!(t.source.describe(), "data/projects");
         assert_eq!(t.file.to_string(), "x.rsm");
+        // A model lying directly in a data folder is rooted above it.
+        let t = Tree::of_disk_file(Path::new("a/Data/x.rsm"), Layout::RAGNAROK_MODEL);
+        assert_eq!(t.source.describe(), "a");
+        assert_eq!(t.file.to_string(), "Data/x.rsm");
+        assert_eq!(t.root(Layout::RAGNAROK_MODEL), GamePath::root());
     }
 
     #[test]

@@ -1065,7 +1065,7 @@ fn clips_of_a_job_share_one_framing() {
         .unwrap()
         .jobs()
         .remove(0);
-    let plan = kiln::bake::run::plan_job(&job).unwrap();
+    let plan = kiln::bake::run::plan_job(&job, &[]).unwrap();
     assert_eq!(plan.images(), 4);
     let report = kiln::bake::run::run_planned(&job, &plan, &|| {}, &FileSink::new()).unwrap();
     assert_eq!(report.images, 4);
@@ -1075,9 +1075,9 @@ fn clips_of_a_job_share_one_framing() {
         image::imageops::crop_imm(&sheet, col * 40, row * 40, 40, 40).to_image()
     };
     let opaque = |img: &RgbaImage| img.pixels().filter(|p| p.0[3] > 0).count();
-    let spin_alone = kiln::bake::run::render_clip(
+    let spin_alone = kiln::render::render_clip(
         &plan.clips[0].model,
-        &kiln::bake::run::ClipPlan {
+        &kiln::render::ClipPlan {
             times: plan.clips[0].times.times.clone(),
             ..plan.view.clone()
         },
@@ -1116,7 +1116,7 @@ fn a_missing_animation_file_fails_the_job_naming_it() {
         .unwrap()
         .jobs()
         .remove(0);
-    let e = kiln::bake::run::plan_job(&job).unwrap_err();
+    let e = kiln::bake::run::plan_job(&job, &[]).unwrap_err();
     assert!(
         matches!(&e, kiln::Error::Io { path, .. } if path == Path::new("r/anims/walk.animation")),
         "{e}"
@@ -1126,10 +1126,10 @@ fn a_missing_animation_file_fails_the_job_naming_it() {
         animation: None,
         ..job.clips[0].clone()
     };
-    let loaded =
-        kiln::load::load_model(&job.model, &kiln::texture::TextureResolver::new(Vec::new()))
+    let loaded = crate::common::scene_of(&job.model);
+    let m =
+        kiln::bake::run::clip_model(&loaded, &spec, &job.model, &kiln::source::Lookup::default())
             .unwrap();
-    let m = kiln::bake::run::clip_model(&loaded, &spec, &job).unwrap();
     assert_eq!(
         (m.nodes.len(), m.duration),
         (loaded.nodes.len(), loaded.duration)
@@ -1239,8 +1239,8 @@ fn runs_hand_every_file_to_the_sink() {
     let recipe = Recipe::from_str(&text, &dir.join("r.yaml")).unwrap();
     let job = recipe.jobs().remove(0);
     let map = recipe.maps().remove(0);
-    let plan = kiln::bake::run::plan_job(&job).unwrap();
-    let map_plan = kiln::bake::map_run::plan_map(&map).unwrap();
+    let plan = kiln::bake::run::plan_job(&job, &[]).unwrap();
+    let map_plan = kiln::bake::map_run::plan_map(&map, &[]).unwrap();
     let bake = |sink: &dyn Sink| {
         let a = kiln::bake::run::run_planned(&job, &plan, &|| {}, sink).unwrap();
         let b = kiln::bake::map_run::run_map(&map, &map_plan, &|| {}, sink).unwrap();

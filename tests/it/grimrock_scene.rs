@@ -78,7 +78,6 @@ fn warrior_walk_keeps_the_feet_on_the_ground() {
     let Some(dir) = common::corpus(WARRIOR) else {
         return;
     };
-    let model = common::load(&dir.join("models/skeleton_warrior_axe.model"));
     let walk = common::animated(
         &ModelSpec::new(dir.join("models/skeleton_warrior_axe.model")),
         &dir.join("animations/skeleton_warrior_axe_walk.animation"),
@@ -170,7 +169,6 @@ fn button_press_names_nodes_the_model_lacks() {
     let Some(dir) = common::corpus("grimrock/7Soul+log2_the_old_nexus/mod_assets/fire_cave") else {
         return;
     };
-    let model = common::load(&dir.join("models/env/rc_button.model"));
     let pressed = common::animated(
         &ModelSpec::new(dir.join("models/env/rc_button.model")),
         &dir.join("animations/rc_button_press.animation"),

@@ -1,6 +1,7 @@
 use glam::Vec3;
 use kiln::bake::recipe::*;
 use kiln::camera::{camera_basis, yaw_pitch_vector, Framing, LightSpace, LightSpec, Projection};
+use kiln::spec::{FileRef, Lod, RestPose, SkeletonSpec};
 use kiln::scene::clip::{Clip, Step};
 use std::path::{Path, PathBuf};
 
@@ -57,8 +58,8 @@ fn example_recipe_resolves_every_key() {
     assert_eq!(w.name, "windmill");
     assert_eq!(w.recipe, PathBuf::from("recipes/demo.yaml"));
     assert_eq!(w.line, 5);
-    assert_eq!(w.model, PathBuf::from("recipes/windmill.rsm2"));
-    assert_eq!(w.data, vec![PathBuf::from("recipes/../data")]);
+    assert_eq!(w.model.model.disk, PathBuf::from("recipes/windmill.rsm2"));
+    assert_eq!(w.model.data, vec![PathBuf::from("recipes/../data")]);
     assert_eq!(
         w.clips[0].clip,
         Clip::Range {
@@ -70,23 +71,23 @@ fn example_recipe_resolves_every_key() {
     let yaws: Vec<f32> = w.directions.iter().map(|d| d.yaw).collect();
     assert_eq!(yaws, [0.0, 45.0, 90.0, 135.0, 180.0, 225.0, 270.0, 315.0]);
     assert_eq!(w.directions[3].index, 3);
-    assert_eq!(w.pitch, 30.0);
-    assert_eq!((w.width, w.height), (128, 128));
+    assert_eq!(w.view.pitch, 30.0);
+    assert_eq!((w.view.width, w.view.height), (128, 128));
     assert_eq!(
-        w.camera,
+        w.view.framing,
         Framing {
             projection: Projection::Orthographic,
             padding: 0.05,
             zoom: 1.0
         }
     );
-    assert!(close(w.light.direction, yaw_pitch_vector(-45.0, 45.0)));
-    assert!(close(w.light.direction, Vec3::new(-0.5, 0.70710677, 0.5)));
-    assert_eq!(w.light.space, LightSpace::Camera);
-    assert_eq!(w.light.color, Vec3::ONE);
-    assert_eq!(w.light.ambient, Vec3::splat(0.45));
-    assert_eq!(w.background, [0, 0, 0, 0]);
-    assert_eq!(w.antialias, 2);
+    assert!(close(w.view.light.direction, yaw_pitch_vector(-45.0, 45.0)));
+    assert!(close(w.view.light.direction, Vec3::new(-0.5, 0.70710677, 0.5)));
+    assert_eq!(w.view.light.space, LightSpace::Camera);
+    assert_eq!(w.view.light.color, Vec3::ONE);
+    assert_eq!(w.view.light.ambient, Vec3::splat(0.45));
+    assert_eq!(w.view.background, [0, 0, 0, 0]);
+    assert_eq!(w.view.antialias, 2);
     assert_eq!(w.output.dir, PathBuf::from("recipes/out/windmill"));
     assert_eq!(
         w.output.sheet,
@@ -107,12 +108,12 @@ fn example_recipe_resolves_every_key() {
     assert_eq!(w.gif_path(0, 8), None);
 
     let t = &jobs[1];
-    assert_eq!(t.model, PathBuf::from("recipes/sub/tower.rsm"));
+    assert_eq!(t.model.model.disk, PathBuf::from("recipes/sub/tower.rsm"));
     // From `defaults:`.
-    assert_eq!((t.width, t.height), (96, 64));
+    assert_eq!((t.view.width, t.view.height), (96, 64));
     let yaws: Vec<f32> = t.directions.iter().map(|d| d.yaw).collect();
     assert_eq!(yaws, [0.0, 90.0, 180.0, 270.0]);
-    assert_eq!(t.background, [0x10, 0x20, 0x30, 0x80]);
+    assert_eq!(t.view.background, [0x10, 0x20, 0x30, 0x80]);
     assert_eq!(t.output.sheet, None);
     assert_eq!(t.output.meta, None);
     assert_eq!(t.output.frames, None);
@@ -127,7 +128,7 @@ fn example_recipe_resolves_every_key() {
 fn built_in_defaults_and_merged_defaults() {
     let jobs = parse("jobs:\n  - name: a\n    model: a.rsm\n");
     let a = &jobs[0];
-    assert_eq!(a.data, Vec::<PathBuf>::new());
+    assert_eq!(a.model.data, Vec::<PathBuf>::new());
     assert_eq!(
         a.clips[0].clip,
         Clip::Range {
@@ -137,20 +138,20 @@ fn built_in_defaults_and_merged_defaults() {
         }
     );
     assert_eq!(a.directions.len(), 8);
-    assert_eq!(a.pitch, 30.0);
-    assert_eq!((a.width, a.height), (128, 128));
+    assert_eq!(a.view.pitch, 30.0);
+    assert_eq!((a.view.width, a.view.height), (128, 128));
     assert_eq!(
-        a.camera,
+        a.view.framing,
         Framing {
             projection: Projection::Orthographic,
             padding: 0.05,
             zoom: 1.0
         }
     );
-    assert!(close(a.light.direction, yaw_pitch_vector(-45.0, 45.0)));
-    assert_eq!(a.light.ambient, Vec3::splat(0.45));
-    assert_eq!(a.background, [0, 0, 0, 0]);
-    assert_eq!(a.antialias, 2);
+    assert!(close(a.view.light.direction, yaw_pitch_vector(-45.0, 45.0)));
+    assert_eq!(a.view.light.ambient, Vec3::splat(0.45));
+    assert_eq!(a.view.background, [0, 0, 0, 0]);
+    assert_eq!(a.view.antialias, 2);
     assert_eq!(a.output.dir, PathBuf::from("recipes/out/a"));
     assert_eq!(a.output.sheet, Some(PathBuf::from("recipes/out/a/a.png")));
     assert_eq!(a.output.meta, Some(PathBuf::from("recipes/out/a/a.json")));
@@ -163,15 +164,15 @@ fn built_in_defaults_and_merged_defaults() {
     );
     let b = &jobs[0];
     assert_eq!(
-        b.camera,
+        b.view.framing,
         Framing {
             projection: Projection::Perspective { fov_deg: 50.0 },
             padding: 0.05,
             zoom: 2.0
         }
     );
-    assert_eq!(b.light.direction, Vec3::Z);
-    assert_eq!(b.light.ambient, Vec3::new(0.1, 0.2, 0.3));
+    assert_eq!(b.view.light.direction, Vec3::Z);
+    assert_eq!(b.view.light.ambient, Vec3::new(0.1, 0.2, 0.3));
     assert_eq!(b.output.dir, PathBuf::from("recipes/build/b"));
     assert_eq!(
         b.gif_path(0, 1),
@@ -182,18 +183,18 @@ fn built_in_defaults_and_merged_defaults() {
 #[test]
 fn value_spellings() {
     let j = |extra: &str| parse(&format!("jobs:\n  - name: a\n    model: a.rsm\n{extra}"));
-    assert_eq!(j("    size: [320, 200]\n")[0].width, 320);
-    assert_eq!(j("    size: [320, 200]\n")[0].height, 200);
+    assert_eq!(j("    size: [320, 200]\n")[0].view.width, 320);
+    assert_eq!(j("    size: [320, 200]\n")[0].view.height, 200);
     assert_eq!(
-        (j("    size: 48\n")[0].width, j("    size: 48\n")[0].height),
+        (j("    size: 48\n")[0].view.width, j("    size: 48\n")[0].view.height),
         (48, 48)
     );
     assert_eq!(
-        j("    background: '#FFa000'\n")[0].background,
+        j("    background: '#FFa000'\n")[0].view.background,
         [255, 160, 0, 255]
     );
     assert_eq!(
-        j("    data: textures\n")[0].data,
+        j("    data: textures\n")[0].model.data,
         vec![PathBuf::from("recipes/textures")]
     );
     assert_eq!(
@@ -541,7 +542,7 @@ fn readme_recipe_example_is_valid() {
         jobs[0].frame_path(0, 0, 2),
         Some(PathBuf::from("r/out/windmill/windmill_0_2.png"))
     );
-    assert_eq!(jobs[1].background, [0x20, 0x30, 0x40, 255]);
+    assert_eq!(jobs[1].view.background, [0x20, 0x30, 0x40, 255]);
 }
 
 #[test]
@@ -592,13 +593,19 @@ fn clips_and_model_options_resolve() {
         vec![
             ClipSpec {
                 name: "walk".into(),
-                animation: Some(PathBuf::from("recipes/animations/walk.animation")),
+                animation: Some(FileRef {
+                    disk: PathBuf::from("recipes/animations/walk.animation"),
+                    written: "animations/walk.animation".into()
+                }),
                 clip: fps24,
                 line: 5,
             },
             ClipSpec {
                 name: "idle".into(),
-                animation: Some(PathBuf::from("recipes/animations/idle.animation")),
+                animation: Some(FileRef {
+                    disk: PathBuf::from("recipes/animations/idle.animation"),
+                    written: "animations/idle.animation".into()
+                }),
                 clip: Clip::Range {
                     start: 0.0,
                     end: None,
@@ -615,7 +622,10 @@ fn clips_and_model_options_resolve() {
             // Unnamed: named after the animation file, else the position.
             ClipSpec {
                 name: "attack".into(),
-                animation: Some(PathBuf::from("recipes/anims/attack.animation")),
+                animation: Some(FileRef {
+                    disk: PathBuf::from("recipes/anims/attack.animation"),
+                    written: "anims/attack.animation".into()
+                }),
                 clip: Clip::Range {
                     start: 0.25,
                     end: Some(1.0),
@@ -635,29 +645,38 @@ fn clips_and_model_options_resolve() {
             },
         ]
     );
-    assert_eq!(w.pose, PoseMode::Bind);
+    assert_eq!(w.model.pose, RestPose::Bind);
     assert_eq!(
-        w.materials,
+        w.model.materials,
         vec![
             (
                 "skeleton_warrior".to_string(),
-                PathBuf::from("recipes/textures/skeleton_dif.png")
+                FileRef {
+                    disk: PathBuf::from("recipes/textures/skeleton_dif.png"),
+                    written: "textures/skeleton_dif.png".into()
+                }
             ),
             (
                 "axe".to_string(),
-                PathBuf::from("recipes/../shared/axe.png")
+                FileRef {
+                    disk: PathBuf::from("recipes/../shared/axe.png"),
+                    written: "../shared/axe.png".into()
+                }
             ),
         ]
     );
     assert_eq!(
-        w.skeleton,
+        w.model.animation.skeleton,
         Some(SkeletonSpec::Config {
-            config: PathBuf::from("recipes/model.cfg"),
+            config: FileRef {
+                disk: PathBuf::from("recipes/model.cfg"),
+                written: "model.cfg".into()
+            },
             class: "OFP2_ManSkeleton".into()
         })
     );
-    assert_eq!(w.duration, Some(1.2));
-    assert_eq!(w.lod, Some(LodSpec::Index(3)));
+    assert_eq!(w.model.animation.duration, Some(1.2));
+    assert_eq!(w.model.lod, Some(Lod::Index(3)));
     assert_eq!(
         w.gif_path(1, 2),
         Some(PathBuf::from("recipes/out/warrior/warrior_idle_2.gif"))
@@ -679,12 +698,12 @@ fn clips_and_model_options_resolve() {
             line: 20,
         }]
     );
-    assert_eq!(r.lod, Some(LodSpec::Resolution(1.5)));
+    assert_eq!(r.model.lod, Some(Lod::Resolution(1.5)));
     // Built-in defaults of the model options.
-    assert_eq!(r.pose, PoseMode::Rest);
-    assert_eq!(r.materials, Vec::<(String, PathBuf)>::new());
-    assert_eq!(r.skeleton, None);
-    assert_eq!(r.duration, None);
+    assert_eq!(r.model.pose, RestPose::Nodes);
+    assert_eq!(r.model.materials, Vec::<(String, FileRef)>::new());
+    assert_eq!(r.model.animation.skeleton, None);
+    assert_eq!(r.model.animation.duration, None);
 }
 
 #[test]
@@ -696,7 +715,7 @@ fn clip_choice_of_a_job_replaces_the_defaults() {
     assert_eq!(names, ["a", "b"]);
     assert!(jobs[0].named_clips);
     assert_eq!(jobs[0].clips[1].line, 2);
-    assert_eq!(jobs[0].pose, PoseMode::Bind);
+    assert_eq!(jobs[0].model.pose, RestPose::Bind);
     assert_eq!(jobs[1].clips.len(), 1);
     assert_eq!(jobs[1].clips[0].name, "default");
     assert_eq!(jobs[1].clips[0].line, 10);
@@ -847,21 +866,21 @@ fn readme_clips_example_is_valid() {
     let names: Vec<&str> = w.clips.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, ["walk", "idle", "still"]);
     assert_eq!(
-        w.clips[0].animation,
+        w.clips[0].animation.as_ref().map(|f| f.disk.clone()),
         Some(PathBuf::from(
             "r/animations/skeleton_warrior_axe_walk.animation"
         ))
     );
-    assert_eq!(w.pose, PoseMode::Rest);
+    assert_eq!(w.model.pose, RestPose::Nodes);
     assert_eq!(
         w.gif_path(2, 3),
         Some(PathBuf::from("r/out/warrior/warrior_still_3.gif"))
     );
     let s = &jobs[1];
-    assert_eq!(s.lod, Some(LodSpec::Index(0)));
-    assert_eq!(s.duration, Some(1.2));
+    assert_eq!(s.model.lod, Some(Lod::Index(0)));
+    assert_eq!(s.model.animation.duration, Some(1.2));
     assert_eq!(
-        s.skeleton.as_ref().and_then(|k| match k {
+        s.model.animation.skeleton.as_ref().and_then(|k| match k {
             SkeletonSpec::Config { class, .. } => Some(class.as_str()),
             SkeletonSpec::Bones(_) => None,
         }),
@@ -875,7 +894,7 @@ fn skeleton_inline_bones_and_their_errors() {
     let ok = "jobs:\n  - name: a\n    model: m.p3d\n    skeleton: { bones: [[Pelvis, \"\"], [Spine, Pelvis]] }\n";
     let jobs = Recipe::from_str(ok, Path::new("r/x.yaml")).unwrap().jobs();
     assert_eq!(
-        jobs[0].skeleton,
+        jobs[0].model.animation.skeleton,
         Some(SkeletonSpec::Bones(vec![
             ("Pelvis".to_string(), String::new()),
             ("Spine".to_string(), "Pelvis".to_string())

@@ -5,11 +5,10 @@
 use crate::common;
 
 use glam::Vec3;
-use kiln::bake::run::{render_clip, ClipPlan};
-use kiln::bake::{LightSpace, LightSpec};
-use kiln::camera::{Framing, Projection};
+use kiln::camera::{Framing, LightSpace, LightSpec, Projection};
+use kiln::render::{render_clip, ClipPlan};
 use kiln::scene;
-use kiln::camera::{Framing, Projection};
+use kiln::spec::ViewSpec;
 use std::path::{Path, PathBuf};
 
 fn samples_dir() -> PathBuf {
@@ -108,22 +107,25 @@ fn samples_stand_on_the_ground_centred() {
 fn plan(times: Vec<f32>, yaws: &[f32], size: u32) -> ClipPlan {
     ClipPlan {
         times,
-        views: yaws.iter().map(|&y| (y, 30.0)).collect(),
-        width: size,
-        height: size,
-        framing: Framing {
-            projection: Projection::Orthographic,
-            padding: 0.06,
-            zoom: 1.0,
+        yaws: yaws.to_vec(),
+        view: ViewSpec {
+            pitch: 30.0,
+            width: size,
+            height: size,
+            framing: Framing {
+                projection: Projection::Orthographic,
+                padding: 0.06,
+                zoom: 1.0,
+            },
+            light: LightSpec {
+                direction: kiln::camera::yaw_pitch_vector(-35.0, 40.0),
+                space: LightSpace::Camera,
+                color: Vec3::splat(0.65),
+                ambient: Vec3::splat(0.45),
+            },
+            antialias: 2,
+            background: [0, 0, 0, 0],
         },
-        light: LightSpec {
-            direction: kiln::camera::yaw_pitch_vector(-35.0, 40.0),
-            space: LightSpace::Camera,
-            color: Vec3::splat(0.65),
-            ambient: Vec3::splat(0.45),
-        },
-        supersample: 2,
-        background: [0, 0, 0, 0],
     }
 }
 
