@@ -8,7 +8,6 @@ use super::sink::Sink;
 use crate::error::{Error, Result};
 use crate::map::{self, MapCamera, MapScene, Region};
 use crate::source::{Lookup, SourceRef};
-use crate::spec::FileRef;
 use crate::raster::RenderOptions;
 use rayon::prelude::*;
 
@@ -36,7 +35,7 @@ pub fn plan_map(job: &MapJob, extra: &[SourceRef]) -> Result<MapPlan> {
     sources.extend(extra.iter().cloned());
     let lookup = Lookup::new(sources);
     lookup.note(&job.recipe);
-    let scene = MapScene::load(&FileRef::from(job.map.as_path()), &lookup)?;
+    let scene = MapScene::load(&job.map, &lookup)?;
     let (w, h) = (scene.ground.width, scene.ground.height);
     let mut views = Vec::with_capacity(job.views.len());
     for v in &job.views {

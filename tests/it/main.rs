@@ -18,6 +18,7 @@ mod grimrock_cli;
 mod grimrock_corpus;
 mod grimrock_malformed;
 mod grimrock_scene;
+mod library;
 mod ground;
 mod lua;
 mod lzo;

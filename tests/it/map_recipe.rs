@@ -64,7 +64,8 @@ fn full_recipe_resolves_every_key() {
     assert_eq!(d.name, "desert");
     assert_eq!(d.recipe, PathBuf::from("recipes/demo.yaml"));
     assert_eq!(d.line, 6);
-    assert_eq!(d.map, PathBuf::from("recipes/data/desert.rsw"));
+    assert_eq!(d.map.disk, PathBuf::from("recipes/data/desert.rsw"));
+    assert_eq!(d.map.written, "data/desert.rsw");
     // Priority order kept as written.
     assert_eq!(
         d.data,

@@ -34,7 +34,7 @@ pub struct MapJob {
     pub name: String,
     pub recipe: PathBuf,
     pub line: u64,
-    pub map: PathBuf,
+    pub map: crate::spec::FileRef,
     /// Data folders in priority order.
     pub data: Vec<PathBuf>,
     pub views: Vec<MapViewSpec>,
@@ -186,7 +186,7 @@ fn resolve_map(
         name: name.value.clone(),
         recipe: ctx.file.to_path_buf(),
         line: at.line(),
-        map: ctx.base.join(&map.value),
+        map: crate::spec::FileRef::relative_to(ctx.base, &map.value),
         data,
         views: out,
         antialias,
