@@ -18,6 +18,27 @@
 //! - [`formats`]: the faithful readers and writers of every format, and
 //!   [`samples`]: kiln's own example models, written with them.
 //!
+//! A `build.rs` bakes its sprites and tells Cargo what to watch
+//! (`recipes/build_script.rs` is the same as a full example):
+//!
+//! ```
+//! # let dir = std::env::temp_dir().join(format!("kiln-doc-{}", std::process::id()));
+//! # std::fs::create_dir_all(&dir).unwrap();
+//! # let model = concat!(env!("CARGO_MANIFEST_DIR"), "/recipes/samples/data/model/kiln/beacon.rsm");
+//! # let recipe = format!("jobs:\n  - name: beacon\n    model: '{model}'\n    clip: {{frames: 2}}\n");
+//! # std::fs::write(dir.join("sprites.yaml"), recipe).unwrap();
+//! let recipes = [dir.join("sprites.yaml")];
+//! let report = kiln::bake_files(&recipes, &kiln::BakeOptions::default(), &kiln::NoProgress)?;
+//! for input in report.inputs() {
+//!     println!("cargo:rerun-if-changed={}", input.display());
+//! }
+//! assert_eq!((report.succeeded(), report.failed()), (1, 0));
+//! assert_eq!(report.inputs().len(), 4); // the recipe, the model, its two textures
+//! assert!(dir.join("out/beacon/beacon.png").exists());
+//! # std::fs::remove_dir_all(&dir).unwrap();
+//! # Ok::<(), kiln::Error>(())
+//! ```
+//!
 //! Data flows one way: `formats` (each file read, and lowered into one
 //! scene model) → `scene` (posed at any time) → `raster` (kiln's
 //! rasterizer) → `bake` (atlas, sheets, metadata, GIFs) and `export`.
