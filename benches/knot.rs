@@ -11,7 +11,6 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use kiln::camera::{fit_cameras, Framing, Projection};
 use kiln::raster::{Light, RenderOptions};
-use kiln::texture::TextureResolver;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
@@ -47,15 +46,15 @@ fn bench(c: &mut Criterion) {
     };
     let path = dir.join("knot.rsm");
     let bytes = std::fs::read(&path).expect("read knot.rsm");
-    let resolver = TextureResolver::default();
+    let spec = kiln::ModelSpec::new(path.as_path());
 
     c.bench_function("knot/parse", |b| {
         b.iter(|| kiln::formats::rsm::parse(black_box(&bytes), &path).unwrap())
     });
     c.bench_function("knot/load (parse + lower + texture)", |b| {
-        b.iter(|| kiln::load::load_model(black_box(&path), &resolver).unwrap())
+        b.iter(|| kiln::Model::load(black_box(&spec)).unwrap())
     });
-    let model = kiln::load::load_model(&path, &resolver).unwrap();
+    let model = kiln::Model::load(&spec).unwrap().scene().clone();
     c.bench_function("knot/pose", |b| {
         b.iter(|| kiln::scene::pose(black_box(&model), 0.0))
     });

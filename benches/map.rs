@@ -11,7 +11,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
 use kiln::camera::Projection;
-use kiln::map::{self, DataFolders, MapScene, Region};
+use kiln::map::{self, MapScene, Region};
 use kiln::raster::RenderOptions;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -58,7 +58,7 @@ fn opts(width: u32, height: u32) -> RenderOptions {
     }
 }
 
-fn bench_map(c: &mut Criterion, label: &str, rsw: &Path, data: &DataFolders) {
+fn bench_map(c: &mut Criterion, label: &str, rsw: &Path, data: &[PathBuf]) {
     let mut group = c.benchmark_group(format!("map/{label}"));
     group.sample_size(10);
     // Ten single iterations: a 1200² overview takes ~0.5 s, and the
@@ -68,9 +68,9 @@ fn bench_map(c: &mut Criterion, label: &str, rsw: &Path, data: &DataFolders) {
     group.measurement_time(Duration::from_secs(5));
 
     group.bench_function("load", |b| {
-        b.iter(|| MapScene::load(black_box(rsw), data).unwrap())
+        b.iter(|| MapScene::open(black_box(rsw), data).unwrap())
     });
-    let scene = MapScene::load(rsw, data).unwrap();
+    let scene = MapScene::open(rsw, data).unwrap();
     let (w, h) = (scene.ground.width, scene.ground.height);
     eprintln!(
         "{label}: {w}×{h} tiles, {} instances of {} model files ({} missing), {} ground triangles",
@@ -137,13 +137,13 @@ fn bench_map(c: &mut Criterion, label: &str, rsw: &Path, data: &DataFolders) {
 }
 
 fn bench(c: &mut Criterion) {
-    let samples = DataFolders::new(vec![PathBuf::from("recipes/samples/data")]);
+    let samples = vec![PathBuf::from("recipes/samples/data")];
     let big = synthetic_map();
     bench_map(c, "synthetic 300x300", &big, &samples);
 
     let corpus = Path::new(CORPUS_MAP);
     if corpus.is_file() {
-        let data = DataFolders::new(vec![corpus.parent().unwrap().to_path_buf()]);
+        let data = vec![corpus.parent().unwrap().to_path_buf()];
         bench_map(c, "poring_c01", corpus, &data);
     } else {
         eprintln!("skipped: corpus not found at ../shared/corpus");

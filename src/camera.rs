@@ -59,17 +59,6 @@ pub fn yaw_pitch_vector(yaw: f32, pitch: f32) -> Vec3 {
     Vec3::new(sy * cp, sp, cy * cp)
 }
 
-/// Camera frame for a yaw/pitch: `(back, right, up)` where `back` points from
-/// the target toward the eye. Built from rotations, so a straight-down view
-/// (pitch 90) still has a well-defined `up`.
-pub fn camera_basis(yaw: f32, pitch: f32) -> (Vec3, Vec3, Vec3) {
-    let back = yaw_pitch_vector(yaw, pitch);
-    let (sy, cy) = yaw.to_radians().sin_cos();
-    let right = Vec3::new(cy, 0.0, -sy);
-    let up = back.cross(right).normalize();
-    (back, right, up)
-}
-
 /// The rotation-only view matrix looking from `dir` toward the origin.
 fn view_rotation(dir: Vec3) -> Mat4 {
     // Straight up or down: any horizontal up vector works; pick one that
@@ -177,17 +166,6 @@ pub fn fit_cameras(
                 .collect()
         }
     }
-}
-
-/// A light given relative to a fitted camera (yaw/pitch in degrees; yaw 0
-/// pitch 0 shines from the camera toward the model), turned into world space
-/// by the camera's whole rotation, pitch included. `kiln render` lights its
-/// one image this way; recipes use [`LightSpec`], which turns with the yaw
-/// only.
-pub fn camera_relative_light_dir(camera: &Camera, yaw_deg: f32, pitch_deg: f32) -> Vec3 {
-    let local = yaw_pitch_vector(yaw_deg, pitch_deg);
-    let inv = camera.view.inverse();
-    inv.transform_vector3(local).normalize_or(Vec3::Y)
 }
 
 /// Whether the light turns with the camera (every direction lit alike, the

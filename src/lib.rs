@@ -56,7 +56,6 @@ macro_rules! internal {
         pub mod $name;
         $(#[$attr])*
         #[cfg(not(feature = "internals"))]
-        #[allow(dead_code)]
         pub(crate) mod $name;
     };
 }
@@ -95,7 +94,7 @@ pub use formats::seam::FileKind;
 pub use load::file_kind;
 pub use map::camera::MAX_PIXELS_PER_TILE;
 pub use map::{Map, MapView, MapViewCamera, Region};
-pub use model::Model;
+pub use model::{Model, Sprite};
 pub use output::write_png;
 pub use source::{DataSource, Entry, EntryKind, Folder, GamePath, Listed, MemorySource};
 pub use spec::{AnimationSettings, FileRef, Lod, ModelSpec, RestPose, SkeletonSpec, ViewSpec};

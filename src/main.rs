@@ -306,8 +306,8 @@ fn cmd_render(a: RenderArgs) -> Result<(), Error> {
         background: a.view.background,
         antialias: a.view.aa,
     };
-    let img = model.render(t, a.view.yaw, &view)?;
-    kiln::write_png(&a.output, &img)?;
+    let sprite = model.render(t, a.view.yaw, &view)?;
+    kiln::write_png(&a.output, &sprite.image)?;
     eprintln!(
         "kiln: wrote {} ({width}x{height}, t = {t:.3} s)",
         a.output.display()

@@ -10,6 +10,16 @@ use crate::render::{render_clip, ClipPlan};
 use crate::spec::{FileRef, ModelSpec, ViewSpec};
 use std::path::{Path, PathBuf};
 
+/// A rendered image and where the model's origin lands in it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sprite {
+    /// Straight RGBA.
+    pub image: image::RgbaImage,
+    /// The model's origin as fractions of the image's width and height from
+    /// its top-left corner: the anchor an engine places the sprite by.
+    pub pivot: [f32; 2],
+}
+
 /// A loaded model: its geometry, materials, textures and animation,
 /// resolved from any format kiln reads.
 #[derive(Debug, Clone)]
@@ -97,18 +107,24 @@ impl Model {
     /// Renders the model posed at `time` seconds from `yaw` degrees (0 looks
     /// at its front, positive turns the camera counter-clockwise seen from
     /// above), the camera fitted around that pose.
-    pub fn render(&self, time: f32, yaw: f32, view: &ViewSpec) -> Result<image::RgbaImage> {
+    pub fn render(&self, time: f32, yaw: f32, view: &ViewSpec) -> Result<Sprite> {
         view.check()?;
         let plan = ClipPlan {
             times: vec![time],
             yaws: vec![yaw],
             view: *view,
         };
-        let mut images = render_clip(&self.scene, &plan, &|| {}).images;
-        images
-            .pop()
-            .and_then(|mut row| row.pop())
-            .ok_or_else(|| crate::Error::Other("no image rendered".into()))
+        let clip = render_clip(&self.scene, &plan, &|| {});
+        let image = clip
+            .images
+            .into_iter()
+            .next()
+            .and_then(|row| row.into_iter().next())
+            .ok_or_else(|| crate::Error::Other("no image rendered".into()))?;
+        Ok(Sprite {
+            image,
+            pivot: clip.pivot,
+        })
     }
 
     /// Writes the model posed at `time` seconds as glTF binary (`.glb`) or

@@ -81,14 +81,6 @@ impl GridLayout {
         self.frame_height * self.rows
     }
 
-    pub fn len(&self) -> usize {
-        self.columns as usize * self.rows as usize
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// The cell of `(row, column)`.
     pub fn cell(&self, row: u32, column: u32) -> Rect {
         Rect {
@@ -97,11 +89,6 @@ impl GridLayout {
             w: self.frame_width,
             h: self.frame_height,
         }
-    }
-
-    /// Every `(row, column, cell)` in sheet order (row-major).
-    pub fn cells(&self) -> impl Iterator<Item = (u32, u32, Rect)> + '_ {
-        (0..self.rows).flat_map(move |r| (0..self.columns).map(move |c| (r, c, self.cell(r, c))))
     }
 
     /// The atlas of `job` on this grid: frame `f` of clip `c` seen from

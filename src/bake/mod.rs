@@ -20,17 +20,10 @@ pub mod run;
 pub mod sheet;
 pub mod sink;
 
-pub use atlas::Atlas;
 pub use batch::{
     bake, bake_files, BakeOptions, BakeReport, JobKind, JobOutcome, NoProgress, OutputMode,
     Progress,
 };
-pub use crate::camera::{Framing, LightSpace, LightSpec, Projection};
-pub use crate::scene::clip::{Clip, FrameTimes, Step};
-pub use grid::GridLayout;
 pub use outputs::write_outputs;
-pub use recipe::{
-    Direction, GifSpec, Job, MapJob, MapViewCamera, MapViewSpec, Outputs, Recipe, RecipeError,
-    Template,
-};
-pub use sink::{DryRunSink, FileSink, OutputRecord, OutputStatus, Sink, VerifySink};
+pub use recipe::{Recipe, RecipeError};
+pub use sink::{OutputRecord, OutputStatus};

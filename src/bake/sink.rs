@@ -80,12 +80,6 @@ pub struct FileSink {
     log: Log,
 }
 
-impl FileSink {
-    pub fn new() -> FileSink {
-        FileSink::default()
-    }
-}
-
 impl Sink for FileSink {
     fn write(&self, path: &Path, bytes: &[u8]) -> Result<()> {
         write_atomic(path, bytes)?;
@@ -102,12 +96,6 @@ impl Sink for FileSink {
 #[derive(Debug, Default)]
 pub struct DryRunSink {
     log: Log,
-}
-
-impl DryRunSink {
-    pub fn new() -> DryRunSink {
-        DryRunSink::default()
-    }
 }
 
 impl Sink for DryRunSink {
@@ -127,12 +115,6 @@ impl Sink for DryRunSink {
 #[derive(Debug, Default)]
 pub struct VerifySink {
     log: Log,
-}
-
-impl VerifySink {
-    pub fn new() -> VerifySink {
-        VerifySink::default()
-    }
 }
 
 impl Sink for VerifySink {

@@ -4,11 +4,11 @@
 //! world space, Y up, counter-clockwise fronts. Node transforms are baked into
 //! the vertices, so every exported node sits at the identity.
 
-mod gltf;
-mod obj;
+pub mod gltf;
+pub mod obj;
 
-pub use gltf::{glb_bytes, write_glb};
-pub use obj::{obj_files, write_obj, ObjFiles};
+pub use gltf::write_glb;
+pub use obj::write_obj;
 
 use crate::error::{Error, Result};
 use crate::scene::{Model, PosedModel, PosedPrimitive};

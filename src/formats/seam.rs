@@ -140,10 +140,3 @@ fn wrong_role(role: FileKind, file: &Path) -> Error {
         FileKind::Model => format!("{f}: not a model kiln can draw"),
     })
 }
-
-/// An animation's name: its file name without the extension.
-pub(crate) fn stem(file: &Path) -> String {
-    file.file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default()
-}

@@ -237,25 +237,6 @@ fn flat_texture(name: &str) -> Texture {
     }
 }
 
-/// roBrowser's ground colour: `tex · clamp(ambient + diffuse·max(n·l, 0)) ·
-/// shadow + colour`, all in 0..1. `lightmap` is an atlas texel (straight
-/// RGBA8). The 1.3 curve some clients apply to the colour map is not used
-/// (see the module notes).
-pub fn shade(
-    tex: Vec3,
-    normal: Vec3,
-    to_light: Vec3,
-    ambient: Vec3,
-    diffuse: Vec3,
-    lightmap: [u8; 4],
-) -> Vec3 {
-    let lambert = normal.dot(to_light).max(0.0);
-    let light = (ambient + diffuse * lambert).clamp(Vec3::ZERO, Vec3::ONE);
-    let shadow = lightmap[3] as f32 / 255.0;
-    let colour = Vec3::new(lightmap[0] as f32, lightmap[1] as f32, lightmap[2] as f32) / 255.0;
-    tex * light * shadow + colour
-}
-
 /// Vertices and triangles of one chunk while it is being built.
 #[derive(Default)]
 struct ChunkBuilder {

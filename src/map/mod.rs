@@ -18,4 +18,4 @@ pub mod water;
 pub use camera::{MapCamera, MapViewCamera, Region};
 pub use preview::{Map, MapView};
 pub use draw::render;
-pub use scene::{Instance, MapModel, MapScene};
+pub use scene::MapScene;

@@ -12,7 +12,6 @@ pub struct NodeTrack {
 
 #[derive(Debug, Clone)]
 pub struct Animation {
-    pub name: String,
     /// Loop period in seconds.
     pub duration: f32,
     pub frame_rate: f32,

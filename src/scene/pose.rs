@@ -24,8 +24,6 @@ pub struct PosedPrimitive {
 
 #[derive(Debug, Clone)]
 pub struct PosedModel {
-    /// World matrix of every node (display matrix applied).
-    pub node_world: Vec<Mat4>,
     pub meshes: Vec<PosedMesh>,
     pub primitives: Vec<PosedPrimitive>,
 }
@@ -130,9 +128,7 @@ pub fn pose(model: &Model, t: f32) -> PosedModel {
         }
         meshes.push(PosedMesh { positions, normals });
     }
-    let node_world = worlds.iter().map(|w| model.display * *w).collect();
     PosedModel {
-        node_world,
         meshes,
         primitives,
     }

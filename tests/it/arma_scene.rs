@@ -140,7 +140,7 @@ fn zombie_walk_bmtr_matches_its_plain_source() {
     };
     assert_eq!(bin.version, 3);
     let bones = skeleton_bones(&cfg, "OFP2_ManSkeleton");
-    let (anim, specs) = lower_arma::lower_bmtr(&bin, &bones, 1.0, "walk", false);
+    let (anim, specs) = lower_arma::lower_bmtr(&bin, &bones, 1.0, false);
     assert_eq!(bin.frames.len(), plain.frames.len(), "same frame count");
     let mut worst = 0.0f32;
     let mut compared = 0usize;

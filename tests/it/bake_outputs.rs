@@ -14,10 +14,16 @@ fn solid(w: u32, h: u32, c: [u8; 4]) -> RgbaImage {
     RgbaImage::from_pixel(w, h, Rgba(c))
 }
 
+
+/// Every `(row, column, cell)` of a grid in sheet order (row-major).
+fn grid_cells(l: &GridLayout) -> impl Iterator<Item = (u32, u32, Rect)> + '_ {
+    (0..l.rows).flat_map(move |r| (0..l.columns).map(move |c| (r, c, l.cell(r, c))))
+}
+
 #[test]
 fn sheet_layout_coordinates() {
     let l = GridLayout::new(64, 32, 5, 3).unwrap();
-    assert_eq!((l.width(), l.height(), l.len()), (320, 96, 15));
+    assert_eq!((l.width(), l.height(), (l.columns * l.rows)), (320, 96, 15));
     assert_eq!(
         l.cell(2, 4),
         Rect {
@@ -27,7 +33,7 @@ fn sheet_layout_coordinates() {
             h: 32
         }
     );
-    let order: Vec<(u32, u32, u32, u32)> = l.cells().map(|(r, c, k)| (r, c, k.x, k.y)).collect();
+    let order: Vec<(u32, u32, u32, u32)> = grid_cells(&l).map(|(r, c, k)| (r, c, k.x, k.y)).collect();
     assert_eq!(order[0], (0, 0, 0, 0));
     assert_eq!(order[1], (0, 1, 64, 0));
     assert_eq!(order[5], (1, 0, 0, 32));
@@ -69,13 +75,13 @@ fn sheet_places_each_frame_in_its_cell() {
     }];
     let atlas = l.atlas(&one_clip(&d, &clips), [0.5, 0.5]);
     let rects: Vec<Rect> = atlas.frames.iter().map(|f| f.rect).collect();
-    let cells: Vec<Rect> = l.cells().map(|(_, _, c)| c).collect();
+    let cells: Vec<Rect> = grid_cells(&l).map(|(_, _, c)| c).collect();
     assert_eq!(rects, cells);
     let frames: Vec<RgbaImage> = (0..6u8).map(|i| solid(3, 2, [i * 40, 7, 9, 255])).collect();
     let refs: Vec<&RgbaImage> = frames.iter().collect();
     let s = compose(&atlas, 0, &refs).unwrap();
     assert_eq!(s.dimensions(), (9, 4));
-    for (i, (_, _, cell)) in l.cells().enumerate() {
+    for (i, (_, _, cell)) in grid_cells(&l).enumerate() {
         for (dx, dy) in [(0, 0), (2, 1)] {
             assert_eq!(
                 s.get_pixel(cell.x + dx, cell.y + dy).0,
@@ -393,7 +399,7 @@ fn write_outputs_writes_every_requested_file() {
         times,
         frames: vec![anim(), anim()],
     }];
-    let written = write_outputs(&job, &clips, [0.5, 1.0], &FileSink::new()).unwrap();
+    let written = write_outputs(&job, &clips, [0.5, 1.0], &FileSink::default()).unwrap();
     let rel: Vec<String> = written
         .iter()
         .map(|p| {
@@ -432,14 +438,14 @@ fn write_outputs_writes_every_requested_file() {
 
     // Same inputs, same bytes.
     let first: Vec<Vec<u8>> = written.iter().map(|p| std::fs::read(p).unwrap()).collect();
-    write_outputs(&job, &clips, [0.5, 1.0], &FileSink::new()).unwrap();
+    write_outputs(&job, &clips, [0.5, 1.0], &FileSink::default()).unwrap();
     let second: Vec<Vec<u8>> = written.iter().map(|p| std::fs::read(p).unwrap()).collect();
     assert_eq!(first, second);
 
     let mut short = clips.clone();
     short[0].frames.pop();
     assert_eq!(
-        write_outputs(&job, &short, [0.5, 1.0], &FileSink::new())
+        write_outputs(&job, &short, [0.5, 1.0], &FileSink::default())
             .unwrap_err()
             .to_string(),
         "job 'hero': clip 'default': 1 rows of frames for 2 directions"
@@ -963,7 +969,7 @@ fn write_outputs_names_files_by_clip() {
             }
         })
         .collect();
-    let written = write_outputs(&job, &clips, [0.5, 1.0], &FileSink::new()).unwrap();
+    let written = write_outputs(&job, &clips, [0.5, 1.0], &FileSink::default()).unwrap();
     let rel: Vec<String> = written
         .iter()
         .map(|p| {
@@ -1032,7 +1038,7 @@ fn write_outputs_names_files_by_clip() {
     let mut missing = clips.clone();
     missing.pop();
     assert_eq!(
-        write_outputs(&job, &missing, [0.5, 1.0], &FileSink::new())
+        write_outputs(&job, &missing, [0.5, 1.0], &FileSink::default())
             .unwrap_err()
             .to_string(),
         "job 'orc': 1 clips of frames for 2 clips"
@@ -1040,7 +1046,7 @@ fn write_outputs_names_files_by_clip() {
     let mut short = clips.clone();
     short[1].frames[0].pop();
     assert_eq!(
-        write_outputs(&job, &short, [0.5, 1.0], &FileSink::new())
+        write_outputs(&job, &short, [0.5, 1.0], &FileSink::default())
             .unwrap_err()
             .to_string(),
         "job 'orc': clip 'idle': a row has 1 frames, expected 2"
@@ -1067,7 +1073,7 @@ fn clips_of_a_job_share_one_framing() {
         .remove(0);
     let plan = kiln::bake::run::plan_job(&job, &[]).unwrap();
     assert_eq!(plan.images(), 4);
-    let report = kiln::bake::run::run_planned(&job, &plan, &|| {}, &FileSink::new()).unwrap();
+    let report = kiln::bake::run::run_planned(&job, &plan, &|| {}, &FileSink::default()).unwrap();
     assert_eq!(report.images, 4);
     let cell = |col: u32, row: u32| {
         let sheet = image::open(dir.join("out/wm.png")).unwrap().to_rgba8();
@@ -1092,7 +1098,7 @@ fn clips_of_a_job_share_one_framing() {
     let mut big = plan.clone();
     big.clips[1].model.display =
         glam::Mat4::from_scale(glam::Vec3::splat(2.0)) * big.clips[1].model.display;
-    kiln::bake::run::run_planned(&job, &big, &|| {}, &FileSink::new()).unwrap();
+    kiln::bake::run::run_planned(&job, &big, &|| {}, &FileSink::default()).unwrap();
     let shrunk = cell(0, 0);
     assert!(
         opaque(&shrunk) < opaque(&first),
@@ -1138,7 +1144,7 @@ fn a_missing_animation_file_fails_the_job_naming_it() {
 
 /// The job of `write_outputs_writes_every_requested_file` (frames, sheet,
 /// JSON and GIFs) with its frames, baked into `dir`.
-fn hero(dir: &Path) -> (kiln::bake::Job, Vec<ClipFrames>) {
+fn hero(dir: &Path) -> (kiln::bake::recipe::Job, Vec<ClipFrames>) {
     let text = "jobs:\n  - name: hero\n    model: hero.rsm\n    size: 4x3\n    directions: [0, 90]\n    clip: {frames: 3, end: 0.3}\n    output: {dir: out, frames: '{name}_{yaw}_{frame}.png', gif: '{name}_{dir}.gif'}\n";
     let job = Recipe::from_str(text, &dir.join("r.yaml"))
         .unwrap()
@@ -1156,11 +1162,11 @@ fn hero(dir: &Path) -> (kiln::bake::Job, Vec<ClipFrames>) {
 fn dry_run_writes_nothing_and_lists_what_a_bake_writes() {
     let dir = scratch("dry-run");
     let (job, clips) = hero(&dir);
-    let dry = DryRunSink::new();
+    let dry = DryRunSink::default();
     let listed = write_outputs(&job, &clips, [0.5, 1.0], &dry).unwrap();
     assert!(!dir.join("out").exists(), "a dry run wrote");
 
-    let real = FileSink::new();
+    let real = FileSink::default();
     let written = write_outputs(&job, &clips, [0.5, 1.0], &real).unwrap();
     assert_eq!(listed, written);
     let (planned, done) = (dry.records(), real.records());
@@ -1185,9 +1191,9 @@ fn dry_run_writes_nothing_and_lists_what_a_bake_writes() {
 fn verify_compares_with_the_files_on_disk() {
     let dir = scratch("verify");
     let (job, clips) = hero(&dir);
-    let written = write_outputs(&job, &clips, [0.5, 1.0], &FileSink::new()).unwrap();
+    let written = write_outputs(&job, &clips, [0.5, 1.0], &FileSink::default()).unwrap();
     let verify = || {
-        let v = VerifySink::new();
+        let v = VerifySink::default();
         let files = write_outputs(&job, &clips, [0.5, 1.0], &v).unwrap();
         assert_eq!(files, written);
         v.records()
@@ -1246,10 +1252,10 @@ fn runs_hand_every_file_to_the_sink() {
         let b = kiln::bake::map_run::run_map(&map, &map_plan, &|| {}, sink).unwrap();
         (a.files, b.files)
     };
-    let dry = DryRunSink::new();
+    let dry = DryRunSink::default();
     let listed = bake(&dry);
     assert!(!dir.join("out").exists(), "a dry run wrote");
-    let real = FileSink::new();
+    let real = FileSink::default();
     assert_eq!(bake(&real), listed);
     let (planned, done) = (dry.records(), real.records());
     // 2 × 2 frames, sheet, JSON, 2 GIFs; the map's still and GIF.
@@ -1260,7 +1266,7 @@ fn runs_hand_every_file_to_the_sink() {
         assert_eq!(p.len, d.len, "{}", path.display());
         assert_eq!(std::fs::metadata(path).unwrap().len(), p.len as u64);
     }
-    let v = VerifySink::new();
+    let v = VerifySink::default();
     bake(&v);
     assert!(v.records().iter().all(|r| r.outcome == OutputStatus::Same));
     let _ = std::fs::remove_dir_all(&dir);

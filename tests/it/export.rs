@@ -1,7 +1,9 @@
 //! Exports a small hand-built model and reads the files back.
 
 use glam::{Mat3, Mat4, Vec2, Vec3};
-use kiln::export::{export, glb_bytes, obj_files, write_glb, write_obj};
+use kiln::export::gltf::glb_bytes;
+use kiln::export::obj::obj_files;
+use kiln::export::{export, write_glb, write_obj};
 use kiln::scene::{
     pose, AlphaMode, Interp, Material, Mesh, Model, Node, NodeAnim, PosedModel, Primitive,
     TextureSlot, Track, UvAnim, UvAnimKind,

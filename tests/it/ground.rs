@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use glam::{Vec2, Vec3};
 use kiln::formats::gnd::{self, Cube, Gnd, Lightmap, Lightmaps, Surface};
-use kiln::map::ground::{placeholder_colour, shade, Ground, GroundChunk};
+use kiln::map::ground::{placeholder_colour, Ground, GroundChunk};
 
 const CORPUS: &str = "../shared/corpus";
 
@@ -705,29 +705,6 @@ fn walls_face_the_lower_side() {
         let [a, b, d] = t.map(|i| c.positions[i as usize]);
         assert!((b - a).cross(d - a).dot(c.normals[t[0] as usize]) > 0.0);
     }
-}
-
-#[test]
-fn shade_follows_the_client_formula() {
-    let got = shade(
-        Vec3::new(1.0, 0.5, 0.25),
-        Vec3::Y,
-        Vec3::Y,
-        Vec3::splat(0.3),
-        Vec3::splat(0.5),
-        [51, 0, 0, 255],
-    );
-    assert!(got.abs_diff_eq(Vec3::new(1.0, 0.4, 0.2), 1e-6), "{got}");
-    // Light from below: ambient only; half shadow.
-    let got = shade(
-        Vec3::ONE,
-        Vec3::Y,
-        Vec3::NEG_Y,
-        Vec3::splat(0.3),
-        Vec3::ONE,
-        [0, 0, 0, 102],
-    );
-    assert!(got.abs_diff_eq(Vec3::splat(0.12), 1e-6), "{got}");
 }
 
 #[test]

@@ -229,9 +229,12 @@ fn a_model_renders_like_the_recipe_job_with_the_same_view() {
         height: 48,
         ..ViewSpec::default()
     };
-    let rendered = loaded.render(0.25, 30.0, &view).unwrap();
-    assert!(rendered == baked, "Model::render differs from the job's frame");
-    assert!(rendered.pixels().filter(|p| p[3] > 0).count() > 200);
+    let sprite = loaded.render(0.25, 30.0, &view).unwrap();
+    assert!(sprite.image == baked, "Model::render differs from the job's frame");
+    assert!(sprite.image.pixels().filter(|p| p[3] > 0).count() > 200);
+    // The windmill stands on its origin: the pivot is at the bottom centre.
+    assert!((sprite.pivot[0] - 0.5).abs() < 0.1, "{:?}", sprite.pivot);
+    assert!(sprite.pivot[1] > 0.75, "{:?}", sprite.pivot);
     // Out-of-range views are usage errors, not panics.
     let bad = ViewSpec {
         antialias: 9,

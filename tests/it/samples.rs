@@ -63,8 +63,15 @@ fn windmill_hierarchy_and_keys_animate() {
     let (hub, sails, banner, vane) = (idx("hub"), idx("sails"), idx("banner"), idx("vane"));
     assert_eq!(m.nodes[sails].parent, Some(hub));
     // A quarter of the loop turns the hub (and the sails with it) by 90°.
-    let w0 = scene::pose(&m, 0.0).node_world;
-    let wq = scene::pose(&m, 0.5).node_world;
+    // Node world matrices as drawn (the display matrix applied).
+    let worlds = |t: f32| -> Vec<glam::Mat4> {
+        scene::pose::node_worlds(&m, t)
+            .into_iter()
+            .map(|w| m.display * w)
+            .collect()
+    };
+    let w0 = worlds(0.0);
+    let wq = worlds(0.5);
     let x0 = w0[sails].transform_vector3(Vec3::X);
     let xq = wq[sails].transform_vector3(Vec3::X);
     assert!(x0.dot(xq).abs() < 1e-4, "sails turned 90°: {x0} → {xq}");
@@ -73,7 +80,7 @@ fn windmill_hierarchy_and_keys_animate() {
         "the hub turns in place"
     );
     // Position keys: the banner is 1 unit lower at mid-loop.
-    let wh = scene::pose(&m, 1.0).node_world;
+    let wh = worlds(1.0);
     let dy = wh[banner].w_axis.y - w0[banner].w_axis.y;
     assert!((dy + 1.0).abs() < 1e-4, "banner moved by {dy}");
     // Scale keys: the vane is 1.4× taller at mid-loop.

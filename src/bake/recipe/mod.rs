@@ -41,13 +41,17 @@ mod template;
 mod values;
 
 pub use clips::ClipSpec;
-pub use defaults::DEFAULT_CLIP_NAME;
 pub use directions::Direction;
 pub use error::RecipeError;
 pub use job::Job;
-pub use maps::{GifSpec, MapJob, MapViewCamera, MapViewSpec};
-pub use output::Outputs;
-pub use template::Template;
+pub use maps::MapJob;
+// The parts of a resolved job and map, named by kiln's own tests.
+#[cfg(feature = "internals")]
+pub use {
+    maps::{GifSpec, MapViewCamera, MapViewSpec},
+    output::Outputs,
+    template::Template,
+};
 
 use error::{job_label, Ctx};
 use raw::{RawJob, RawRecipe};

@@ -142,10 +142,9 @@ impl OpenRtm {
         skeleton: Option<&[(String, String)]>,
         travel: bool,
     ) -> Result<(Animation, Option<Vec<BoneSpec>>)> {
-        let name = crate::formats::seam::stem(file);
         match &self.0 {
             rtm::Rtm::Plain(p) => {
-                let (a, bones) = lower::lower_plain(p, duration, &name, travel);
+                let (a, bones) = lower::lower_plain(p, duration, travel);
                 Ok((a, Some(bones)))
             }
             rtm::Rtm::Binarised(b) => {
@@ -157,7 +156,7 @@ impl OpenRtm {
                         b.version
                     ))
                 })?;
-                let (a, bones) = lower::lower_bmtr(b, skeleton, duration, &name, travel);
+                let (a, bones) = lower::lower_bmtr(b, skeleton, duration, travel);
                 Ok((a, Some(bones)))
             }
         }

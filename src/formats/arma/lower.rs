@@ -262,7 +262,6 @@ fn track<T: crate::scene::Interpolate>(times: &[f32], values: Vec<T>) -> Option<
 pub fn lower_plain(
     r: &PlainRtm,
     duration: f32,
-    name: &str,
     travel: bool,
 ) -> (Animation, Vec<BoneSpec>) {
     let times: Vec<f32> = r.frames.iter().map(|f| f.phase * duration).collect();
@@ -302,7 +301,6 @@ pub fn lower_plain(
         .collect();
     (
         Animation {
-            name: name.to_string(),
             duration,
             frame_rate: frame_rate(&times),
             tracks,
@@ -317,7 +315,6 @@ pub fn lower_bmtr(
     r: &Bmtr,
     skeleton: &[(String, String)],
     duration: f32,
-    name: &str,
     travel: bool,
 ) -> (Animation, Vec<BoneSpec>) {
     let times: Vec<f32> = r.times.iter().map(|p| p * duration).collect();
@@ -383,7 +380,6 @@ pub fn lower_bmtr(
         .collect();
     (
         Animation {
-            name: name.to_string(),
             duration,
             frame_rate: frame_rate(&times),
             tracks,

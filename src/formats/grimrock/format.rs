@@ -3,7 +3,7 @@
 
 use super::{lower, materials, Animation, Model as GrModel};
 use crate::error::Result;
-use crate::formats::seam::{stem, ClipInfo, Context, Format, Opened, FileKind, Summary, TrackKeys};
+use crate::formats::seam::{ClipInfo, Context, Format, Opened, FileKind, Summary, TrackKeys};
 use crate::scene::animation::Animation as SceneAnimation;
 use crate::scene::skeleton::BoneSpec;
 use crate::scene::Model;
@@ -160,7 +160,7 @@ impl Opened for OpenAnimation {
         })
     }
 
-    fn animation(&self, cx: &Context) -> Result<(SceneAnimation, Option<Vec<BoneSpec>>)> {
-        Ok((lower::lower_animation(&self.0, &stem(cx.file)), None))
+    fn animation(&self, _: &Context) -> Result<(SceneAnimation, Option<Vec<BoneSpec>>)> {
+        Ok((lower::lower_animation(&self.0), None))
     }
 }

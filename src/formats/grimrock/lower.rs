@@ -294,7 +294,7 @@ fn node_order(m: &gr::Model, warnings: &mut Vec<String>) -> Vec<usize> {
 /// positions and scales lerped, rotations nlerped the short way, the last key
 /// wrapping into the first over the final frame; duration = frames / fps. A
 /// track with one key is constant.
-pub fn lower_animation(a: &gr::Animation, name: &str) -> Animation {
+pub fn lower_animation(a: &gr::Animation) -> Animation {
     let fps = if a.fps.is_finite() && a.fps > 0.0 {
         a.fps
     } else {
@@ -330,7 +330,6 @@ pub fn lower_animation(a: &gr::Animation, name: &str) -> Animation {
         })
         .collect();
     Animation {
-        name: name.to_string(),
         duration,
         frame_rate: fps,
         tracks,
