@@ -21,9 +21,11 @@ use serde::Deserialize;
 /// view.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Projection {
+    /// Parallel rays: sizes do not shrink with distance (the usual sprite look).
     Orthographic,
-    /// Vertical field of view in degrees.
+    /// A pinhole camera.
     Perspective {
+        /// Vertical field of view in degrees.
         fov_deg: f32,
     },
 }
@@ -32,6 +34,7 @@ pub enum Projection {
 /// block resolves to this.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Framing {
+    /// Orthographic or perspective.
     pub projection: Projection,
     /// Empty margin around the model as a fraction of the image (0.05 = 5 %
     /// each side); recipes allow 0..0.5.
@@ -173,7 +176,9 @@ pub fn fit_cameras(
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum LightSpace {
+    /// The direction is relative to the camera and turns with its yaw.
     Camera,
+    /// The direction is fixed in the model's world.
     World,
 }
 

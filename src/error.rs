@@ -6,16 +6,19 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+/// kiln's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// A malformed or unsupported input file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParseError {
+    /// The file (or its location inside an archive or data source).
     pub file: PathBuf,
     /// The field being read, e.g. `node[3].vertices[17]`.
     pub field: String,
     /// Byte offset in the file where the field starts (or where reading failed).
     pub offset: u64,
+    /// What was wrong there.
     pub message: String,
 }
 
@@ -35,11 +38,16 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
+/// Everything that can go wrong in kiln, worded for the user.
 #[derive(Debug)]
 pub enum Error {
+    /// A malformed or unsupported input file.
     Parse(ParseError),
+    /// A file that could not be read or written.
     Io {
+        /// The file.
         path: PathBuf,
+        /// The operating system's error.
         source: std::io::Error,
     },
     /// A recipe or command-line value that cannot be used (exit code 2 from the CLI).
@@ -49,6 +57,7 @@ pub enum Error {
 }
 
 impl Error {
+    /// An I/O error on `path`.
     pub fn io(path: &Path, source: std::io::Error) -> Self {
         Error::Io {
             path: path.to_path_buf(),

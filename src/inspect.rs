@@ -14,14 +14,23 @@ use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+/// What a file holds, as `kiln inspect` prints it (text or JSON).
 #[derive(Debug, Serialize)]
 pub struct Report {
+    /// The file, as named.
     pub file: String,
+    /// Format name ("RSM2", "Grimrock model (MDL1)", "Arma RTM", ...).
     pub format: String,
+    /// Version as the format numbers it.
     pub version: String,
+    /// Nodes of a model, or the tracks of an animation.
     pub nodes: Vec<NodeInfo>,
+    /// A model's textures and where each was found.
     pub textures: Vec<TextureInfo>,
+    /// Length and sampling of the file's animation.
     pub animation: AnimationInfo,
+    /// What the user should know (trailing bytes, clamped indices, missing
+    /// textures).
     pub warnings: Vec<String>,
     /// Format-specific lines for the text form (node types, vertex arrays,
     /// segments, bones).
@@ -31,38 +40,61 @@ pub struct Report {
     pub details: serde_json::Value,
 }
 
+/// One node of a model (or one track of an animation).
 #[derive(Debug, Serialize)]
 pub struct NodeInfo {
+    /// Node (or bone) name.
     pub name: String,
+    /// The parent node's name.
     pub parent: Option<String>,
+    /// Meshes the node places.
     pub meshes: Vec<MeshInfo>,
+    /// Rotation keys.
     pub rotation_keys: usize,
+    /// Position keys.
     pub position_keys: usize,
+    /// Scale keys.
     pub scale_keys: usize,
+    /// Texture-coordinate animations on its meshes (RSM2 2.3).
     pub uv_channels: usize,
 }
 
+/// One mesh as kiln draws it.
 #[derive(Debug, Serialize)]
 pub struct MeshInfo {
+    /// Mesh name.
     pub name: String,
+    /// Vertices.
     pub vertices: usize,
+    /// Triangles.
     pub triangles: usize,
 }
 
+/// One texture a model names.
 #[derive(Debug, Serialize)]
 pub struct TextureInfo {
+    /// The name as the model gives it.
     pub name: String,
+    /// Where it was found, if anywhere.
     pub found: Option<String>,
+    /// Decoded width (the checker's 64 when not found).
     pub width: u32,
+    /// Decoded height.
     pub height: u32,
+    /// `Opaque`, `ColorKey` or `Translucent`.
     pub alpha: String,
 }
 
+/// Length and sampling of a file's animation.
 #[derive(Debug, Serialize)]
 pub struct AnimationInfo {
+    /// Loop period in seconds (0 for a static model).
     pub duration_seconds: f32,
+    /// The file's own frame rate.
     pub fps: f32,
+    /// Frames in the loop at that rate.
     pub frames: u32,
+    /// Nodes with keys.
     pub animated_nodes: usize,
 }
 

@@ -31,9 +31,11 @@ pub trait Sink: Sync {
 /// What a sink did with one file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OutputRecord {
+    /// Where the file goes.
     pub path: PathBuf,
     /// Length of the bytes it was given.
     pub len: usize,
+    /// What became of it.
     pub outcome: OutputStatus,
 }
 

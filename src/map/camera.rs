@@ -11,13 +11,18 @@ use glam::{Mat4, Vec3};
 /// southern edge, so a region reads like in-game coordinates / 2.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Region {
+    /// First column.
     pub x0: u32,
+    /// First row (row 0 is the southern edge).
     pub y0: u32,
+    /// Column past the last.
     pub x1: u32,
+    /// Row past the last.
     pub y1: u32,
 }
 
 impl Region {
+    /// Every tile of a `width × height` ground.
     pub fn whole(width: u32, height: u32) -> Region {
         Region {
             x0: 0,
@@ -44,10 +49,12 @@ impl Region {
         Ok(())
     }
 
+    /// Columns in the region.
     pub fn tiles_wide(&self) -> u32 {
         self.x1 - self.x0
     }
 
+    /// Rows in the region.
     pub fn tiles_high(&self) -> u32 {
         self.y1 - self.y0
     }

@@ -21,6 +21,7 @@ fn mirrored(m: Mat4) -> Mat4 {
 }
 
 const PIVOT: Vec3 = Vec3::new(0.0, 1.0, 0.0);
+/// Frames of the lever's swing animation (phases 0..1).
 pub const FRAMES: usize = 16;
 
 /// The arm's deformation at phase `p` in kiln's world: a swing of ±50°

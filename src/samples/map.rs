@@ -7,11 +7,15 @@ use crate::formats::gnd::{Cube, Gnd, Lightmap, Lightmaps, Surface};
 use crate::formats::rsw::{FixedName, Light, ModelInstance, Object, Rsw, Water};
 use crate::map::ground::top_height;
 
+/// Ground width of the sample map, in tiles.
 pub const WIDTH: i32 = 24;
+/// Ground height of the sample map, in tiles.
 pub const HEIGHT: i32 = 24;
+/// World units per tile (the client's 10).
 pub const SCALE: f32 = 10.0;
 /// Plateau tiles: columns 15..20, rows 3..8, raised by this many units.
 pub const PLATEAU: (i32, i32, i32, i32) = (15, 3, 20, 8);
+/// Height of the plateau above the ground around it.
 pub const PLATEAU_RISE: f32 = 18.0;
 /// The path runs along these rows.
 pub const PATH_ROWS: (i32, i32) = (11, 13);
@@ -80,6 +84,8 @@ fn light_at(tx: f32, ty: f32) -> (u8, [u8; 3]) {
     (shadow, glow)
 }
 
+/// The sample map's ground: rolling grass, a sandy path, the walled
+/// plateau, lightmaps with shadow and glow.
 pub fn village_gnd() -> Gnd {
     let textures = vec![
         "kiln\\grass.bmp".to_string(),
@@ -273,6 +279,8 @@ pub const INSTANCES: [(&str, &str, f32, f32, f32, f32); 6] = [
     ("well", "kiln\\well.rsm", 9.0, 5.0, 0.0, 1.0),
 ];
 
+/// The sample map's scene: the instances of [`INSTANCES`] on the ground,
+/// water, the sun.
 pub fn village_rsw() -> Rsw {
     let objects = INSTANCES
         .iter()
@@ -314,6 +322,7 @@ pub fn grass_texture() -> Vec<u8> {
     noise_texture([70, 130, 55], [55, 105, 45], 11)
 }
 
+/// The path's sand texture, a 24-bit BMP.
 pub fn sand_texture() -> Vec<u8> {
     noise_texture([205, 180, 130], [180, 155, 110], 7)
 }

@@ -17,7 +17,9 @@ pub mod rsm;
 
 /// A file to write: path relative to `recipes/samples/`, and its bytes.
 pub struct SampleFile {
+    /// Relative to `recipes/samples/`, with `/` separators.
     pub path: &'static str,
+    /// The file's contents, as kiln's writers produce them.
     pub bytes: Vec<u8>,
 }
 

@@ -15,11 +15,15 @@ use std::path::{Path, PathBuf};
 /// (e.g. the file cannot be read).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecipeError {
+    /// The recipe file.
     pub file: PathBuf,
+    /// 1-based line; 0 when unknown.
     pub line: u64,
+    /// 1-based column; 0 when unknown.
     pub column: u64,
     /// `job 'name'`, `job #3` or `defaults`, when the error lies inside one.
     pub context: Option<String>,
+    /// What is wrong, worded for the user.
     pub message: String,
 }
 

@@ -124,6 +124,7 @@ impl Recipe {
         })
     }
 
+    /// The recipe file.
     pub fn path(&self) -> &Path {
         &self.path
     }

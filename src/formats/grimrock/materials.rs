@@ -39,12 +39,16 @@ const BLEND_MODES: &[&str] = &["Opaque", "Translucent", "Additive", "Modulative"
 /// One `defineMaterial{…}`, with the engine's defaults for missing fields.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GrimrockMaterial {
+    /// The material's name, as model segments name it.
     pub name: String,
     /// As written, usually `mod_assets/…/x_dif.tga`; the game loads the `.dds`
     /// with the same stem (see [`resolve_texture`]).
     pub diffuse_map: Option<String>,
+    /// `specularMap`, as written (not drawn by kiln).
     pub specular_map: Option<String>,
+    /// `normalMap`, as written (not drawn by kiln).
     pub normal_map: Option<String>,
+    /// `emissiveMap`, as written (not drawn by kiln).
     pub emissive_map: Option<String>,
     /// Default false: back faces culled.
     pub double_sided: bool,
@@ -56,11 +60,13 @@ pub struct GrimrockMaterial {
     pub blend_mode: String,
     /// `Wrap` (default) or `Clamp`.
     pub texture_address_mode: String,
+    /// `glossiness`, when given as a number.
     pub glossiness: Option<f32>,
     /// Default 0.
     pub depth_bias: f32,
     /// The Lua file and line of the definition.
     pub source: PathBuf,
+    /// 1-based line of the `defineMaterial` call in `source`.
     pub line: usize,
 }
 
