@@ -63,34 +63,70 @@ macro_rules! internal {
 pub mod formats;
 pub mod samples;
 
-internal!(mod bake;);
-internal!(mod camera;);
-internal!(mod color;);
-internal!(mod error;);
-internal!(mod export;);
-internal!(mod inspect;);
-internal!(mod load;);
-internal!(mod map;);
-internal!(mod model;);
-internal!(mod output;);
-internal!(mod paths;);
-internal!(mod raster;);
-internal!(mod render;);
-internal!(mod scene;);
-internal!(mod source;);
-internal!(mod spec;);
-internal!(mod text;);
-internal!(mod texture;);
+internal!(
+    mod bake;
+);
+internal!(
+    mod camera;
+);
+internal!(
+    mod color;
+);
+internal!(
+    mod error;
+);
+internal!(
+    mod export;
+);
+internal!(
+    mod inspect;
+);
+internal!(
+    mod load;
+);
+internal!(
+    mod map;
+);
+internal!(
+    mod model;
+);
+internal!(
+    mod output;
+);
+internal!(
+    mod paths;
+);
+internal!(
+    mod raster;
+);
+internal!(
+    mod render;
+);
+internal!(
+    mod scene;
+);
+internal!(
+    mod source;
+);
+internal!(
+    mod spec;
+);
+internal!(
+    mod text;
+);
+internal!(
+    mod texture;
+);
 
 pub use bake::{
     bake, bake_files, BakeOptions, BakeReport, JobKind, JobOutcome, NoProgress, OutputMode,
     OutputRecord, OutputStatus, Progress, Recipe, RecipeError,
 };
-pub use error::{Error, ParseError, Result};
-pub use inspect::{inspect, AnimationInfo, MeshInfo, NodeInfo, Report, TextureInfo};
 pub use camera::{Framing, LightSpace, LightSpec, Projection};
 pub use color::{parse_color, ColorError};
+pub use error::{Error, ParseError, Result};
 pub use formats::seam::FileKind;
+pub use inspect::{inspect, AnimationInfo, MeshInfo, NodeInfo, Report, TextureInfo};
 pub use load::file_kind;
 pub use map::camera::MAX_PIXELS_PER_TILE;
 pub use map::{Map, MapView, MapViewCamera, Region};

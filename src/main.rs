@@ -324,7 +324,8 @@ fn render_map(a: &RenderArgs) -> Result<(), Error> {
     }
     let ppt = a.map.pixels_per_tile;
     let max = kiln::MAX_PIXELS_PER_TILE;
-    if !a.map.angled && !(ppt > 0.0 && ppt <= max) {
+    let in_range = ppt > 0.0 && ppt <= max;
+    if !a.map.angled && !in_range {
         return Err(Error::Usage(format!(
             "--pixels-per-tile must be in (0, {max}], got {ppt}"
         )));
@@ -368,7 +369,11 @@ fn render_map(a: &RenderArgs) -> Result<(), Error> {
 }
 
 fn cmd_inspect(a: InspectArgs) -> Result<(), Error> {
-    let report = kiln::inspect(&FileRef::from(a.file.as_path()), &a.data, a.model.as_deref())?;
+    let report = kiln::inspect(
+        &FileRef::from(a.file.as_path()),
+        &a.data,
+        a.model.as_deref(),
+    )?;
     if a.json {
         let text = serde_json::to_string_pretty(&report)
             .map_err(|e| Error::Other(format!("JSON: {e}")))?;

@@ -8,10 +8,12 @@ pub mod gnd;
 pub mod grimrock;
 pub mod lua;
 pub mod lzo;
-internal!(mod ragnarok;);
-pub(crate) mod registry;
-pub(crate) mod seam;
+internal!(
+    mod ragnarok;
+);
 pub mod reader;
+pub(crate) mod registry;
 pub mod rsm;
 pub mod rsw;
+pub(crate) mod seam;
 pub mod texture;

@@ -3,8 +3,8 @@
 use crate::common;
 
 use glam::{Mat4, Vec3};
-use kiln::formats::arma::{p3d, rtm};
 use kiln::formats::arma::{cfg, lower as lower_arma};
+use kiln::formats::arma::{p3d, rtm};
 use kiln::scene::{self, animation, skeleton};
 use kiln::spec::{AnimationSettings, ModelSpec, SkeletonSpec};
 
@@ -203,7 +203,10 @@ fn agm_rig_walks_with_the_dayz_zombie_walk() {
     let (Some(agm), Some(dayz)) = (common::corpus(AGM), common::corpus(DAYZ)) else {
         return;
     };
-    let bones = skeleton_bones(&dayz.join("Legacy/dayz_anim/zmb/model.cfg"), "OFP2_ManSkeleton");
+    let bones = skeleton_bones(
+        &dayz.join("Legacy/dayz_anim/zmb/model.cfg"),
+        "OFP2_ManSkeleton",
+    );
     let walk = dayz.join("SQF/dayz_anim/zmb/zombie2_walk.rtm");
     let mut spec = ModelSpec::new(agm.join("animbase/agm_fastroping.p3d"));
     spec.animation = AnimationSettings {

@@ -14,7 +14,6 @@ fn solid(w: u32, h: u32, c: [u8; 4]) -> RgbaImage {
     RgbaImage::from_pixel(w, h, Rgba(c))
 }
 
-
 /// Every `(row, column, cell)` of a grid in sheet order (row-major).
 fn grid_cells(l: &GridLayout) -> impl Iterator<Item = (u32, u32, Rect)> + '_ {
     (0..l.rows).flat_map(move |r| (0..l.columns).map(move |c| (r, c, l.cell(r, c))))
@@ -33,7 +32,8 @@ fn sheet_layout_coordinates() {
             h: 32
         }
     );
-    let order: Vec<(u32, u32, u32, u32)> = grid_cells(&l).map(|(r, c, k)| (r, c, k.x, k.y)).collect();
+    let order: Vec<(u32, u32, u32, u32)> =
+        grid_cells(&l).map(|(r, c, k)| (r, c, k.x, k.y)).collect();
     assert_eq!(order[0], (0, 0, 0, 0));
     assert_eq!(order[1], (0, 1, 64, 0));
     assert_eq!(order[5], (1, 0, 0, 32));

@@ -168,5 +168,8 @@ pub fn animated(
     spec: &kiln::spec::ModelSpec,
     anim: &std::path::Path,
 ) -> kiln::Result<kiln::scene::Model> {
-    Ok(kiln::model::Model::load(spec)?.animated(anim)?.scene().clone())
+    Ok(kiln::model::Model::load(spec)?
+        .animated(anim)?
+        .scene()
+        .clone())
 }

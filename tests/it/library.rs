@@ -116,7 +116,9 @@ fn a_bake_from_memory_writes_the_bytes_of_the_bake_from_folders() {
         "grass.bmp",
     ] {
         assert!(
-            from_memory.iter().any(|p| p.to_string_lossy().ends_with(kind)),
+            from_memory
+                .iter()
+                .any(|p| p.to_string_lossy().ends_with(kind)),
             "{kind} not read from memory: {from_memory:?}"
         );
     }
@@ -141,7 +143,10 @@ fn a_build_script_learns_every_input_the_bake_read() {
     assert_eq!((report.succeeded(), report.failed()), (1, 0));
     assert_eq!(report.images(), 4);
     let files: Vec<PathBuf> = report.files().iter().map(|p| p.to_path_buf()).collect();
-    assert_eq!(files, [dir.join("out/beacon.png"), dir.join("out/beacon.json")]);
+    assert_eq!(
+        files,
+        [dir.join("out/beacon.png"), dir.join("out/beacon.json")]
+    );
     // The recipe, the model and exactly the textures it names.
     let data = samples.join("data");
     assert_eq!(
@@ -195,7 +200,10 @@ fn verify_and_dry_run_write_nothing_and_say_what_they_found() {
     let written = run(OutputMode::Write);
     assert!(written.iter().all(|(_, o)| *o == OutputStatus::Written));
     let same = run(OutputMode::Verify);
-    assert!(same.iter().all(|(_, o)| *o == OutputStatus::Same), "{same:?}");
+    assert!(
+        same.iter().all(|(_, o)| *o == OutputStatus::Same),
+        "{same:?}"
+    );
     std::fs::write(dir.join("out/mill.json"), b"{}").unwrap();
     let changed = run(OutputMode::Verify);
     let json = changed.iter().find(|(n, _)| n == "mill.json").unwrap();
@@ -230,7 +238,10 @@ fn a_model_renders_like_the_recipe_job_with_the_same_view() {
         ..ViewSpec::default()
     };
     let sprite = loaded.render(0.25, 30.0, &view).unwrap();
-    assert!(sprite.image == baked, "Model::render differs from the job's frame");
+    assert!(
+        sprite.image == baked,
+        "Model::render differs from the job's frame"
+    );
     assert!(sprite.image.pixels().filter(|p| p[3] > 0).count() > 200);
     // The windmill stands on its origin: the pivot is at the bottom centre.
     assert!((sprite.pivot[0] - 0.5).abs() < 0.1, "{:?}", sprite.pivot);
@@ -240,7 +251,10 @@ fn a_model_renders_like_the_recipe_job_with_the_same_view() {
         antialias: 9,
         ..view
     };
-    assert!(matches!(loaded.render(0.0, 0.0, &bad), Err(kiln::Error::Usage(_))));
+    assert!(matches!(
+        loaded.render(0.0, 0.0, &bad),
+        Err(kiln::Error::Usage(_))
+    ));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -251,10 +265,17 @@ fn file_kinds_are_told_by_content() {
         ("data/model/kiln/beacon.rsm", FileKind::Model),
         ("data/kiln_village.rsw", FileKind::Map),
         ("data/kiln_village.gnd", FileKind::Ground),
-        ("grimrock/mod_assets/animations/kiln_tentacle_wave.animation", FileKind::Animation),
+        (
+            "grimrock/mod_assets/animations/kiln_tentacle_wave.animation",
+            FileKind::Animation,
+        ),
         ("arma/kiln_lever/model.cfg", FileKind::Config),
     ] {
-        assert_eq!(kiln::file_kind(&FileRef::from(s.join(file)), &[]).unwrap(), kind, "{file}");
+        assert_eq!(
+            kiln::file_kind(&FileRef::from(s.join(file)), &[]).unwrap(),
+            kind,
+            "{file}"
+        );
     }
     let e = kiln::file_kind(&FileRef::from(s.join("data/texture/kiln/sail.bmp")), &[]).unwrap_err();
     assert!(e.to_string().contains("not a file kiln can read"), "{e}");

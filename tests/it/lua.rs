@@ -3,8 +3,8 @@
 
 use crate::common;
 
-use kiln::formats::lua::{calls, LuaKey, LuaTable, LuaValue};
 use kiln::formats::grimrock::materials::{self, GrimrockMaterial};
+use kiln::formats::lua::{calls, LuaKey, LuaTable, LuaValue};
 use kiln::source::{GamePath, Layout, Lookup, Tree};
 use std::path::{Path, PathBuf};
 
@@ -230,7 +230,10 @@ fn corpus_axe_texture_resolves_to_its_dds() {
     assert_eq!((slot.image.width, slot.image.height), (128, 128));
     assert_eq!(slot.image.texels.len(), 128 * 128);
     assert!(
-        !loaded.warnings.iter().any(|w| w.contains("rusted_great_axe")),
+        !loaded
+            .warnings
+            .iter()
+            .any(|w| w.contains("rusted_great_axe")),
         "{:?}",
         loaded.warnings
     );

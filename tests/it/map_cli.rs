@@ -419,8 +419,7 @@ fn render_draws_a_map_from_above_or_at_an_angle() {
         &tmp,
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    let scene =
-        kiln::map::MapScene::open(Path::new(rsw), &[]).unwrap();
+    let scene = kiln::map::MapScene::open(Path::new(rsw), &[]).unwrap();
     let cam = kiln::map::camera::top_down(&scene, kiln::map::Region::whole(24, 24), 4.0).unwrap();
     let lib = kiln::map::render(
         &scene,

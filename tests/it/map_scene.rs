@@ -450,7 +450,11 @@ const CORPUS_MAPS: [(&str, usize, usize); 4] = [
 fn corpus_scene(name: &str) -> Option<MapScene> {
     let data = common::corpus("ro/hurtsky+RO-Clientresources/data")?;
     Some(
-        MapScene::open(data.join(format!("{name}.rsw")), std::slice::from_ref(&data)).unwrap(),
+        MapScene::open(
+            data.join(format!("{name}.rsw")),
+            std::slice::from_ref(&data),
+        )
+        .unwrap(),
     )
 }
 
@@ -619,8 +623,11 @@ fn an_unreadable_model_is_named_once_and_drawn_as_a_placeholder() {
     std::fs::create_dir_all(dir.join("data/model/kiln")).unwrap();
     // A client folder whose beacon is cut short overrides the samples.
     std::fs::write(dir.join("data/model/kiln/beacon.rsm"), &beacon[..200]).unwrap();
-    let scene = MapScene::open(data.join("kiln_village.rsw"), &[dir.join("data"), data.clone()])
-        .unwrap();
+    let scene = MapScene::open(
+        data.join("kiln_village.rsw"),
+        &[dir.join("data"), data.clone()],
+    )
+    .unwrap();
     let notes = scene.notes().join("\n");
     assert_eq!(notes.matches("could not be read").count(), 1, "{notes}");
     assert!(

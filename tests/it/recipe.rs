@@ -2,8 +2,8 @@ use glam::Vec3;
 use kiln::bake::recipe::defaults::DEFAULT_CLIP_NAME;
 use kiln::bake::recipe::*;
 use kiln::camera::{yaw_pitch_vector, Framing, LightSpace, LightSpec, Projection};
-use kiln::spec::{FileRef, Lod, RestPose, SkeletonSpec};
 use kiln::scene::clip::{Clip, Step};
+use kiln::spec::{FileRef, Lod, RestPose, SkeletonSpec};
 use std::path::{Path, PathBuf};
 
 fn parse(text: &str) -> Vec<Job> {
@@ -83,7 +83,10 @@ fn example_recipe_resolves_every_key() {
         }
     );
     assert!(close(w.view.light.direction, yaw_pitch_vector(-45.0, 45.0)));
-    assert!(close(w.view.light.direction, Vec3::new(-0.5, 0.70710677, 0.5)));
+    assert!(close(
+        w.view.light.direction,
+        Vec3::new(-0.5, 0.70710677, 0.5)
+    ));
     assert_eq!(w.view.light.space, LightSpace::Camera);
     assert_eq!(w.view.light.color, Vec3::ONE);
     assert_eq!(w.view.light.ambient, Vec3::splat(0.45));
@@ -187,7 +190,10 @@ fn value_spellings() {
     assert_eq!(j("    size: [320, 200]\n")[0].view.width, 320);
     assert_eq!(j("    size: [320, 200]\n")[0].view.height, 200);
     assert_eq!(
-        (j("    size: 48\n")[0].view.width, j("    size: 48\n")[0].view.height),
+        (
+            j("    size: 48\n")[0].view.width,
+            j("    size: 48\n")[0].view.height
+        ),
         (48, 48)
     );
     assert_eq!(

@@ -3,8 +3,8 @@
 use crate::common;
 
 use glam::{Mat3, Mat4, Vec3};
-use kiln::formats::rsm;
 use kiln::formats::ragnarok::model_texture;
+use kiln::formats::rsm;
 use kiln::scene;
 use kiln::source::{Layout, Lookup, Tree};
 use std::path::Path;
@@ -18,7 +18,6 @@ fn max_abs_diff(a: Mat4, b: Mat4) -> f32 {
         .map(|(x, y)| (x - y).abs())
         .fold(0.0, f32::max)
 }
-
 
 /// Lowers a parsed RSM as loading does, its textures looked up in the
 /// model's own tree.

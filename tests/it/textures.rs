@@ -331,8 +331,14 @@ fn search_dirs_come_first_then_the_models_data_folder_in_any_case() {
     // The search dirs answer first (a recipe's `data:` overrides the
     // model's own files), each as a texture folder, a data folder or a
     // client folder.
-    assert_eq!(resolve(&dirs, &model, b"walls\\brick.bmp"), Some(extra.clone()));
-    assert_eq!(resolve(&dirs, &model, b"walls\\only_here.bmp"), Some(extra_tex));
+    assert_eq!(
+        resolve(&dirs, &model, b"walls\\brick.bmp"),
+        Some(extra.clone())
+    );
+    assert_eq!(
+        resolve(&dirs, &model, b"walls\\only_here.bmp"),
+        Some(extra_tex)
+    );
     assert_eq!(resolve(&dirs, &model, b"WALLS\\DEEP.BMP"), Some(extra_data));
     // Then the model's own data/ folder, found in any case.
     assert_eq!(resolve(&[], &model, b"walls\\brick.bmp"), Some(in_data));
@@ -355,10 +361,7 @@ fn several_case_variants_pick_the_bytewise_first_that_leads_to_a_file() {
     let lower = s.file(Path::new("data/texture/b/x.bmp"), &tiny_bmp(2));
     let r = |raw: &[u8]| resolve(&[], &model, raw);
     // "X" (0x58) sorts before "x" (0x78).
-    assert_eq!(
-        r(b"b\\x.bmp"),
-        Some(s.0.join("data/texture/b/X.bmp"))
-    );
+    assert_eq!(r(b"b\\x.bmp"), Some(s.0.join("data/texture/b/X.bmp")));
     // "B" sorts first but holds no match, so the search backtracks into "b".
     s.file(Path::new("data/texture/B/other.bmp"), &tiny_bmp(3));
     assert_eq!(r(b"b\\X.BMP"), Some(s.0.join("data/texture/b/X.bmp")));
@@ -396,7 +399,11 @@ fn korean_names_match_raw_cp949_utf8_and_mojibake_spellings() {
         let rel = Path::new("data/texture").join(dir).join(file);
         let want = s.file(&rel, &tiny_bmp(9));
         assert_eq!(resolve(&[], &model, &raw_name), Some(want.clone()), "{tag}");
-        assert_eq!(resolve(&[], &model, &raw_upper), Some(want.clone()), "{tag}");
+        assert_eq!(
+            resolve(&[], &model, &raw_upper),
+            Some(want.clone()),
+            "{tag}"
+        );
         let loaded = load_or_checker(&[], &model, &raw_name);
         assert_eq!(loaded.name, "트랩\\몬스터.bmp");
         assert_eq!(loaded.image.texels, vec![[9, 9, 9, 255]], "{tag}");

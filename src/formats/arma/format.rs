@@ -4,7 +4,7 @@
 use super::lower::{self, FaceImage};
 use super::{cfg, p3d, rtm};
 use crate::error::{Error, Result};
-use crate::formats::seam::{ClipInfo, Context, Format, Opened, FileKind, Summary, TrackKeys};
+use crate::formats::seam::{ClipInfo, Context, FileKind, Format, Opened, Summary, TrackKeys};
 use crate::scene::animation::Animation;
 use crate::scene::skeleton::BoneSpec;
 use crate::scene::Model;
@@ -86,8 +86,11 @@ impl Opened for OpenP3d {
                 .iter()
                 .position(|l| (l.resolution - r).abs() <= r.abs() * 1e-5)
                 .ok_or_else(|| {
-                    let have: Vec<String> =
-                        parsed.lods.iter().map(|l| l.resolution.to_string()).collect();
+                    let have: Vec<String> = parsed
+                        .lods
+                        .iter()
+                        .map(|l| l.resolution.to_string())
+                        .collect();
                     Error::Usage(format!(
                         "{}: no LOD with resolution {r} (has {})",
                         cx.file.display(),

@@ -2,7 +2,9 @@
 
 pub mod cfg;
 mod format;
-internal!(mod lower;);
+internal!(
+    mod lower;
+);
 pub mod p3d;
 pub mod rtm;
 

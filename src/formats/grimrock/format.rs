@@ -3,7 +3,7 @@
 
 use super::{lower, materials, Animation, Model as GrModel};
 use crate::error::Result;
-use crate::formats::seam::{ClipInfo, Context, Format, Opened, FileKind, Summary, TrackKeys};
+use crate::formats::seam::{ClipInfo, Context, FileKind, Format, Opened, Summary, TrackKeys};
 use crate::scene::animation::Animation as SceneAnimation;
 use crate::scene::skeleton::BoneSpec;
 use crate::scene::Model;
@@ -71,7 +71,11 @@ impl Opened for OpenModel {
                 let names: Vec<String> = m
                     .bones
                     .iter()
-                    .map(|b| b.node_name.clone().unwrap_or_else(|| format!("#{}", b.node)))
+                    .map(|b| {
+                        b.node_name
+                            .clone()
+                            .unwrap_or_else(|| format!("#{}", b.node))
+                    })
                     .collect();
                 notes.push(format!("  {} bones: {}", m.bones.len(), names.join(", ")));
             }
@@ -108,7 +112,9 @@ impl Format for AnimationFormat {
         Layout::GRIMROCK
     }
     fn open(&self, bytes: &[u8], file: &Path) -> Result<Box<dyn Opened>> {
-        Ok(Box::new(OpenAnimation(super::parse_animation(bytes, file)?)))
+        Ok(Box::new(OpenAnimation(super::parse_animation(
+            bytes, file,
+        )?)))
     }
 }
 

@@ -10,8 +10,12 @@
 
 mod anim;
 mod format;
-internal!(mod lower;);
-internal!(mod materials;);
+internal!(
+    mod lower;
+);
+internal!(
+    mod materials;
+);
 pub mod fixture;
 mod model;
 mod summary;

@@ -3,7 +3,7 @@
 use super::{lower, parse, summary, Rsm};
 use crate::error::Result;
 use crate::formats::ragnarok;
-use crate::formats::seam::{Context, Format, Opened, FileKind, Summary};
+use crate::formats::seam::{Context, FileKind, Format, Opened, Summary};
 use crate::scene::Model;
 use crate::source::Layout;
 use std::path::Path;

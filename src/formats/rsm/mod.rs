@@ -4,7 +4,9 @@
 //! `scene::lower_rsm`, not here.
 
 mod format;
-internal!(mod lower;);
+internal!(
+    mod lower;
+);
 pub mod fixture;
 mod parse;
 mod summary;

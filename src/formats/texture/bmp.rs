@@ -11,9 +11,9 @@
 //! writer bug, and nobody ships an invisible texture on purpose.
 
 use super::{check_dimensions, parse_error};
-use crate::texture::{finish, is_color_key, Texture};
 use crate::error::ParseError;
 use crate::formats::reader::{Reader, Writer};
+use crate::texture::{finish, is_color_key, Texture};
 use std::path::Path;
 
 const BI_RGB: u32 = 0;

@@ -3,9 +3,9 @@
 //! Grimrock's textures are DXT1/DXT5 with full mip chains.
 
 use super::{check_dimensions, parse_error};
-use crate::texture::{finish, Texture};
 use crate::error::ParseError;
 use crate::formats::reader::Reader;
+use crate::texture::{finish, Texture};
 use std::path::Path;
 
 pub(crate) const MAGIC: &[u8] = b"DDS ";

@@ -1,8 +1,8 @@
 //! PNG through the `image` crate, limited to kiln's dimension cap.
 
 use super::parse_error;
-use crate::texture::{finish, Texture, MAX_DIMENSION};
 use crate::error::ParseError;
+use crate::texture::{finish, Texture, MAX_DIMENSION};
 use std::io::Cursor;
 use std::path::Path;
 

@@ -6,9 +6,9 @@
 //! treated as absent (writers that leave it unset), as for BMP.
 
 use super::check_dimensions;
-use crate::texture::{finish, Texture};
 use crate::error::ParseError;
 use crate::formats::reader::{Reader, Writer};
+use crate::texture::{finish, Texture};
 use std::path::Path;
 
 const HEADER: usize = 18;
