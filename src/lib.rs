@@ -134,3 +134,4 @@ pub use model::{Model, Sprite};
 pub use output::write_png;
 pub use source::{DataSource, Entry, EntryKind, Folder, GamePath, Listed, MemorySource};
 pub use spec::{AnimationSettings, FileRef, Lod, ModelSpec, RestPose, SkeletonSpec, ViewSpec};
+pub use texture::{Texture, TextureAlpha};

@@ -1,6 +1,6 @@
 //! Texture files: BMP (with the Ragnarok magenta colour key), TGA, PNG and
 //! DDS decoders, and the BMP/TGA encoders kiln's sample generators use. Every
-//! decoder produces a [`Texture`].
+//! decoder produces the same [`Texture`].
 
 mod bmp;
 mod dds;
@@ -16,7 +16,7 @@ use std::path::Path;
 
 /// Decodes a texture file by its contents (BMP, TGA, PNG or DDS), applying
 /// the Ragnarok magenta colour key to BMPs; `name` is used in errors and as
-/// [`Texture::name`] (its last component).
+/// the texture's name (its last component).
 pub fn decode(data: &[u8], name: &Path) -> crate::Result<Texture> {
     let decoded = if data.starts_with(b"BM") {
         bmp::decode(data, name)
