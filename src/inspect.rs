@@ -157,7 +157,9 @@ pub fn inspect(file: &FileRef, data: &[PathBuf], companion: Option<&Path>) -> Re
             details,
         });
     }
-    Ok(file_report(&name, &format, version, warnings, notes, details))
+    Ok(file_report(
+        &name, &format, version, warnings, notes, details,
+    ))
 }
 
 /// A report of a file that holds no drawable model (maps, configs): its

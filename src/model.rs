@@ -4,9 +4,9 @@
 
 use crate::error::Result;
 use crate::load;
+use crate::render::{render_clip, ClipPlan};
 use crate::scene;
 use crate::source::SourceRef;
-use crate::render::{render_clip, ClipPlan};
 use crate::spec::{FileRef, ModelSpec, ViewSpec};
 use std::path::{Path, PathBuf};
 
@@ -55,7 +55,12 @@ impl Model {
     /// skeleton, travel) from the same places as the model.
     pub fn animated(&self, animation: impl Into<FileRef>) -> Result<Model> {
         let lookup = load::lookup_for(&self.spec, &self.sources);
-        let scene = load::animate(&self.scene, &animation.into(), &self.spec.animation, &lookup)?;
+        let scene = load::animate(
+            &self.scene,
+            &animation.into(),
+            &self.spec.animation,
+            &lookup,
+        )?;
         let mut inputs = self.inputs.clone();
         inputs.extend(lookup.reads());
         inputs.sort();
@@ -140,5 +145,4 @@ impl Model {
     pub fn scene(&self) -> &scene::Model {
         &self.scene
     }
-
 }

@@ -107,7 +107,6 @@ pub fn pivot(cameras: &[Camera]) -> [f32; 2] {
     })
 }
 
-
 /// The draw list of a posed model: one batch per posed primitive.
 pub fn batches<'a>(model: &'a Model, posed: &'a PosedModel) -> Vec<Batch<'a>> {
     posed

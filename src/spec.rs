@@ -172,7 +172,10 @@ impl ViewSpec {
             ));
         }
         if !(1..=4).contains(&self.antialias) {
-            return bad(format!("antialias must be in 1..=4, got {}", self.antialias));
+            return bad(format!(
+                "antialias must be in 1..=4, got {}",
+                self.antialias
+            ));
         }
         if !self.pitch.is_finite() || self.pitch.abs() > 90.0 {
             return bad(format!("pitch must be in [-90, 90], got {}", self.pitch));

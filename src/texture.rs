@@ -5,7 +5,6 @@
 //! formats (`formats::texture`); where a texture is found is each model
 //! format's business, through the data sources.
 
-
 use std::path::Path;
 
 /// Largest width or height any decoder accepts. Ragnarok textures are at most

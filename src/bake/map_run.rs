@@ -7,8 +7,8 @@ use super::run::JobReport;
 use super::sink::Sink;
 use crate::error::{Error, Result};
 use crate::map::{self, MapCamera, MapScene, Region};
-use crate::source::{Lookup, SourceRef};
 use crate::raster::RenderOptions;
+use crate::source::{Lookup, SourceRef};
 use rayon::prelude::*;
 
 /// A map job ready to render.

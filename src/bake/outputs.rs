@@ -89,7 +89,8 @@ pub fn write_outputs(
             clips: &metas,
             named_clips: job.named_clips,
         };
-        let atlas = super::grid::atlas(&info, job.view.width, job.view.height, pivot).map_err(job_err)?;
+        let atlas =
+            super::grid::atlas(&info, job.view.width, job.view.height, pivot).map_err(job_err)?;
         let mut images: Vec<&RgbaImage> = Vec::with_capacity(atlas.frames.len());
         for f in &atlas.frames {
             let img = clips

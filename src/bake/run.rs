@@ -59,7 +59,12 @@ impl JobPlan {
 /// The model a clip animates: the job's model posed by the clip's
 /// animation file, or the job's model itself (its own animation, or its
 /// rest pose) when the clip names none.
-pub fn clip_model(model: &Model, spec: &ClipSpec, job: &ModelSpec, lookup: &Lookup) -> Result<Model> {
+pub fn clip_model(
+    model: &Model,
+    spec: &ClipSpec,
+    job: &ModelSpec,
+    lookup: &Lookup,
+) -> Result<Model> {
     match &spec.animation {
         None => Ok(model.clone()),
         Some(file) => crate::load::animate(model, file, &job.animation, lookup),

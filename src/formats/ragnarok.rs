@@ -7,13 +7,13 @@
 //! `data/`), a `data` folder, or for textures the `texture` folder itself;
 //! each form is tried.
 
-use super::seam::{Context, Format, Opened, FileKind, Summary};
+use super::seam::{Context, FileKind, Format, Opened, Summary};
 use super::{gnd, rsw};
 use crate::error::Result;
-use crate::text::decode_cp949;
-use crate::source::{Found, GamePath, Layout, Lookup, SourceRef, Tree};
 use crate::formats::texture;
 use crate::scene::TextureSlot;
+use crate::source::{Found, GamePath, Layout, Lookup, SourceRef, Tree};
+use crate::text::decode_cp949;
 use crate::texture::Texture;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -55,7 +55,10 @@ fn texture_candidates(lookup: &Lookup, tree: &Tree, raw: &[u8]) -> Vec<(SourceRe
         out.push((s.clone(), GamePath::new("data/texture").join(&name)));
     }
     let root = tree.root(Layout::RAGNAROK_MODEL);
-    out.push((tree.source.clone(), root.join(&GamePath::new("data/texture")).join(&name)));
+    out.push((
+        tree.source.clone(),
+        root.join(&GamePath::new("data/texture")).join(&name),
+    ));
     out.push((tree.source.clone(), tree.folder().join(&name)));
     out
 }
@@ -73,7 +76,10 @@ fn place(source: &SourceRef, path: &GamePath) -> String {
     if path.is_empty() {
         base
     } else {
-        Path::new(&base).join(path.to_string()).display().to_string()
+        Path::new(&base)
+            .join(path.to_string())
+            .display()
+            .to_string()
     }
 }
 
@@ -205,7 +211,8 @@ impl Opened for OpenRsw {
             let found = match found_cache.iter().find(|(f, _)| f == file) {
                 Some((_, f)) => *f,
                 None => {
-                    let f = find_map_file(cx.lookup, &cx.tree, "model", inst.file.bytes()).is_some();
+                    let f =
+                        find_map_file(cx.lookup, &cx.tree, "model", inst.file.bytes()).is_some();
                     found_cache.push((file.clone(), f));
                     f
                 }

@@ -88,14 +88,22 @@ impl Map {
                 view.antialias
             )));
         }
-        let cam = view.camera.frame(&self.scene, region).map_err(Error::Usage)?;
+        let cam = view
+            .camera
+            .frame(&self.scene, region)
+            .map_err(Error::Usage)?;
         let opts = RenderOptions {
             width: cam.width,
             height: cam.height,
             supersample: view.antialias,
             background: view.background,
         };
-        Ok(super::draw::render(&self.scene, &cam.camera, view.time, &opts))
+        Ok(super::draw::render(
+            &self.scene,
+            &cam.camera,
+            view.time,
+            &opts,
+        ))
     }
 
     /// The scene form, for kiln's own tests and tools.

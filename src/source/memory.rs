@@ -99,7 +99,9 @@ impl DataSource for MemorySource {
         }
         Some((
             self.location(dir),
-            out.into_iter().map(|(name, kind)| Listed { name, kind }).collect(),
+            out.into_iter()
+                .map(|(name, kind)| Listed { name, kind })
+                .collect(),
         ))
     }
 }

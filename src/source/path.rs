@@ -165,7 +165,10 @@ mod tests {
             split(b"la_scifi\\error_01.bmp"),
             vec![b"la_scifi".to_vec(), b"error_01.bmp".to_vec()]
         );
-        assert_eq!(split(b"\\a//.\\b.bmp. "), vec![b"a".to_vec(), b"b.bmp".to_vec()]);
+        assert_eq!(
+            split(b"\\a//.\\b.bmp. "),
+            vec![b"a".to_vec(), b"b.bmp".to_vec()]
+        );
         assert_eq!(split(b"..\\x"), vec![b"..".to_vec(), b"x".to_vec()]);
         assert!(split(b"").is_empty());
     }

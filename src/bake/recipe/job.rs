@@ -489,7 +489,9 @@ mod tests {
 
     fn camera(block: &str) -> Result<Framing, RecipeError> {
         let text = format!("jobs:\n  - name: a\n    model: a.rsm\n    camera: {block}\n");
-        Ok(Recipe::from_str(&text, Path::new("r.yaml"))?.jobs()[0].view.framing)
+        Ok(Recipe::from_str(&text, Path::new("r.yaml"))?.jobs()[0]
+            .view
+            .framing)
     }
 
     #[test]

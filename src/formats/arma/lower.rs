@@ -259,11 +259,7 @@ fn track<T: crate::scene::Interpolate>(times: &[f32], values: Vec<T>) -> Option<
 /// at `phase × duration` seconds. With `travel`, every bone also moves by
 /// `step × phase` (the root displacement per cycle); otherwise the model
 /// animates in place.
-pub fn lower_plain(
-    r: &PlainRtm,
-    duration: f32,
-    travel: bool,
-) -> (Animation, Vec<BoneSpec>) {
+pub fn lower_plain(r: &PlainRtm, duration: f32, travel: bool) -> (Animation, Vec<BoneSpec>) {
     let times: Vec<f32> = r.frames.iter().map(|f| f.phase * duration).collect();
     let tracks = r
         .bones

@@ -22,9 +22,9 @@
 use super::lower::MaterialDef;
 use super::Model;
 use crate::formats::lua::{calls, LuaValue};
+use crate::formats::texture;
 use crate::source::{EntryKind, Found, GamePath, Layout, Lookup, SourceRef, Tree};
 use crate::spec::FileRef;
-use crate::formats::texture;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 /// Bounds on the `scripts/` walk, against link farms and huge trees.
@@ -122,7 +122,11 @@ pub fn find_materials(lookup: &Lookup, tree: &Tree) -> (Vec<GrimrockMaterial>, V
 }
 
 /// Every `defineMaterial` in one Lua file; problems go to `warnings`.
-fn read_materials(lookup: &Lookup, found: &Found, warnings: &mut Vec<String>) -> Vec<GrimrockMaterial> {
+fn read_materials(
+    lookup: &Lookup,
+    found: &Found,
+    warnings: &mut Vec<String>,
+) -> Vec<GrimrockMaterial> {
     let file = found.entry.location.as_path();
     let size = found.entry.size;
     if size > MAX_LUA_BYTES {
@@ -299,7 +303,9 @@ pub fn lua_files(lookup: &Lookup, tree: &Tree) -> Vec<Found> {
     }
     // Folders from the top down, so the model's own folder has the last word.
     let folder = tree.folder();
-    let first = root.as_ref().map_or(folder.parts().len(), |(r, _)| r.parts().len());
+    let first = root
+        .as_ref()
+        .map_or(folder.parts().len(), |(r, _)| r.parts().len());
     for depth in first..=folder.parts().len() {
         let dir = GamePath::new(folder.parts()[..depth].join(&b'/'));
         for p in lookup.list(src, &dir) {
@@ -321,7 +327,13 @@ pub fn lua_files(lookup: &Lookup, tree: &Tree) -> Vec<Found> {
         .collect()
 }
 
-fn walk_lua(lookup: &Lookup, src: &SourceRef, dir: &GamePath, depth: usize, out: &mut Vec<GamePath>) {
+fn walk_lua(
+    lookup: &Lookup,
+    src: &SourceRef,
+    dir: &GamePath,
+    depth: usize,
+    out: &mut Vec<GamePath>,
+) {
     if depth > MAX_SCRIPT_DEPTH || out.len() >= MAX_LUA_FILES {
         return;
     }
@@ -621,7 +633,11 @@ mod tests {
         // A source's own copy wins over the model's tree.
         write(&game.join("mod_assets/textures/only.dds"), "dds");
         assert_eq!(
-            resolve(&model, "mod_assets/textures/only.tga", std::slice::from_ref(&game)),
+            resolve(
+                &model,
+                "mod_assets/textures/only.tga",
+                std::slice::from_ref(&game)
+            ),
             Some(game.join("mod_assets/textures/only.dds"))
         );
 
