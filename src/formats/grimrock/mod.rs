@@ -9,14 +9,18 @@
 //! is unverified.
 
 mod anim;
-mod format;
-internal!(
-    mod lower;
-);
-internal!(
-    mod materials;
-);
 pub mod fixture;
+mod format;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod lower;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod lower;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod materials;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod materials;
 mod model;
 mod summary;
 mod write;

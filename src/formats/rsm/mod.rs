@@ -3,11 +3,13 @@
 //! interpretation (milliseconds vs frames, mirrors, centering) is resolved in
 //! `scene::lower_rsm`, not here.
 
-mod format;
-internal!(
-    mod lower;
-);
 pub mod fixture;
+mod format;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod lower;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod lower;
 mod parse;
 mod summary;
 mod write;
