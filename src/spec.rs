@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 /// `disk` is the path on disk (a recipe's relative names already joined to
 /// the recipe's folder); when no file is there, `written` — the name as the
 /// user wrote it — is looked up in the data sources, so
-/// `--data data.grf data/model/x.rsm` and an in-memory source can answer.
+/// `--data client data/model/x.rsm` (the model inside `client/`) and an
+/// in-memory source can answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileRef {
     /// The path on disk.

@@ -22,7 +22,8 @@
 //! kiln world = `D · RO`, `D = diag(1, -1, -1)`: kiln x = RO x, kiln y =
 //! −height, kiln z = −RO z, so tile rows advance towards −Z.
 //!
-//! Shading, for the renderer (see [`shade`]). roBrowser's fragment shader
+//! Shading, done by the rasterizer's [`LightmapLayer`](crate::raster::LightmapLayer).
+//! roBrowser's fragment shader
 //! computes `tex · clamp(ambient + diffuse·max(n·l, 0)) · lm.a + lm.rgb`,
 //! after raising `lm.rgb` to the power 1.3 in its "smooth light" mode. kiln
 //! follows the combination but not the 1.3 curve: the curve is a roBrowser

@@ -11,7 +11,8 @@
 //!
 //! A [`Folder`] answers from disk with the games' rules (any case, CP949
 //! names in their three on-disk spellings); a [`MemorySource`] from memory.
-//! Archives (GRF, PBO, Grimrock `.dat`) implement the same trait.
+//! Those are the two kiln ships; an archive (GRF, PBO, Grimrock `.dat`)
+//! becomes a source by implementing the same trait.
 
 mod folder;
 mod memory;
@@ -40,7 +41,7 @@ pub trait DataSource: Send + Sync + fmt::Debug {
     fn find(&self, path: &GamePath) -> Option<Entry>;
     /// The bytes of an entry this source found.
     fn read(&self, entry: &Entry) -> Result<Vec<u8>>;
-    /// The folder at `path`: its location and its entries sorted bytewise
+    /// The folder at `dir`: its location and its entries sorted bytewise
     /// by name; `None` when there is no such folder.
     fn list(&self, dir: &GamePath) -> Option<(PathBuf, Vec<Listed>)>;
 }

@@ -1,7 +1,7 @@
 //! Ragnarok Online RSM models: RSM 1.1–1.5 (with the 1.6/1.7 per-node scale
 //! keys) and RSM2 2.2/2.3. These structs mirror the file; every quirk of
 //! interpretation (milliseconds vs frames, mirrors, centering) is resolved in
-//! `scene::lower_rsm`, not here.
+//! the lowering (`lower.rs` beside this file), not here.
 
 pub mod fixture;
 mod format;
