@@ -6,13 +6,13 @@
 //!
 //! The library does everything the `kiln` command does:
 //!
-//! - [`bake_files`] / [`bake`]: run YAML recipes ([`Recipe`]) — what a
+//! - [`bake_files`] / [`bake()`]: run YAML recipes ([`Recipe`]) — what a
 //!   `build.rs` calls; the [`BakeReport`] lists every file written and every
 //!   input read (for `cargo:rerun-if-changed`).
 //! - [`Model`]: load any model from a [`ModelSpec`], pose it with animation
 //!   files, [render](Model::render) or [export](Model::export) it.
 //! - [`Map`]: render Ragnarok maps.
-//! - [`inspect`]: what a file holds.
+//! - [`inspect()`]: what a file holds.
 //! - [`DataSource`]: where files come from — folders ([`Folder`]), memory
 //!   ([`MemorySource`]), or your own.
 //! - [`formats`]: the faithful readers and writers of every format, and

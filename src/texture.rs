@@ -22,13 +22,18 @@ pub enum TextureAlpha {
     Translucent,
 }
 
+/// A decoded texture, whatever file it came from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Texture {
+    /// The file name it was decoded from (its last path component).
     pub name: String,
+    /// Width in texels.
     pub width: u32,
+    /// Height in texels.
     pub height: u32,
     /// Premultiplied RGBA8, `width * height` texels, row 0 = top.
     pub texels: Vec<[u8; 4]>,
+    /// How it uses alpha.
     pub alpha: TextureAlpha,
 }
 

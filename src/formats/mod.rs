@@ -1,7 +1,7 @@
 //! Every file format kiln reads: one folder (or file) per format holding
 //! its faithful typed reader and writer, its summary for `kiln inspect`, its
 //! lowering into kiln's scene model, and its row of the format table
-//! ([`registry`]). Nothing here knows about rendering.
+//! (`registry.rs`). Nothing here knows about rendering.
 
 pub mod arma;
 pub mod gnd;

@@ -42,7 +42,7 @@ pub struct GrimrockMaterial {
     /// The material's name, as model segments name it.
     pub name: String,
     /// As written, usually `mod_assets/…/x_dif.tga`; the game loads the `.dds`
-    /// with the same stem (see [`resolve_texture`]).
+    /// with the same stem, and so does kiln.
     pub diffuse_map: Option<String>,
     /// `specularMap`, as written (not drawn by kiln).
     pub specular_map: Option<String>,

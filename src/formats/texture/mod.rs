@@ -7,11 +7,12 @@ mod dds;
 mod png;
 mod tga;
 
+pub use crate::texture::{Texture, TextureAlpha};
 pub use bmp::{encode_bmp24, encode_bmp8};
 pub use tga::encode_tga32;
 
 use crate::error::ParseError;
-use crate::texture::{Texture, MAX_DIMENSION};
+use crate::texture::MAX_DIMENSION;
 use std::path::Path;
 
 /// Decodes a texture file by its contents (BMP, TGA, PNG or DDS), applying
