@@ -161,8 +161,8 @@ pub mod texture;
 mod texture;
 
 pub use bake::{
-    bake, bake_files, BakeOptions, BakeReport, JobKind, JobOutcome, NoProgress, OutputMode,
-    OutputRecord, OutputStatus, Progress, Recipe, RecipeError,
+    bake, bake_files, BakeOptions, BakeReport, JobKind, JobOutcome, JobReport, NoProgress,
+    OutputMode, OutputRecord, OutputStatus, Progress, Recipe, RecipeError,
 };
 pub use camera::{Framing, LightSpace, LightSpec, Projection};
 pub use color::{parse_color, ColorError};

@@ -28,4 +28,5 @@ pub use batch::{
 };
 pub use outputs::write_outputs;
 pub use recipe::{Recipe, RecipeError};
+pub use run::JobReport;
 pub use sink::{OutputRecord, OutputStatus};

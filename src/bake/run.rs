@@ -15,12 +15,17 @@ use crate::source::{Lookup, SourceRef};
 use crate::spec::ModelSpec;
 use std::path::PathBuf;
 
-/// What one finished job did.
+/// What one finished job (or map) did.
 #[derive(Debug, Clone)]
 pub struct JobReport {
+    /// The job's or map's name.
     pub name: String,
+    /// Images rendered.
     pub images: usize,
+    /// Every file handed to the bake's sink, in order.
     pub files: Vec<PathBuf>,
+    /// What the user should know, each once: missing textures, unmatched
+    /// tracks, a map's missing models.
     pub warnings: Vec<String>,
     /// Every file and folder read to make it (sorted): the recipe's inputs
     /// for `cargo:rerun-if-changed` lines and dependency files.
