@@ -239,7 +239,7 @@ pub(crate) fn skeleton_bones(
     class: &str,
 ) -> Result<Vec<(String, String)>> {
     let (bytes, origin) = lookup.read_named(config)?;
-    let parsed = parse_config(&bytes, &origin.name())?;
+    let parsed = cfg::parse_bytes(&bytes, &origin.name())?;
     let skeletons = cfg::skeletons(&parsed);
     cfg::resolve_bones(&skeletons, class).map_err(|e| {
         Error::Usage(format!(
@@ -247,13 +247,6 @@ pub(crate) fn skeleton_bones(
             config.disk.display()
         ))
     })
-}
-
-/// A config's text: usually ASCII or CP1252; lossy decoding keeps
-/// positions usable.
-fn parse_config(bytes: &[u8], file: &Path) -> Result<cfg::Cfg> {
-    let text = String::from_utf8_lossy(bytes);
-    cfg::parse(&text).map_err(|e| Error::Other(format!("{}:{e}", file.display())))
 }
 
 /// Arma `model.cfg` / `config.cpp` text.
@@ -275,7 +268,7 @@ impl Format for ConfigFormat {
         Layout::FOLDER
     }
     fn open(&self, bytes: &[u8], file: &Path) -> Result<Box<dyn Opened>> {
-        Ok(Box::new(OpenConfig(parse_config(bytes, file)?)))
+        Ok(Box::new(OpenConfig(cfg::parse_bytes(bytes, file)?)))
     }
 }
 
