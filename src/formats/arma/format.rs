@@ -232,21 +232,15 @@ impl Opened for OpenRtm {
     }
 }
 
-/// The (bone, parent) pairs of skeleton `class` in a `model.cfg`.
-pub(crate) fn skeleton_bones(
-    lookup: &Lookup,
-    config: &FileRef,
-    class: &str,
-) -> Result<Vec<(String, String)>> {
+/// The (bone, parent) pairs of skeleton `class` in a `model.cfg`; errors
+/// name the file where it was read (on disk, or in a source).
+fn skeleton_bones(lookup: &Lookup, config: &FileRef, class: &str) -> Result<Vec<(String, String)>> {
     let (bytes, origin) = lookup.read_named(config)?;
-    let parsed = cfg::parse_bytes(&bytes, &origin.name())?;
+    let file = origin.name();
+    let parsed = cfg::parse_bytes(&bytes, &file)?;
     let skeletons = cfg::skeletons(&parsed);
-    cfg::resolve_bones(&skeletons, class).map_err(|e| {
-        Error::Usage(format!(
-            "{}: skeleton '{class}': {e}",
-            config.disk.display()
-        ))
-    })
+    cfg::resolve_bones(&skeletons, class)
+        .map_err(|e| Error::Usage(format!("{}: skeleton '{class}': {e}", file.display())))
 }
 
 /// Arma `model.cfg` / `config.cpp` text.
@@ -315,5 +309,34 @@ impl Opened for OpenConfig {
             details,
             ..Summary::default()
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::{MemorySource, SourceRef};
+    use std::sync::Arc;
+
+    #[test]
+    fn a_skeleton_read_from_a_source_is_named_by_its_location() {
+        let mut mem = MemorySource::new("mem");
+        mem.insert(
+            "addon/model.cfg",
+            b"class CfgSkeletons { class S { skeletonBones[] = {\"a\", \"\"}; }; };".to_vec(),
+        );
+        let lookup = Lookup::new(vec![Arc::new(mem) as SourceRef]);
+        let config = FileRef {
+            disk: "no/such/folder/model.cfg".into(),
+            written: "addon/model.cfg".into(),
+        };
+        let bones = skeleton_bones(&lookup, &config, "S").unwrap();
+        assert_eq!(bones, [("a".to_string(), String::new())]);
+        let e = skeleton_bones(&lookup, &config, "Nope").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("mem:/addon/model.cfg: skeleton 'Nope': "),
+            "{e}"
+        );
     }
 }
