@@ -6,17 +6,9 @@ use crate::error::Result;
 use crate::formats::registry;
 use crate::formats::seam::{FileKind, LoadOptions, Summary};
 use crate::scene::{self, Model};
-use crate::source::{self, Lookup};
+use crate::source::Lookup;
 use crate::spec::{AnimationSettings, FileRef, ModelSpec};
 use std::path::Path;
-
-/// The lookup a model spec asks for: its `data` folders first, then the
-/// caller's extra sources.
-pub(crate) fn lookup_for(spec: &ModelSpec, extra: &[source::SourceRef]) -> Lookup {
-    let mut sources = source::folders(&spec.data);
-    sources.extend(extra.iter().cloned());
-    Lookup::new(sources)
-}
 
 /// Loads the model of `spec` with its textures (no animation file applied).
 pub(crate) fn load_model(spec: &ModelSpec, lookup: &Lookup) -> Result<Model> {
@@ -98,7 +90,7 @@ pub(crate) fn inspect(
 /// What kind of file `file` is (read from disk, else from `data` folders by
 /// the name as written), judged by its first bytes.
 pub fn file_kind(file: &FileRef, data: &[std::path::PathBuf]) -> Result<FileKind> {
-    let lookup = Lookup::new(source::folders(data));
+    let lookup = Lookup::with_folders(data, &[]);
     let (bytes, origin) = lookup.read_named(file)?;
     Ok(registry::sniff(&bytes, &origin.name())?.role())
 }

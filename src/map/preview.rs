@@ -45,9 +45,7 @@ impl Map {
         data: &[PathBuf],
         sources: &[SourceRef],
     ) -> Result<Map> {
-        let mut all = crate::source::folders(data);
-        all.extend(sources.iter().cloned());
-        let lookup = Lookup::new(all);
+        let lookup = Lookup::with_folders(data, sources);
         let scene = MapScene::load(&rsw.into(), &lookup)?;
         Ok(Map {
             scene,

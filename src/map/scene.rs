@@ -94,7 +94,7 @@ impl MapScene {
     /// Loads the map `rsw` searching the folders `data` first (in order),
     /// then the map's own tree.
     pub fn open(rsw: impl Into<FileRef>, data: &[PathBuf]) -> Result<MapScene> {
-        MapScene::load(&rsw.into(), &Lookup::new(crate::source::folders(data)))
+        MapScene::load(&rsw.into(), &Lookup::with_folders(data, &[]))
     }
 
     /// Loads the map `rsw`, its ground and every model it names (each file

@@ -100,6 +100,17 @@ impl Lookup {
         }
     }
 
+    /// Searches the folders `dirs` (a recipe's `data:`, `--data`), then
+    /// `then` (a caller's extra sources), before any file's own tree.
+    pub fn with_folders(dirs: &[PathBuf], then: &[SourceRef]) -> Lookup {
+        let mut sources: Vec<SourceRef> = dirs
+            .iter()
+            .map(|d| Arc::new(Folder::new(d.clone())) as SourceRef)
+            .collect();
+        sources.extend(then.iter().cloned());
+        Lookup::new(sources)
+    }
+
     /// The caller's sources, in priority order.
     pub fn sources(&self) -> &[SourceRef] {
         &self.sources
@@ -223,11 +234,4 @@ impl Found {
             file: self.path.clone(),
         }
     }
-}
-
-/// Folder sources for paths given on the command line or in a recipe.
-pub fn folders(dirs: &[PathBuf]) -> Vec<SourceRef> {
-    dirs.iter()
-        .map(|d| Arc::new(Folder::new(d.clone())) as SourceRef)
-        .collect()
 }

@@ -477,7 +477,7 @@ mod tests {
     }
 
     fn resolve(model: &Path, map: &str, dirs: &[PathBuf]) -> Option<PathBuf> {
-        let lookup = Lookup::new(crate::source::folders(dirs));
+        let lookup = Lookup::with_folders(dirs, &[]);
         resolve_texture(&lookup, &tree(model), map).map(|f| f.entry.location)
     }
 
