@@ -105,11 +105,8 @@ pub fn model_texture(lookup: &Lookup, tree: &Tree, model: &Path, raw: &[u8]) -> 
             image: Arc::new(Texture::checker()),
         };
     };
-    let location = found.entry.location.clone();
-    match lookup
-        .read(&found)
-        .and_then(|bytes| texture::decode(&bytes, &location))
-    {
+    let (location, texture) = texture::read_found(lookup, &found);
+    match texture {
         Ok(t) => LoadedTexture {
             name,
             path: Some(location),

@@ -104,14 +104,7 @@ impl Opened for OpenP3d {
                 .materials
                 .iter()
                 .find(|(n, _)| n.eq_ignore_ascii_case(name))?;
-            Some(match cx.lookup.read_named(file) {
-                Ok((bytes, origin)) => {
-                    let location = origin.name();
-                    let decoded = crate::formats::texture::decode(&bytes, &location);
-                    (location, decoded)
-                }
-                Err(e) => (file.disk.clone(), Err(e)),
-            })
+            Some(crate::formats::texture::read_named(cx.lookup, file))
         };
         Ok(lower::lower_mlod(parsed, lod, cx.file, &mut image))
     }

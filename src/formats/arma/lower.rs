@@ -16,15 +16,15 @@ use super::rtm::{self, Bmtr, PlainRtm};
 use crate::scene::animation::{Animation, NodeTrack};
 use crate::scene::skeleton::BoneSpec;
 use crate::scene::*;
-use crate::texture::{Texture, TextureAlpha};
+use crate::texture::TextureAlpha;
 use glam::{Mat4, Quat, Vec2, Vec3};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 /// An image for a face texture: where it was read from and the decoded
 /// texture or why it could not be read.
-pub type FaceImage = (PathBuf, crate::Result<Texture>);
+pub type FaceImage = crate::formats::texture::TextureFile;
 
 const NEUTRAL: [f32; 4] = [0.72, 0.72, 0.72, 1.0];
 

@@ -417,12 +417,8 @@ pub fn material_defs(
             }
         }
     }
-    let decode = |location: PathBuf, bytes: crate::Result<Vec<u8>>| {
-        let image = bytes
-            .and_then(|b| texture::decode(&b, &location))
-            .map(Arc::new)
-            .map_err(|e| e.to_string());
-        (location, image)
+    let shared = |(location, image): texture::TextureFile| {
+        (location, image.map(Arc::new).map_err(|e| e.to_string()))
     };
     let defs = used
         .into_iter()
@@ -432,13 +428,10 @@ pub fn material_defs(
         .map(|name| {
             let lua = found.iter().find(|m| m.name == name);
             let texture = match overrides.iter().find(|(n, _)| *n == name) {
-                Some((_, file)) => Some(match lookup.read_named(file) {
-                    Ok((bytes, origin)) => decode(origin.name(), Ok(bytes)),
-                    Err(e) => (file.disk.clone(), Err(e.to_string())),
-                }),
+                Some((_, file)) => Some(shared(texture::read_named(lookup, file))),
                 None => lua.and_then(|m| m.diffuse_map.as_deref()).and_then(|d| {
                     match resolve_texture(lookup, tree, d) {
-                        Some(f) => Some(decode(f.entry.location.clone(), lookup.read(&f))),
+                        Some(f) => Some(shared(texture::read_found(lookup, &f))),
                         None => {
                             warnings.push(format!(
                                 "material '{name}': texture '{d}' not found (nor its .dds)"
