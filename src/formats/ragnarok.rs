@@ -179,10 +179,6 @@ impl Format for RswFormat {
 struct OpenRsw(rsw::Rsw);
 
 impl Opened for OpenRsw {
-    fn role(&self) -> FileKind {
-        FileKind::Map
-    }
-
     fn summary(&self, cx: &Context) -> Result<Summary> {
         let parsed = &self.0;
         let summary = rsw::summary(parsed);
@@ -257,10 +253,6 @@ impl Format for GndFormat {
 struct OpenGnd(gnd::Gnd);
 
 impl Opened for OpenGnd {
-    fn role(&self) -> FileKind {
-        FileKind::Ground
-    }
-
     fn summary(&self, _: &Context) -> Result<Summary> {
         let summary = gnd::summary(&self.0);
         let notes = vec![

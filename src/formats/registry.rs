@@ -72,6 +72,7 @@ impl OpenFile {
         animation: &'a AnimationSettings,
     ) -> Context<'a> {
         Context {
+            role: self.format.role(),
             lookup,
             tree: self.tree.clone(),
             file: &self.name,

@@ -33,10 +33,6 @@ impl Format for P3dFormat {
 struct OpenP3d(p3d::Mlod);
 
 impl Opened for OpenP3d {
-    fn role(&self) -> FileKind {
-        FileKind::Model
-    }
-
     fn summary(&self, _: &Context) -> Result<Summary> {
         let summary = p3d::summary(&self.0);
         let mut notes = Vec::new();
@@ -160,10 +156,6 @@ impl OpenRtm {
 }
 
 impl Opened for OpenRtm {
-    fn role(&self) -> FileKind {
-        FileKind::Animation
-    }
-
     fn summary(&self, cx: &Context) -> Result<Summary> {
         let summary = rtm::summary(&self.0);
         let details = serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null);
@@ -262,10 +254,6 @@ impl Format for ConfigFormat {
 struct OpenConfig(cfg::Cfg);
 
 impl Opened for OpenConfig {
-    fn role(&self) -> FileKind {
-        FileKind::Config
-    }
-
     fn summary(&self, _: &Context) -> Result<Summary> {
         let parsed = &self.0;
         let skeletons = cfg::skeletons(parsed);
