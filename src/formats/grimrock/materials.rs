@@ -636,4 +636,77 @@ mod tests {
 
         let _ = fs::remove_dir_all(&root);
     }
+
+    /// A 1×1 TGA of one colour.
+    fn tga(c: [u8; 4]) -> Vec<u8> {
+        texture::encode_tga32(1, 1, &[c], false)
+    }
+
+    fn texel(def: &MaterialDef) -> Option<(PathBuf, [u8; 4])> {
+        let (path, image) = def.texture.as_ref()?;
+        let image = image.as_ref().expect("a decoded texture");
+        Some((path.clone(), image.texels[0]))
+    }
+
+    #[test]
+    fn material_textures_are_decoded_or_reported_missing_once() {
+        let root = temp("defs");
+        let a = root.join("mod_assets");
+        // The fixture model's segments use kiln_base and kiln_arm.
+        write(
+            &a.join("scripts/materials.lua"),
+            "defineMaterial{ name = \"kiln_base\", diffuseMap = \"mod_assets/textures/gone_dif.tga\" }\n\
+             defineMaterial{ name = \"kiln_arm\", diffuseMap = \"mod_assets/textures/arm_dif.tga\", alphaTest = true }\n\
+             defineMaterial{ name = \"unused\", diffuseMap = \"mod_assets/textures/nowhere.tga\" }",
+        );
+        fs::create_dir_all(a.join("textures")).unwrap();
+        fs::write(a.join("textures/arm_dif.tga"), tga([9, 8, 7, 255])).unwrap();
+        let model = super::super::fixture::model();
+        let t = tree(&a.join("models/m.model"));
+
+        let (defs, warnings) = material_defs(&Lookup::default(), &t, &model, &[]);
+        let names: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(names, ["kiln_base", "kiln_arm"]);
+        // Only materials the model uses are looked up: "unused" says nothing.
+        assert_eq!(
+            warnings,
+            ["material 'kiln_base': texture 'mod_assets/textures/gone_dif.tga' not found (nor its .dds)"]
+        );
+        assert_eq!(defs[0].texture, None);
+        assert_eq!(
+            texel(&defs[1]),
+            Some((a.join("textures/arm_dif.tga"), [9, 8, 7, 255]))
+        );
+        assert!(defs[1].alpha_test);
+
+        // A recipe's override replaces the definition's texture and is read
+        // from the caller's sources when it is not on disk; one that is
+        // nowhere keeps its disk path and why it failed.
+        let mut mem = crate::source::MemorySource::new("mem");
+        mem.insert("skins/base.tga", tga([1, 2, 3, 255]));
+        let lookup = Lookup::new(vec![Arc::new(mem) as SourceRef]);
+        let overrides = [
+            (
+                "kiln_base".to_string(),
+                FileRef::relative_to(&root, "skins/base.tga"),
+            ),
+            (
+                "kiln_arm".to_string(),
+                FileRef::relative_to(&root, "skins/lost.tga"),
+            ),
+        ];
+        let (defs, warnings) = material_defs(&lookup, &t, &model, &overrides);
+        assert_eq!(warnings, Vec::<String>::new());
+        assert_eq!(
+            texel(&defs[0]),
+            Some((PathBuf::from("mem:/skins/base.tga"), [1, 2, 3, 255]))
+        );
+        let (path, image) = defs[1].texture.as_ref().unwrap();
+        assert_eq!(path, &root.join("skins/lost.tga"));
+        assert!(
+            image.as_ref().unwrap_err().contains("lost.tga"),
+            "{image:?}"
+        );
+        let _ = fs::remove_dir_all(&root);
+    }
 }
