@@ -16,11 +16,13 @@
 
 mod folder;
 mod memory;
+mod named;
 mod path;
 mod tree;
 
 pub use folder::Folder;
 pub use memory::MemorySource;
+pub use named::FileRef;
 pub use path::GamePath;
 pub use tree::{Layout, Tree};
 
@@ -151,7 +153,7 @@ impl Lookup {
     /// Reads a file named on the command line or in a recipe: from disk
     /// when it is there, else by the name as written from the caller's
     /// sources. A file on neither gives the disk's "not found" error.
-    pub fn read_named(&self, file: &crate::spec::FileRef) -> Result<(Vec<u8>, Origin)> {
+    pub fn read_named(&self, file: &FileRef) -> Result<(Vec<u8>, Origin)> {
         match std::fs::read(&file.disk) {
             Ok(bytes) => {
                 self.note(&file.disk);
@@ -291,14 +293,14 @@ mod tests {
         std::fs::write(dir.join("m.rsm"), b"disk").unwrap();
         let lookup = Lookup::new(vec![memory("mem", &[("data/m.rsm", b"mem")])]);
 
-        let on_disk = crate::spec::FileRef::relative_to(&dir, "m.rsm");
+        let on_disk = FileRef::relative_to(&dir, "m.rsm");
         let (bytes, origin) = lookup.read_named(&on_disk).unwrap();
         assert_eq!(
             (bytes.as_slice(), origin.name()),
             (&b"disk"[..], dir.join("m.rsm"))
         );
 
-        let in_source = crate::spec::FileRef::relative_to(&dir, "DATA\\m.rsm");
+        let in_source = FileRef::relative_to(&dir, "DATA\\m.rsm");
         let (bytes, origin) = lookup.read_named(&in_source).unwrap();
         assert_eq!(bytes, b"mem");
         assert_eq!(origin.name(), PathBuf::from("mem:/data/m.rsm"));
@@ -311,7 +313,7 @@ mod tests {
         // path on disk; an empty name asks no source.
         for written in ["lost.rsm", ""] {
             let e = lookup
-                .read_named(&crate::spec::FileRef::relative_to(&dir, written))
+                .read_named(&FileRef::relative_to(&dir, written))
                 .unwrap_err();
             assert!(
                 matches!(&e, crate::Error::Io { path, .. } if *path == dir.join(written)),
