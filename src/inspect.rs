@@ -6,7 +6,7 @@
 
 use crate::error::Result;
 use crate::formats::seam::Summary;
-use crate::load::Inspected;
+use crate::load::Summarised;
 use crate::scene::Model;
 use crate::source::Lookup;
 use crate::spec::FileRef;
@@ -103,11 +103,11 @@ pub struct AnimationInfo {
 /// the model whose nodes its tracks should name.
 pub fn inspect(file: &FileRef, data: &[PathBuf], companion: Option<&Path>) -> Result<Report> {
     let lookup = Lookup::with_folders(data, &[]);
-    let Inspected {
+    let Summarised {
         summary,
         model,
         name,
-    } = crate::load::inspect(&lookup, file, companion)?;
+    } = crate::load::summarise(&lookup, file, companion)?;
     let Summary {
         format,
         version,

@@ -56,7 +56,7 @@ pub(crate) fn animate(
 
 /// What `kiln inspect` needs of a file: its summary, and for a model the
 /// lowered model.
-pub(crate) struct Inspected {
+pub(crate) struct Summarised {
     pub summary: Summary,
     pub model: Option<Model>,
     /// How the file is named in messages.
@@ -65,11 +65,11 @@ pub(crate) struct Inspected {
 
 /// Opens `file` once and summarises it; models are also lowered. For an
 /// animation, `companion` names the model its tracks should match.
-pub(crate) fn inspect(
+pub(crate) fn summarise(
     lookup: &Lookup,
     file: &FileRef,
     companion: Option<&Path>,
-) -> Result<Inspected> {
+) -> Result<Summarised> {
     let opened = registry::open(lookup, file)?;
     let options = LoadOptions::default();
     let settings = AnimationSettings::default();
@@ -80,7 +80,7 @@ pub(crate) fn inspect(
         FileKind::Model => Some(opened.parsed.model(&cx)?),
         _ => None,
     };
-    Ok(Inspected {
+    Ok(Summarised {
         summary,
         model,
         name: opened.name.clone(),
