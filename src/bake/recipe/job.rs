@@ -487,6 +487,15 @@ mod tests {
     use crate::camera::{Framing, Projection};
     use std::path::Path;
 
+    /// `ViewSpec::default()` promises a recipe job's defaults; both spell
+    /// them out, so this keeps them equal.
+    #[test]
+    fn a_job_that_sets_nothing_has_the_default_view() {
+        let text = "jobs:\n  - name: a\n    model: a.rsm\n";
+        let jobs = Recipe::from_str(text, Path::new("r.yaml")).unwrap().jobs();
+        assert_eq!(jobs[0].view, crate::spec::ViewSpec::default());
+    }
+
     fn camera(block: &str) -> Result<Framing, RecipeError> {
         let text = format!("jobs:\n  - name: a\n    model: a.rsm\n    camera: {block}\n");
         Ok(Recipe::from_str(&text, Path::new("r.yaml"))?.jobs()[0]
