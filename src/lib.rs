@@ -174,5 +174,6 @@ pub use map::camera::MAX_PIXELS_PER_TILE;
 pub use map::{Map, MapView, MapViewCamera, Region};
 pub use model::{Model, Sprite};
 pub use output::write_png;
+pub use render::ViewSpec;
 pub use source::{DataSource, Entry, EntryKind, Folder, GamePath, Listed, MemorySource};
-pub use spec::{AnimationSettings, FileRef, Lod, ModelSpec, RestPose, SkeletonSpec, ViewSpec};
+pub use spec::{AnimationSettings, FileRef, Lod, ModelSpec, RestPose, SkeletonSpec};

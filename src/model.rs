@@ -4,10 +4,10 @@
 
 use crate::error::Result;
 use crate::load;
-use crate::render::{render_clip, ClipPlan};
+use crate::render::{render_clip, ClipPlan, ViewSpec};
 use crate::scene;
 use crate::source::{Lookup, SourceRef};
-use crate::spec::{FileRef, ModelSpec, ViewSpec};
+use crate::spec::{FileRef, ModelSpec};
 use std::path::{Path, PathBuf};
 
 /// A rendered image and where the model's origin lands in it.
