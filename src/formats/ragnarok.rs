@@ -148,13 +148,18 @@ pub fn find_map_file(lookup: &Lookup, map: &Tree, kind: &str, raw: &[u8]) -> Opt
     lookup.first(candidates)
 }
 
-/// The places [`find_map_file`] searches, for messages.
-pub fn map_places(lookup: &Lookup, map: &Tree) -> String {
+/// The places [`find_map_file`] searches for a map's ground, for messages:
+/// the caller's sources, the map's own folder, the `data` folder of its
+/// tree.
+pub fn ground_places(lookup: &Lookup, map: &Tree) -> String {
     let mut all: Vec<String> = lookup.sources().iter().map(|s| s.describe()).collect();
-    all.push(place(
-        &map.source,
-        &map.root(Layout::RAGNAROK_MAP).join(&GamePath::new("data")),
-    ));
+    let data = map.root(Layout::RAGNAROK_MAP).join(&GamePath::new("data"));
+    for p in [map.folder(), data] {
+        let p = place(&map.source, &p);
+        if !all.contains(&p) {
+            all.push(p);
+        }
+    }
     all.join(", ")
 }
 

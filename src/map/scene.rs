@@ -3,7 +3,7 @@
 //! and the map's sun.
 
 use crate::error::{Error, Result};
-use crate::formats::ragnarok::{find_map_file, map_places, model_texture};
+use crate::formats::ragnarok::{find_map_file, ground_places, model_texture};
 use crate::formats::rsm::lower::lower as lower_rsm;
 use crate::formats::{gnd, rsm, rsw};
 use crate::map::ground::Ground;
@@ -110,7 +110,7 @@ impl MapScene {
                 "{}: ground file \"{}\" not found (looked in {})",
                 rsw_path.display(),
                 rsw.gnd.text,
-                map_places(lookup, &tree)
+                ground_places(lookup, &tree)
             ))
         })?;
         let gnd_path = gnd_found.entry.location.clone();
