@@ -30,7 +30,7 @@ pub enum Projection {
     },
 }
 
-/// How the camera is fitted to the model in the frame; a recipe's `camera:`
+/// How the camera is fitted around the model; a recipe's `camera:`
 /// block resolves to this.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Framing {

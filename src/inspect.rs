@@ -6,7 +6,7 @@
 
 use crate::error::Result;
 use crate::formats::seam::Summary;
-use crate::load::Inspected;
+use crate::load::Summarised;
 use crate::scene::Model;
 use crate::source::Lookup;
 use crate::spec::FileRef;
@@ -102,12 +102,12 @@ pub struct AnimationInfo {
 /// (textures, a map's models); for an animation, `companion` (if given) is
 /// the model whose nodes its tracks should name.
 pub fn inspect(file: &FileRef, data: &[PathBuf], companion: Option<&Path>) -> Result<Report> {
-    let lookup = Lookup::new(crate::source::folders(data));
-    let Inspected {
+    let lookup = Lookup::with_folders(data, &[]);
+    let Summarised {
         summary,
         model,
         name,
-    } = crate::load::inspect(&lookup, file, companion)?;
+    } = crate::load::summarise(&lookup, file, companion)?;
     let Summary {
         format,
         version,
@@ -157,7 +157,9 @@ pub fn inspect(file: &FileRef, data: &[PathBuf], companion: Option<&Path>) -> Re
             details,
         });
     }
-    Ok(file_report(&name, &format, version, warnings, notes, details))
+    Ok(file_report(
+        &name, &format, version, warnings, notes, details,
+    ))
 }
 
 /// A report of a file that holds no drawable model (maps, configs): its

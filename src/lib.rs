@@ -6,13 +6,13 @@
 //!
 //! The library does everything the `kiln` command does:
 //!
-//! - [`bake_files`] / [`bake`]: run YAML recipes ([`Recipe`]) — what a
+//! - [`bake_files`] / [`bake()`]: run YAML recipes ([`Recipe`]) — what a
 //!   `build.rs` calls; the [`BakeReport`] lists every file written and every
 //!   input read (for `cargo:rerun-if-changed`).
 //! - [`Model`]: load any model from a [`ModelSpec`], pose it with animation
 //!   files, [render](Model::render) or [export](Model::export) it.
 //! - [`Map`]: render Ragnarok maps.
-//! - [`inspect`]: what a file holds.
+//! - [`inspect()`]: what a file holds.
 //! - [`DataSource`]: where files come from — folders ([`Folder`]), memory
 //!   ([`MemorySource`]), or your own.
 //! - [`formats`]: the faithful readers and writers of every format, and
@@ -45,82 +45,124 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(not(feature = "internals"), warn(missing_docs))]
 
-/// Declares a module that is kiln's own: crate-private, or public for
-/// kiln's tests and benchmarks with the `internals` feature (which is not
-/// part of the API).
-macro_rules! internal {
-    ($(#[$attr:meta])* mod $name:ident;) => {
-        $(#[$attr])*
-        #[cfg(feature = "internals")]
-        #[doc(hidden)]
-        pub mod $name;
-        $(#[$attr])*
-        #[cfg(not(feature = "internals"))]
-        pub(crate) mod $name;
-    };
-}
-
 pub mod formats;
 pub mod samples;
 
-internal!(
-    mod bake;
-);
-internal!(
-    mod camera;
-);
-internal!(
-    mod color;
-);
-internal!(
-    mod error;
-);
-internal!(
-    mod export;
-);
-internal!(
-    mod inspect;
-);
-internal!(
-    mod load;
-);
-internal!(
-    mod map;
-);
-internal!(
-    mod model;
-);
-internal!(
-    mod output;
-);
-internal!(
-    mod paths;
-);
-internal!(
-    mod raster;
-);
-internal!(
-    mod render;
-);
-internal!(
-    mod scene;
-);
-internal!(
-    mod source;
-);
-internal!(
-    mod spec;
-);
-internal!(
-    mod text;
-);
-internal!(
-    mod texture;
-);
+// kiln's own modules: crate-private, or public for kiln's tests and
+// benchmarks with the `internals` feature (which is not part of the API).
+// Each is declared once per case rather than through a macro, because
+// rustfmt does not expand macros and would not find the files.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod bake;
+#[cfg(not(feature = "internals"))]
+mod bake;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod camera;
+#[cfg(not(feature = "internals"))]
+mod camera;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod color;
+#[cfg(not(feature = "internals"))]
+mod color;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod error;
+#[cfg(not(feature = "internals"))]
+mod error;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod export;
+#[cfg(not(feature = "internals"))]
+mod export;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod inspect;
+#[cfg(not(feature = "internals"))]
+mod inspect;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod load;
+#[cfg(not(feature = "internals"))]
+mod load;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod map;
+#[cfg(not(feature = "internals"))]
+mod map;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod model;
+#[cfg(not(feature = "internals"))]
+mod model;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod output;
+#[cfg(not(feature = "internals"))]
+mod output;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod paths;
+#[cfg(not(feature = "internals"))]
+mod paths;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod raster;
+#[cfg(not(feature = "internals"))]
+mod raster;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod render;
+#[cfg(not(feature = "internals"))]
+mod render;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod scene;
+#[cfg(not(feature = "internals"))]
+mod scene;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod source;
+#[cfg(not(feature = "internals"))]
+mod source;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod spec;
+#[cfg(not(feature = "internals"))]
+mod spec;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod text;
+#[cfg(not(feature = "internals"))]
+mod text;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod texture;
+#[cfg(not(feature = "internals"))]
+mod texture;
 
 pub use bake::{
-    bake, bake_files, BakeOptions, BakeReport, JobKind, JobOutcome, NoProgress, OutputMode,
-    OutputRecord, OutputStatus, Progress, Recipe, RecipeError,
+    bake, bake_files, BakeOptions, BakeReport, JobKind, JobOutcome, JobReport, NoProgress,
+    OutputMode, OutputRecord, OutputStatus, Progress, Recipe, RecipeError,
 };
 pub use camera::{Framing, LightSpace, LightSpec, Projection};
 pub use color::{parse_color, ColorError};
@@ -132,6 +174,6 @@ pub use map::camera::MAX_PIXELS_PER_TILE;
 pub use map::{Map, MapView, MapViewCamera, Region};
 pub use model::{Model, Sprite};
 pub use output::write_png;
+pub use render::ViewSpec;
 pub use source::{DataSource, Entry, EntryKind, Folder, GamePath, Listed, MemorySource};
-pub use spec::{AnimationSettings, FileRef, Lod, ModelSpec, RestPose, SkeletonSpec, ViewSpec};
-pub use texture::{Texture, TextureAlpha};
+pub use spec::{AnimationSettings, FileRef, Lod, ModelSpec, RestPose, SkeletonSpec};

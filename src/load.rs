@@ -6,17 +6,9 @@ use crate::error::Result;
 use crate::formats::registry;
 use crate::formats::seam::{FileKind, LoadOptions, Summary};
 use crate::scene::{self, Model};
-use crate::source::{self, Lookup};
+use crate::source::Lookup;
 use crate::spec::{AnimationSettings, FileRef, ModelSpec};
 use std::path::Path;
-
-/// The lookup a model spec asks for: its `data` folders first, then the
-/// caller's extra sources.
-pub(crate) fn lookup_for(spec: &ModelSpec, extra: &[source::SourceRef]) -> Lookup {
-    let mut sources = source::folders(&spec.data);
-    sources.extend(extra.iter().cloned());
-    Lookup::new(sources)
-}
 
 /// Loads the model of `spec` with its textures (no animation file applied).
 pub(crate) fn load_model(spec: &ModelSpec, lookup: &Lookup) -> Result<Model> {
@@ -64,7 +56,7 @@ pub(crate) fn animate(
 
 /// What `kiln inspect` needs of a file: its summary, and for a model the
 /// lowered model.
-pub(crate) struct Inspected {
+pub(crate) struct Summarised {
     pub summary: Summary,
     pub model: Option<Model>,
     /// How the file is named in messages.
@@ -73,11 +65,11 @@ pub(crate) struct Inspected {
 
 /// Opens `file` once and summarises it; models are also lowered. For an
 /// animation, `companion` names the model its tracks should match.
-pub(crate) fn inspect(
+pub(crate) fn summarise(
     lookup: &Lookup,
     file: &FileRef,
     companion: Option<&Path>,
-) -> Result<Inspected> {
+) -> Result<Summarised> {
     let opened = registry::open(lookup, file)?;
     let options = LoadOptions::default();
     let settings = AnimationSettings::default();
@@ -88,7 +80,7 @@ pub(crate) fn inspect(
         FileKind::Model => Some(opened.parsed.model(&cx)?),
         _ => None,
     };
-    Ok(Inspected {
+    Ok(Summarised {
         summary,
         model,
         name: opened.name.clone(),
@@ -98,7 +90,7 @@ pub(crate) fn inspect(
 /// What kind of file `file` is (read from disk, else from `data` folders by
 /// the name as written), judged by its first bytes.
 pub fn file_kind(file: &FileRef, data: &[std::path::PathBuf]) -> Result<FileKind> {
-    let lookup = Lookup::new(source::folders(data));
+    let lookup = Lookup::with_folders(data, &[]);
     let (bytes, origin) = lookup.read_named(file)?;
     Ok(registry::sniff(&bytes, &origin.name())?.role())
 }

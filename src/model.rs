@@ -4,10 +4,10 @@
 
 use crate::error::Result;
 use crate::load;
+use crate::render::{render_clip, ClipPlan, ViewSpec};
 use crate::scene;
-use crate::source::SourceRef;
-use crate::render::{render_clip, ClipPlan};
-use crate::spec::{FileRef, ModelSpec, ViewSpec};
+use crate::source::{Lookup, SourceRef};
+use crate::spec::{FileRef, ModelSpec};
 use std::path::{Path, PathBuf};
 
 /// A rendered image and where the model's origin lands in it.
@@ -40,7 +40,7 @@ impl Model {
     /// As [`Model::load`], also searching `sources` (after `spec.data`):
     /// archives, in-memory files.
     pub fn load_from(spec: &ModelSpec, sources: &[SourceRef]) -> Result<Model> {
-        let lookup = load::lookup_for(spec, sources);
+        let lookup = Lookup::with_folders(&spec.data, sources);
         let scene = load::load_model(spec, &lookup)?;
         Ok(Model {
             scene,
@@ -54,8 +54,13 @@ impl Model {
     /// `.rtm`), read with the spec's animation settings (duration,
     /// skeleton, travel) from the same places as the model.
     pub fn animated(&self, animation: impl Into<FileRef>) -> Result<Model> {
-        let lookup = load::lookup_for(&self.spec, &self.sources);
-        let scene = load::animate(&self.scene, &animation.into(), &self.spec.animation, &lookup)?;
+        let lookup = Lookup::with_folders(&self.spec.data, &self.sources);
+        let scene = load::animate(
+            &self.scene,
+            &animation.into(),
+            &self.spec.animation,
+            &lookup,
+        )?;
         let mut inputs = self.inputs.clone();
         inputs.extend(lookup.reads());
         inputs.sort();
@@ -140,5 +145,4 @@ impl Model {
     pub fn scene(&self) -> &scene::Model {
         &self.scene
     }
-
 }

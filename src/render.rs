@@ -1,15 +1,74 @@
-//! Drawing models: a posed model's draw batches for the rasterizer, and
-//! clips rendered from several directions with one camera fit — what a
-//! bake's job and `kiln render` both draw with. Output bytes never depend on
+//! Drawing models: how a model is drawn ([`ViewSpec`]), a posed model's
+//! draw batches for the rasterizer, and clips rendered from several
+//! directions with one camera fit — what a bake's job and `kiln render`
+//! both draw with. Output bytes never depend on
 //! thread scheduling: each image is rendered by one thread and results are
 //! collected in index order.
 
-use crate::camera;
+use crate::camera::{self, Framing, LightSpec};
 use crate::raster::{self, Batch, Camera, Light, RenderOptions};
 use crate::scene::{self, Model, PosedModel, PosedPrimitive};
-use crate::spec::ViewSpec;
 use glam::{Vec3, Vec4Swizzles};
 use rayon::prelude::*;
+
+/// How a model is drawn: everything but the camera's yaw, shared by a
+/// recipe job (which adds its directions) and `kiln render` (one yaw).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ViewSpec {
+    /// Camera elevation above the horizon, degrees, −90..=90.
+    pub pitch: f32,
+    /// Image width in pixels.
+    pub width: u32,
+    /// Image height in pixels.
+    pub height: u32,
+    /// Projection, padding and zoom of the fitted camera.
+    pub framing: Framing,
+    /// The light.
+    pub light: LightSpec,
+    /// Straight RGBA; alpha 0 is a transparent background.
+    pub background: [u8; 4],
+    /// Supersampling factor per axis, 1..=4.
+    pub antialias: u32,
+}
+
+impl ViewSpec {
+    /// Refuses values the renderer cannot use, as a usage error.
+    pub fn check(&self) -> crate::Result<()> {
+        let bad = |m: String| Err(crate::Error::Usage(m));
+        if !(1..=8192).contains(&self.width) || !(1..=8192).contains(&self.height) {
+            return bad(format!(
+                "image size {}x{} out of range 1..8192",
+                self.width, self.height
+            ));
+        }
+        if !(1..=4).contains(&self.antialias) {
+            return bad(format!(
+                "antialias must be in 1..=4, got {}",
+                self.antialias
+            ));
+        }
+        if !self.pitch.is_finite() || self.pitch.abs() > 90.0 {
+            return bad(format!("pitch must be in [-90, 90], got {}", self.pitch));
+        }
+        Ok(())
+    }
+}
+
+impl Default for ViewSpec {
+    /// A recipe job's defaults: 128×128, pitch 30°, orthographic with 5 %
+    /// padding, the default light, transparent, 2× supersampling.
+    fn default() -> Self {
+        ViewSpec {
+            pitch: 30.0,
+            width: 128,
+            height: 128,
+            framing: Framing::default(),
+            light: LightSpec::default(),
+            background: [0, 0, 0, 0],
+            antialias: 2,
+        }
+    }
+}
 
 /// Everything needed to render one clip from several directions.
 #[derive(Debug, Clone)]
@@ -106,7 +165,6 @@ pub fn pivot(cameras: &[Camera]) -> [f32; 2] {
         [(ndc.x + 1.0) * 0.5, (1.0 - ndc.y) * 0.5]
     })
 }
-
 
 /// The draw list of a posed model: one batch per posed primitive.
 pub fn batches<'a>(model: &'a Model, posed: &'a PosedModel) -> Vec<Batch<'a>> {

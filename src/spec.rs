@@ -2,60 +2,10 @@
 //! and recipes, so `kiln render --lod 2 --bind-pose` and a recipe's
 //! `lod: 2` + `pose: bind` are the same value, resolved the same way.
 
-use crate::camera::{Framing, LightSpec};
 use serde::Deserialize;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-/// A file named by the user on the command line or in a recipe.
-///
-/// `disk` is the path on disk (a recipe's relative names already joined to
-/// the recipe's folder); when no file is there, `written` — the name as the
-/// user wrote it — is looked up in the data sources, so
-/// `--data data.grf data/model/x.rsm` and an in-memory source can answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FileRef {
-    /// The path on disk.
-    pub disk: PathBuf,
-    /// The name as written, for the data sources.
-    pub written: String,
-}
-
-impl FileRef {
-    /// A file named by `written`, relative to `base` on disk.
-    pub fn relative_to(base: &Path, written: &str) -> FileRef {
-        FileRef {
-            disk: base.join(written),
-            written: written.to_string(),
-        }
-    }
-}
-
-impl From<&Path> for FileRef {
-    fn from(p: &Path) -> FileRef {
-        FileRef {
-            disk: p.to_path_buf(),
-            written: p.to_string_lossy().into_owned(),
-        }
-    }
-}
-
-impl From<PathBuf> for FileRef {
-    fn from(p: PathBuf) -> FileRef {
-        FileRef::from(p.as_path())
-    }
-}
-
-impl From<&PathBuf> for FileRef {
-    fn from(p: &PathBuf) -> FileRef {
-        FileRef::from(p.as_path())
-    }
-}
-
-impl From<&str> for FileRef {
-    fn from(p: &str) -> FileRef {
-        FileRef::from(Path::new(p))
-    }
-}
+pub use crate::source::FileRef;
 
 /// Which pose a skinned model starts from (Grimrock).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
@@ -137,62 +87,6 @@ impl ModelSpec {
             materials: Vec::new(),
             lod: None,
             animation: AnimationSettings::default(),
-        }
-    }
-}
-
-/// How a model is drawn: everything but the camera's yaw, shared by a
-/// recipe job (which adds its directions) and `kiln render` (one yaw).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ViewSpec {
-    /// Camera elevation above the horizon, degrees, −90..=90.
-    pub pitch: f32,
-    /// Image width in pixels.
-    pub width: u32,
-    /// Image height in pixels.
-    pub height: u32,
-    /// Projection, padding and zoom of the fitted camera.
-    pub framing: Framing,
-    /// The light.
-    pub light: LightSpec,
-    /// Straight RGBA; alpha 0 is a transparent background.
-    pub background: [u8; 4],
-    /// Supersampling factor per axis, 1..=4.
-    pub antialias: u32,
-}
-
-impl ViewSpec {
-    /// Refuses values the renderer cannot use, as a usage error.
-    pub fn check(&self) -> crate::Result<()> {
-        let bad = |m: String| Err(crate::Error::Usage(m));
-        if !(1..=8192).contains(&self.width) || !(1..=8192).contains(&self.height) {
-            return bad(format!(
-                "image size {}x{} out of range 1..8192",
-                self.width, self.height
-            ));
-        }
-        if !(1..=4).contains(&self.antialias) {
-            return bad(format!("antialias must be in 1..=4, got {}", self.antialias));
-        }
-        if !self.pitch.is_finite() || self.pitch.abs() > 90.0 {
-            return bad(format!("pitch must be in [-90, 90], got {}", self.pitch));
-        }
-        Ok(())
-    }
-}
-
-impl Default for ViewSpec {
-    /// A recipe job's defaults: 128×128, pitch 30°, orthographic with 5 %
-    /// padding, the default light, transparent, 2× supersampling.
-    fn default() -> Self {
-        ViewSpec {
-            pitch: 30.0,
-            width: 128,
-            height: 128,
-            framing: Framing::default(),
-            light: LightSpec::default(),
-            background: [0, 0, 0, 0],
-            antialias: 2,
         }
     }
 }

@@ -5,7 +5,6 @@
 //! formats (`formats::texture`); where a texture is found is each model
 //! format's business, through the data sources.
 
-
 use std::path::Path;
 
 /// Largest width or height any decoder accepts. Ragnarok textures are at most
@@ -26,7 +25,7 @@ pub enum TextureAlpha {
 /// A decoded texture, whatever file it came from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Texture {
-    /// The file's name (its last path component).
+    /// The file name it was decoded from (its last path component).
     pub name: String,
     /// Width in texels.
     pub width: u32,

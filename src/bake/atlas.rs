@@ -1,7 +1,7 @@
 //! The atlas: where each rendered frame sits on which page, between the
 //! renderer's images and every file made from them.
 //!
-//! A producer lays frames out (today the grid of [`super::grid`]: one row
+//! A producer lays frames out (the grid of [`super::grid`]: one row
 //! per clip × direction, one column per frame); the sheet compositor
 //! ([`super::sheet`]) copies pixels by it and each metadata writer
 //! ([`super::meta`]) describes it. Neither needs to know how the layout was

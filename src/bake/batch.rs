@@ -174,7 +174,11 @@ pub fn bake_files(
 /// reported in its [`JobOutcome`] and the others still run; only an
 /// unusable option (an `only` name no job has, a thread pool that cannot
 /// start) fails the whole bake.
-pub fn bake(recipes: &[Recipe], options: &BakeOptions, progress: &dyn Progress) -> Result<BakeReport> {
+pub fn bake(
+    recipes: &[Recipe],
+    options: &BakeOptions,
+    progress: &dyn Progress,
+) -> Result<BakeReport> {
     let jobs: Vec<_> = recipes.iter().flat_map(|r| r.jobs()).collect();
     let maps: Vec<_> = recipes.iter().flat_map(|r| r.maps()).collect();
     for name in &options.only {

@@ -7,8 +7,8 @@ use super::run::JobReport;
 use super::sink::Sink;
 use crate::error::{Error, Result};
 use crate::map::{self, MapCamera, MapScene, Region};
-use crate::source::{Lookup, SourceRef};
 use crate::raster::RenderOptions;
+use crate::source::{Lookup, SourceRef};
 use rayon::prelude::*;
 
 /// A map job ready to render.
@@ -31,9 +31,7 @@ impl MapPlan {
 /// oversized image is refused here, before any rendering. `extra` sources
 /// are searched after the map's own `data:` folders.
 pub fn plan_map(job: &MapJob, extra: &[SourceRef]) -> Result<MapPlan> {
-    let mut sources = crate::source::folders(&job.data);
-    sources.extend(extra.iter().cloned());
-    let lookup = Lookup::new(sources);
+    let lookup = Lookup::with_folders(&job.data, extra);
     lookup.note(&job.recipe);
     let scene = MapScene::load(&job.map, &lookup)?;
     let (w, h) = (scene.ground.width, scene.ground.height);

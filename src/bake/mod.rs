@@ -1,9 +1,11 @@
 //! Recipes, planning, the parallel bake, sheets and outputs.
 //!
 //! A bake goes: [`Recipe::load`] → [`Recipe::jobs`] (resolved, validated
-//! [`Job`]s) → per job, [`Clip::frame_times`] with the model's duration →
-//! render `directions × times` frames → [`write_outputs`], which lays the
-//! frames out in an [`atlas`] (today the [`grid`]), composes the sheet from it
+//! [`Job`](recipe::Job)s) → per job,
+//! [`Clip::frame_times`](crate::scene::clip::Clip::frame_times) with the
+//! model's duration → render `directions × times` frames →
+//! [`write_outputs`], which lays the frames out in an [`atlas`] (the
+//! [`grid`]'s rows and columns), composes the sheet from it
 //! ([`sheet`]), describes it in JSON ([`meta`]), encodes the per-frame PNGs
 //! and one GIF per direction ([`gif`]), and hands every file to a [`sink`]
 //! (written, dry run or verified).
@@ -26,4 +28,5 @@ pub use batch::{
 };
 pub use outputs::write_outputs;
 pub use recipe::{Recipe, RecipeError};
+pub use run::JobReport;
 pub use sink::{OutputRecord, OutputStatus};

@@ -18,7 +18,7 @@ pub struct ClipFrames {
 }
 
 /// Writes every output `job` asks for. `clips[c]` holds the frames of
-/// `job.clips[c]`, each `job.width × job.height`. `pivot` is the model
+/// `job.clips[c]`, each `job.view.width × job.view.height`. `pivot` is the model
 /// origin's position in a frame as fractions of its size (one framing for
 /// the whole job, so one pivot). Returns the files handed to `sink`, in
 /// order.
@@ -89,7 +89,8 @@ pub fn write_outputs(
             clips: &metas,
             named_clips: job.named_clips,
         };
-        let atlas = super::grid::atlas(&info, job.view.width, job.view.height, pivot).map_err(job_err)?;
+        let atlas =
+            super::grid::atlas(&info, job.view.width, job.view.height, pivot).map_err(job_err)?;
         let mut images: Vec<&RgbaImage> = Vec::with_capacity(atlas.frames.len());
         for f in &atlas.frames {
             let img = clips

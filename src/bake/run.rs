@@ -15,12 +15,17 @@ use crate::source::{Lookup, SourceRef};
 use crate::spec::ModelSpec;
 use std::path::PathBuf;
 
-/// What one finished job did.
+/// What one finished job (or map) did.
 #[derive(Debug, Clone)]
 pub struct JobReport {
+    /// The job's or map's name.
     pub name: String,
+    /// Images rendered.
     pub images: usize,
+    /// Every file handed to the bake's sink, in order.
     pub files: Vec<PathBuf>,
+    /// What the user should know, each once: missing textures, unmatched
+    /// tracks, a map's missing models.
     pub warnings: Vec<String>,
     /// Every file and folder read to make it (sorted): the recipe's inputs
     /// for `cargo:rerun-if-changed` lines and dependency files.
@@ -59,7 +64,12 @@ impl JobPlan {
 /// The model a clip animates: the job's model posed by the clip's
 /// animation file, or the job's model itself (its own animation, or its
 /// rest pose) when the clip names none.
-pub fn clip_model(model: &Model, spec: &ClipSpec, job: &ModelSpec, lookup: &Lookup) -> Result<Model> {
+pub fn clip_model(
+    model: &Model,
+    spec: &ClipSpec,
+    job: &ModelSpec,
+    lookup: &Lookup,
+) -> Result<Model> {
     match &spec.animation {
         None => Ok(model.clone()),
         Some(file) => crate::load::animate(model, file, &job.animation, lookup),
@@ -71,7 +81,7 @@ pub fn clip_model(model: &Model, spec: &ClipSpec, job: &ModelSpec, lookup: &Look
 /// the job's own `data:` folders.
 pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
     let spec = &job.model;
-    let lookup = crate::load::lookup_for(spec, extra);
+    let lookup = Lookup::with_folders(&spec.data, extra);
     lookup.note(&job.recipe);
     let model = crate::load::load_model(spec, &lookup)?;
     let mut clips = Vec::with_capacity(job.clips.len());

@@ -1,6 +1,6 @@
 //! Writing a posed model as glTF binary or Wavefront OBJ.
 //!
-//! Both writers take the geometry exactly as [`crate::scene::pose`] left it:
+//! Both writers take the geometry exactly as [`crate::scene::pose()`] left it:
 //! world space, Y up, counter-clockwise fronts. Node transforms are baked into
 //! the vertices, so every exported node sits at the identity.
 

@@ -8,9 +8,11 @@ pub mod gnd;
 pub mod grimrock;
 pub mod lua;
 pub mod lzo;
-internal!(
-    mod ragnarok;
-);
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod ragnarok;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod ragnarok;
 pub mod reader;
 pub(crate) mod registry;
 pub mod rsm;

@@ -7,13 +7,13 @@
 //! `data/`), a `data` folder, or for textures the `texture` folder itself;
 //! each form is tried.
 
-use super::seam::{Context, Format, Opened, FileKind, Summary};
+use super::seam::{Context, FileKind, Format, Opened, Summary};
 use super::{gnd, rsw};
 use crate::error::Result;
-use crate::text::decode_cp949;
-use crate::source::{Found, GamePath, Layout, Lookup, SourceRef, Tree};
 use crate::formats::texture;
 use crate::scene::TextureSlot;
+use crate::source::{Found, GamePath, Layout, Lookup, SourceRef, Tree};
+use crate::text::decode_cp949;
 use crate::texture::Texture;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -55,7 +55,10 @@ fn texture_candidates(lookup: &Lookup, tree: &Tree, raw: &[u8]) -> Vec<(SourceRe
         out.push((s.clone(), GamePath::new("data/texture").join(&name)));
     }
     let root = tree.root(Layout::RAGNAROK_MODEL);
-    out.push((tree.source.clone(), root.join(&GamePath::new("data/texture")).join(&name)));
+    out.push((
+        tree.source.clone(),
+        root.join(&GamePath::new("data/texture")).join(&name),
+    ));
     out.push((tree.source.clone(), tree.folder().join(&name)));
     out
 }
@@ -73,7 +76,10 @@ fn place(source: &SourceRef, path: &GamePath) -> String {
     if path.is_empty() {
         base
     } else {
-        Path::new(&base).join(path.to_string()).display().to_string()
+        Path::new(&base)
+            .join(path.to_string())
+            .display()
+            .to_string()
     }
 }
 
@@ -99,11 +105,8 @@ pub fn model_texture(lookup: &Lookup, tree: &Tree, model: &Path, raw: &[u8]) -> 
             image: Arc::new(Texture::checker()),
         };
     };
-    let location = found.entry.location.clone();
-    match lookup
-        .read(&found)
-        .and_then(|bytes| texture::decode(&bytes, &location))
-    {
+    let (location, texture) = texture::read_found(lookup, &found);
+    match texture {
         Ok(t) => LoadedTexture {
             name,
             path: Some(location),
@@ -145,13 +148,18 @@ pub fn find_map_file(lookup: &Lookup, map: &Tree, kind: &str, raw: &[u8]) -> Opt
     lookup.first(candidates)
 }
 
-/// The places [`find_map_file`] searches, for messages.
-pub fn map_places(lookup: &Lookup, map: &Tree) -> String {
+/// The places [`find_map_file`] searches for a map's ground, for messages:
+/// the caller's sources, the map's own folder, the `data` folder of its
+/// tree.
+pub fn ground_places(lookup: &Lookup, map: &Tree) -> String {
     let mut all: Vec<String> = lookup.sources().iter().map(|s| s.describe()).collect();
-    all.push(place(
-        &map.source,
-        &map.root(Layout::RAGNAROK_MAP).join(&GamePath::new("data")),
-    ));
+    let data = map.root(Layout::RAGNAROK_MAP).join(&GamePath::new("data"));
+    for p in [map.folder(), data] {
+        let p = place(&map.source, &p);
+        if !all.contains(&p) {
+            all.push(p);
+        }
+    }
     all.join(", ")
 }
 
@@ -176,10 +184,6 @@ impl Format for RswFormat {
 struct OpenRsw(rsw::Rsw);
 
 impl Opened for OpenRsw {
-    fn role(&self) -> FileKind {
-        FileKind::Map
-    }
-
     fn summary(&self, cx: &Context) -> Result<Summary> {
         let parsed = &self.0;
         let summary = rsw::summary(parsed);
@@ -205,7 +209,8 @@ impl Opened for OpenRsw {
             let found = match found_cache.iter().find(|(f, _)| f == file) {
                 Some((_, f)) => *f,
                 None => {
-                    let f = find_map_file(cx.lookup, &cx.tree, "model", inst.file.bytes()).is_some();
+                    let f =
+                        find_map_file(cx.lookup, &cx.tree, "model", inst.file.bytes()).is_some();
                     found_cache.push((file.clone(), f));
                     f
                 }
@@ -253,10 +258,6 @@ impl Format for GndFormat {
 struct OpenGnd(gnd::Gnd);
 
 impl Opened for OpenGnd {
-    fn role(&self) -> FileKind {
-        FileKind::Ground
-    }
-
     fn summary(&self, _: &Context) -> Result<Summary> {
         let summary = gnd::summary(&self.0);
         let notes = vec![

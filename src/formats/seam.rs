@@ -40,14 +40,12 @@ pub(crate) trait Format: Sync {
 
 /// A parsed file, asked once or several times for what the caller needs.
 pub(crate) trait Opened: Send {
-    /// The role of the format that opened it.
-    fn role(&self) -> FileKind;
     /// What `kiln inspect` shows beyond the lowered model: the format's own
     /// fields as stored, and lines only this format has.
     fn summary(&self, cx: &Context) -> Result<Summary>;
     /// The model, lowered into kiln's scene form with its textures.
     fn model(&self, cx: &Context) -> Result<Model> {
-        Err(wrong_role(self.role(), cx.file))
+        Err(wrong_role(cx.role, cx.file))
     }
     /// The animation, and the bones it needs bound (Arma).
     fn animation(&self, cx: &Context) -> Result<(Animation, Option<Vec<BoneSpec>>)> {
@@ -61,6 +59,8 @@ pub(crate) trait Opened: Send {
 
 /// Everything a parsed file may need to finish loading.
 pub(crate) struct Context<'a> {
+    /// What the file is for (its format's role).
+    pub role: FileKind,
     /// The caller's sources and the record of what was read.
     pub lookup: &'a Lookup,
     /// The file's own tree.

@@ -22,7 +22,8 @@
 //! kiln world = `D · RO`, `D = diag(1, -1, -1)`: kiln x = RO x, kiln y =
 //! −height, kiln z = −RO z, so tile rows advance towards −Z.
 //!
-//! Shading, for the renderer (see [`shade`]). roBrowser's fragment shader
+//! Shading, done by the rasterizer's [`LightmapLayer`](crate::raster::LightmapLayer).
+//! roBrowser's fragment shader
 //! computes `tex · clamp(ambient + diffuse·max(n·l, 0)) · lm.a + lm.rgb`,
 //! after raising `lm.rgb` to the power 1.3 in its "smooth light" mode. kiln
 //! follows the combination but not the 1.3 curve: the curve is a roBrowser
@@ -45,6 +46,7 @@ use std::sync::Arc;
 use glam::{Vec2, Vec3};
 
 use crate::formats::gnd::{Gnd, Surface};
+use crate::scene::geometry::top_height;
 use crate::scene::TextureSlot;
 use crate::texture::{Texture, TextureAlpha};
 
@@ -205,18 +207,6 @@ fn fnv1a(bytes: &[u8]) -> u32 {
         h = h.wrapping_mul(0x0100_0193);
     }
     h
-}
-
-/// Height over a tile top whose corners (h0 bottom-left, h1 bottom-right,
-/// h2 top-left, h3 top-right) have heights `c`, at fractions `fx`, `fy` of
-/// the tile: on triangles (h0, h1, h3) and (h0, h3, h2), split on the h0–h3
-/// diagonal like the drawn mesh.
-pub fn top_height(c: [f32; 4], fx: f32, fy: f32) -> f32 {
-    if fx >= fy {
-        c[0] + fx * (c[1] - c[0]) + fy * (c[3] - c[1])
-    } else {
-        c[0] + fy * (c[2] - c[0]) + fx * (c[3] - c[2])
-    }
 }
 
 /// Each channel in 72..=167: never black, white or saturated, so a missing

@@ -16,6 +16,6 @@ pub mod scene;
 pub mod water;
 
 pub use camera::{MapCamera, MapViewCamera, Region};
-pub use preview::{Map, MapView};
 pub use draw::render;
+pub use preview::{Map, MapView};
 pub use scene::MapScene;

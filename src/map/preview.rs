@@ -45,9 +45,7 @@ impl Map {
         data: &[PathBuf],
         sources: &[SourceRef],
     ) -> Result<Map> {
-        let mut all = crate::source::folders(data);
-        all.extend(sources.iter().cloned());
-        let lookup = Lookup::new(all);
+        let lookup = Lookup::with_folders(data, sources);
         let scene = MapScene::load(&rsw.into(), &lookup)?;
         Ok(Map {
             scene,
@@ -88,14 +86,22 @@ impl Map {
                 view.antialias
             )));
         }
-        let cam = view.camera.frame(&self.scene, region).map_err(Error::Usage)?;
+        let cam = view
+            .camera
+            .frame(&self.scene, region)
+            .map_err(Error::Usage)?;
         let opts = RenderOptions {
             width: cam.width,
             height: cam.height,
             supersample: view.antialias,
             background: view.background,
         };
-        Ok(super::draw::render(&self.scene, &cam.camera, view.time, &opts))
+        Ok(super::draw::render(
+            &self.scene,
+            &cam.camera,
+            view.time,
+            &opts,
+        ))
     }
 
     /// The scene form, for kiln's own tests and tools.

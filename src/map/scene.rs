@@ -3,14 +3,14 @@
 //! and the map's sun.
 
 use crate::error::{Error, Result};
-use crate::formats::ragnarok::{find_map_file, map_places, model_texture};
+use crate::formats::ragnarok::{find_map_file, ground_places, model_texture};
 use crate::formats::rsm::lower::lower as lower_rsm;
 use crate::formats::{gnd, rsm, rsw};
-use crate::source::{Found, Layout, Lookup, Tree};
-use crate::spec::FileRef;
 use crate::map::ground::Ground;
 use crate::raster::Light;
 use crate::scene::{self, Model};
+use crate::source::{Found, Layout, Lookup, Tree};
+use crate::spec::FileRef;
 use glam::{Mat3, Mat4, Vec3};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -94,7 +94,7 @@ impl MapScene {
     /// Loads the map `rsw` searching the folders `data` first (in order),
     /// then the map's own tree.
     pub fn open(rsw: impl Into<FileRef>, data: &[PathBuf]) -> Result<MapScene> {
-        MapScene::load(&rsw.into(), &Lookup::new(crate::source::folders(data)))
+        MapScene::load(&rsw.into(), &Lookup::with_folders(data, &[]))
     }
 
     /// Loads the map `rsw`, its ground and every model it names (each file
@@ -110,7 +110,7 @@ impl MapScene {
                 "{}: ground file \"{}\" not found (looked in {})",
                 rsw_path.display(),
                 rsw.gnd.text,
-                map_places(lookup, &tree)
+                ground_places(lookup, &tree)
             ))
         })?;
         let gnd_path = gnd_found.entry.location.clone();
@@ -161,7 +161,9 @@ impl MapScene {
         }
         let models: Vec<MapModel> = files
             .par_iter()
-            .map(|(name, raw)| load_map_model(name, find_map_file(lookup, &tree, "model", raw), lookup))
+            .map(|(name, raw)| {
+                load_map_model(name, find_map_file(lookup, &tree, "model", raw), lookup)
+            })
             .collect();
 
         let mut warnings = rsw.warnings.clone();
@@ -335,7 +337,9 @@ fn load_map_model(name: &str, found: Option<Found>, lookup: &Lookup) -> MapModel
         Err(e) => return missing(Some(path), Some(e.to_string())),
     };
     let tree: Tree = found.tree();
-    let model = lower_rsm(&parsed, &path, &mut |raw| model_texture(lookup, &tree, &path, raw));
+    let model = lower_rsm(&parsed, &path, &mut |raw| {
+        model_texture(lookup, &tree, &path, raw)
+    });
     // RSM1: kiln's display already is the client's centering under D. RSM2:
     // the client does not centre, so undo kiln's centering translation.
     let to_client = if parsed.is_rsm2() {

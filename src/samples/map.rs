@@ -5,7 +5,7 @@
 
 use crate::formats::gnd::{Cube, Gnd, Lightmap, Lightmaps, Surface};
 use crate::formats::rsw::{FixedName, Light, ModelInstance, Object, Rsw, Water};
-use crate::map::ground::top_height;
+use crate::scene::geometry::top_height;
 
 /// Ground width of the sample map, in tiles.
 pub const WIDTH: i32 = 24;

@@ -1,5 +1,6 @@
-//! Small geometry shared by generated meshes: the map's placeholder box and
-//! kiln's sample models.
+//! Small geometry shared by generated meshes and the map: the map's
+//! placeholder box and kiln's sample models, and the height over a ground
+//! tile that the map's ground and the sample map both follow.
 
 use glam::Vec3;
 
@@ -63,4 +64,16 @@ pub(crate) fn box_faces(a: Vec3, b: Vec3) -> [(Vec3, [Vec3; 4]); 6] {
             ],
         ),
     ]
+}
+
+/// Height over a tile top whose corners (h0 bottom-left, h1 bottom-right,
+/// h2 top-left, h3 top-right) have heights `c`, at fractions `fx`, `fy` of
+/// the tile: on triangles (h0, h1, h3) and (h0, h3, h2), split on the h0–h3
+/// diagonal as the map's ground draws it.
+pub(crate) fn top_height(c: [f32; 4], fx: f32, fy: f32) -> f32 {
+    if fx >= fy {
+        c[0] + fx * (c[1] - c[0]) + fy * (c[3] - c[1])
+    } else {
+        c[0] + fy * (c[2] - c[0]) + fx * (c[3] - c[2])
+    }
 }

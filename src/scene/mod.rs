@@ -13,7 +13,6 @@ pub mod pose;
 pub mod skeleton;
 mod track;
 
-
 pub use model::*;
 pub use pose::{pose, PosedModel, PosedPrimitive};
 pub use track::{Interp, Interpolate, Track};

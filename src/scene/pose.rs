@@ -128,10 +128,7 @@ pub fn pose(model: &Model, t: f32) -> PosedModel {
         }
         meshes.push(PosedMesh { positions, normals });
     }
-    PosedModel {
-        meshes,
-        primitives,
-    }
+    PosedModel { meshes, primitives }
 }
 
 /// The inverse transpose of `m`'s linear part (the part itself when singular).

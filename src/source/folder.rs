@@ -170,4 +170,76 @@ mod tests {
         assert_eq!(latin1_bytes("트랩".as_bytes()), None);
         assert_eq!(latin1_bytes(&[0xc6, 0xae]), None);
     }
+
+    fn scratch(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("kiln-folder-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn files_are_found_in_any_case_and_folders_listed_sorted() {
+        let d = scratch("find");
+        std::fs::create_dir_all(d.join("Data/Texture")).unwrap();
+        std::fs::write(d.join("Data/Texture/Wall.BMP"), b"1234").unwrap();
+        std::fs::write(d.join("Data/b.txt"), b"").unwrap();
+        let f = Folder::new(&d);
+        let e = f.find(&GamePath::new("data\\texture\\wall.bmp")).unwrap();
+        assert_eq!(
+            (e.location.clone(), e.size),
+            (d.join("Data/Texture/Wall.BMP"), 4)
+        );
+        assert_eq!(f.read(&e).unwrap(), b"1234");
+        // A folder is not a file, and a missing name is not found.
+        assert_eq!(f.find(&GamePath::new("data/texture")), None);
+        assert_eq!(f.find(&GamePath::new("data/texture/none.bmp")), None);
+        assert_eq!(f.find(&GamePath::root()), None);
+        let (at, list) = f.list(&GamePath::new("DATA")).unwrap();
+        assert_eq!(at, d.join("Data"));
+        let names: Vec<(&[u8], EntryKind)> =
+            list.iter().map(|l| (l.name.as_slice(), l.kind)).collect();
+        assert_eq!(
+            names,
+            [
+                (&b"Texture"[..], EntryKind::Folder),
+                (b"b.txt", EntryKind::File)
+            ]
+        );
+        assert_eq!(f.list(&GamePath::root()).unwrap().0, d);
+        assert!(f.list(&GamePath::new("data/b.txt")).is_none());
+        // A source whose folder does not exist holds nothing.
+        let gone = Folder::new(d.join("gone"));
+        assert_eq!(gone.find(&GamePath::new("data/b.txt")), None);
+        assert!(gone.list(&GamePath::root()).is_none());
+        // A file that vanished after it was found is an error naming it.
+        std::fs::remove_file(d.join("Data/Texture/Wall.BMP")).unwrap();
+        let err = f.read(&e).unwrap_err();
+        assert!(
+            matches!(&err, Error::Io { path, .. } if *path == e.location),
+            "{err}"
+        );
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_bare_file_name_lies_in_the_current_folder() {
+        assert_eq!(Folder::new("").root(), Path::new("."));
+        assert_eq!(Folder::new("x").root(), Path::new("x"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_to_folders_are_listed_apart() {
+        let d = scratch("links");
+        std::fs::create_dir_all(d.join("real")).unwrap();
+        std::os::unix::fs::symlink(&d, d.join("real/up")).unwrap();
+        let (_, list) = Folder::new(&d).list(&GamePath::new("real")).unwrap();
+        assert_eq!(list.len(), 1);
+        assert_eq!(
+            (list[0].name.as_slice(), list[0].kind),
+            (&b"up"[..], EntryKind::LinkedFolder)
+        );
+        let _ = std::fs::remove_dir_all(&d);
+    }
 }

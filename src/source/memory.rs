@@ -99,7 +99,9 @@ impl DataSource for MemorySource {
         }
         Some((
             self.location(dir),
-            out.into_iter().map(|(name, kind)| Listed { name, kind }).collect(),
+            out.into_iter()
+                .map(|(name, kind)| Listed { name, kind })
+                .collect(),
         ))
     }
 }
@@ -127,5 +129,30 @@ mod tests {
             ]
         );
         assert!(m.list(&GamePath::new("nowhere")).is_none());
+    }
+
+    #[test]
+    fn a_later_insert_in_another_case_replaces_the_file() {
+        let mut m = MemorySource::new("mem");
+        assert!(m.is_empty());
+        m.insert("a/B.bmp", vec![1]).insert("A/b.BMP", vec![2]);
+        assert_eq!(m.len(), 1);
+        let e = m.find(&GamePath::new("a/b.bmp")).unwrap();
+        assert_eq!(
+            (e.location.clone(), e.size),
+            (PathBuf::from("mem:/A/b.BMP"), 1)
+        );
+        assert_eq!(m.read(&e).unwrap(), vec![2]);
+        let (at, root) = m.list(&GamePath::root()).unwrap();
+        assert_eq!(at, PathBuf::from("mem:/"));
+        assert_eq!(root.len(), 1);
+        // An entry another source found is not read from this one.
+        let other = Entry {
+            location: PathBuf::from("other:/A/b.BMP"),
+            size: 1,
+            key: 0,
+        };
+        let err = m.read(&other).unwrap_err();
+        assert!(err.to_string().starts_with("other:/A/b.BMP"), "{err}");
     }
 }

@@ -11,15 +11,18 @@
 //!
 //! A [`Folder`] answers from disk with the games' rules (any case, CP949
 //! names in their three on-disk spellings); a [`MemorySource`] from memory.
-//! Archives (GRF, PBO, Grimrock `.dat`) implement the same trait.
+//! Those are the two kiln ships; an archive (GRF, PBO, Grimrock `.dat`)
+//! becomes a source by implementing the same trait.
 
 mod folder;
 mod memory;
+mod named;
 mod path;
 mod tree;
 
 pub use folder::Folder;
 pub use memory::MemorySource;
+pub use named::FileRef;
 pub use path::GamePath;
 pub use tree::{Layout, Tree};
 
@@ -40,7 +43,7 @@ pub trait DataSource: Send + Sync + fmt::Debug {
     fn find(&self, path: &GamePath) -> Option<Entry>;
     /// The bytes of an entry this source found.
     fn read(&self, entry: &Entry) -> Result<Vec<u8>>;
-    /// The folder at `path`: its location and its entries sorted bytewise
+    /// The folder at `dir`: its location and its entries sorted bytewise
     /// by name; `None` when there is no such folder.
     fn list(&self, dir: &GamePath) -> Option<(PathBuf, Vec<Listed>)>;
 }
@@ -99,6 +102,17 @@ impl Lookup {
         }
     }
 
+    /// Searches the folders `dirs` (a recipe's `data:`, `--data`), then
+    /// `then` (a caller's extra sources), before any file's own tree.
+    pub fn with_folders(dirs: &[PathBuf], then: &[SourceRef]) -> Lookup {
+        let mut sources: Vec<SourceRef> = dirs
+            .iter()
+            .map(|d| Arc::new(Folder::new(d.clone())) as SourceRef)
+            .collect();
+        sources.extend(then.iter().cloned());
+        Lookup::new(sources)
+    }
+
     /// The caller's sources, in priority order.
     pub fn sources(&self) -> &[SourceRef] {
         &self.sources
@@ -139,7 +153,7 @@ impl Lookup {
     /// Reads a file named on the command line or in a recipe: from disk
     /// when it is there, else by the name as written from the caller's
     /// sources. A file on neither gives the disk's "not found" error.
-    pub fn read_named(&self, file: &crate::spec::FileRef) -> Result<(Vec<u8>, Origin)> {
+    pub fn read_named(&self, file: &FileRef) -> Result<(Vec<u8>, Origin)> {
         match std::fs::read(&file.disk) {
             Ok(bytes) => {
                 self.note(&file.disk);
@@ -224,9 +238,116 @@ impl Found {
     }
 }
 
-/// Folder sources for paths given on the command line or in a recipe.
-pub fn folders(dirs: &[PathBuf]) -> Vec<SourceRef> {
-    dirs.iter()
-        .map(|d| Arc::new(Folder::new(d.clone())) as SourceRef)
-        .collect()
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("kiln-source-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn memory(name: &str, files: &[(&str, &[u8])]) -> SourceRef {
+        let mut m = MemorySource::new(name);
+        for (path, bytes) in files {
+            m.insert(path, bytes.to_vec());
+        }
+        Arc::new(m)
+    }
+
+    #[test]
+    fn the_first_candidate_a_source_holds_wins_and_reads_are_recorded() {
+        let a = memory("a", &[("x/one.bmp", b"a1")]);
+        let b = memory("b", &[("x/one.bmp", b"b1"), ("x/two.bmp", b"b2")]);
+        let lookup = Lookup::new(vec![a.clone(), b.clone()]);
+        let path = |p: &str| GamePath::new(p);
+        let found = lookup
+            .first([
+                (a.clone(), path("x/two.bmp")),
+                (b.clone(), path("X/ONE.BMP")),
+                (a.clone(), path("x/one.bmp")),
+            ])
+            .unwrap();
+        assert_eq!(found.entry.location, PathBuf::from("b:/x/one.bmp"));
+        assert_eq!(found.path, path("X/ONE.BMP"));
+        assert!(lookup.reads().is_empty(), "finding is not reading");
+        assert_eq!(lookup.read(&found).unwrap(), b"b1");
+        assert_eq!(lookup.list(&a, &path("x")).len(), 1);
+        assert!(lookup.list(&a, &path("nowhere")).is_empty());
+        assert!(lookup.first([(a.clone(), path("x/two.bmp"))]).is_none());
+        assert_eq!(
+            lookup.reads(),
+            [PathBuf::from("a:/x"), PathBuf::from("b:/x/one.bmp")]
+        );
+        // The found file's tree is the source it came from.
+        let tree = found.tree();
+        assert_eq!(tree.source.describe(), "b (in memory, 2 files)");
+        assert_eq!(tree.folder(), path("X"));
+    }
+
+    #[test]
+    fn named_files_come_from_disk_then_from_the_sources_by_the_name_written() {
+        let dir = scratch("named");
+        std::fs::write(dir.join("m.rsm"), b"disk").unwrap();
+        let lookup = Lookup::new(vec![memory("mem", &[("data/m.rsm", b"mem")])]);
+
+        let on_disk = FileRef::relative_to(&dir, "m.rsm");
+        let (bytes, origin) = lookup.read_named(&on_disk).unwrap();
+        assert_eq!(
+            (bytes.as_slice(), origin.name()),
+            (&b"disk"[..], dir.join("m.rsm"))
+        );
+
+        let in_source = FileRef::relative_to(&dir, "DATA\\m.rsm");
+        let (bytes, origin) = lookup.read_named(&in_source).unwrap();
+        assert_eq!(bytes, b"mem");
+        assert_eq!(origin.name(), PathBuf::from("mem:/data/m.rsm"));
+        // Its tree is the source, with the file at the path as asked.
+        let tree = origin.tree(Layout::RAGNAROK_MAP);
+        assert_eq!(tree.file, GamePath::new("DATA/m.rsm"));
+        assert_eq!(tree.root(Layout::RAGNAROK_MAP), GamePath::root());
+
+        // Neither on disk nor in a source: the disk's error, naming the
+        // path on disk; an empty name asks no source.
+        for written in ["lost.rsm", ""] {
+            let e = lookup
+                .read_named(&FileRef::relative_to(&dir, written))
+                .unwrap_err();
+            assert!(
+                matches!(&e, crate::Error::Io { path, .. } if *path == dir.join(written)),
+                "{e}"
+            );
+        }
+        assert_eq!(
+            lookup.reads(),
+            [dir.join("m.rsm"), PathBuf::from("mem:/data/m.rsm")]
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn data_folders_come_before_the_extra_sources() {
+        let dir = scratch("order");
+        std::fs::create_dir_all(dir.join("texture")).unwrap();
+        std::fs::write(dir.join("texture/a.bmp"), b"folder").unwrap();
+        let extra = memory("mem", &[("texture/a.bmp", b"mem")]);
+        let lookup = Lookup::with_folders(std::slice::from_ref(&dir), &[extra]);
+        let names: Vec<String> = lookup.sources().iter().map(|s| s.describe()).collect();
+        assert_eq!(
+            names,
+            [dir.display().to_string(), "mem (in memory, 1 files)".into()]
+        );
+        let found = lookup
+            .first(
+                lookup
+                    .sources()
+                    .iter()
+                    .map(|s| (s.clone(), GamePath::new("TEXTURE/A.bmp"))),
+            )
+            .unwrap();
+        assert_eq!(lookup.read(&found).unwrap(), b"folder");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -8,9 +8,11 @@ use std::fmt;
 ///
 /// Components are split on `\` and `/`; empty and `.` components are
 /// dropped, and trailing spaces and dots are cut from each component
-/// because Windows ignores them. Components compare in any ASCII case,
-/// CP949-aware: a double-byte character's trail byte may look like an ASCII
-/// letter without being one, so it is never folded.
+/// because Windows ignores them. Sources (and [`GamePath::part_is`]) match
+/// components in any ASCII case, CP949-aware: a double-byte character's
+/// trail byte may look like an ASCII letter without being one, so it is
+/// never folded. `==` and the ordering compare spellings byte for byte:
+/// `Data/x.bmp` and `data/X.BMP` are two values naming the same file.
 #[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct GamePath {
     parts: Vec<Vec<u8>>,
@@ -165,7 +167,10 @@ mod tests {
             split(b"la_scifi\\error_01.bmp"),
             vec![b"la_scifi".to_vec(), b"error_01.bmp".to_vec()]
         );
-        assert_eq!(split(b"\\a//.\\b.bmp. "), vec![b"a".to_vec(), b"b.bmp".to_vec()]);
+        assert_eq!(
+            split(b"\\a//.\\b.bmp. "),
+            vec![b"a".to_vec(), b"b.bmp".to_vec()]
+        );
         assert_eq!(split(b"..\\x"), vec![b"..".to_vec(), b"x".to_vec()]);
         assert!(split(b"").is_empty());
     }
@@ -187,5 +192,9 @@ mod tests {
         assert_eq!(p.file_name(), Some(&b"Sail.bmp"[..]));
         assert!(p.part_is(0, b"DATA"));
         assert_eq!(p.skip(2).to_string(), "kiln/Sail.bmp");
+        // Equality is by spelling; matching in the game's rules is the
+        // sources' (and part_is') business.
+        assert_ne!(GamePath::new("Data/x.bmp"), GamePath::new("data/X.BMP"));
+        assert_eq!(GamePath::new("data\\x.bmp"), GamePath::new("data/x.bmp"));
     }
 }

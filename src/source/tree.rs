@@ -232,4 +232,20 @@ mod layout_tests {
         };
         assert_eq!(t.root(Layout::RAGNAROK_MODEL).to_string(), "model");
     }
+
+    #[test]
+    fn a_path_through_dot_dot_asks_the_disk_for_folder_names() {
+        let d = std::env::temp_dir().join(format!("kiln-tree-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(d.join("client/data/model")).unwrap();
+        std::fs::write(d.join("client/data/model/x.rsm"), b"GRSM").unwrap();
+        // `..` carries no name: the real folder above `model` is `data`.
+        let path = d.join("client/data/model/../model/x.rsm");
+        let t = Tree::of_disk_file(&path, Layout::RAGNAROK_MODEL);
+        assert_eq!(t.file.to_string(), "data/model/x.rsm");
+        assert_eq!(t.root(Layout::RAGNAROK_MODEL), GamePath::root());
+        let e = t.source.find(&t.file).expect("the model, in its own tree");
+        assert_eq!(t.source.read(&e).unwrap(), b"GRSM");
+        let _ = std::fs::remove_dir_all(&d);
+    }
 }

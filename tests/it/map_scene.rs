@@ -539,11 +539,37 @@ fn a_missing_ground_file_is_a_clear_error() {
     let e = MapScene::open(dir.join("lost.rsw"), &[])
         .unwrap_err()
         .to_string();
+    // Beside the map, then the data folder of its tree (a map outside any
+    // `data/` is its own tree's root).
+    assert_eq!(
+        e,
+        format!(
+            "{}: ground file \"nowhere.gnd\" not found (looked in {}, {})",
+            dir.join("lost.rsw").display(),
+            dir.display(),
+            dir.join("data").display()
+        )
+    );
+    // A map inside a client's `data/`: that folder is both, named once,
+    // after the caller's folders.
+    let extra = dir.join("extra");
+    std::fs::create_dir_all(dir.join("client/data")).unwrap();
+    std::fs::write(dir.join("client/data/lost.rsw"), rsw::write(&rsw)).unwrap();
+    let e = MapScene::open(
+        dir.join("client/data/lost.rsw"),
+        std::slice::from_ref(&extra),
+    )
+    .unwrap_err()
+    .to_string();
     assert!(
-        e.contains("lost.rsw") && e.contains("nowhere.gnd") && e.contains("not found"),
+        e.ends_with(&format!(
+            "(looked in {}, {})",
+            extra.display(),
+            dir.join("client/data").display()
+        )),
         "{e}"
     );
-    let _ = Path::new(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 // ---------------------------------------------------------------------------

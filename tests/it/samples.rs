@@ -6,9 +6,9 @@ use crate::common;
 
 use glam::Vec3;
 use kiln::camera::{Framing, LightSpace, LightSpec, Projection};
+use kiln::render::ViewSpec;
 use kiln::render::{render_clip, ClipPlan};
 use kiln::scene;
-use kiln::spec::ViewSpec;
 use std::path::{Path, PathBuf};
 
 fn samples_dir() -> PathBuf {

@@ -7,8 +7,8 @@ use super::error::{Ctx, JobLabel, RecipeError};
 use super::raw::{RawClip, RawJob};
 use super::values::{check_file_name, finite, in_range, int_range, non_negative};
 use crate::scene::clip::{Clip, Step, MAX_FRAMES};
-use serde_saphyr::Location;
 use crate::spec::FileRef;
+use serde_saphyr::Location;
 
 /// One clip of a job: where its animation comes from and which moments of
 /// it become frames.

@@ -15,7 +15,8 @@ use super::output::{resolve_output, Outputs};
 use super::raw::{pick, RawCamera, RawJob, RawLight, RawSkeleton};
 use super::values::{color3, finite, in_range, int_range, Lod, Materials, ProjectionKind, Size, S};
 use crate::camera::{yaw_pitch_vector, Framing, LightSpace, LightSpec, Projection};
-use crate::spec::{self, AnimationSettings, FileRef, ModelSpec, SkeletonSpec, ViewSpec};
+use crate::render::ViewSpec;
+use crate::spec::{self, AnimationSettings, FileRef, ModelSpec, SkeletonSpec};
 use glam::Vec3;
 use serde_saphyr::Location;
 use std::path::PathBuf;
@@ -487,9 +488,20 @@ mod tests {
     use crate::camera::{Framing, Projection};
     use std::path::Path;
 
+    /// `ViewSpec::default()` promises a recipe job's defaults; both spell
+    /// them out, so this keeps them equal.
+    #[test]
+    fn a_job_that_sets_nothing_has_the_default_view() {
+        let text = "jobs:\n  - name: a\n    model: a.rsm\n";
+        let jobs = Recipe::from_str(text, Path::new("r.yaml")).unwrap().jobs();
+        assert_eq!(jobs[0].view, crate::render::ViewSpec::default());
+    }
+
     fn camera(block: &str) -> Result<Framing, RecipeError> {
         let text = format!("jobs:\n  - name: a\n    model: a.rsm\n    camera: {block}\n");
-        Ok(Recipe::from_str(&text, Path::new("r.yaml"))?.jobs()[0].view.framing)
+        Ok(Recipe::from_str(&text, Path::new("r.yaml"))?.jobs()[0]
+            .view
+            .framing)
     }
 
     #[test]

@@ -3,8 +3,7 @@
 //! that need a range check are [`S`]panned so the check can point at them.
 
 use super::values::{
-    Background, Directions, Int, Lod, Materials, Num, OneOrMany, OutName, ProjectionKind,
-    Size, S,
+    Background, Directions, Int, Lod, Materials, Num, OneOrMany, OutName, ProjectionKind, Size, S,
 };
 use crate::camera::LightSpace;
 use serde::Deserialize;

@@ -458,9 +458,15 @@ pub fn parse(text: &str) -> Result<Cfg, CfgError> {
 /// Reads and parses a config file; errors read `path:line:column: message`.
 pub fn parse_file(path: &Path) -> crate::Result<Cfg> {
     let bytes = std::fs::read(path).map_err(|e| crate::Error::io(path, e))?;
+    parse_bytes(&bytes, path)
+}
+
+/// Parses a config file's bytes; `file` names it in errors, which read
+/// `file:line:column: message`.
+pub fn parse_bytes(bytes: &[u8], file: &Path) -> crate::Result<Cfg> {
     // Configs are usually ASCII or CP1252; lossy decoding keeps positions usable.
-    let text = String::from_utf8_lossy(&bytes);
-    parse(&text).map_err(|e| crate::Error::Other(format!("{}:{e}", path.display())))
+    let text = String::from_utf8_lossy(bytes);
+    parse(&text).map_err(|e| crate::Error::Other(format!("{}:{e}", file.display())))
 }
 
 /// Looks a property up through `class X: Base` chains among `siblings`.

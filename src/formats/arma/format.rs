@@ -33,10 +33,6 @@ impl Format for P3dFormat {
 struct OpenP3d(p3d::Mlod);
 
 impl Opened for OpenP3d {
-    fn role(&self) -> FileKind {
-        FileKind::Model
-    }
-
     fn summary(&self, _: &Context) -> Result<Summary> {
         let summary = p3d::summary(&self.0);
         let mut notes = Vec::new();
@@ -104,14 +100,7 @@ impl Opened for OpenP3d {
                 .materials
                 .iter()
                 .find(|(n, _)| n.eq_ignore_ascii_case(name))?;
-            Some(match cx.lookup.read_named(file) {
-                Ok((bytes, origin)) => {
-                    let location = origin.name();
-                    let decoded = crate::formats::texture::decode(&bytes, &location);
-                    (location, decoded)
-                }
-                Err(e) => (file.disk.clone(), Err(e)),
-            })
+            Some(crate::formats::texture::read_named(cx.lookup, file))
         };
         Ok(lower::lower_mlod(parsed, lod, cx.file, &mut image))
     }
@@ -167,10 +156,6 @@ impl OpenRtm {
 }
 
 impl Opened for OpenRtm {
-    fn role(&self) -> FileKind {
-        FileKind::Animation
-    }
-
     fn summary(&self, cx: &Context) -> Result<Summary> {
         let summary = rtm::summary(&self.0);
         let details = serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null);
@@ -232,28 +217,15 @@ impl Opened for OpenRtm {
     }
 }
 
-/// The (bone, parent) pairs of skeleton `class` in a `model.cfg`.
-pub(crate) fn skeleton_bones(
-    lookup: &Lookup,
-    config: &FileRef,
-    class: &str,
-) -> Result<Vec<(String, String)>> {
+/// The (bone, parent) pairs of skeleton `class` in a `model.cfg`; errors
+/// name the file where it was read (on disk, or in a source).
+fn skeleton_bones(lookup: &Lookup, config: &FileRef, class: &str) -> Result<Vec<(String, String)>> {
     let (bytes, origin) = lookup.read_named(config)?;
-    let parsed = parse_config(&bytes, &origin.name())?;
+    let file = origin.name();
+    let parsed = cfg::parse_bytes(&bytes, &file)?;
     let skeletons = cfg::skeletons(&parsed);
-    cfg::resolve_bones(&skeletons, class).map_err(|e| {
-        Error::Usage(format!(
-            "{}: skeleton '{class}': {e}",
-            config.disk.display()
-        ))
-    })
-}
-
-/// A config's text: usually ASCII or CP1252; lossy decoding keeps
-/// positions usable.
-fn parse_config(bytes: &[u8], file: &Path) -> Result<cfg::Cfg> {
-    let text = String::from_utf8_lossy(bytes);
-    cfg::parse(&text).map_err(|e| Error::Other(format!("{}:{e}", file.display())))
+    cfg::resolve_bones(&skeletons, class)
+        .map_err(|e| Error::Usage(format!("{}: skeleton '{class}': {e}", file.display())))
 }
 
 /// Arma `model.cfg` / `config.cpp` text.
@@ -275,17 +247,13 @@ impl Format for ConfigFormat {
         Layout::FOLDER
     }
     fn open(&self, bytes: &[u8], file: &Path) -> Result<Box<dyn Opened>> {
-        Ok(Box::new(OpenConfig(parse_config(bytes, file)?)))
+        Ok(Box::new(OpenConfig(cfg::parse_bytes(bytes, file)?)))
     }
 }
 
 struct OpenConfig(cfg::Cfg);
 
 impl Opened for OpenConfig {
-    fn role(&self) -> FileKind {
-        FileKind::Config
-    }
-
     fn summary(&self, _: &Context) -> Result<Summary> {
         let parsed = &self.0;
         let skeletons = cfg::skeletons(parsed);
@@ -322,5 +290,34 @@ impl Opened for OpenConfig {
             details,
             ..Summary::default()
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::{MemorySource, SourceRef};
+    use std::sync::Arc;
+
+    #[test]
+    fn a_skeleton_read_from_a_source_is_named_by_its_location() {
+        let mut mem = MemorySource::new("mem");
+        mem.insert(
+            "addon/model.cfg",
+            b"class CfgSkeletons { class S { skeletonBones[] = {\"a\", \"\"}; }; };".to_vec(),
+        );
+        let lookup = Lookup::new(vec![Arc::new(mem) as SourceRef]);
+        let config = FileRef {
+            disk: "no/such/folder/model.cfg".into(),
+            written: "addon/model.cfg".into(),
+        };
+        let bones = skeleton_bones(&lookup, &config, "S").unwrap();
+        assert_eq!(bones, [("a".to_string(), String::new())]);
+        let e = skeleton_bones(&lookup, &config, "Nope").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("mem:/addon/model.cfg: skeleton 'Nope': "),
+            "{e}"
+        );
     }
 }

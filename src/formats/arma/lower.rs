@@ -16,15 +16,15 @@ use super::rtm::{self, Bmtr, PlainRtm};
 use crate::scene::animation::{Animation, NodeTrack};
 use crate::scene::skeleton::BoneSpec;
 use crate::scene::*;
-use crate::texture::{Texture, TextureAlpha};
+use crate::texture::TextureAlpha;
 use glam::{Mat4, Quat, Vec2, Vec3};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 /// An image for a face texture: where it was read from and the decoded
 /// texture or why it could not be read.
-pub type FaceImage = (PathBuf, crate::Result<Texture>);
+pub type FaceImage = crate::formats::texture::TextureFile;
 
 const NEUTRAL: [f32; 4] = [0.72, 0.72, 0.72, 1.0];
 
@@ -259,11 +259,7 @@ fn track<T: crate::scene::Interpolate>(times: &[f32], values: Vec<T>) -> Option<
 /// at `phase × duration` seconds. With `travel`, every bone also moves by
 /// `step × phase` (the root displacement per cycle); otherwise the model
 /// animates in place.
-pub fn lower_plain(
-    r: &PlainRtm,
-    duration: f32,
-    travel: bool,
-) -> (Animation, Vec<BoneSpec>) {
+pub fn lower_plain(r: &PlainRtm, duration: f32, travel: bool) -> (Animation, Vec<BoneSpec>) {
     let times: Vec<f32> = r.frames.iter().map(|f| f.phase * duration).collect();
     let tracks = r
         .bones

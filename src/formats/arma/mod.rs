@@ -2,9 +2,11 @@
 
 pub mod cfg;
 mod format;
-internal!(
-    mod lower;
-);
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod lower;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod lower;
 pub mod p3d;
 pub mod rtm;
 

@@ -1,6 +1,6 @@
 //! Arma MLOD P3D models (the editable source format written by Object
-//! Builder). These structs mirror the file; splitting quads, posing with RTM
-//! and lowering to `scene::Model` happen in `scene`.
+//! Builder). These structs mirror the file; splitting quads and lowering to
+//! kiln's scene model happen in the lowering (`lower.rs` beside this file).
 //!
 //! Layout, checked byte for byte with `xxd` on every corpus MLOD (all parse
 //! to the exact end and write back identically):

@@ -32,10 +32,6 @@ impl Format for ModelFormat {
 struct OpenModel(GrModel);
 
 impl Opened for OpenModel {
-    fn role(&self) -> FileKind {
-        FileKind::Model
-    }
-
     fn summary(&self, _: &Context) -> Result<Summary> {
         let summary = super::model_summary(&self.0);
         let mut notes = Vec::new();
@@ -121,10 +117,6 @@ impl Format for AnimationFormat {
 struct OpenAnimation(Animation);
 
 impl Opened for OpenAnimation {
-    fn role(&self) -> FileKind {
-        FileKind::Animation
-    }
-
     fn summary(&self, cx: &Context) -> Result<Summary> {
         let parsed = &self.0;
         let summary = super::animation_summary(parsed);

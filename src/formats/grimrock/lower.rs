@@ -5,7 +5,8 @@
 //! kiln's display mirrors X: that is the field notes' "flip Z" (left- to
 //! right-handed) followed by a half turn about Y, so models face kiln's +Z
 //! and yaw 0 shows their front. Posing swaps triangle winding under the
-//! mirror ("*and* the index order"), so sprites never come out mirrored. Skinned vertices are stored in model space:
+//! mirror ("*and* the index order"), so sprites never come out mirrored.
+//! Skinned vertices are stored in model space:
 //! `v = Σ w · world(bone) · inv_rest · v_stored`, the mesh node's own
 //! transform cancels.
 

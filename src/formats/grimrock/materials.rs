@@ -22,9 +22,9 @@
 use super::lower::MaterialDef;
 use super::Model;
 use crate::formats::lua::{calls, LuaValue};
+use crate::formats::texture;
 use crate::source::{EntryKind, Found, GamePath, Layout, Lookup, SourceRef, Tree};
 use crate::spec::FileRef;
-use crate::formats::texture;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 /// Bounds on the `scripts/` walk, against link farms and huge trees.
@@ -42,7 +42,7 @@ pub struct GrimrockMaterial {
     /// The material's name, as model segments name it.
     pub name: String,
     /// As written, usually `mod_assets/…/x_dif.tga`; the game loads the `.dds`
-    /// with the same stem (which kiln therefore tries first).
+    /// with the same stem, and so does kiln.
     pub diffuse_map: Option<String>,
     /// `specularMap`, as written (not drawn by kiln).
     pub specular_map: Option<String>,
@@ -122,7 +122,11 @@ pub fn find_materials(lookup: &Lookup, tree: &Tree) -> (Vec<GrimrockMaterial>, V
 }
 
 /// Every `defineMaterial` in one Lua file; problems go to `warnings`.
-fn read_materials(lookup: &Lookup, found: &Found, warnings: &mut Vec<String>) -> Vec<GrimrockMaterial> {
+fn read_materials(
+    lookup: &Lookup,
+    found: &Found,
+    warnings: &mut Vec<String>,
+) -> Vec<GrimrockMaterial> {
     let file = found.entry.location.as_path();
     let size = found.entry.size;
     if size > MAX_LUA_BYTES {
@@ -299,7 +303,9 @@ pub fn lua_files(lookup: &Lookup, tree: &Tree) -> Vec<Found> {
     }
     // Folders from the top down, so the model's own folder has the last word.
     let folder = tree.folder();
-    let first = root.as_ref().map_or(folder.parts().len(), |(r, _)| r.parts().len());
+    let first = root
+        .as_ref()
+        .map_or(folder.parts().len(), |(r, _)| r.parts().len());
     for depth in first..=folder.parts().len() {
         let dir = GamePath::new(folder.parts()[..depth].join(&b'/'));
         for p in lookup.list(src, &dir) {
@@ -321,7 +327,13 @@ pub fn lua_files(lookup: &Lookup, tree: &Tree) -> Vec<Found> {
         .collect()
 }
 
-fn walk_lua(lookup: &Lookup, src: &SourceRef, dir: &GamePath, depth: usize, out: &mut Vec<GamePath>) {
+fn walk_lua(
+    lookup: &Lookup,
+    src: &SourceRef,
+    dir: &GamePath,
+    depth: usize,
+    out: &mut Vec<GamePath>,
+) {
     if depth > MAX_SCRIPT_DEPTH || out.len() >= MAX_LUA_FILES {
         return;
     }
@@ -405,12 +417,8 @@ pub fn material_defs(
             }
         }
     }
-    let decode = |location: PathBuf, bytes: crate::Result<Vec<u8>>| {
-        let image = bytes
-            .and_then(|b| texture::decode(&b, &location))
-            .map(Arc::new)
-            .map_err(|e| e.to_string());
-        (location, image)
+    let shared = |(location, image): texture::TextureFile| {
+        (location, image.map(Arc::new).map_err(|e| e.to_string()))
     };
     let defs = used
         .into_iter()
@@ -420,13 +428,10 @@ pub fn material_defs(
         .map(|name| {
             let lua = found.iter().find(|m| m.name == name);
             let texture = match overrides.iter().find(|(n, _)| *n == name) {
-                Some((_, file)) => Some(match lookup.read_named(file) {
-                    Ok((bytes, origin)) => decode(origin.name(), Ok(bytes)),
-                    Err(e) => (file.disk.clone(), Err(e.to_string())),
-                }),
+                Some((_, file)) => Some(shared(texture::read_named(lookup, file))),
                 None => lua.and_then(|m| m.diffuse_map.as_deref()).and_then(|d| {
                     match resolve_texture(lookup, tree, d) {
-                        Some(f) => Some(decode(f.entry.location.clone(), lookup.read(&f))),
+                        Some(f) => Some(shared(texture::read_found(lookup, &f))),
                         None => {
                             warnings.push(format!(
                                 "material '{name}': texture '{d}' not found (nor its .dds)"
@@ -465,7 +470,7 @@ mod tests {
     }
 
     fn resolve(model: &Path, map: &str, dirs: &[PathBuf]) -> Option<PathBuf> {
-        let lookup = Lookup::new(crate::source::folders(dirs));
+        let lookup = Lookup::with_folders(dirs, &[]);
         resolve_texture(&lookup, &tree(model), map).map(|f| f.entry.location)
     }
 
@@ -621,10 +626,87 @@ mod tests {
         // A source's own copy wins over the model's tree.
         write(&game.join("mod_assets/textures/only.dds"), "dds");
         assert_eq!(
-            resolve(&model, "mod_assets/textures/only.tga", std::slice::from_ref(&game)),
+            resolve(
+                &model,
+                "mod_assets/textures/only.tga",
+                std::slice::from_ref(&game)
+            ),
             Some(game.join("mod_assets/textures/only.dds"))
         );
 
+        let _ = fs::remove_dir_all(&root);
+    }
+
+    /// A 1×1 TGA of one colour.
+    fn tga(c: [u8; 4]) -> Vec<u8> {
+        texture::encode_tga32(1, 1, &[c], false)
+    }
+
+    fn texel(def: &MaterialDef) -> Option<(PathBuf, [u8; 4])> {
+        let (path, image) = def.texture.as_ref()?;
+        let image = image.as_ref().expect("a decoded texture");
+        Some((path.clone(), image.texels[0]))
+    }
+
+    #[test]
+    fn material_textures_are_decoded_or_reported_missing_once() {
+        let root = temp("defs");
+        let a = root.join("mod_assets");
+        // The fixture model's segments use kiln_base and kiln_arm.
+        write(
+            &a.join("scripts/materials.lua"),
+            "defineMaterial{ name = \"kiln_base\", diffuseMap = \"mod_assets/textures/gone_dif.tga\" }\n\
+             defineMaterial{ name = \"kiln_arm\", diffuseMap = \"mod_assets/textures/arm_dif.tga\", alphaTest = true }\n\
+             defineMaterial{ name = \"unused\", diffuseMap = \"mod_assets/textures/nowhere.tga\" }",
+        );
+        fs::create_dir_all(a.join("textures")).unwrap();
+        fs::write(a.join("textures/arm_dif.tga"), tga([9, 8, 7, 255])).unwrap();
+        let model = super::super::fixture::model();
+        let t = tree(&a.join("models/m.model"));
+
+        let (defs, warnings) = material_defs(&Lookup::default(), &t, &model, &[]);
+        let names: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(names, ["kiln_base", "kiln_arm"]);
+        // Only materials the model uses are looked up: "unused" says nothing.
+        assert_eq!(
+            warnings,
+            ["material 'kiln_base': texture 'mod_assets/textures/gone_dif.tga' not found (nor its .dds)"]
+        );
+        assert_eq!(defs[0].texture, None);
+        assert_eq!(
+            texel(&defs[1]),
+            Some((a.join("textures/arm_dif.tga"), [9, 8, 7, 255]))
+        );
+        assert!(defs[1].alpha_test);
+
+        // A recipe's override replaces the definition's texture and is read
+        // from the caller's sources when it is not on disk; one that is
+        // nowhere keeps its disk path and why it failed.
+        let mut mem = crate::source::MemorySource::new("mem");
+        mem.insert("skins/base.tga", tga([1, 2, 3, 255]));
+        let lookup = Lookup::new(vec![Arc::new(mem) as SourceRef]);
+        let overrides = [
+            (
+                "kiln_base".to_string(),
+                FileRef::relative_to(&root, "skins/base.tga"),
+            ),
+            (
+                "kiln_arm".to_string(),
+                FileRef::relative_to(&root, "skins/lost.tga"),
+            ),
+        ];
+        let (defs, warnings) = material_defs(&lookup, &t, &model, &overrides);
+        assert_eq!(warnings, Vec::<String>::new());
+        assert_eq!(
+            texel(&defs[0]),
+            Some((PathBuf::from("mem:/skins/base.tga"), [1, 2, 3, 255]))
+        );
+        let (path, image) = defs[1].texture.as_ref().unwrap();
+        assert_eq!(path, &root.join("skins/lost.tga"));
+        assert!(
+            image.as_ref().unwrap_err().contains("lost.tga"),
+            "{image:?}"
+        );
         let _ = fs::remove_dir_all(&root);
     }
 }

@@ -1,7 +1,7 @@
 //! Legend of Grimrock models (`MDL1` version 2) and animations (`ANIM`
 //! version 1 for Grimrock 1, version 2 for Grimrock 2). These structs mirror
 //! the files; turning node matrices, skinning and keys into a scene happens in
-//! `scene`, not here.
+//! the lowering (`lower.rs` beside this file), not here.
 //!
 //! Layout checked byte for byte against every corpus file (all parse to the
 //! exact end and write back identically). The light entity (node type 1) is
@@ -9,14 +9,18 @@
 //! is unverified.
 
 mod anim;
-mod format;
-internal!(
-    mod lower;
-);
-internal!(
-    mod materials;
-);
 pub mod fixture;
+mod format;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod lower;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod lower;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod materials;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod materials;
 mod model;
 mod summary;
 mod write;

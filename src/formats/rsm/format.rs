@@ -29,10 +29,6 @@ impl Format for RsmFormat {
 struct OpenRsm(Rsm);
 
 impl Opened for OpenRsm {
-    fn role(&self) -> FileKind {
-        FileKind::Model
-    }
-
     fn summary(&self, _: &Context) -> Result<Summary> {
         let rsm = &self.0;
         let summary = summary(rsm);

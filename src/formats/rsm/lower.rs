@@ -7,9 +7,9 @@
 //! shade types with smoothing groups, texture animations.
 
 use super::{Rsm, RsmNode};
-use crate::text::decode_cp949;
-use crate::scene::{Interp, Track, *};
 use crate::formats::ragnarok::LoadedTexture;
+use crate::scene::{Interp, Track, *};
+use crate::text::decode_cp949;
 use crate::texture::TextureAlpha;
 use glam::{Mat3, Mat4, Quat, Vec2, Vec3};
 use std::collections::BTreeMap;
@@ -22,11 +22,7 @@ pub const COLOR_KEY_CUTOFF: f32 = 0.5;
 /// Lowers a parsed RSM into a scene model; `texture` finds and decodes a
 /// texture by its name as stored (the checker, with a warning, when it
 /// cannot).
-pub fn lower(
-    rsm: &Rsm,
-    source: &Path,
-    texture: &mut dyn FnMut(&[u8]) -> LoadedTexture,
-) -> Model {
+pub fn lower(rsm: &Rsm, source: &Path, texture: &mut dyn FnMut(&[u8]) -> LoadedTexture) -> Model {
     let mut warnings = rsm.warnings.clone();
     let rsm2 = rsm.is_rsm2();
     let fps = rsm

@@ -1,13 +1,15 @@
 //! Ragnarok Online RSM models: RSM 1.1–1.5 (with the 1.6/1.7 per-node scale
 //! keys) and RSM2 2.2/2.3. These structs mirror the file; every quirk of
 //! interpretation (milliseconds vs frames, mirrors, centering) is resolved in
-//! `scene::lower_rsm`, not here.
+//! the lowering (`lower.rs` beside this file), not here.
 
-mod format;
-internal!(
-    mod lower;
-);
 pub mod fixture;
+mod format;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod lower;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod lower;
 mod parse;
 mod summary;
 mod write;

@@ -7,12 +7,15 @@ mod dds;
 mod png;
 mod tga;
 
+pub use crate::texture::{Texture, TextureAlpha};
 pub use bmp::{encode_bmp24, encode_bmp8};
 pub use tga::encode_tga32;
 
 use crate::error::ParseError;
-use crate::texture::{Texture, MAX_DIMENSION};
-use std::path::Path;
+use crate::source::{Found, Lookup};
+use crate::spec::FileRef;
+use crate::texture::MAX_DIMENSION;
+use std::path::{Path, PathBuf};
 
 /// Decodes a texture file by its contents (BMP, TGA, PNG or DDS), applying
 /// the Ragnarok magenta colour key to BMPs; `name` is used in errors and as
@@ -35,6 +38,33 @@ pub fn decode(data: &[u8], name: &Path) -> crate::Result<Texture> {
         ))
     };
     Ok(decoded?)
+}
+
+/// A texture file read through the data sources: where it was read from,
+/// and the decoded texture or why it could not be read.
+pub(crate) type TextureFile = (PathBuf, crate::Result<Texture>);
+
+/// Reads and decodes a file a source found.
+pub(crate) fn read_found(lookup: &Lookup, found: &Found) -> TextureFile {
+    let location = found.entry.location.clone();
+    let texture = lookup
+        .read(found)
+        .and_then(|bytes| decode(&bytes, &location));
+    (location, texture)
+}
+
+/// Reads and decodes an image file the user named (a recipe's
+/// `materials:`): from disk, else from the sources by the name as written.
+/// A file found nowhere is named by its disk path.
+pub(crate) fn read_named(lookup: &Lookup, file: &FileRef) -> TextureFile {
+    match lookup.read_named(file) {
+        Ok((bytes, origin)) => {
+            let location = origin.name();
+            let texture = decode(&bytes, &location);
+            (location, texture)
+        }
+        Err(e) => (file.disk.clone(), Err(e)),
+    }
 }
 
 pub(crate) fn parse_error(
