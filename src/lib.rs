@@ -160,6 +160,7 @@ pub mod texture;
 #[cfg(not(feature = "internals"))]
 mod texture;
 
+pub use bake::recipe::{ClipSpec, Direction, GifSpec, Job, MapJob, MapViewSpec, Outputs, Template};
 pub use bake::{
     bake, bake_files, BakeOptions, BakeReport, JobKind, JobOutcome, JobReport, NoProgress,
     OutputMode, OutputRecord, OutputStatus, Progress, Recipe, RecipeError,
@@ -168,12 +169,15 @@ pub use camera::{Framing, LightSpace, LightSpec, Projection};
 pub use color::{parse_color, ColorError};
 pub use error::{Error, ParseError, Result};
 pub use formats::seam::FileKind;
-pub use inspect::{inspect, AnimationInfo, MeshInfo, NodeInfo, Report, TextureInfo};
+pub use inspect::{
+    inspect, AnimationInfo, MeshInfo, NodeInfo, Report as InspectReport, TextureInfo,
+};
 pub use load::file_kind;
 pub use map::camera::MAX_PIXELS_PER_TILE;
 pub use map::{Map, MapView, MapViewCamera, Region};
 pub use model::{Model, Sprite};
 pub use output::write_png;
 pub use render::ViewSpec;
+pub use scene::clip::{Clip, FrameTimes, Step};
 pub use source::{DataSource, Entry, EntryKind, Folder, GamePath, Listed, MemorySource};
 pub use spec::{AnimationSettings, FileRef, Lod, ModelSpec, RestPose, SkeletonSpec};

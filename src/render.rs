@@ -50,6 +50,32 @@ impl ViewSpec {
         if !self.pitch.is_finite() || self.pitch.abs() > 90.0 {
             return bad(format!("pitch must be in [-90, 90], got {}", self.pitch));
         }
+        let f = &self.framing;
+        if !(f.padding.is_finite() && (0.0..0.5).contains(&f.padding)) {
+            return bad(format!("padding must be in [0, 0.5), got {}", f.padding));
+        }
+        if !(f.zoom.is_finite() && f.zoom > 0.0 && f.zoom <= 100.0) {
+            return bad(format!("zoom must be in (0, 100], got {}", f.zoom));
+        }
+        if let crate::camera::Projection::Perspective { fov_deg } = f.projection {
+            if !(fov_deg.is_finite() && (1.0..=170.0).contains(&fov_deg)) {
+                return bad(format!("fov must be in [1, 170], got {fov_deg}"));
+            }
+        }
+        let light = &self.light;
+        let channels = [light.color, light.ambient];
+        if !light.direction.is_finite() || light.direction.length() < 1e-6 {
+            return bad(format!(
+                "light direction must be a non-zero vector, got {:?}",
+                light.direction.to_array()
+            ));
+        }
+        if channels
+            .iter()
+            .any(|c| !c.is_finite() || c.min_element() < 0.0 || c.max_element() > 4.0)
+        {
+            return bad("light colour and ambient channels must be in [0, 4]".into());
+        }
         Ok(())
     }
 }

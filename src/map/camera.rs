@@ -111,7 +111,7 @@ pub const MAX_PIXELS_PER_TILE: f32 = 256.0;
 impl MapViewCamera {
     /// The camera of this view of `region`; an oversized or empty image, or
     /// a pixels-per-tile value out of range, is refused.
-    pub fn frame(&self, scene: &MapScene, region: Region) -> Result<MapCamera, String> {
+    pub(crate) fn frame(&self, scene: &MapScene, region: Region) -> Result<MapCamera, String> {
         match *self {
             MapViewCamera::TopDown { pixels_per_tile } => {
                 if !(pixels_per_tile > 0.0 && pixels_per_tile <= MAX_PIXELS_PER_TILE) {

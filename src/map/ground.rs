@@ -573,11 +573,14 @@ impl Ground {
         (min, max)
     }
 
+    /// Triangles of every chunk (for kiln's own tests).
+    #[cfg(any(test, feature = "internals"))]
     pub fn triangle_count(&self) -> usize {
         self.chunks.iter().map(GroundChunk::triangle_count).sum()
     }
 
-    /// The atlas texel at column `x`, row `y`.
+    /// The atlas texel at column `x`, row `y` (for kiln's own tests).
+    #[cfg(any(test, feature = "internals"))]
     pub fn lightmap_texel(&self, x: u32, y: u32) -> Option<[u8; 4]> {
         if x >= self.lightmap_width || y >= self.lightmap_height {
             return None;

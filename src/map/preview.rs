@@ -58,6 +58,18 @@ impl Map {
         (self.scene.ground.width, self.scene.ground.height)
     }
 
+    /// The RSW's version, `major.minor`.
+    pub fn version(&self) -> &str {
+        &self.scene.version
+    }
+
+    /// The longest loop of the map's animated props, in map seconds (0
+    /// when nothing moves): how long a GIF of the map needs to show every
+    /// prop's whole cycle once.
+    pub fn duration(&self) -> f32 {
+        self.scene.duration
+    }
+
     /// How many model instances the map places.
     pub fn instance_count(&self) -> usize {
         self.scene.instances.len()

@@ -38,7 +38,6 @@ pub const PLACEHOLDER_RED: [u8; 4] = [230, 30, 40, 255];
 pub struct MapModel {
     /// The name as the map gives it.
     pub file: String,
-    pub path: Option<PathBuf>,
     /// `None` when the file is missing or unreadable: drawn as a placeholder.
     pub model: Option<Arc<Model>>,
     /// Why a file that was found could not be used.
@@ -52,9 +51,6 @@ pub struct MapModel {
 
 #[derive(Debug, Clone)]
 pub struct Instance {
-    /// Position in the RSW's list of model instances.
-    pub index: usize,
-    pub name: String,
     /// Index into [`MapScene::models`]; the placeholder when that model is `None`.
     pub model: usize,
     /// Model display space → kiln world (for a placeholder: box space → world).
@@ -70,8 +66,7 @@ pub struct Instance {
 
 #[derive(Debug, Clone)]
 pub struct MapScene {
-    pub rsw_path: PathBuf,
-    pub gnd_path: PathBuf,
+    /// The RSW's version, `major.minor`.
     pub version: String,
     pub ground: Ground,
     /// Water surface chunks (empty when no ground dips below the level).
@@ -92,7 +87,9 @@ pub struct MapScene {
 
 impl MapScene {
     /// Loads the map `rsw` searching the folders `data` first (in order),
-    /// then the map's own tree.
+    /// then the map's own tree (for kiln's own tests and benchmarks; the
+    /// library's users have [`super::Map`]).
+    #[cfg(any(test, feature = "internals"))]
     pub fn open(rsw: impl Into<FileRef>, data: &[PathBuf]) -> Result<MapScene> {
         MapScene::load(&rsw.into(), &Lookup::with_folders(data, &[]))
     }
@@ -196,7 +193,7 @@ impl MapScene {
         );
         let mut instances = Vec::with_capacity(uses.len());
         let mut duration = 0.0f32;
-        for (index, (inst, &mi)) in rsw.models().zip(&uses).enumerate() {
+        for (inst, &mi) in rsw.models().zip(&uses) {
             let origin_ro = Vec3::from_array(inst.position) + half;
             let origin = D.transform_point3(origin_ro);
             let speed = if inst.anim_speed.is_finite() && inst.anim_speed > 0.0 {
@@ -232,12 +229,6 @@ impl MapScene {
                 }
             };
             instances.push(Instance {
-                index,
-                name: inst
-                    .name
-                    .as_ref()
-                    .map(|n| n.text.clone())
-                    .unwrap_or_default(),
                 model: mi,
                 world,
                 origin,
@@ -248,8 +239,6 @@ impl MapScene {
         }
 
         Ok(MapScene {
-            rsw_path,
-            gnd_path,
             version: rsw.version_string(),
             missing_textures: ground.missing.clone(),
             ground,
@@ -317,16 +306,15 @@ impl MapScene {
 }
 
 fn load_map_model(name: &str, found: Option<Found>, lookup: &Lookup) -> MapModel {
-    let missing = |path: Option<PathBuf>, error: Option<String>| MapModel {
+    let missing = |error: Option<String>| MapModel {
         file: name.to_string(),
-        path,
         model: None,
         error,
         to_client: Mat4::IDENTITY,
         bounds: (Vec3::ZERO, Vec3::ZERO),
     };
     let Some(found) = found else {
-        return missing(None, None);
+        return missing(None);
     };
     let path = found.entry.location.clone();
     let parsed = match lookup
@@ -334,7 +322,7 @@ fn load_map_model(name: &str, found: Option<Found>, lookup: &Lookup) -> MapModel
         .and_then(|bytes| rsm::parse(&bytes, &path).map_err(Error::Parse))
     {
         Ok(p) => p,
-        Err(e) => return missing(Some(path), Some(e.to_string())),
+        Err(e) => return missing(Some(e.to_string())),
     };
     let tree: Tree = found.tree();
     let model = lower_rsm(&parsed, &path, &mut |raw| {
@@ -351,7 +339,6 @@ fn load_map_model(name: &str, found: Option<Found>, lookup: &Lookup) -> MapModel
     let bounds = animation_bounds(&model);
     MapModel {
         file: name.to_string(),
-        path: Some(path),
         model: Some(Arc::new(model)),
         error: None,
         to_client,

@@ -11,11 +11,17 @@ pub const MAX_FRAMES: usize = 4096;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Clip {
     /// One frame at `time` seconds.
-    Still { time: f32 },
+    Still {
+        /// Seconds.
+        time: f32,
+    },
     /// Frames over `[start, end)`; `end: None` means the model's duration.
     Range {
+        /// First frame's time, seconds.
         start: f32,
+        /// End of the range (exclusive), seconds; `None` is the animation's end.
         end: Option<f32>,
+        /// How frames are spaced.
         step: Step,
     },
 }

@@ -65,12 +65,6 @@ pub struct NodeAnim {
     pub scale: Option<Track<Vec3>>,
 }
 
-impl NodeAnim {
-    pub fn is_empty(&self) -> bool {
-        self.translation.is_none() && self.rotation.is_none() && self.scale.is_none()
-    }
-}
-
 #[derive(Debug, Clone)]
 pub struct Mesh {
     pub name: String,

@@ -73,10 +73,6 @@ impl<T: Interpolate> Track<T> {
         }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
-    }
-
     /// Samples the track at time `t` (seconds, already wrapped into the clip).
     /// Returns `None` for an empty track.
     pub fn sample(&self, t: f32) -> Option<T> {

@@ -313,6 +313,10 @@ fn a_map_renders_like_the_recipe_view() {
         antialias: 2,
         background: [0, 0, 0, 0],
     };
+    assert_eq!(map.version(), "1.9");
+    // The windmill's 2 s loop is the longest of the props (the beacon's
+    // spin plays at 1.5× in one instance).
+    assert!((map.duration() - 2.0).abs() < 1e-4, "{}", map.duration());
     let img = map.render(&view).unwrap();
     assert_eq!(img.dimensions(), (40, 36));
     assert!(img == baked, "Map::render differs from the recipe's view");
@@ -327,4 +331,74 @@ fn a_map_renders_like_the_recipe_view() {
     };
     assert!(matches!(map.render(&off), Err(kiln::Error::Usage(_))));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn views_out_of_range_are_usage_errors() {
+    let ok = ViewSpec::default();
+    assert!(ok.check().is_ok());
+    let bad = |v: ViewSpec, want: &str| match v.check() {
+        Err(kiln::Error::Usage(m)) => assert!(m.contains(want), "{m}"),
+        other => panic!("expected a usage error naming {want}, got {other:?}"),
+    };
+    bad(ViewSpec { width: 0, ..ok }, "image size 0x128");
+    bad(ViewSpec { height: 8193, ..ok }, "out of range");
+    bad(ViewSpec { antialias: 0, ..ok }, "antialias");
+    bad(ViewSpec { pitch: 90.5, ..ok }, "pitch");
+    bad(
+        ViewSpec {
+            pitch: f32::NAN,
+            ..ok
+        },
+        "pitch",
+    );
+    assert!(ViewSpec { pitch: -90.0, ..ok }.check().is_ok());
+    let framing = |f: kiln::Framing| ViewSpec { framing: f, ..ok };
+    bad(
+        framing(kiln::Framing {
+            padding: 0.5,
+            ..ok.framing
+        }),
+        "padding",
+    );
+    bad(
+        framing(kiln::Framing {
+            zoom: 0.0,
+            ..ok.framing
+        }),
+        "zoom",
+    );
+    let persp = |fov_deg| kiln::Framing {
+        projection: kiln::Projection::Perspective { fov_deg },
+        ..ok.framing
+    };
+    assert!(framing(persp(170.0)).check().is_ok());
+    bad(framing(persp(0.5)), "fov");
+    let light = |l: kiln::LightSpec| ViewSpec { light: l, ..ok };
+    bad(
+        light(kiln::LightSpec {
+            direction: glam::Vec3::ZERO,
+            ..ok.light
+        }),
+        "light direction",
+    );
+    bad(
+        light(kiln::LightSpec {
+            ambient: glam::Vec3::splat(4.5),
+            ..ok.light
+        }),
+        "[0, 4]",
+    );
+}
+
+#[test]
+fn inspect_reports_a_model_through_the_library() {
+    let beacon = recipes_dir().join("samples/data/model/kiln/beacon.rsm");
+    let r: kiln::InspectReport =
+        kiln::inspect(&FileRef::from(beacon.as_path()), &[], None).unwrap();
+    assert_eq!((r.format.as_str(), r.version.as_str()), ("RSM", "1.4"));
+    assert_eq!(r.textures.len(), 2);
+    assert!(r.textures.iter().all(|t| t.found.is_some()));
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    assert!(r.to_text().contains("textures: 2"));
 }

@@ -20,6 +20,7 @@ pub struct ClipSpec {
     /// folder); `None` uses the model's own animation, or its rest pose when
     /// it has none.
     pub animation: Option<FileRef>,
+    /// Which moments of the animation become frames.
     pub clip: Clip,
     /// The recipe line the clip is written on, for messages.
     pub line: u64,

@@ -9,6 +9,7 @@ use super::values::{Directions, S};
 /// One direction a job is rendered from.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Direction {
+    /// Position in the job's `directions` (the sheet row within a clip).
     pub index: usize,
     /// Degrees; 0 looks at the model's front (+Z) and angles grow toward +X.
     pub yaw: f32,

@@ -39,7 +39,7 @@ pub struct Job {
     /// clip 1 × every direction, ...
     pub clips: Vec<ClipSpec>,
     /// True when the recipe listed `clips:`. A job given `clip:` (or no clip)
-    /// has one clip named [`defaults::DEFAULT_CLIP_NAME`] and keeps the
+    /// has one clip named `default` and keeps the
     /// output names without a clip part, so older recipes bake to the same
     /// files.
     pub named_clips: bool,

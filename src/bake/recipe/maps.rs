@@ -30,38 +30,55 @@ use std::path::{Path, PathBuf};
 
 /// One map of a recipe, resolved.
 #[derive(Debug, Clone, PartialEq)]
+/// One entry of a recipe's `maps:`, resolved.
 pub struct MapJob {
+    /// The map's name, unique among the recipe's jobs and maps.
     pub name: String,
+    /// The recipe file, for messages.
     pub recipe: PathBuf,
+    /// The entry's line in the recipe.
     pub line: u64,
+    /// The `.rsw` file.
     pub map: crate::spec::FileRef,
     /// Data folders in priority order.
     pub data: Vec<PathBuf>,
+    /// The images to render, in recipe order.
     pub views: Vec<MapViewSpec>,
+    /// Supersampling factor per axis, 1..=4.
     pub antialias: u32,
+    /// Straight RGBA; alpha 0 is transparent.
     pub background: [u8; 4],
+    /// The folder the views are written to (`output`).
     pub dir: PathBuf,
 }
 
+/// One view of a map job.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MapViewSpec {
+    /// The view's name, part of its file name.
     pub name: String,
+    /// The view's line in the recipe.
     pub line: u64,
     /// Where the view starts in the recipe, for messages.
     pub column: u64,
     /// `None`: the whole map.
     pub region: Option<Region>,
+    /// Top-down or angled.
     pub camera: MapViewCamera,
     /// Map time in seconds for a still.
     pub time: f32,
+    /// Frames of an animated GIF, when the view is one.
     pub gif: Option<GifSpec>,
     /// The file written.
     pub file: PathBuf,
 }
 
+/// The frames of an animated map view.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GifSpec {
+    /// Frames per second.
     pub fps: f32,
+    /// Frames to render.
     pub frames: u32,
 }
 

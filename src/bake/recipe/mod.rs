@@ -44,14 +44,11 @@ pub use clips::ClipSpec;
 pub use directions::Direction;
 pub use error::RecipeError;
 pub use job::Job;
-pub use maps::MapJob;
-// The parts of a resolved job and map, named by kiln's own tests.
 #[cfg(feature = "internals")]
-pub use {
-    maps::{GifSpec, MapViewCamera, MapViewSpec},
-    output::Outputs,
-    template::Template,
-};
+pub use maps::MapViewCamera;
+pub use maps::{GifSpec, MapJob, MapViewSpec};
+pub use output::Outputs;
+pub use template::Template;
 
 use error::{job_label, Ctx};
 use raw::{RawJob, RawRecipe};

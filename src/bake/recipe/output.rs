@@ -19,11 +19,15 @@ use std::path::PathBuf;
 /// index within its clip).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outputs {
+    /// The folder every file goes to.
     pub dir: PathBuf,
+    /// Per-frame PNG names, when that output is on.
     pub frames: Option<Template>,
+    /// The sprite sheet, when that output is on.
     pub sheet: Option<PathBuf>,
     /// JSON metadata; only written with a sheet.
     pub meta: Option<PathBuf>,
+    /// GIF names (one per clip × direction), when that output is on.
     pub gif: Option<Template>,
 }
 
