@@ -159,11 +159,18 @@ mod text;
 pub mod texture;
 #[cfg(not(feature = "internals"))]
 mod texture;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod verify;
+#[cfg(not(feature = "internals"))]
+mod verify;
 
 pub use bake::recipe::{ClipSpec, Direction, GifSpec, Job, MapJob, MapViewSpec, Outputs, Template};
+pub use bake::shard::{plan, plan_json, PlannedJob};
+pub use bake::state::STATE_FILE;
 pub use bake::{
-    bake, bake_files, BakeOptions, BakeReport, JobKind, JobOutcome, JobReport, NoProgress,
-    OutputMode, OutputRecord, OutputStatus, Progress, Recipe, RecipeError,
+    bake, bake_files, BakeOptions, BakeReport, JobKind, JobOutcome, JobReport, JobStatus,
+    NoProgress, OutputMode, OutputRecord, OutputStatus, Progress, Recipe, RecipeError, Shard,
 };
 pub use camera::{Framing, LightSpace, LightSpec, Projection};
 pub use color::{parse_color, ColorError};
@@ -176,8 +183,12 @@ pub use load::file_kind;
 pub use map::camera::MAX_PIXELS_PER_TILE;
 pub use map::{Map, MapView, MapViewCamera, Region};
 pub use model::{Model, Sprite};
-pub use output::write_png;
+pub use output::{write_file, write_png};
 pub use render::ViewSpec;
 pub use scene::clip::{Clip, FrameTimes, Step};
 pub use source::{DataSource, Entry, EntryKind, Folder, GamePath, Listed, MemorySource};
 pub use spec::{AnimationSettings, FileRef, Lod, ModelSpec, RestPose, SkeletonSpec};
+pub use verify::compare::{
+    compare_files, compare_images, ImageDiff, PixelBudget, Tolerance, Verdict,
+};
+pub use verify::{verify, verify_files, CheckStatus, FileCheck, VerifyOptions, VerifyReport};

@@ -30,11 +30,15 @@ enum Command {
     Inspect(InspectArgs),
     /// Write the model posed at one instant as glTF binary (.glb) or Wavefront OBJ (.obj + .mtl + textures)
     Export(ExportArgs),
+    /// Bake recipes in memory and compare every output with its golden reference
+    Verify(VerifyArgs),
+    /// List the jobs of recipes with their estimated cost and the shard each falls in
+    Plan(PlanArgs),
 }
 
 #[derive(Args)]
 struct BakeArgs {
-    /// Recipe files (YAML)
+    /// Recipe files (YAML); `-` reads one from standard input (relative paths in it are taken from the current folder)
     #[arg(required = true)]
     recipes: Vec<PathBuf>,
     /// Worker threads (default: one per core)
@@ -46,6 +50,107 @@ struct BakeArgs {
     /// No progress bar and no per-job lines; errors and the summary still print
     #[arg(short, long)]
     quiet: bool,
+    /// Bake every job, even those whose inputs and outputs are unchanged since the last bake
+    #[arg(long)]
+    force: bool,
+    /// A folder of baked files by content, shared between bakes and machines (a CI cache)
+    #[arg(long, value_name = "DIR")]
+    cache: Option<PathBuf>,
+    /// Write a Makefile dependency file: each job's outputs depend on every file it read
+    #[arg(long, value_name = "FILE")]
+    depfile: Option<PathBuf>,
+    /// Write nothing; exit 1 and list the jobs that a bake would re-bake
+    #[arg(long, conflicts_with = "dry_run")]
+    check: bool,
+    /// Write nothing; say which jobs would be baked and which files written
+    #[arg(long)]
+    dry_run: bool,
+    /// Print a summary as JSON on standard output (per job: status, outputs, inputs, time, warnings)
+    #[arg(long)]
+    json: bool,
+    /// Bake shard K of N (1-based), or `auto` (KILN_SHARD, Kubernetes JOB_COMPLETION_INDEX with KILN_SHARD_COUNT, Slurm array variables)
+    #[arg(long, value_name = "K/N|auto", value_parser = parse_shard)]
+    shard: Option<kiln::Shard>,
+}
+
+#[derive(Args)]
+struct VerifyArgs {
+    /// Recipe files (YAML); `-` reads one from standard input
+    #[arg(required = true)]
+    recipes: Vec<PathBuf>,
+    /// Compare with the same relative paths under this folder instead of the files at the outputs' own paths
+    #[arg(long, value_name = "DIR")]
+    reference: Option<PathBuf>,
+    /// A pixel differs when a channel differs by more than N
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    tolerance: u8,
+    /// How many pixels may differ per image: a count or a percentage (e.g. 0.1%)
+    #[arg(long, value_name = "N|P%", value_parser = parse_budget, default_value = "0")]
+    max_diff_pixels: kiln::PixelBudget,
+    /// Ignore differences a one-pixel shift of an edge explains (anti-aliasing)
+    #[arg(long)]
+    aa: bool,
+    /// Where diff images go
+    #[arg(long, value_name = "DIR", default_value = "kiln-diff")]
+    diff_dir: PathBuf,
+    /// Rewrite references that differ or are missing, and say which
+    #[arg(long)]
+    update: bool,
+    /// Write a JUnit XML report
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Print the result as JSON on standard output
+    #[arg(long)]
+    json: bool,
+    /// Verify only the jobs with these names (repeatable)
+    #[arg(long = "only", value_name = "NAME")]
+    only: Vec<String>,
+    /// Worker threads (default: one per core)
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+    /// Verify shard K of N only
+    #[arg(long, value_name = "K/N|auto", value_parser = parse_shard)]
+    shard: Option<kiln::Shard>,
+}
+
+#[derive(Args)]
+struct PlanArgs {
+    /// Recipe files (YAML)
+    #[arg(required = true)]
+    recipes: Vec<PathBuf>,
+    /// Split the jobs over this many shards
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100000))]
+    shards: u32,
+    /// Print the plan as JSON
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_shard(s: &str) -> Result<kiln::Shard, String> {
+    kiln::Shard::parse(s)
+}
+
+fn parse_budget(s: &str) -> Result<kiln::PixelBudget, String> {
+    kiln::PixelBudget::parse(s)
+}
+
+/// Loads recipe files; `-` is a recipe on standard input.
+fn load_recipes(paths: &[PathBuf]) -> Result<Vec<Recipe>, String> {
+    let mut out = Vec::new();
+    for path in paths {
+        if path.as_os_str() == "-" {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+                .map_err(|e| format!("<stdin>: cannot read recipe: {e}"))?;
+            out.push(
+                Recipe::from_str(&text, std::path::Path::new("<stdin>"))
+                    .map_err(|e| e.to_string())?,
+            );
+        } else {
+            out.push(Recipe::load(path).map_err(|e| e.to_string())?);
+        }
+    }
+    Ok(out)
 }
 
 #[derive(Args)]
@@ -265,6 +370,8 @@ fn main() -> ExitCode {
         Command::Render(a) => cmd_render(a),
         Command::Inspect(a) => cmd_inspect(a),
         Command::Export(a) => cmd_export(a),
+        Command::Verify(a) => return cmd_verify(a),
+        Command::Plan(a) => cmd_plan(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -417,14 +524,18 @@ impl Progress for Bar {
                         .suspend(|| eprintln!("kiln: warning: {label}: {w}"));
                 }
                 if !self.quiet {
+                    let what = match outcome.status {
+                        kiln::JobStatus::Skipped => {
+                            format!("up to date, {} files", report.files.len())
+                        }
+                        kiln::JobStatus::Restored => {
+                            format!("{} files from the cache", report.files.len())
+                        }
+                        kiln::JobStatus::Stale => "stale: would be baked".to_string(),
+                        _ => format!("{} images, {} files", report.images, report.files.len()),
+                    };
                     self.bar.suspend(|| {
-                        eprintln!(
-                            "kiln: {}: {} images, {} files in {}",
-                            report.name,
-                            report.images,
-                            report.files.len(),
-                            outcome.dir.display()
-                        )
+                        eprintln!("kiln: {}: {what} in {}", report.name, outcome.dir.display())
                     });
                 }
             }
@@ -433,25 +544,12 @@ impl Progress for Bar {
     }
 }
 
-/// Runs every job; a failed job is reported and the others still run.
-/// Exit code: 0 all good, 1 a job failed, 2 a recipe could not be read.
-fn cmd_bake(a: BakeArgs) -> ExitCode {
+/// The progress bar on a terminal (hidden in pipes, logs and `quiet`).
+fn progress_bar(quiet: bool) -> Bar {
     use indicatif::{ProgressBar, ProgressStyle};
     use std::io::IsTerminal;
-
-    let started = std::time::Instant::now();
-    let mut recipes = Vec::new();
-    for path in &a.recipes {
-        match Recipe::load(path) {
-            Ok(r) => recipes.push(r),
-            Err(e) => {
-                eprintln!("kiln: error: {e}");
-                return ExitCode::from(2);
-            }
-        }
-    }
-    let show_progress = !a.quiet && std::io::stderr().is_terminal();
-    let bar = if show_progress {
+    let show = !quiet && std::io::stderr().is_terminal();
+    let bar = if show {
         let b = ProgressBar::new(0);
         b.set_style(
             ProgressStyle::with_template(
@@ -464,13 +562,36 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
     } else {
         ProgressBar::hidden()
     };
-    let progress = Bar {
-        bar,
-        quiet: a.quiet,
+    Bar { bar, quiet }
+}
+
+/// Runs every job; a failed job is reported and the others still run.
+/// Exit code: 0 all good, 1 a job failed (or, with --check, a job is
+/// stale), 2 a recipe could not be read.
+fn cmd_bake(a: BakeArgs) -> ExitCode {
+    let started = std::time::Instant::now();
+    let recipes = match load_recipes(&a.recipes) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("kiln: error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let progress = progress_bar(a.quiet);
+    let mode = if a.check {
+        kiln::OutputMode::Check
+    } else if a.dry_run {
+        kiln::OutputMode::DryRun
+    } else {
+        kiln::OutputMode::Write
     };
     let options = BakeOptions {
         only: a.only.clone(),
         threads: a.threads.map(|n| n as usize),
+        mode,
+        force: a.force,
+        cache: a.cache.clone(),
+        shard: a.shard,
         ..BakeOptions::default()
     };
     let report = match kiln::bake(&recipes, &options, &progress) {
@@ -484,23 +605,164 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
         }
     };
     progress.bar.finish_and_clear();
+    if let Some(dep) = &a.depfile {
+        if let Err(e) = kiln::write_file(dep, report.depfile().as_bytes()) {
+            eprintln!("kiln: error: {e}");
+            return ExitCode::from(1);
+        }
+    }
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report.to_json()).unwrap_or_default()
+        );
+    }
     let failed = report.failed();
-    let status = if failed == 0 {
-        String::new()
-    } else {
-        format!(", {failed} FAILED")
+    let stale = report.count(kiln::JobStatus::Stale);
+    let mut extra = String::new();
+    for (n, what) in [
+        (report.count(kiln::JobStatus::Skipped), "up to date"),
+        (report.count(kiln::JobStatus::Restored), "from the cache"),
+        (stale, "stale"),
+    ] {
+        if n > 0 {
+            extra.push_str(&format!(", {n} {what}"));
+        }
+    }
+    if failed > 0 {
+        extra.push_str(&format!(", {failed} FAILED"));
+    }
+    let verb = match mode {
+        kiln::OutputMode::Check => "checked",
+        kiln::OutputMode::DryRun => "dry-ran",
+        _ => "baked",
     };
     eprintln!(
-        "kiln: baked {} of {} job(s): {} images, {} files in {:.2} s{status}",
+        "kiln: {verb} {} of {} job(s): {} images, {} files in {:.2} s{extra}",
         report.succeeded(),
         report.jobs.len(),
         report.images(),
         report.files().len(),
         started.elapsed().as_secs_f64()
     );
-    if failed == 0 {
+    if failed == 0 && stale == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     }
+}
+
+/// Exit code: 0 every file matches, 1 a mismatch, a missing reference or a
+/// failed job, 2 a usage or recipe error.
+fn cmd_verify(a: VerifyArgs) -> ExitCode {
+    let recipes = match load_recipes(&a.recipes) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("kiln: error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let progress = progress_bar(true);
+    let options = kiln::VerifyOptions {
+        bake: BakeOptions {
+            only: a.only.clone(),
+            threads: a.threads.map(|n| n as usize),
+            shard: a.shard,
+            ..BakeOptions::default()
+        },
+        reference: a.reference.clone(),
+        tolerance: kiln::Tolerance {
+            channel: a.tolerance,
+            pixels: a.max_diff_pixels,
+            antialiasing: a.aa,
+        },
+        diff_dir: Some(a.diff_dir.clone()),
+        update: a.update,
+    };
+    let report = match kiln::verify(&recipes, &options, &progress) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("kiln: error: {e}");
+            return match e {
+                Error::Usage(_) => ExitCode::from(2),
+                _ => ExitCode::from(1),
+            };
+        }
+    };
+    for f in &report.files {
+        match f.status {
+            kiln::CheckStatus::Match => {}
+            kiln::CheckStatus::Updated => {
+                eprintln!("kiln: updated {}: {}", f.reference.display(), f.detail)
+            }
+            s => {
+                let diff = f
+                    .diff
+                    .as_ref()
+                    .map(|d| format!(" (diff {})", d.display()))
+                    .unwrap_or_default();
+                eprintln!(
+                    "kiln: {} {}: {}{diff}",
+                    s.as_str(),
+                    f.output.display(),
+                    f.detail
+                );
+            }
+        }
+    }
+    if let Some(path) = &a.junit {
+        if let Err(e) = kiln::write_file(path, report.junit().as_bytes()) {
+            eprintln!("kiln: error: {e}");
+            return ExitCode::from(1);
+        }
+    }
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report.to_json()).unwrap_or_default()
+        );
+    }
+    let failed = report.bake.failed();
+    eprintln!(
+        "kiln: verified {} files: {} match, {} differ, {} missing, {} updated{}",
+        report.files.len(),
+        report.count(kiln::CheckStatus::Match),
+        report.count(kiln::CheckStatus::Mismatch),
+        report.count(kiln::CheckStatus::Missing),
+        report.count(kiln::CheckStatus::Updated),
+        if failed > 0 {
+            format!(", {failed} job(s) FAILED")
+        } else {
+            String::new()
+        }
+    );
+    if report.passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+fn cmd_plan(a: PlanArgs) -> Result<(), Error> {
+    let recipes = load_recipes(&a.recipes).map_err(Error::Usage)?;
+    let plan = kiln::plan(&recipes, a.shards as usize);
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&kiln::plan_json(&plan)).unwrap_or_default()
+        );
+    } else {
+        for p in &plan {
+            println!(
+                "{:>4}/{}  {:>14.0}  {} '{}'  ({})",
+                p.shard,
+                a.shards,
+                p.cost,
+                p.kind,
+                p.name,
+                p.recipe.display()
+            );
+        }
+    }
+    Ok(())
 }

@@ -54,6 +54,12 @@ pub fn encode_png(img: &image::RgbaImage) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// Writes `bytes` to `path` atomically (a temporary file beside it, then a
+/// rename), creating folders: a failure never leaves a half-written file.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomic(path, bytes)
+}
+
 /// Writes an RGBA image as a PNG file atomically.
 pub fn write_png(path: &Path, img: &image::RgbaImage) -> Result<()> {
     write_atomic(path, &encode_png(img)?)

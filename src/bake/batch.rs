@@ -1,10 +1,11 @@
 //! The bake entry point: recipes in, files out, one report back. The
 //! command line and a `build.rs` call the same [`bake`].
 
-use super::map_run::{plan_map, run_map};
-use super::recipe::Recipe;
-use super::run::{plan_job, run_planned, JobReport};
+use super::map_run::{plan_map, run_map, MapPlan};
+use super::recipe::{Job, MapJob, Recipe};
+use super::run::{plan_job, run_planned, JobPlan, JobReport};
 use super::sink::{DryRunSink, FileSink, OutputRecord, Sink, VerifySink};
+use super::state::{self, Cache, Recorder};
 use crate::error::{Error, Result};
 use crate::source::SourceRef;
 use std::path::{Path, PathBuf};
@@ -23,6 +24,25 @@ pub struct BakeOptions {
     pub threads: Option<usize>,
     /// What happens to the files a bake makes.
     pub mode: OutputMode,
+    /// Bake every job even when its inputs and outputs are unchanged since
+    /// the last bake (see [`state`](super::state)).
+    pub force: bool,
+    /// A folder of baked files by content, shared between bakes and
+    /// machines: a job another bake already made is restored from it.
+    pub cache: Option<PathBuf>,
+    /// Bake only this shard of the jobs (and maps).
+    pub shard: Option<Shard>,
+}
+
+/// One of `count` deterministic, cost-balanced parts of a bake's jobs: N
+/// machines baking shards 1..=N of the same recipes together write exactly
+/// the files one machine would.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// 1-based.
+    pub index: usize,
+    /// How many shards.
+    pub count: usize,
 }
 
 /// What happens to the files a bake makes.
@@ -33,8 +53,12 @@ pub enum OutputMode {
     Write,
     /// Compared with the files already at their paths; nothing is written.
     Verify,
-    /// Only listed; nothing is written or read back.
+    /// Only listed; nothing is written or read back. Jobs that are up to
+    /// date are reported skipped, the others are rendered in memory.
     DryRun,
+    /// Nothing rendered or written: each job is planned and reported up to
+    /// date ([`JobStatus::Skipped`]) or not ([`JobStatus::Stale`]).
+    Check,
 }
 
 impl OutputMode {
@@ -42,7 +66,35 @@ impl OutputMode {
         match self {
             OutputMode::Write => Box::new(FileSink::default()),
             OutputMode::Verify => Box::new(VerifySink::default()),
-            OutputMode::DryRun => Box::new(DryRunSink::default()),
+            OutputMode::DryRun | OutputMode::Check => Box::new(DryRunSink::default()),
+        }
+    }
+}
+
+/// What a bake did with one job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobStatus {
+    /// Rendered and its files handed to the sink.
+    Baked,
+    /// Up to date: its inputs and files unchanged since the last bake.
+    Skipped,
+    /// Restored from the cache instead of rendered.
+    Restored,
+    /// Would be baked (a check, which renders nothing).
+    Stale,
+    /// It failed; see [`JobOutcome::result`].
+    Failed,
+}
+
+impl JobStatus {
+    /// `baked`, `skipped`, `restored`, `stale` or `failed`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JobStatus::Baked => "baked",
+            JobStatus::Skipped => "skipped",
+            JobStatus::Restored => "restored",
+            JobStatus::Stale => "stale",
+            JobStatus::Failed => "failed",
         }
     }
 }
@@ -93,6 +145,12 @@ pub struct JobOutcome {
     /// Every file handed over, in order, and what became of it (written,
     /// same, different, missing, would write) — also for a failed job.
     pub records: Vec<OutputRecord>,
+    /// Baked, skipped, restored, stale or failed.
+    pub status: JobStatus,
+    /// The job's content key, once planned.
+    pub key: Option<String>,
+    /// Wall-clock seconds it took (not deterministic; for reports only).
+    pub seconds: f64,
 }
 
 impl JobOutcome {
@@ -150,9 +208,94 @@ impl BakeReport {
         all
     }
 
+    /// Jobs with each status.
+    pub fn count(&self, status: JobStatus) -> usize {
+        self.jobs.iter().filter(|j| j.status == status).count()
+    }
+
+    /// A Makefile rule per job: its files depend on every file it read.
+    /// make, ninja (`depfile = …`) and cargo's build scripts read it.
+    pub fn depfile(&self) -> String {
+        let mut out = String::new();
+        for j in &self.jobs {
+            let Ok(r) = &j.result else { continue };
+            if r.files.is_empty() {
+                continue;
+            }
+            let tidy = |p: &PathBuf| make_escape(&crate::paths::normalize(p));
+            let targets: Vec<String> = r.files.iter().map(tidy).collect();
+            let mut inputs: Vec<String> = r.inputs.iter().map(tidy).collect();
+            inputs.sort();
+            inputs.dedup();
+            out.push_str(&format!("{}: {}\n", targets.join(" "), inputs.join(" ")));
+        }
+        out
+    }
+
+    /// A machine-readable summary: per job its status, files, inputs,
+    /// warnings, error and time.
+    pub fn to_json(&self) -> serde_json::Value {
+        let jobs: Vec<serde_json::Value> = self
+            .jobs
+            .iter()
+            .map(|j| {
+                let path = |p: &PathBuf| p.display().to_string();
+                let (files, inputs, warnings, images, error) = match &j.result {
+                    Ok(r) => (
+                        r.files.iter().map(path).collect(),
+                        r.inputs.iter().map(path).collect(),
+                        r.warnings.clone(),
+                        r.images,
+                        None,
+                    ),
+                    Err(e) => (Vec::new(), Vec::new(), Vec::new(), 0, Some(e.to_string())),
+                };
+                serde_json::json!({
+                    "name": j.name,
+                    "kind": match j.kind { JobKind::Job => "job", JobKind::Map => "map" },
+                    "status": j.status.as_str(),
+                    "dir": j.dir.display().to_string(),
+                    "key": j.key,
+                    "images": images,
+                    "outputs": files,
+                    "inputs": inputs,
+                    "warnings": warnings,
+                    "error": error,
+                    "seconds": (j.seconds * 1000.0).round() / 1000.0,
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "recipes": self.recipes.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            "jobs": jobs,
+            "baked": self.count(JobStatus::Baked),
+            "skipped": self.count(JobStatus::Skipped),
+            "restored": self.count(JobStatus::Restored),
+            "stale": self.count(JobStatus::Stale),
+            "failed": self.count(JobStatus::Failed),
+        })
+    }
+
     fn reports(&self) -> impl Iterator<Item = &JobReport> {
         self.jobs.iter().filter_map(|j| j.result.as_ref().ok())
     }
+}
+
+/// A path as a Makefile names it: spaces, `#`, `:` and `\` escaped with a
+/// backslash, `$` doubled.
+fn make_escape(p: &Path) -> String {
+    let mut out = String::new();
+    for c in p.display().to_string().chars() {
+        match c {
+            ' ' | '#' | ':' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '$' => out.push_str("$$"),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// Loads recipe files and bakes them; a recipe that cannot be read or is
@@ -169,18 +312,30 @@ pub fn bake_files(
     bake(&loaded, options, progress)
 }
 
-/// Bakes every job and map of `recipes` (or those `options.only` names),
-/// one after another, each job's images in parallel. A failed job is
-/// reported in its [`JobOutcome`] and the others still run; only an
-/// unusable option (an `only` name no job has, a thread pool that cannot
-/// start) fails the whole bake.
+/// Bakes every job and map of `recipes` (or those `options.only` names, of
+/// `options.shard`), one after another, each job's images in parallel. A job
+/// whose inputs and files are unchanged since the last bake is skipped
+/// (unless `options.force`). A failed job is reported in its
+/// [`JobOutcome`] and the others still run; only an unusable option (an
+/// `only` name no job has, a thread pool that cannot start) or two jobs
+/// that would write one file fail the whole bake, before anything is baked.
 pub fn bake(
     recipes: &[Recipe],
     options: &BakeOptions,
     progress: &dyn Progress,
 ) -> Result<BakeReport> {
-    let jobs: Vec<_> = recipes.iter().flat_map(|r| r.jobs()).collect();
-    let maps: Vec<_> = recipes.iter().flat_map(|r| r.maps()).collect();
+    bake_into(recipes, options, progress, &|| options.mode.sink())
+}
+
+/// [`bake`], each job's files handed to a sink `sinks` makes.
+pub(crate) fn bake_into(
+    recipes: &[Recipe],
+    options: &BakeOptions,
+    progress: &dyn Progress,
+    sinks: &(dyn Fn() -> Box<dyn Sink> + Sync),
+) -> Result<BakeReport> {
+    let jobs: Vec<Job> = recipes.iter().flat_map(|r| r.jobs()).collect();
+    let maps: Vec<MapJob> = recipes.iter().flat_map(|r| r.maps()).collect();
     for name in &options.only {
         if !jobs.iter().any(|j| &j.name == name) && !maps.iter().any(|m| &m.name == name) {
             return Err(Error::Usage(format!(
@@ -188,42 +343,27 @@ pub fn bake(
             )));
         }
     }
+    super::claims::check(&jobs, &maps)?;
     let wanted = |name: &str| options.only.is_empty() || options.only.iter().any(|n| n == name);
+    let jobs: Vec<&Job> = jobs.iter().filter(|j| wanted(&j.name)).collect();
+    let maps: Vec<&MapJob> = maps.iter().filter(|m| wanted(&m.name)).collect();
+    let (jobs, maps) = match options.shard {
+        Some(shard) => super::shard::select(&jobs, &maps, shard)?,
+        None => (jobs, maps),
+    };
+    let cache = options.cache.as_ref().map(Cache::new);
     let run = || {
         let mut report = BakeReport {
             jobs: Vec::new(),
             recipes: recipes.iter().map(|r| r.path().to_path_buf()).collect(),
         };
-        let tick = || progress.image_done();
-        for job in jobs.iter().filter(|j| wanted(&j.name)) {
-            let sink = options.mode.sink();
-            let result = plan_job(job, &options.sources).and_then(|plan| {
-                progress.job_started(&job.name, plan.images());
-                run_planned(job, &plan, &tick, sink.as_ref())
-            });
-            let outcome = JobOutcome {
-                name: job.name.clone(),
-                kind: JobKind::Job,
-                dir: crate::paths::normalize(&job.output.dir),
-                result,
-                records: sink.records(),
-            };
+        for job in &jobs {
+            let outcome = one(options, cache.as_ref(), progress, sinks, Work::Job(job));
             progress.job_finished(&outcome);
             report.jobs.push(outcome);
         }
-        for map in maps.iter().filter(|m| wanted(&m.name)) {
-            let sink = options.mode.sink();
-            let result = plan_map(map, &options.sources).and_then(|plan| {
-                progress.job_started(&map.name, plan.images());
-                run_map(map, &plan, &tick, sink.as_ref())
-            });
-            let outcome = JobOutcome {
-                name: map.name.clone(),
-                kind: JobKind::Map,
-                dir: crate::paths::normalize(&map.dir),
-                result,
-                records: sink.records(),
-            };
+        for map in &maps {
+            let outcome = one(options, cache.as_ref(), progress, sinks, Work::Map(map));
             progress.job_finished(&outcome);
             report.jobs.push(outcome);
         }
@@ -237,6 +377,199 @@ pub fn bake(
                 .build()
                 .map_err(|e| Error::Other(format!("cannot start {n} worker threads: {e}")))?;
             Ok(pool.install(run))
+        }
+    }
+}
+
+/// A job or a map, as the bake loop handles both.
+#[derive(Clone, Copy)]
+enum Work<'a> {
+    Job(&'a Job),
+    Map(&'a MapJob),
+}
+
+impl Work<'_> {
+    fn name(&self) -> &str {
+        match self {
+            Work::Job(j) => &j.name,
+            Work::Map(m) => &m.name,
+        }
+    }
+
+    fn dir(&self) -> &Path {
+        match self {
+            Work::Job(j) => &j.output.dir,
+            Work::Map(m) => &m.dir,
+        }
+    }
+
+    /// The key under which its state is kept in its folder.
+    fn id(&self) -> String {
+        match self {
+            Work::Job(j) => format!("job:{}", j.name),
+            Work::Map(m) => format!("map:{}", m.name),
+        }
+    }
+}
+
+/// Plans, then skips, restores or bakes one job or map.
+fn one(
+    options: &BakeOptions,
+    cache: Option<&Cache>,
+    progress: &dyn Progress,
+    sinks: &(dyn Fn() -> Box<dyn Sink> + Sync),
+    work: Work,
+) -> JobOutcome {
+    let started = std::time::Instant::now();
+    let sink = sinks();
+    let mut status = JobStatus::Baked;
+    let mut key = None;
+    let tick = || progress.image_done();
+    let result = (|| -> Result<JobReport> {
+        let planned = match work {
+            Work::Job(j) => Planned::Job(plan_job(j, &options.sources)?),
+            Work::Map(m) => Planned::Map(plan_map(m, &options.sources)?),
+        };
+        let k = state::job_key(&describe(work), planned.reads());
+        key = Some(k.clone());
+        let dir = work.dir();
+        let id = work.id();
+        let mode = options.mode;
+        if mode != OutputMode::Verify && !options.force {
+            if let Some(st) = state::load(dir, &id) {
+                if st.key == k && state::outputs_intact(dir, &st) {
+                    status = JobStatus::Skipped;
+                    return Ok(planned.report_without_rendering(work, dir, &st.outputs));
+                }
+            }
+        }
+        if mode == OutputMode::Check {
+            status = JobStatus::Stale;
+            return Ok(planned.report_without_rendering(work, dir, &[]));
+        }
+        if let (Some(c), OutputMode::Write, false) = (cache, mode, options.force) {
+            if let Some(outputs) = c.lookup(&k) {
+                for o in &outputs {
+                    let target = dir.join(&o.path);
+                    let same =
+                        std::fs::read(&target).is_ok_and(|b| crate::source::digest(&b) == o.sha256);
+                    if !same {
+                        sink.write(&target, &c.read(o)?)?;
+                    }
+                }
+                state::save(
+                    dir,
+                    &id,
+                    state::JobState {
+                        key: k,
+                        outputs: outputs.clone(),
+                    },
+                )?;
+                status = JobStatus::Restored;
+                return Ok(planned.report_without_rendering(work, dir, &outputs));
+            }
+        }
+        let keep = (mode == OutputMode::Write).then_some(cache).flatten();
+        let recorder = Recorder::new(sink.as_ref(), dir, keep);
+        progress.job_started(work.name(), planned.images());
+        let report = match (&planned, work) {
+            (Planned::Job(plan), Work::Job(j)) => run_planned(j, plan, &tick, &recorder)?,
+            (Planned::Map(plan), Work::Map(m)) => run_map(m, plan, &tick, &recorder)?,
+            _ => unreachable!("a job's plan runs as a job, a map's as a map"),
+        };
+        if mode == OutputMode::Write {
+            let outputs = recorder.outputs();
+            if let Some(c) = cache {
+                c.store(&k, &outputs)?;
+            }
+            state::save(dir, &id, state::JobState { key: k, outputs })?;
+        }
+        Ok(report)
+    })();
+    if result.is_err() {
+        status = JobStatus::Failed;
+    }
+    JobOutcome {
+        name: work.name().to_string(),
+        kind: match work {
+            Work::Job(_) => JobKind::Job,
+            Work::Map(_) => JobKind::Map,
+        },
+        dir: crate::paths::normalize(work.dir()),
+        result,
+        records: sink.records(),
+        status,
+        key,
+        seconds: started.elapsed().as_secs_f64(),
+    }
+}
+
+/// A job's or a map's plan.
+enum Planned {
+    Job(JobPlan),
+    Map(MapPlan),
+}
+
+impl Planned {
+    fn reads(&self) -> &[(PathBuf, String)] {
+        match self {
+            Planned::Job(p) => &p.reads,
+            Planned::Map(p) => &p.reads,
+        }
+    }
+
+    fn images(&self) -> usize {
+        match self {
+            Planned::Job(p) => p.images(),
+            Planned::Map(p) => p.images(),
+        }
+    }
+
+    /// The report of a job that was not rendered: the files it has (from
+    /// its state, or none), what planning read and warned about.
+    fn report_without_rendering(
+        &self,
+        work: Work,
+        dir: &Path,
+        outputs: &[state::OutputState],
+    ) -> JobReport {
+        let warnings = match self {
+            Planned::Job(p) => super::run::plan_warnings(p),
+            Planned::Map(p) => p.scene.notes(),
+        };
+        JobReport {
+            name: work.name().to_string(),
+            images: 0,
+            files: outputs.iter().map(|o| dir.join(&o.path)).collect(),
+            warnings,
+            inputs: self.reads().iter().map(|(p, _)| p.clone()).collect(),
+        }
+    }
+}
+
+/// A job as resolved, without where it sits in its recipe, so moving it
+/// (or editing its neighbours) does not make it stale.
+fn describe(work: Work) -> String {
+    match work {
+        Work::Job(j) => {
+            let mut j = j.clone();
+            j.recipe = PathBuf::new();
+            j.line = 0;
+            for c in &mut j.clips {
+                c.line = 0;
+            }
+            j.output.sites.clear();
+            format!("{j:?}")
+        }
+        Work::Map(m) => {
+            let mut m = m.clone();
+            m.recipe = PathBuf::new();
+            m.line = 0;
+            for v in &mut m.views {
+                v.line = 0;
+                v.column = 0;
+            }
+            format!("{m:?}")
         }
     }
 }

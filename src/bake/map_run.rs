@@ -14,8 +14,8 @@ use rayon::prelude::*;
 /// A map job ready to render.
 pub struct MapPlan {
     pub scene: MapScene,
-    /// What loading the map read, sorted.
-    pub inputs: Vec<std::path::PathBuf>,
+    /// What loading the map read with the digest of each, sorted.
+    pub reads: Vec<(std::path::PathBuf, String)>,
     /// Per view: its camera and the map times of its frames.
     pub views: Vec<(MapCamera, Vec<f32>)>,
 }
@@ -32,7 +32,7 @@ impl MapPlan {
 /// are searched after the map's own `data:` folders.
 pub fn plan_map(job: &MapJob, extra: &[SourceRef]) -> Result<MapPlan> {
     let lookup = Lookup::with_folders(&job.data, extra);
-    lookup.note(&job.recipe);
+    lookup.note_read(&job.recipe);
     let scene = MapScene::load(&job.map, &lookup)?;
     let (w, h) = (scene.ground.width, scene.ground.height);
     let mut views = Vec::with_capacity(job.views.len());
@@ -57,7 +57,7 @@ pub fn plan_map(job: &MapJob, extra: &[SourceRef]) -> Result<MapPlan> {
     }
     Ok(MapPlan {
         scene,
-        inputs: lookup.reads(),
+        reads: lookup.read_digests(),
         views,
     })
 }
@@ -109,6 +109,6 @@ pub fn run_map(
         images,
         files,
         warnings: plan.scene.notes(),
-        inputs: plan.inputs.clone(),
+        inputs: plan.reads.iter().map(|(p, _)| p.clone()).collect(),
     })
 }

@@ -12,6 +12,7 @@
 
 pub mod atlas;
 pub mod batch;
+pub mod claims;
 pub mod gif;
 pub mod grid;
 pub mod map_run;
@@ -19,12 +20,14 @@ pub mod meta;
 pub mod outputs;
 pub mod recipe;
 pub mod run;
+pub mod shard;
 pub mod sheet;
 pub mod sink;
+pub mod state;
 
 pub use batch::{
-    bake, bake_files, BakeOptions, BakeReport, JobKind, JobOutcome, NoProgress, OutputMode,
-    Progress,
+    bake, bake_files, BakeOptions, BakeReport, JobKind, JobOutcome, JobStatus, NoProgress,
+    OutputMode, Progress, Shard,
 };
 pub use outputs::write_outputs;
 pub use recipe::{Recipe, RecipeError};

@@ -46,8 +46,8 @@ pub struct JobPlan {
     pub clips: Vec<PlannedClip>,
     pub view: ClipPlan,
     /// What planning read (the recipe, model, textures, animations,
-    /// configs), sorted.
-    pub inputs: Vec<PathBuf>,
+    /// configs) with the digest of each, sorted.
+    pub reads: Vec<(PathBuf, String)>,
 }
 
 impl JobPlan {
@@ -82,7 +82,7 @@ pub fn clip_model(
 pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
     let spec = &job.model;
     let lookup = Lookup::with_folders(&spec.data, extra);
-    lookup.note(&job.recipe);
+    lookup.note_read(&job.recipe);
     let model = crate::load::load_model(spec, &lookup)?;
     let mut clips = Vec::with_capacity(job.clips.len());
     for clip in &job.clips {
@@ -122,7 +122,7 @@ pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
     Ok(JobPlan {
         clips,
         view,
-        inputs: lookup.reads(),
+        reads: lookup.read_digests(),
     })
 }
 
@@ -150,15 +150,7 @@ pub fn run_planned(
         })
         .collect();
     let files = super::write_outputs(job, &rendered, pivot(&cameras), sink)?;
-    // Each clip's model repeats the job model's warnings; keep each once.
-    let mut warnings: Vec<String> = Vec::new();
-    for c in &plan.clips {
-        for w in &c.model.warnings {
-            if !warnings.contains(w) {
-                warnings.push(w.clone());
-            }
-        }
-    }
+    let warnings = plan_warnings(plan);
     Ok(JobReport {
         name: job.name.clone(),
         images: rendered
@@ -167,6 +159,20 @@ pub fn run_planned(
             .sum(),
         files,
         warnings,
-        inputs: plan.inputs.clone(),
+        inputs: plan.reads.iter().map(|(p, _)| p.clone()).collect(),
     })
+}
+
+/// The warnings of a planned job's models, each once (every clip's model
+/// repeats the job model's).
+pub fn plan_warnings(plan: &JobPlan) -> Vec<String> {
+    let mut warnings: Vec<String> = Vec::new();
+    for c in &plan.clips {
+        for w in &c.model.warnings {
+            if !warnings.contains(w) {
+                warnings.push(w.clone());
+            }
+        }
+    }
+    warnings
 }

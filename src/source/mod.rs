@@ -27,7 +27,7 @@ pub use path::GamePath;
 pub use tree::{Layout, Tree};
 
 use crate::error::Result;
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -85,12 +85,22 @@ pub enum EntryKind {
 }
 
 /// What one load may read: the caller's sources in priority order, and a
-/// record of every location read (for `cargo:rerun-if-changed` lines and
-/// dependency files).
+/// record of every location read with a digest of what was there (for
+/// `cargo:rerun-if-changed` lines, dependency files, and the content keys
+/// of incremental bakes).
 #[derive(Debug, Default)]
 pub struct Lookup {
     sources: Vec<SourceRef>,
-    reads: Mutex<BTreeSet<PathBuf>>,
+    reads: Mutex<BTreeMap<PathBuf, String>>,
+}
+
+/// The SHA-256 of `bytes`, in hexadecimal.
+pub fn digest(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 impl Lookup {
@@ -98,7 +108,7 @@ impl Lookup {
     pub fn new(sources: Vec<SourceRef>) -> Lookup {
         Lookup {
             sources,
-            reads: Mutex::new(BTreeSet::new()),
+            reads: Mutex::new(BTreeMap::new()),
         }
     }
 
@@ -133,17 +143,28 @@ impl Lookup {
         })
     }
 
-    /// Reads a found file, recording its location.
+    /// Reads a found file, recording its location and content digest.
     pub fn read(&self, found: &Found) -> Result<Vec<u8>> {
-        self.note(&found.entry.location);
-        found.source.read(&found.entry)
+        let bytes = found.source.read(&found.entry)?;
+        self.record(&found.entry.location, digest(&bytes));
+        Ok(bytes)
     }
 
-    /// Lists a folder of a source, recording its location.
+    /// Lists a folder of a source, recording its location and a digest of
+    /// the names it holds (a file added there can change what is found).
     pub fn list(&self, source: &SourceRef, dir: &GamePath) -> Vec<Listed> {
         match source.list(dir) {
             Some((location, entries)) => {
-                self.note(&location);
+                let mut names = Vec::new();
+                for e in &entries {
+                    names.extend_from_slice(&e.name);
+                    names.push(match e.kind {
+                        EntryKind::File => 0,
+                        EntryKind::Folder => 1,
+                        EntryKind::LinkedFolder => 2,
+                    });
+                }
+                self.record(&location, digest(&names));
                 entries
             }
             None => Vec::new(),
@@ -156,7 +177,7 @@ impl Lookup {
     pub fn read_named(&self, file: &FileRef) -> Result<(Vec<u8>, Origin)> {
         match std::fs::read(&file.disk) {
             Ok(bytes) => {
-                self.note(&file.disk);
+                self.record(&file.disk, digest(&bytes));
                 Ok((bytes, Origin::Disk(file.disk.clone())))
             }
             Err(e) => {
@@ -174,19 +195,26 @@ impl Lookup {
         }
     }
 
-    /// Records a location as read.
-    pub fn note(&self, location: &Path) {
-        if let Ok(mut r) = self.reads.lock() {
-            r.insert(location.to_path_buf());
-        }
+    /// Records a location read by someone else, whose content the job's
+    /// own description already stands for (its recipe).
+    pub fn note_read(&self, location: &Path) {
+        self.record(location, String::new());
+    }
+
+    fn record(&self, location: &Path, digest: String) {
+        let mut r = self.reads.lock().unwrap_or_else(|e| e.into_inner());
+        r.insert(location.to_path_buf(), digest);
     }
 
     /// Every location read so far, sorted.
     pub fn reads(&self) -> Vec<PathBuf> {
-        self.reads
-            .lock()
-            .map(|r| r.iter().cloned().collect())
-            .unwrap_or_default()
+        self.read_digests().into_iter().map(|(p, _)| p).collect()
+    }
+
+    /// Every location read so far with the digest of its content, sorted.
+    pub fn read_digests(&self) -> Vec<(PathBuf, String)> {
+        let r = self.reads.lock().unwrap_or_else(|e| e.into_inner());
+        r.iter().map(|(p, d)| (p.clone(), d.clone())).collect()
     }
 }
 

@@ -298,7 +298,7 @@ fn a_map_view_writing_a_jobs_file() {
     // The job's sheet is out/a_o.png; so is map `a`'s view `o` with output `out`.
     assert_eq!(
         err("jobs:\n  - name: j\n    model: m.rsm\n    output: { dir: out, sheet: a_o.png }\nmaps:\n  - name: a\n    map: a.rsw\n    output: out\n    views:\n      - { name: o }\n"),
-        "recipe.yaml:10:9: map 'a' view 'o': output `out/a_o.png` is also written by job 'j'"
+        "recipe.yaml:10:9: map 'a' view 'o': output `out/a_o.png` is also written by job 'j' (`output.sheet`)"
     );
 }
 

@@ -36,6 +36,7 @@ mod error;
 mod job;
 mod maps;
 mod output;
+pub mod pattern;
 mod raw;
 mod template;
 mod values;
@@ -51,8 +52,8 @@ pub use output::Outputs;
 pub use template::Template;
 
 use error::{job_label, Ctx};
+use pattern::{job_patterns, map_patterns, FilePattern};
 use raw::{RawJob, RawRecipe};
-use serde_saphyr::Location;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use values::{check_file_name, S};
@@ -98,8 +99,8 @@ impl Recipe {
         let raw_jobs: &[S<RawJob>] = raw.jobs.as_ref().map_or(&[], |j| j.value.as_slice());
         // Names shared by jobs and maps (`--only` picks by name) → first line.
         let mut names: BTreeMap<String, u64> = BTreeMap::new();
-        // Output file (normalised) → the job or map that writes it.
-        let mut claimed: BTreeMap<PathBuf, String> = BTreeMap::new();
+        // Every output so far, and the job or map that writes it.
+        let mut claimed: Vec<(FilePattern, String)> = Vec::new();
         let mut jobs = Vec::with_capacity(raw_jobs.len());
         for (i, sj) in raw_jobs.iter().enumerate() {
             jobs.push(resolve_entry(
@@ -183,7 +184,7 @@ fn resolve_entry(
     sj: &S<RawJob>,
     defaults: &RawJob,
     names: &mut BTreeMap<String, u64>,
-    claimed: &mut BTreeMap<PathBuf, String>,
+    claimed: &mut Vec<(FilePattern, String)>,
 ) -> Result<Job, RecipeError> {
     let at = &sj.referenced;
     let j = &sj.value;
@@ -201,39 +202,27 @@ fn resolve_entry(
     }
     names.insert(name.value.clone(), name.referenced.line());
     let job = job::resolve_job(ctx, &label, &name.value, at, j, defaults)?;
-    for (pattern, loc) in output_patterns(&job) {
-        let key = crate::paths::normalize(&pattern);
-        if let Some(other) = claimed.get(&key) {
-            let loc = loc.unwrap_or(*at);
+    for (key, pattern) in job_patterns(&job, &job.output.dir) {
+        if let Some((name, other)) = first_overlap(claimed, &pattern) {
             return Err(ctx.err(
-                &loc,
+                &job.output.site(key).unwrap_or(*at),
                 &label,
-                format!("output `{}` is also written by {other}", pattern.display()),
+                format!("output `{name}` (`output.{key}`) is also written by {other}"),
             ));
         }
-        claimed.insert(key, label.clone());
+        claimed.push((pattern, format!("{label} (`output.{key}`)")));
     }
     Ok(job)
 }
 
-/// Every file pattern a job writes, with `{name}` filled and the other holes
-/// kept, so equal patterns mean two jobs would overwrite each other.
-fn output_patterns(job: &Job) -> Vec<(PathBuf, Option<Location>)> {
-    let mut v = Vec::new();
-    let o = &job.output;
-    if let Some(s) = &o.sheet {
-        v.push((s.clone(), None));
-    }
-    if let Some(m) = &o.meta {
-        v.push((m.clone(), None));
-    }
-    if let Some(t) = &o.frames {
-        v.push((o.dir.join(t.render(&job.name, None, None, None)), None));
-    }
-    if let Some(t) = &o.gif {
-        v.push((o.dir.join(t.render(&job.name, None, None, None)), None));
-    }
-    v
+/// The first earlier output that can write a name `pattern` can write.
+fn first_overlap<'a>(
+    claimed: &'a [(FilePattern, String)],
+    pattern: &FilePattern,
+) -> Option<(String, &'a str)> {
+    claimed
+        .iter()
+        .find_map(|(p, who)| p.overlap(pattern).map(|name| (name, who.as_str())))
 }
 
 /// A map view may not write a file a job writes (views among themselves are
@@ -241,21 +230,20 @@ fn output_patterns(job: &Job) -> Vec<(PathBuf, Option<Location>)> {
 fn claim_map_views(
     file: &Path,
     maps: &[MapJob],
-    claimed: &mut BTreeMap<PathBuf, String>,
+    claimed: &mut Vec<(FilePattern, String)>,
 ) -> Result<(), RecipeError> {
     for m in maps {
-        for v in &m.views {
-            let key = crate::paths::normalize(&v.file);
-            if let Some(other) = claimed.get(&key) {
+        for (v, (_, pattern)) in m.views.iter().zip(map_patterns(m, &m.dir)) {
+            if let Some((name, other)) = first_overlap(claimed, &pattern) {
                 return Err(RecipeError {
                     file: file.to_path_buf(),
                     line: v.line,
                     column: v.column,
                     context: Some(format!("map '{}' view '{}'", m.name, v.name)),
-                    message: format!("output `{}` is also written by {other}", v.file.display()),
+                    message: format!("output `{name}` is also written by {other}"),
                 });
             }
-            claimed.insert(key, format!("map '{}'", m.name));
+            claimed.push((pattern, format!("map '{}'", m.name)));
         }
     }
     Ok(())

@@ -29,6 +29,19 @@ pub struct Outputs {
     pub meta: Option<PathBuf>,
     /// GIF names (one per clip × direction), when that output is on.
     pub gif: Option<Template>,
+    /// Where the recipe wrote each output's name (`None`: a default), for
+    /// messages about it.
+    pub(crate) sites: Vec<(&'static str, Option<Location>)>,
+}
+
+impl Outputs {
+    /// Where the recipe wrote `output.<key>`, if it did.
+    pub(crate) fn site(&self, key: &str) -> Option<Location> {
+        self.sites
+            .iter()
+            .find(|(k, _)| *k == key)
+            .and_then(|(_, l)| *l)
+    }
 }
 
 /// A template as resolved, and where the recipe wrote it (`None`: a
@@ -102,15 +115,19 @@ pub(super) fn resolve_output(
     c.whole_degree_yaws("frames", &frames, dirs)?;
     c.whole_degree_yaws("gif", &gif, dirs)?;
 
-    let sheet = c
-        .template(
-            "sheet",
-            &jo.sheet,
-            &do_.sheet,
-            &["name"],
-            Some(defaults::SHEET),
-        )?
-        .map(|(t, _)| dir.join(t.render(name, None, None, None)));
+    let sheet_written = c.template(
+        "sheet",
+        &jo.sheet,
+        &do_.sheet,
+        &["name"],
+        Some(defaults::SHEET),
+    )?;
+    let mut sites = vec![
+        ("frames", frames.as_ref().and_then(|(_, l)| *l)),
+        ("gif", gif.as_ref().and_then(|(_, l)| *l)),
+        ("sheet", sheet_written.as_ref().and_then(|(_, l)| *l)),
+    ];
+    let sheet = sheet_written.map(|(t, _)| dir.join(t.render(name, None, None, None)));
     let meta = match pick(&jo.meta, &do_.meta) {
         Some(s) => match &s.value {
             OutName::Off => None,
@@ -122,6 +139,8 @@ pub(super) fn resolve_output(
                         format!("`output.meta`: {m}"),
                     )
                 })?;
+                c.confined("meta", n, &Some(s.referenced), jo.meta.is_some())?;
+                sites.push(("meta", Some(s.referenced)));
                 Some(dir.join(t.render(name, None, None, None)))
             }
         },
@@ -152,6 +171,7 @@ pub(super) fn resolve_output(
         sheet,
         meta,
         gif: gif.map(|(t, _)| t),
+        sites,
     })
 }
 
@@ -184,6 +204,7 @@ impl Checks<'_> {
                             format!("`output.{key}`: {m}"),
                         )
                     })?;
+                    self.confined(key, n, &Some(s.referenced), jv.is_some())?;
                     Ok(Some((t, Some(s.referenced))))
                 }
             },
@@ -195,6 +216,38 @@ impl Checks<'_> {
                 )
             })),
         }
+    }
+
+    /// A file name must stay inside the output folder: no absolute names and
+    /// no `..` (an absolute `output.dir` is the way to write elsewhere).
+    fn confined(
+        &self,
+        key: &str,
+        text: &str,
+        at: &Option<Location>,
+        from_job: bool,
+    ) -> Result<(), RecipeError> {
+        let absolute = text.starts_with(['/', '\\'])
+            || (text.len() >= 2
+                && text.as_bytes()[1] == b':'
+                && text.as_bytes()[0].is_ascii_alphabetic())
+            || std::path::Path::new(text).is_absolute();
+        let climbs = text.split(['/', '\\']).any(|c| c == "..");
+        if absolute || climbs {
+            let why = if absolute {
+                "is absolute"
+            } else {
+                "climbs out with `..`"
+            };
+            return Err(self.ctx.err(
+                &at.unwrap_or(*self.at),
+                &self.lab.of(from_job),
+                format!(
+                    "`output.{key}` `{text}` {why}: output names stay inside the output folder; set `output.dir` to write elsewhere"
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// A template that names several files must hold one of `parts`.

@@ -1,0 +1,102 @@
+//! No two jobs of a bake may write one file: checked over every output of
+//! every job and map of every recipe, with each output folder resolved
+//! through symbolic links, before anything is baked. (A recipe already
+//! checks its own jobs lexically, with line and column.)
+
+use super::recipe::pattern::{job_patterns, map_patterns, FilePattern};
+use super::recipe::{Job, MapJob};
+use crate::error::{Error, Result};
+use std::path::{Component, Path, PathBuf};
+
+/// Refuses the bake when two jobs or maps can write the same file.
+pub fn check(jobs: &[Job], maps: &[MapJob]) -> Result<()> {
+    // (who, where, output key, pattern)
+    let mut claimed: Vec<(String, String, FilePattern)> = Vec::new();
+    let mut add = |who: String, at: String, what: String, pattern: FilePattern| -> Result<()> {
+        for (other, other_at, p) in &claimed {
+            if *other == who {
+                continue;
+            }
+            if let Some(name) = p.overlap(&pattern) {
+                return Err(Error::Usage(format!(
+                    "{at}: {who}: {what} can write `{name}`, which {other} ({other_at}) also writes"
+                )));
+            }
+        }
+        claimed.push((who, at, pattern));
+        Ok(())
+    };
+    for j in jobs {
+        let dir = resolved(&j.output.dir);
+        let at = format!("{}:{}", j.recipe.display(), j.line);
+        for (key, p) in job_patterns(j, &dir) {
+            add(
+                format!("job '{}'", j.name),
+                at.clone(),
+                format!("`output.{key}`"),
+                p,
+            )?;
+        }
+    }
+    for m in maps {
+        let dir = resolved(&m.dir);
+        let at = format!("{}:{}", m.recipe.display(), m.line);
+        for (view, p) in map_patterns(m, &dir) {
+            add(
+                format!("map '{}'", m.name),
+                at.clone(),
+                format!("view '{view}'"),
+                p,
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// `dir` with its deepest existing folder resolved through links (the rest
+/// does not exist yet, so it cannot be a link).
+pub fn resolved(dir: &Path) -> PathBuf {
+    let dir = crate::paths::normalize(dir);
+    let parts: Vec<Component> = dir.components().collect();
+    for cut in (0..=parts.len()).rev() {
+        let head: PathBuf = parts[..cut].iter().collect();
+        let head = if head.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            head
+        };
+        if let Ok(real) = std::fs::canonicalize(&head) {
+            let mut out = real;
+            for c in &parts[cut..] {
+                out.push(c.as_os_str());
+            }
+            return out;
+        }
+    }
+    dir
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_folder_reached_through_a_link_is_the_same_folder() {
+        let root = std::env::temp_dir().join(format!("kiln-claims-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("real")).unwrap();
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(root.join("real"), root.join("link")).unwrap();
+            assert_eq!(
+                resolved(&root.join("link/sub")),
+                resolved(&root.join("real/sub"))
+            );
+        }
+        assert_eq!(
+            resolved(&root.join("real/a/../b")),
+            std::fs::canonicalize(root.join("real")).unwrap().join("b")
+        );
+        let _ = std::fs::remove_dir_all(&root);
+    }
+}

@@ -1,0 +1,291 @@
+//! Golden-image checks: bake recipes in memory and compare every file with
+//! its reference — by default the file already at the output's own path
+//! (the committed goldens), or the same relative path under a reference
+//! folder. Images within a tolerance, JSON structurally, GIF/APNG frame by
+//! frame; every mismatch leaves a three-panel diff image. `kiln verify` and
+//! a Rust test call the same [`verify`].
+
+pub mod compare;
+mod junit;
+
+use crate::bake::batch::{bake_into, BakeOptions, BakeReport, OutputMode, Progress};
+use crate::bake::recipe::Recipe;
+use crate::bake::sink::{OutputRecord, OutputStatus, Sink};
+use crate::error::{Error, Result};
+use crate::output::{encode_png, write_atomic};
+use compare::{compare_files, Tolerance, Verdict};
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// How a verify runs.
+#[derive(Debug, Clone, Default)]
+pub struct VerifyOptions {
+    /// Which jobs, data sources, threads, shard (the output mode is ignored:
+    /// nothing is written but references and diffs).
+    pub bake: BakeOptions,
+    /// Compare with `<reference>/<output path>` instead of the file at the
+    /// output's own path. Output paths are taken relative to the current
+    /// folder.
+    pub reference: Option<PathBuf>,
+    /// How far images may stray.
+    pub tolerance: Tolerance,
+    /// Where diff images go (`<diff_dir>/<output path>.diff.png`); the
+    /// default is `kiln-diff`.
+    pub diff_dir: Option<PathBuf>,
+    /// Rewrite references that differ or are missing instead of failing.
+    pub update: bool,
+}
+
+/// What became of one file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CheckStatus {
+    /// Within tolerance of its reference.
+    Match,
+    /// Differs from its reference.
+    Mismatch,
+    /// No reference file.
+    Missing,
+    /// Differed (or was missing); the reference was rewritten.
+    Updated,
+}
+
+impl CheckStatus {
+    /// `match`, `mismatch`, `missing` or `updated`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CheckStatus::Match => "match",
+            CheckStatus::Mismatch => "mismatch",
+            CheckStatus::Missing => "missing",
+            CheckStatus::Updated => "updated",
+        }
+    }
+}
+
+/// One baked file against its reference.
+#[derive(Debug, Clone)]
+pub struct FileCheck {
+    /// The output's path.
+    pub output: PathBuf,
+    /// The reference compared with.
+    pub reference: PathBuf,
+    /// What was found.
+    pub status: CheckStatus,
+    /// Differing pixels (images), 0 otherwise.
+    pub differing_pixels: u64,
+    /// The largest channel difference (images), 0 otherwise.
+    pub worst_delta: u8,
+    /// What differs, in words (empty for a match).
+    pub detail: String,
+    /// The diff image written for a pixel mismatch.
+    pub diff: Option<PathBuf>,
+}
+
+/// What a verify found.
+#[derive(Debug)]
+pub struct VerifyReport {
+    /// The bake (jobs that failed are failures too).
+    pub bake: BakeReport,
+    /// Every file, in the order the bake made them.
+    pub files: Vec<FileCheck>,
+}
+
+impl VerifyReport {
+    /// Every job baked and every file matched (or was updated).
+    pub fn passed(&self) -> bool {
+        self.bake.failed() == 0
+            && self
+                .files
+                .iter()
+                .all(|f| matches!(f.status, CheckStatus::Match | CheckStatus::Updated))
+    }
+
+    /// Files with `status`.
+    pub fn count(&self, status: CheckStatus) -> usize {
+        self.files.iter().filter(|f| f.status == status).count()
+    }
+
+    /// A JUnit XML report (one test case per file, one per failed job), as
+    /// CI systems (GitHub, GitLab, Jenkins) show them.
+    pub fn junit(&self) -> String {
+        junit::report(self)
+    }
+
+    /// A machine-readable summary.
+    pub fn to_json(&self) -> serde_json::Value {
+        let files: Vec<serde_json::Value> = self
+            .files
+            .iter()
+            .map(|f| {
+                serde_json::json!({
+                    "output": f.output.display().to_string(),
+                    "reference": f.reference.display().to_string(),
+                    "status": f.status.as_str(),
+                    "differing_pixels": f.differing_pixels,
+                    "worst_delta": f.worst_delta,
+                    "detail": f.detail,
+                    "diff": f.diff.as_ref().map(|d| d.display().to_string()),
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "passed": self.passed(),
+            "files": files,
+            "bake": self.bake.to_json(),
+        })
+    }
+}
+
+/// Loads recipe files and verifies them.
+pub fn verify_files(
+    recipes: &[impl AsRef<Path>],
+    options: &VerifyOptions,
+    progress: &dyn Progress,
+) -> Result<VerifyReport> {
+    let loaded = recipes
+        .iter()
+        .map(|p| Recipe::load(p.as_ref()).map_err(Error::from))
+        .collect::<Result<Vec<_>>>()?;
+    verify(&loaded, options, progress)
+}
+
+/// Bakes `recipes` without writing their outputs and compares every file
+/// with its reference.
+pub fn verify(
+    recipes: &[Recipe],
+    options: &VerifyOptions,
+    progress: &dyn Progress,
+) -> Result<VerifyReport> {
+    let found: Arc<Mutex<Vec<FileCheck>>> = Arc::default();
+    let bake_options = BakeOptions {
+        mode: OutputMode::Verify,
+        force: true,
+        cache: None,
+        ..options.bake.clone()
+    };
+    let make = || -> Box<dyn Sink> {
+        Box::new(CompareSink {
+            options: options.clone(),
+            found: found.clone(),
+            records: Mutex::new(Vec::new()),
+        })
+    };
+    let bake = bake_into(recipes, &bake_options, progress, &make)?;
+    let files = std::mem::take(&mut *found.lock().unwrap_or_else(|e| e.into_inner()));
+    Ok(VerifyReport { bake, files })
+}
+
+/// `path` relative to the current folder, lexically; refused when it
+/// leaves it (a reference folder could not hold it).
+fn inside_current(path: &Path) -> Result<PathBuf> {
+    let n = crate::paths::normalize(path);
+    if n.is_absolute() || n.components().any(|c| matches!(c, Component::ParentDir)) {
+        return Err(Error::Usage(format!(
+            "{}: outside the current folder; --reference and diff images need outputs below it",
+            path.display()
+        )));
+    }
+    Ok(n)
+}
+
+struct CompareSink {
+    options: VerifyOptions,
+    found: Arc<Mutex<Vec<FileCheck>>>,
+    records: Mutex<Vec<OutputRecord>>,
+}
+
+impl CompareSink {
+    fn reference(&self, path: &Path) -> Result<PathBuf> {
+        match &self.options.reference {
+            None => Ok(path.to_path_buf()),
+            Some(r) => Ok(r.join(inside_current(path)?)),
+        }
+    }
+
+    fn diff_path(&self, path: &Path) -> Result<PathBuf> {
+        let dir = self
+            .options
+            .diff_dir
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("kiln-diff"));
+        let rel = inside_current(path)?;
+        let mut name = rel.into_os_string();
+        name.push(".diff.png");
+        Ok(dir.join(name))
+    }
+}
+
+impl Sink for CompareSink {
+    fn write(&self, path: &Path, bytes: &[u8]) -> Result<()> {
+        let reference = self.reference(path)?;
+        let mut check = FileCheck {
+            output: crate::paths::normalize(path),
+            reference: crate::paths::normalize(&reference),
+            status: CheckStatus::Match,
+            differing_pixels: 0,
+            worst_delta: 0,
+            detail: String::new(),
+            diff: None,
+        };
+        match std::fs::read(&reference) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                check.status = CheckStatus::Missing;
+                check.detail = "no reference file".into();
+            }
+            Err(e) => return Err(Error::io(&reference, e)),
+            Ok(old) => match compare_files(&old, bytes, &self.options.tolerance) {
+                Verdict::Match => {}
+                Verdict::Pixels {
+                    differing,
+                    worst,
+                    frame,
+                    panels,
+                } => {
+                    check.status = CheckStatus::Mismatch;
+                    check.differing_pixels = differing;
+                    check.worst_delta = worst;
+                    check.detail = match frame {
+                        Some(f) => format!("{differing} pixels differ (first in frame {f}), worst channel delta {worst}"),
+                        None => format!("{differing} pixels differ, worst channel delta {worst}"),
+                    };
+                    let d = self.diff_path(path)?;
+                    write_atomic(&d, &encode_png(&panels)?)?;
+                    check.diff = Some(d);
+                }
+                Verdict::Other(why) => {
+                    check.status = CheckStatus::Mismatch;
+                    check.detail = why;
+                }
+            },
+        }
+        if self.options.update && check.status != CheckStatus::Match {
+            write_atomic(&reference, bytes)?;
+            check.status = CheckStatus::Updated;
+        }
+        let outcome = match check.status {
+            CheckStatus::Match => OutputStatus::Same,
+            CheckStatus::Mismatch => OutputStatus::Different,
+            CheckStatus::Missing => OutputStatus::Missing,
+            CheckStatus::Updated => OutputStatus::Written,
+        };
+        self.records
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(OutputRecord {
+                path: path.to_path_buf(),
+                len: bytes.len(),
+                outcome,
+            });
+        self.found
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(check);
+        Ok(())
+    }
+
+    fn records(&self) -> Vec<OutputRecord> {
+        self.records
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+}
