@@ -25,7 +25,7 @@ pub struct BakeOptions {
     /// What happens to the files a bake makes.
     pub mode: OutputMode,
     /// Bake every job even when its inputs and outputs are unchanged since
-    /// the last bake (see [`state`](super::state)).
+    /// the last bake (its key and files, kept in [`STATE_FILE`](crate::STATE_FILE)).
     pub force: bool,
     /// A folder of baked files by content, shared between bakes and
     /// machines: a job another bake already made is restored from it.
@@ -396,6 +396,13 @@ impl Work<'_> {
         }
     }
 
+    fn recipe(&self) -> &Path {
+        match self {
+            Work::Job(j) => &j.recipe,
+            Work::Map(m) => &m.recipe,
+        }
+    }
+
     fn dir(&self) -> &Path {
         match self {
             Work::Job(j) => &j.output.dir,
@@ -428,9 +435,15 @@ fn one(
     let result = (|| -> Result<JobReport> {
         let planned = match work {
             Work::Job(j) => Planned::Job(plan_job(j, &options.sources)?),
-            Work::Map(m) => Planned::Map(plan_map(m, &options.sources)?),
+            Work::Map(m) => Planned::Map(Box::new(plan_map(m, &options.sources)?)),
         };
-        let k = state::job_key(&describe(work), planned.reads());
+        let base = work.recipe().parent().unwrap_or(Path::new(""));
+        let reads: Vec<(PathBuf, String)> = planned
+            .reads()
+            .iter()
+            .map(|(p, d)| (state::from_recipe(base, p), d.clone()))
+            .collect();
+        let k = state::job_key(&state::unlocated(&describe(work), base), &reads);
         key = Some(k.clone());
         let dir = work.dir();
         let id = work.id();
@@ -507,7 +520,7 @@ fn one(
 /// A job's or a map's plan.
 enum Planned {
     Job(JobPlan),
-    Map(MapPlan),
+    Map(Box<MapPlan>),
 }
 
 impl Planned {

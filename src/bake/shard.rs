@@ -258,7 +258,7 @@ mod tests {
 
     #[test]
     fn costs_spread_most_costly_first_to_the_emptiest_shard() {
-        assert_eq!(assign(&[5.0, 1.0, 4.0, 2.0, 3.0], 2), vec![0, 1, 1, 0, 0]);
+        assert_eq!(assign(&[5.0, 1.0, 4.0, 2.0, 3.0], 2), vec![0, 0, 1, 0, 1]);
         assert_eq!(assign(&[1.0, 1.0, 1.0], 3), vec![0, 1, 2]);
         assert_eq!(assign(&[], 3), Vec::<usize>::new());
     }

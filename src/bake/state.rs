@@ -24,6 +24,46 @@ pub const STATE_FILE: &str = ".kiln-state";
 /// Bumped when the state file's shape or the key's recipe changes.
 const STATE_VERSION: u32 = 1;
 
+/// `path` as seen from the recipe's folder `base`, so two checkouts of one
+/// tree in different places give the same key: a path under `base` loses
+/// it, and both are made absolute first so `recipes/x.rsm` and
+/// `/home/me/game/recipes/x.rsm` agree. A path elsewhere stays absolute.
+pub fn from_recipe(base: &Path, path: &Path) -> PathBuf {
+    let (Ok(b), Ok(p)) = (std::path::absolute(base), std::path::absolute(path)) else {
+        return path.to_path_buf();
+    };
+    match p.strip_prefix(&b) {
+        Ok(rest) => Path::new("<recipe>").join(rest),
+        Err(_) => p,
+    }
+}
+
+/// A job's description with the recipe folder's spelling replaced, so the
+/// same recipe in another checkout, or named from another working
+/// directory, describes the same job. Paths in a resolved job are the
+/// recipe folder joined with what the recipe wrote (never normalised), so
+/// they all start with it.
+pub fn unlocated(description: &str, base: &Path) -> String {
+    let mut out = description.to_string();
+    let mut spellings = vec![format!("{:?}", base.as_os_str())];
+    if let Ok(abs) = std::path::absolute(base) {
+        spellings.push(format!("{:?}", abs.as_os_str()));
+    }
+    // Longest first: an absolute spelling contains no relative one at a
+    // quote, but keep the order meaningful anyway.
+    spellings.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    for quoted in spellings {
+        let inner = &quoted[1..quoted.len() - 1];
+        if inner.is_empty() {
+            continue;
+        }
+        for sep in ["/", "\\\\", "\""] {
+            out = out.replace(&format!("\"{inner}{sep}"), &format!("\"<recipe>{sep}"));
+        }
+    }
+    out
+}
+
 /// The content key of a job: kiln's version, its description and what
 /// planning read (entries without a digest — the recipe itself, which the
 /// description stands for — are left out).

@@ -153,7 +153,7 @@ pub fn diff_image(expected: &RgbaImage, actual: &RgbaImage, diff: Option<&ImageD
     let h = expected.height().max(actual.height());
     let mut out = RgbaImage::from_pixel(w * 3, h, Rgba([0, 0, 0, 255]));
     let checker = |x: u32, y: u32| {
-        if (x / 8 + y / 8) % 2 == 0 {
+        if (x / 8 + y / 8).is_multiple_of(2) {
             200u8
         } else {
             160
@@ -286,7 +286,7 @@ fn frames_png(bytes: &[u8]) -> Result<Vec<Frame>, String> {
             .map(|f| {
                 f.map(|f| {
                     let (n, d) = f.delay().numer_denom_ms();
-                    let ms = if d == 0 { 0 } else { n / d };
+                    let ms = n.checked_div(d).unwrap_or(0);
                     (f.into_buffer(), ms)
                 })
                 .map_err(|e| e.to_string())
@@ -305,7 +305,7 @@ fn frames_gif(bytes: &[u8]) -> Result<Vec<Frame>, String> {
         .map(|f| {
             f.map(|f| {
                 let (n, d) = f.delay().numer_denom_ms();
-                let ms = if d == 0 { 0 } else { n / d };
+                let ms = n.checked_div(d).unwrap_or(0);
                 (f.into_buffer(), ms)
             })
             .map_err(|e| e.to_string())

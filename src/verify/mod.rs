@@ -174,17 +174,33 @@ pub fn verify(
     Ok(VerifyReport { bake, files })
 }
 
-/// `path` relative to the current folder, lexically; refused when it
-/// leaves it (a reference folder could not hold it).
-fn inside_current(path: &Path) -> Result<PathBuf> {
+/// Where an output's counterpart goes below another folder (a reference
+/// folder, the diff folder): its path relative to the current folder, or
+/// for an output elsewhere its whole path without the root. `..` that
+/// would climb out is refused.
+fn mirrored(path: &Path) -> Result<PathBuf> {
     let n = crate::paths::normalize(path);
-    if n.is_absolute() || n.components().any(|c| matches!(c, Component::ParentDir)) {
-        return Err(Error::Usage(format!(
-            "{}: outside the current folder; --reference and diff images need outputs below it",
-            path.display()
-        )));
+    let rel = match std::env::current_dir() {
+        Ok(cwd) if n.is_absolute() => n
+            .strip_prefix(crate::paths::normalize(&cwd))
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|_| n.clone()),
+        _ => n.clone(),
+    };
+    let mut out = PathBuf::new();
+    for c in rel.components() {
+        match c {
+            Component::Normal(x) => out.push(x),
+            Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
+            Component::ParentDir => {
+                return Err(Error::Usage(format!(
+                    "{}: outside the current folder; run verify from a folder above the outputs",
+                    path.display()
+                )))
+            }
+        }
     }
-    Ok(n)
+    Ok(out)
 }
 
 struct CompareSink {
@@ -197,7 +213,7 @@ impl CompareSink {
     fn reference(&self, path: &Path) -> Result<PathBuf> {
         match &self.options.reference {
             None => Ok(path.to_path_buf()),
-            Some(r) => Ok(r.join(inside_current(path)?)),
+            Some(r) => Ok(r.join(mirrored(path)?)),
         }
     }
 
@@ -207,7 +223,7 @@ impl CompareSink {
             .diff_dir
             .clone()
             .unwrap_or_else(|| PathBuf::from("kiln-diff"));
-        let rel = inside_current(path)?;
+        let rel = mirrored(path)?;
         let mut name = rel.into_os_string();
         name.push(".diff.png");
         Ok(dir.join(name))

@@ -31,7 +31,7 @@ fn files_under(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
             let p = e.unwrap().path();
             if p.is_dir() {
                 stack.push(p);
-            } else {
+            } else if p.file_name().unwrap() != kiln::STATE_FILE {
                 out.push((
                     p.strip_prefix(dir).unwrap().to_path_buf(),
                     std::fs::read(&p).unwrap(),

@@ -25,7 +25,7 @@ fn files_below(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
             let p = e.unwrap().path();
             if p.is_dir() {
                 stack.push(p);
-            } else {
+            } else if p.file_name().unwrap() != kiln::STATE_FILE {
                 out.insert(
                     p.strip_prefix(dir).unwrap().to_path_buf(),
                     std::fs::read(&p).unwrap(),

@@ -19,6 +19,7 @@ mod grimrock_corpus;
 mod grimrock_malformed;
 mod grimrock_scene;
 mod ground;
+mod incremental;
 mod library;
 mod lua;
 mod lzo;

@@ -127,6 +127,7 @@ fn gif_frames(p: &Path) -> Vec<image::RgbaImage> {
 fn sorted_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
         .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_name() != kiln::STATE_FILE)
         .map(|e| {
             let p = e.unwrap().path();
             (

@@ -402,7 +402,7 @@ fn errors_name_file_line_column_and_job() {
         ),
         (
             "jobs:\n  - name: a\n    model: m.rsm\n  - name: b\n    model: m.rsm\n    output: {dir: out/a, sheet: a.png}\n",
-            "recipe.yaml:4:5: job 'b': output `out/a/a.png` (`output.sheet`) is also written by job 'a' (`output.sheet`)",
+            "recipe.yaml:6:33: job 'b': output `out/a/a.png` (`output.sheet`) is also written by job 'a' (`output.sheet`)",
         ),
         (
             "jobs:\n  - name: a\n    model: m.rsm\n    output: {frames: 'x_{frame}.png'}\n",
