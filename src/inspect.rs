@@ -37,7 +37,8 @@ pub struct Report {
     #[serde(skip)]
     pub notes: Vec<String>,
     /// The format's own fields, as stored in the file: for RSW, RSM and GND
-    /// every field the parser holds, or with [`Detail::Summary`] the header
+    /// every field the parser holds, or with
+    /// [`InspectDetail::Summary`](crate::InspectDetail::Summary) the header
     /// and counts (the README gives the shape).
     pub details: serde_json::Value,
 }
@@ -108,8 +109,9 @@ pub fn inspect(file: &FileRef, data: &[PathBuf], companion: Option<&Path>) -> Re
     inspect_with(file, data, companion, Detail::Full)
 }
 
-/// [`inspect`], with `details` in the given [`Detail`]: the summary form is
-/// what `kiln inspect --json --summary` prints.
+/// [`inspect`], with `details` in the given
+/// [`InspectDetail`](crate::InspectDetail): the summary form is what
+/// `kiln inspect --json --summary` prints.
 pub fn inspect_with(
     file: &FileRef,
     data: &[PathBuf],

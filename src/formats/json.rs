@@ -9,6 +9,16 @@ use glam::{Quat, Vec3};
 use serde::ser::{SerializeSeq, Serializer};
 use serde::Serialize as _;
 
+/// `x` as a JSON value whose numbers print as the file's own: an `f32` goes
+/// through its shortest decimal form (`0.35`, not the `0.3499999940395355`
+/// its exact `f64` would print), which reads back to the same `f32`.
+pub fn to_value<T: serde::Serialize>(x: &T) -> serde_json::Value {
+    serde_json::to_string(x)
+        .ok()
+        .and_then(|s| serde_json::from_str(&s).ok())
+        .unwrap_or(serde_json::Value::Null)
+}
+
 /// `[x, y, z]`.
 pub fn vec3<S: Serializer>(v: &Vec3, s: S) -> Result<S::Ok, S::Error> {
     v.to_array().serialize(s)
@@ -70,6 +80,14 @@ pub fn to_hex(b: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn floats_print_as_their_shortest_f32_form() {
+        let v = to_value(&[0.35f32, 0.96, 1.0e-7]);
+        assert_eq!(v.to_string(), "[0.35,0.96,1e-7]");
+        let back = v[1].as_f64().unwrap() as f32;
+        assert_eq!(back.to_bits(), 0.96f32.to_bits());
+    }
 
     #[test]
     fn hex_is_lowercase_two_digits_a_byte() {

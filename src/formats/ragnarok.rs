@@ -8,7 +8,7 @@
 //! each form is tried.
 
 use super::seam::{Context, Detail, FileKind, Format, Opened, Summary};
-use super::{gnd, rsw};
+use super::{gnd, json, rsw};
 use crate::error::Result;
 use crate::formats::texture;
 use crate::scene::TextureSlot;
@@ -234,7 +234,7 @@ impl Opened for OpenRsw {
         }
         let details = match cx.detail {
             Detail::Full => rsw::details(parsed),
-            Detail::Summary => serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null),
+            Detail::Summary => json::to_value(&summary),
         };
         Ok(Summary {
             format: "Ragnarok map scene (RSW)".into(),
@@ -286,15 +286,15 @@ impl Opened for OpenGnd {
             ),
         ];
         let details = match cx.detail {
-            Detail::Full => serde_json::to_value(&self.0),
-            Detail::Summary => serde_json::to_value(&summary),
+            Detail::Full => json::to_value(&self.0),
+            Detail::Summary => json::to_value(&summary),
         };
         Ok(Summary {
             format: "Ragnarok map ground (GND)".into(),
             version: summary.version.clone(),
             warnings: summary.warnings.clone(),
             notes,
-            details: details.unwrap_or(serde_json::Value::Null),
+            details,
             ..Summary::default()
         })
     }

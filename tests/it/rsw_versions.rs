@@ -260,10 +260,14 @@ fn versions_after_2_7_are_read_only_when_the_2_7_layout_fits() {
     let other = expected(2, 8, Some(300)).flipped(Field::SoundCycle);
     let bytes = rsw::write(&map_in(2, 8, Some(300), other));
     let e = rsw::parse(&bytes, Path::new("future.rsw")).unwrap_err();
+    assert_eq!(e.field, "object[3].type");
     let text = e.to_string();
     assert!(
-        text.starts_with("future.rsw:")
-            && text.contains("RSW 2.8 build 300 is newer than the versions kiln reads (up to 2.7), and the 2.7 layout does not fit it"),
+        text.starts_with("future.rsw: object[3].type at byte ")
+            && text.contains(
+                "RSW 2.8 build 300 is newer than the versions kiln reads (up to 2.7), and the \
+                 2.7 layout does not fit it: unknown object type"
+            ),
         "{text}"
     );
     // Versions of another major number are refused at once.

@@ -64,11 +64,10 @@ pub fn details(rsw: &Rsw) -> serde_json::Value {
         rsw: &'a Rsw,
         bytes_after_nul: Vec<NameBytes>,
     }
-    serde_json::to_value(Details {
+    crate::formats::json::to_value(&Details {
         rsw,
         bytes_after_nul: bytes_after_nul(rsw),
     })
-    .unwrap_or(serde_json::Value::Null)
 }
 
 /// The quad tree as its nodes (`null` when the file has none).

@@ -8,7 +8,7 @@
 //! bounds) every reading is tried and the one whose objects parse to their
 //! count with sane values and end exactly at the quad tree or the end of
 //! the file is taken ([`layout`], [`parse`]). Parsing keeps every
-//! fixed-width name's raw bytes and the reading it took, so that [`write`]
+//! fixed-width name's raw bytes and the reading it took, so that [`write()`]
 //! reproduces each file byte for byte.
 
 mod details;
@@ -294,7 +294,7 @@ pub struct Rsw {
     /// the file round-trips, with a warning.
     #[serde(serialize_with = "crate::formats::json::hex")]
     pub trailing: Vec<u8>,
-    /// The reading the file was parsed with; [`write`] follows it.
+    /// The reading the file was parsed with; [`write()`] follows it.
     pub layout: Layout,
     /// Non-fatal findings: the reading taken when it is not the expected
     /// one or when another also fits, a missing quad tree, trailing bytes.

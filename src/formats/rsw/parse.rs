@@ -25,7 +25,7 @@ const ISSUES_SHOWN: usize = 3;
 pub fn parse(data: &[u8], file: &Path) -> Result<Rsw, ParseError> {
     let (major, minor, build) = header(&mut Reader::new(data, file))?;
     let known = (major, minor) <= NEWEST;
-    let attempts: Vec<Attempt> = Layout::candidates(major, minor, build)
+    let mut attempts: Vec<Attempt> = Layout::candidates(major, minor, build)
         .into_iter()
         .map(|layout| Attempt {
             layout,
@@ -34,6 +34,7 @@ pub fn parse(data: &[u8], file: &Path) -> Result<Rsw, ParseError> {
         .collect();
     let label = version_label(major, minor, build);
     let newest = format!("{}.{}", NEWEST.0, NEWEST.1);
+    let newer = || format!("RSW {label} is newer than the versions kiln reads (up to {newest})");
     // The best rank wins; among equals the earlier reading (research order).
     let best = attempts
         .iter()
@@ -42,91 +43,70 @@ pub fn parse(data: &[u8], file: &Path) -> Result<Rsw, ParseError> {
         .min();
     let Some((rank, chosen)) = best else {
         let e = furthest_error(&attempts);
-        return Err(if known {
-            e
-        } else {
-            ParseError {
-                message: format!(
-                    "RSW {label} is newer than the versions kiln reads (up to {newest}), \
-                     and the {newest} layout does not fit it: {}",
-                    e.message
-                ),
-                ..e
-            }
-        });
+        if known {
+            return Err(e);
+        }
+        let message = format!(
+            "{}, and the {newest} layout does not fit it: {}",
+            newer(),
+            e.message
+        );
+        return Err(ParseError { message, ..e });
     };
     if !known && rank != Rank::Exact {
-        let r = attempts[chosen].result.as_ref().ok();
         return Err(ParseError {
             file: file.to_path_buf(),
             field: "header.version".into(),
             offset: 4,
             message: format!(
-                "RSW {label} is newer than the versions kiln reads (up to {newest}), \
-                 and the {newest} layout does not fit it: {}",
-                r.map_or_else(String::new, Reading::shortfall)
+                "{}, and the {newest} layout does not fit it: {}",
+                newer(),
+                attempts[chosen].shortfall()
             ),
         });
     }
     let mut warnings = Vec::new();
     if !known {
         warnings.push(format!(
-            "RSW {label} is newer than the versions kiln reads (up to {newest}); \
-             read with the {newest} layout, which fits it exactly"
+            "{}; read with the {newest} layout, which fits it exactly",
+            newer()
         ));
     }
+    warnings.extend(layout_warnings(&label, &attempts, chosen));
+    let reading = attempts.swap_remove(chosen).result?;
+    warnings.extend(reading.findings());
+    let mut rsw = reading.rsw;
+    rsw.warnings = warnings;
+    Ok(rsw)
+}
+
+/// The warnings that name the readings: the one taken when it is not the
+/// expected one, and every other that fits exactly with other values.
+fn layout_warnings(label: &str, attempts: &[Attempt], chosen: usize) -> Vec<String> {
+    let mut out = Vec::new();
     let picked = &attempts[chosen];
     let expected = &attempts[0];
     if chosen != 0 {
-        warnings.push(format!(
+        out.push(format!(
             "RSW {label} read {}; the expected reading ({}) does not fit: {}",
             picked.layout.describe_against(&expected.layout),
             expected.layout.describe_against(&picked.layout),
             expected.shortfall()
         ));
     }
-    if let Ok(p) = &picked.result {
-        for (i, other) in attempts.iter().enumerate() {
-            let Ok(o) = &other.result else { continue };
-            if i != chosen && o.rank() == Rank::Exact && !same_values(&o.rsw, &p.rsw) {
-                warnings.push(format!(
-                    "RSW {label} also reads {} with other values: the layout is ambiguous, \
-                     and kiln takes the reading {}",
-                    other.layout.describe_against(&picked.layout),
-                    picked.layout.describe_against(&other.layout)
-                ));
-            }
+    let Ok(p) = &picked.result else { return out };
+    for (i, other) in attempts.iter().enumerate() {
+        let Ok(o) = &other.result else { continue };
+        if i != chosen && o.rank() == Rank::Exact && !same_values(&o.rsw, &p.rsw) {
+            out.push(format!(
+                "RSW {label} also reads {} with other values: the layout is ambiguous, \
+                 and kiln takes the reading {}",
+                other.layout.describe_against(&picked.layout),
+                picked.layout.describe_against(&other.layout)
+            ));
         }
     }
-    let mut attempts = attempts;
-    let Reading {
-        mut rsw,
-        objects_end,
-        issues,
-    } = match attempts.swap_remove(chosen).result {
-        Ok(r) => r,
-        Err(e) => return Err(e),
-    };
-    if !issues.is_empty() {
-        warnings.push(format!("implausible values: {}", list(&issues)));
-    }
-    if !rsw.trailing.is_empty() {
-        let whole_tree = if rsw.quad_tree.is_some() {
-            " after the quad tree"
-        } else {
-            ""
-        };
-        warnings.push(format!(
-            "{} bytes after the objects (at byte {objects_end}){whole_tree} are neither a \
-             {QUAD_TREE_BYTES}-byte quad tree nor the end of the file; kept as trailing bytes",
-            rsw.trailing.len()
-        ));
-    }
-    if rsw.quad_tree.is_none() && rsw.at_least(2, 1) && rsw.trailing.is_empty() {
-        warnings.push("version 2.1+ file without a quad tree".to_string());
-    }
-    rsw.warnings = warnings;
-    Ok(rsw)
+    out
 }
 
 /// Reads and parses an RSW file.
@@ -174,6 +154,34 @@ enum Rank {
 }
 
 impl Reading {
+    /// What the reading found that the user should know: implausible
+    /// values, bytes that are not a quad tree, a missing quad tree.
+    fn findings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let rsw = &self.rsw;
+        if !self.issues.is_empty() {
+            out.push(format!("implausible values: {}", list(&self.issues)));
+        }
+        if rsw.quad_tree.is_some() && !rsw.trailing.is_empty() {
+            out.push(format!(
+                "{} bytes after the quad tree (at byte {}) are not part of the file's \
+                 structure; kept as trailing bytes",
+                rsw.trailing.len(),
+                self.objects_end + QUAD_TREE_BYTES
+            ));
+        } else if !rsw.trailing.is_empty() {
+            out.push(format!(
+                "{} bytes after the objects (at byte {}) are neither a {QUAD_TREE_BYTES}-byte \
+                 quad tree nor the end of the file; kept as trailing bytes",
+                rsw.trailing.len(),
+                self.objects_end
+            ));
+        } else if rsw.quad_tree.is_none() && rsw.at_least(2, 1) {
+            out.push("version 2.1+ file without a quad tree".to_string());
+        }
+        out
+    }
+
     fn rank(&self) -> Rank {
         match (self.rsw.trailing.is_empty(), self.issues.is_empty()) {
             (true, true) => Rank::Exact,
