@@ -5,7 +5,7 @@
 //! will draw: nodes, meshes, textures found or not, animation tracks).
 
 use crate::error::Result;
-use crate::formats::seam::Summary;
+use crate::formats::seam::{Detail, Summary};
 use crate::load::Summarised;
 use crate::scene::Model;
 use crate::source::Lookup;
@@ -36,7 +36,10 @@ pub struct Report {
     /// segments, bones).
     #[serde(skip)]
     pub notes: Vec<String>,
-    /// The format's own fields, as stored in the file.
+    /// The format's own fields, as stored in the file: for RSW, RSM and GND
+    /// every field the parser holds, or with
+    /// [`InspectDetail::Summary`](crate::InspectDetail::Summary) the header
+    /// and counts (the README gives the shape).
     pub details: serde_json::Value,
 }
 
@@ -100,14 +103,27 @@ pub struct AnimationInfo {
 
 /// Inspects a file: `data` folders are searched first for what it names
 /// (textures, a map's models); for an animation, `companion` (if given) is
-/// the model whose nodes its tracks should name.
+/// the model whose nodes its tracks should name. `details` holds every
+/// field the format's parser holds.
 pub fn inspect(file: &FileRef, data: &[PathBuf], companion: Option<&Path>) -> Result<Report> {
+    inspect_with(file, data, companion, Detail::Full)
+}
+
+/// [`inspect`], with `details` in the given
+/// [`InspectDetail`](crate::InspectDetail): the summary form is what
+/// `kiln inspect --json --summary` prints.
+pub fn inspect_with(
+    file: &FileRef,
+    data: &[PathBuf],
+    companion: Option<&Path>,
+    detail: Detail,
+) -> Result<Report> {
     let lookup = Lookup::with_folders(data, &[]);
     let Summarised {
         summary,
         model,
         name,
-    } = crate::load::summarise(&lookup, file, companion)?;
+    } = crate::load::summarise(&lookup, file, companion, detail)?;
     let Summary {
         format,
         version,

@@ -175,9 +175,9 @@ pub use bake::{
 pub use camera::{Framing, LightSpace, LightSpec, Projection};
 pub use color::{parse_color, ColorError};
 pub use error::{Error, ParseError, Result};
-pub use formats::seam::FileKind;
+pub use formats::seam::{Detail as InspectDetail, FileKind};
 pub use inspect::{
-    inspect, AnimationInfo, MeshInfo, NodeInfo, Report as InspectReport, TextureInfo,
+    inspect, inspect_with, AnimationInfo, MeshInfo, NodeInfo, Report as InspectReport, TextureInfo,
 };
 pub use load::file_kind;
 pub use map::camera::MAX_PIXELS_PER_TILE;

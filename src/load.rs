@@ -4,7 +4,7 @@
 
 use crate::error::Result;
 use crate::formats::registry;
-use crate::formats::seam::{FileKind, LoadOptions, Summary};
+use crate::formats::seam::{Detail, FileKind, LoadOptions, Summary};
 use crate::scene::{self, Model};
 use crate::source::Lookup;
 use crate::spec::{AnimationSettings, FileRef, ModelSpec};
@@ -63,18 +63,21 @@ pub(crate) struct Summarised {
     pub name: std::path::PathBuf,
 }
 
-/// Opens `file` once and summarises it; models are also lowered. For an
-/// animation, `companion` names the model its tracks should match.
+/// Opens `file` once and summarises it, its own fields in `detail`; models
+/// are also lowered. For an animation, `companion` names the model its
+/// tracks should match.
 pub(crate) fn summarise(
     lookup: &Lookup,
     file: &FileRef,
     companion: Option<&Path>,
+    detail: Detail,
 ) -> Result<Summarised> {
     let opened = registry::open(lookup, file)?;
     let options = LoadOptions::default();
     let settings = AnimationSettings::default();
     let mut cx = opened.context(lookup, &options, &settings);
     cx.companion = companion;
+    cx.detail = detail;
     let summary = opened.parsed.summary(&cx)?;
     let model = match opened.format.role() {
         FileKind::Model => Some(opened.parsed.model(&cx)?),

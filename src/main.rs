@@ -157,9 +157,12 @@ fn load_recipes(paths: &[PathBuf]) -> Result<Vec<Recipe>, String> {
 struct InspectArgs {
     /// Model file
     file: PathBuf,
-    /// Print the report as JSON
+    /// Print the report as JSON; for RSW, RSM and GND files `details` holds every parsed field
     #[arg(long)]
     json: bool,
+    /// With --json: `details` holds the header and counts only, not every field
+    #[arg(long, requires = "json")]
+    summary: bool,
     /// For an animation: the model whose nodes its tracks should name
     #[arg(long, value_name = "MODEL")]
     model: Option<PathBuf>,
@@ -476,10 +479,17 @@ fn render_map(a: &RenderArgs) -> Result<(), Error> {
 }
 
 fn cmd_inspect(a: InspectArgs) -> Result<(), Error> {
-    let report = kiln::inspect(
+    // The text report shows no `details`, so it never builds the full form.
+    let detail = if a.json && !a.summary {
+        kiln::InspectDetail::Full
+    } else {
+        kiln::InspectDetail::Summary
+    };
+    let report = kiln::inspect_with(
         &FileRef::from(a.file.as_path()),
         &a.data,
         a.model.as_deref(),
+        detail,
     )?;
     if a.json {
         let text = serde_json::to_string_pretty(&report)

@@ -10,6 +10,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::error::ParseError;
+use crate::formats::json;
 use crate::formats::reader::{Reader, Writer};
 use crate::text::decode_cp949;
 
@@ -21,8 +22,9 @@ const LIGHTMAP_SIZE: usize = 256;
 /// A texture name field can never sensibly exceed this; larger means a hostile file.
 const MAX_NAME_LEN: i32 = 4096;
 
-/// One GND ground file.
-#[derive(Debug, Clone, PartialEq)]
+/// One GND ground file. It serialises (for `kiln inspect --json`) field by
+/// field, lightmap texels and raw name fields as hex strings.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Gnd {
     /// Major version (1).
     pub major: u8,
@@ -38,6 +40,7 @@ pub struct Gnd {
     pub textures: Vec<String>,
     /// Each name field exactly as stored (bytes after the NUL are kept so
     /// that `write` reproduces the file byte for byte).
+    #[serde(serialize_with = "json::hexes")]
     pub texture_raw: Vec<Vec<u8>>,
     /// Width of every texture name field in bytes (80 in every corpus map), 1..=4096.
     pub texture_name_len: i32,
@@ -54,7 +57,7 @@ pub struct Gnd {
 }
 
 /// The lightmap block.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Lightmaps {
     /// (width, height, grid cells) of one lightmap; 8, 8, 1 in every known
     /// file, and any other value is refused.
@@ -64,16 +67,23 @@ pub struct Lightmaps {
 }
 
 /// One 8×8 lightmap cell (256 bytes), texels row-major.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Lightmap {
     /// Shadow (brightness) per texel; 255 = unshadowed.
+    #[serde(serialize_with = "json::hex")]
     pub shadow: [u8; 64],
     /// Light colour per texel, RGB, added after shading.
+    #[serde(serialize_with = "color_hex")]
     pub color: [[u8; 3]; 64],
 }
 
+/// The 64 RGB texels as one hex string of 192 bytes, in file order.
+fn color_hex<S: serde::Serializer>(c: &[[u8; 3]; 64], s: S) -> Result<S::Ok, S::Error> {
+    json::hex(c.as_flattened(), s)
+}
+
 /// One textured face of a cube (56 bytes).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Surface {
     /// Texture u of the four corners (for a top, corner `k` is the cube's `heights[k]`).
     pub u: [f32; 4],
@@ -88,7 +98,7 @@ pub struct Surface {
 }
 
 /// One tile of the ground grid (28 bytes).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Cube {
     /// Bottom-left, bottom-right, top-left, top-right, i.e. the corners
     /// (x, y), (x+1, y), (x, y+1), (x+1, y+1); Y points down.

@@ -6,6 +6,7 @@
 pub mod arma;
 pub mod gnd;
 pub mod grimrock;
+pub mod json;
 pub mod lua;
 pub mod lzo;
 #[cfg(feature = "internals")]

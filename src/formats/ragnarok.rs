@@ -7,8 +7,8 @@
 //! `data/`), a `data` folder, or for textures the `texture` folder itself;
 //! each form is tried.
 
-use super::seam::{Context, FileKind, Format, Opened, Summary};
-use super::{gnd, rsw};
+use super::seam::{Context, Detail, FileKind, Format, Opened, Summary};
+use super::{gnd, json, rsw};
 use crate::error::Result;
 use crate::formats::texture;
 use crate::scene::TextureSlot;
@@ -188,10 +188,16 @@ impl Opened for OpenRsw {
         let parsed = &self.0;
         let summary = rsw::summary(parsed);
         let mut notes = vec![
-            format!(
-                "files: ini '{}', gnd '{}', gat '{}', src '{}'",
-                summary.ini, summary.gnd, summary.gat, summary.src
-            ),
+            match &summary.gat {
+                Some(gat) => format!(
+                    "files: ini '{}', gnd '{}', gat '{}', src '{}'",
+                    summary.ini, summary.gnd, gat, summary.src
+                ),
+                None => format!(
+                    "files: ini '{}', gnd '{}', src '{}' (no gat name)",
+                    summary.ini, summary.gnd, summary.src
+                ),
+            },
             format!(
                 "objects: {} models, {} lights, {} sounds, {} effects; quad tree: {} nodes",
                 summary.models,
@@ -226,12 +232,16 @@ impl Opened for OpenRsw {
                 if found { "" } else { "  (file not found)" }
             ));
         }
+        let details = match cx.detail {
+            Detail::Full => rsw::details(parsed),
+            Detail::Summary => json::to_value(&summary),
+        };
         Ok(Summary {
             format: "Ragnarok map scene (RSW)".into(),
             version: summary.version.clone(),
             warnings: summary.warnings.clone(),
             notes,
-            details: serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null),
+            details,
             ..Summary::default()
         })
     }
@@ -258,7 +268,7 @@ impl Format for GndFormat {
 struct OpenGnd(gnd::Gnd);
 
 impl Opened for OpenGnd {
-    fn summary(&self, _: &Context) -> Result<Summary> {
+    fn summary(&self, cx: &Context) -> Result<Summary> {
         let summary = gnd::summary(&self.0);
         let notes = vec![
             format!(
@@ -275,12 +285,16 @@ impl Opened for OpenGnd {
                 summary.lightmaps, summary.surfaces, summary.cubes, summary.water_planes
             ),
         ];
+        let details = match cx.detail {
+            Detail::Full => json::to_value(&self.0),
+            Detail::Summary => json::to_value(&summary),
+        };
         Ok(Summary {
             format: "Ragnarok map ground (GND)".into(),
             version: summary.version.clone(),
             warnings: summary.warnings.clone(),
             notes,
-            details: serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null),
+            details,
             ..Summary::default()
         })
     }

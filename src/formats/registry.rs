@@ -79,6 +79,7 @@ impl OpenFile {
             options,
             animation,
             companion: None,
+            detail: super::seam::Detail::Full,
         }
     }
 }

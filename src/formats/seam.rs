@@ -73,6 +73,19 @@ pub(crate) struct Context<'a> {
     pub animation: &'a AnimationSettings,
     /// For an animation's summary: the model its tracks should name.
     pub companion: Option<&'a Path>,
+    /// How much of the format's own fields a summary's `details` holds.
+    pub detail: Detail,
+}
+
+/// How much of a file's own fields `kiln inspect --json` shows under
+/// `details`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Detail {
+    /// Every field the parser holds (`kiln inspect --json`).
+    #[default]
+    Full,
+    /// Header values and counts only (`kiln inspect --json --summary`).
+    Summary,
 }
 
 /// Options a model's lowering takes.
@@ -93,7 +106,8 @@ pub(crate) struct Summary {
     pub format: String,
     /// Version as the format numbers it.
     pub version: String,
-    /// The format's fields as stored, for `--json`.
+    /// The format's fields as stored, for `--json`, in the context's
+    /// [`Detail`].
     pub details: serde_json::Value,
     /// Lines for the text report that only this format has.
     pub notes: Vec<String>,

@@ -4,7 +4,7 @@
 //! the ground, and one model that does not exist (drawn as a placeholder).
 
 use crate::formats::gnd::{Cube, Gnd, Lightmap, Lightmaps, Surface};
-use crate::formats::rsw::{FixedName, Light, ModelInstance, Object, Rsw, Water};
+use crate::formats::rsw::{FixedName, Layout, Light, ModelInstance, Object, Rsw, Water};
 use crate::scene::geometry::top_height;
 
 /// Ground width of the sample map, in tiles.
@@ -256,6 +256,7 @@ impl Placement {
             anim_speed: self.speed,
             block_type: 0,
             flag: None,
+            extra: None,
             file: FixedName::new(file, 80),
             node: FixedName::new("", 80),
             position: [
@@ -290,10 +291,11 @@ pub fn village_rsw() -> Rsw {
         major: 1,
         minor: 9,
         build: None,
-        unknown_flag: None,
+        render_flag: None,
+        release: None,
         ini: FixedName::new("", 40),
         gnd: FixedName::new("kiln_village.gnd", 40),
-        gat: FixedName::new("kiln_village.gat", 40),
+        gat: Some(FixedName::new("kiln_village.gat", 40)),
         src: FixedName::new("", 40),
         water: Some(Water {
             level: 100.0,
@@ -311,8 +313,11 @@ pub fn village_rsw() -> Rsw {
             shadow_opacity: Some(0.5),
         }),
         bounds: Some([-120, 120, -120, 120]),
+        extra_list: None,
         objects,
         quad_tree: None,
+        trailing: Vec::new(),
+        layout: Layout::expected(1, 9, None),
         warnings: Vec::new(),
     }
 }
@@ -470,7 +475,7 @@ pub fn big_map(width: i32, height: i32, instances: usize) -> (Rsw, Gnd) {
     let half_h = (SCALE * height as f32 / 2.0) as i32;
     let mut rsw = village_rsw();
     rsw.gnd = FixedName::new("big.gnd", 40);
-    rsw.gat = FixedName::new("big.gat", 40);
+    rsw.gat = Some(FixedName::new("big.gat", 40));
     rsw.water = None;
     rsw.bounds = Some([-half_w, half_w, -half_h, half_h]);
     rsw.objects = objects;

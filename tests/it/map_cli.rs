@@ -13,6 +13,7 @@ fn inspect_rsw_and_gnd() {
             "inspect",
             data.join("fishingboat.rsw").to_str().unwrap(),
             "--json",
+            "--summary",
         ],
         &tmp,
     );
@@ -30,6 +31,21 @@ fn inspect_rsw_and_gnd() {
         (Some(22), Some(5), Some(6), Some(0))
     );
     assert_eq!(d["instances"].as_array().unwrap().len(), 22);
+    // Without --summary, `details` holds every object and the quad tree.
+    let o = kiln(
+        &[
+            "inspect",
+            data.join("fishingboat.rsw").to_str().unwrap(),
+            "--json",
+        ],
+        &tmp,
+    );
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let d = &j["details"];
+    assert_eq!(d["objects"].as_array().unwrap().len(), 22 + 5 + 6);
+    assert_eq!(d["objects"][0]["type"], "Model");
+    assert_eq!(d["objects"][0]["file"], "아요타야\\나룻배.rsm");
+    assert_eq!(d["quad_tree"].as_array().unwrap().len(), 1365);
     let text = String::from_utf8_lossy(
         &kiln(
             &["inspect", data.join("sm_pri.rsw").to_str().unwrap()],
@@ -44,23 +60,33 @@ fn inspect_rsw_and_gnd() {
         "{text}"
     );
 
-    let o = kiln(
-        &[
-            "inspect",
-            data.join("poring_c01.gnd").to_str().unwrap(),
-            "--json",
-        ],
-        &tmp,
-    );
-    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let poring = data.join("poring_c01.gnd");
+    let gnd = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec!["inspect", poring.to_str().unwrap(), "--json"];
+        args.extend_from_slice(extra);
+        let o = kiln(&args, &tmp);
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let short = gnd(&["--summary"]);
     assert_eq!(
         (
-            j["details"]["width"].as_i64(),
-            j["details"]["height"].as_i64()
+            short["details"]["width"].as_i64(),
+            short["details"]["height"].as_i64()
         ),
         (Some(100), Some(100))
     );
-    assert_eq!(j["details"]["surfaces"], 3020);
+    assert_eq!(short["details"]["surfaces"], 3020);
+    let full = gnd(&[]);
+    assert_eq!(full["details"]["width"], 100);
+    assert_eq!(full["details"]["surfaces"].as_array().unwrap().len(), 3020);
+    assert_eq!(
+        full["details"]["cubes"].as_array().unwrap().len(),
+        100 * 100
+    );
+    // --summary is a form of --json.
+    let o = kiln(&["inspect", poring.to_str().unwrap(), "--summary"], &tmp);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 
     let Some(bad) = common::corpus("ro/asteanya+Aste-Grf/data/mhisle01.rsw") else {
         return;

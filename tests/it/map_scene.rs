@@ -312,6 +312,7 @@ fn planet_goomba_rsw() -> Rsw {
                 anim_speed: 1.0,
                 block_type: 0,
                 flag: None,
+                extra: None,
                 file: FixedName::new(file, 80),
                 node: FixedName::new("", 80),
                 position: [tx * 10.0 - 120.0, 0.0, ty * 10.0 - 120.0],

@@ -8,8 +8,9 @@ use kiln::formats::rsm::{self, fixture, Rsm};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// Every fixture version, plus the two layout variants: a 2.3 file ending
-/// right after its nodes, and a 1.5 file with per-node position keys.
+/// Every fixture version, plus the layout variants: a 2.3 file ending right
+/// after its nodes, and 1.5 files with per-node position keys and with
+/// RagLite's model-level int32.
 fn fixtures() -> Vec<(String, Rsm)> {
     let mut out: Vec<(String, Rsm)> = fixture::VERSIONS
         .iter()
@@ -20,20 +21,37 @@ fn fixtures() -> Vec<(String, Rsm)> {
     bare.volume_box_block = false;
     out.push(("fixture-2.3-bare.rsm2".to_string(), bare));
     let mut v15 = fixture::model(1, 5);
-    v15.node_pos_keys_v15 = true;
+    v15.v15_layout = rsm::V15Layout::NodePositionKeys;
     v15.nodes[0].pos_keys = vec![rsm::PosKey {
         frame: 10,
         position: glam::Vec3::ONE,
         data: 0,
     }];
     out.push(("fixture-1.5-nodepos.rsm".to_string(), v15));
+    let mut raglite = fixture::model(1, 5);
+    raglite.v15_layout = rsm::V15Layout::EmptyModelBlock;
+    out.push(("fixture-1.5-emptyblock.rsm".to_string(), raglite));
     out
 }
 
-/// Byte length of a 2.3 fixture up to the end of its last node.
-fn nodes_end_v23(m: &Rsm, full: usize) -> Option<usize> {
-    (m.major == 2 && m.minor == 3 && m.volume_box_block)
-        .then(|| full - 4 - 40 * m.volume_boxes.len())
+/// The lengths short of the whole at which a fixture still reads as a
+/// whole file: a 2.3 file may end right after its nodes; a 1.5 file in
+/// RagLite's layout cut anywhere from 8 + 40·k bytes after its nodes (k
+/// model keys) reads as the documented layout, whose model key count is
+/// then RagLite's extra count (0), whose volume-box count is RagLite's
+/// model key count and whose k boxes are the bytes that follow, with the
+/// rest as trailing bytes (and their warning).
+fn whole_prefixes(m: &Rsm, full: usize) -> std::ops::Range<usize> {
+    if m.major == 2 && m.minor == 3 && m.volume_box_block {
+        let end = full - 4 - 40 * m.volume_boxes.len();
+        return end..end + 1;
+    }
+    if m.v15_layout == rsm::V15Layout::EmptyModelBlock {
+        let k = m.model_pos_keys.len();
+        let tail = 4 + 4 + 20 * k + 4 + 40 * m.volume_boxes.len();
+        return full - tail + 8 + 40 * k..full;
+    }
+    0..0
 }
 
 #[test]
@@ -42,14 +60,21 @@ fn every_truncation_fails_with_file_and_offset() {
         let bytes = rsm::write(&m);
         let file = Path::new(&name);
         assert!(rsm::parse(&bytes, file).is_ok(), "{name}");
-        let allowed = nodes_end_v23(&m, bytes.len());
+        let allowed = whole_prefixes(&m, bytes.len());
         let mut allowed_seen = 0;
         for len in 0..bytes.len() {
             match rsm::parse(&bytes[..len], file) {
                 Ok(got) => {
-                    assert_eq!(Some(len), allowed, "{name}: truncated to {len} parsed");
-                    assert!(!got.volume_box_block && got.volume_boxes.is_empty());
+                    assert!(allowed.contains(&len), "{name}: truncated to {len} parsed");
                     assert_eq!(got.nodes, m.nodes);
+                    if m.major == 2 {
+                        assert!(!got.volume_box_block && got.volume_boxes.is_empty());
+                    } else {
+                        assert_eq!(got.v15_layout, rsm::V15Layout::Documented);
+                        assert_eq!(got.volume_boxes.len(), m.model_pos_keys.len());
+                        assert_eq!(got.trailing_bytes, len - allowed.start);
+                        assert_eq!(got.warnings.len(), usize::from(len > allowed.start));
+                    }
                     allowed_seen += 1;
                 }
                 Err(e) => {
@@ -60,7 +85,7 @@ fn every_truncation_fails_with_file_and_offset() {
                 }
             }
         }
-        assert_eq!(allowed_seen, usize::from(allowed.is_some()), "{name}");
+        assert_eq!(allowed_seen, allowed.len(), "{name}");
     }
 }
 
@@ -101,6 +126,10 @@ fn expected_counts(name: &str) -> usize {
         // textures) are reported where the competing 1.4 reading failed,
         // further into the file: still an error, just not at the count.
         "fixture-1.5-nodepos.rsm" => 2 + 2 * 6 + 1 + 1 - 2,
+        // Of its 15 counts, the volume-box count is never reached: the
+        // documented reading takes those bytes for a box and parses, with
+        // trailing bytes.
+        "fixture-1.5-emptyblock.rsm" => 2 + 2 * 5 + 2,
         "fixture-2.2.rsm" => 3 + 2 * 7 + 1,
         "fixture-2.3.rsm" => 2 + 2 * 8 + 3 + 1,
         "fixture-2.3-bare.rsm2" => 2 + 2 * 8 + 3,

@@ -2,8 +2,8 @@
 
 use super::{lower, parse, summary, Rsm};
 use crate::error::Result;
-use crate::formats::ragnarok;
-use crate::formats::seam::{Context, FileKind, Format, Opened, Summary};
+use crate::formats::seam::{Context, Detail, FileKind, Format, Opened, Summary};
+use crate::formats::{json, ragnarok};
 use crate::scene::Model;
 use crate::source::Layout;
 use std::path::Path;
@@ -29,13 +29,17 @@ impl Format for RsmFormat {
 struct OpenRsm(Rsm);
 
 impl Opened for OpenRsm {
-    fn summary(&self, _: &Context) -> Result<Summary> {
+    fn summary(&self, cx: &Context) -> Result<Summary> {
         let rsm = &self.0;
         let summary = summary(rsm);
+        let details = match cx.detail {
+            Detail::Full => json::to_value(rsm),
+            Detail::Summary => json::to_value(&summary),
+        };
         Ok(Summary {
             format: if rsm.is_rsm2() { "RSM2" } else { "RSM" }.into(),
             version: format!("{}.{}", rsm.major, rsm.minor),
-            details: serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null),
+            details,
             // Index-range findings; the parser's own warnings are already
             // in the model's.
             warnings: summary.warnings.clone(),

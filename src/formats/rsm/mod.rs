@@ -19,13 +19,17 @@ pub use parse::{parse, parse_file};
 pub use summary::{summary, RsmSummary, SummaryNode};
 pub use write::write;
 
+use crate::formats::json;
 use glam::{Quat, Vec3};
+use serde::Serialize;
 
 /// A name as stored in the file: raw bytes (CP949 in Korean clients).
 pub type RawName = Vec<u8>;
 
-/// One RSM or RSM2 model as stored in the file.
-#[derive(Debug, Clone, PartialEq)]
+/// One RSM or RSM2 model as stored in the file. It serialises (for
+/// `kiln inspect --json`) field by field, with names decoded and raw byte
+/// blocks as hex (see [`crate::formats::json`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Rsm {
     /// Major version: 1 for RSM, 2 for RSM2.
     pub major: u8,
@@ -39,12 +43,15 @@ pub struct Rsm {
     /// Header alpha byte (1.4+ and 2.x; 255 when absent); unused by the game client.
     pub alpha: u8,
     /// The 16 reserved header bytes of 1.x files, kept so files round-trip.
+    #[serde(serialize_with = "json::hex")]
     pub reserved: [u8; 16],
     /// Frames per second (2.x only).
     pub fps: Option<f32>,
     /// Model-level texture names (1.x: 40-byte names; 2.2: length-prefixed; 2.3: empty).
+    #[serde(serialize_with = "json::names")]
     pub textures: Vec<RawName>,
     /// Root node names: one in 1.x (40-byte main node name), a list in 2.x.
+    #[serde(serialize_with = "json::names")]
     pub root_names: Vec<RawName>,
     /// The nodes (meshes) in file order; parents are named, not indexed.
     pub nodes: Vec<RsmNode>,
@@ -55,14 +62,14 @@ pub struct Rsm {
     /// False when a 2.3 file ends right after its nodes, with no volume-box
     /// count (as every real 2.3 file does). Always true for other versions.
     pub volume_box_block: bool,
-    /// A 1.5 file laid out with a per-node position-key block after each
-    /// node's rotation keys (the roBrowser/RagLite reading). Real 1.5 files
-    /// read like 1.4; this layout is only chosen when it alone fits the file.
-    pub node_pos_keys_v15: bool,
+    /// Where a 1.5 file keeps the bytes its readers place differently
+    /// (ignored for other versions).
+    pub v15_layout: V15Layout,
     /// The raw 40-byte name fields of a 1.x file in file order (textures,
     /// main node, then each node's name and parent), kept only when some
     /// field holds bytes after its NUL (uninitialised memory in real exports)
     /// so the writer can reproduce the file byte for byte. Empty otherwise.
+    #[serde(serialize_with = "json::hexes")]
     pub raw_name_fields: Vec<[u8; 40]>,
     /// Bytes left after the last structure; tolerated with a warning.
     pub trailing_bytes: usize,
@@ -92,7 +99,7 @@ impl Rsm {
             model_pos_keys: Vec::new(),
             volume_boxes: Vec::new(),
             volume_box_block: (major, minor) != (2, 3),
-            node_pos_keys_v15: false,
+            v15_layout: V15Layout::Documented,
             raw_name_fields: Vec::new(),
             trailing_bytes: 0,
             warnings: Vec::new(),
@@ -129,16 +136,35 @@ impl Rsm {
     }
 }
 
+/// Where a 1.5 file keeps the bytes its readers place differently. Every
+/// reading is tried and the file's structure decides (`parse.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum V15Layout {
+    /// Nodes exactly as in 1.4; the 4 bytes real files carry after the
+    /// volume boxes are trailing bytes (RagnarokResearchLab's notes, GRF
+    /// Editor, BrowEdit, korangar).
+    Documented,
+    /// A position-key block after each node's rotation keys (roBrowser).
+    NodePositionKeys,
+    /// One more model-level count, 0, between the nodes and the model key
+    /// block (RagLite, which reads it as a number of legacy position
+    /// animations and requires it to be 0).
+    EmptyModelBlock,
+}
+
 /// One node: a named mesh with its transform, geometry and keys.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RsmNode {
     /// The node's name (40-byte field in 1.x, length-prefixed in 2.x).
+    #[serde(serialize_with = "json::name")]
     pub name: RawName,
     /// The parent's name; empty (or the node's own name) for a root.
+    #[serde(serialize_with = "json::name")]
     pub parent: RawName,
     /// Indices into [`Rsm::textures`] (1.x and 2.2).
     pub texture_ids: Vec<i32>,
     /// Per-node texture names (2.3).
+    #[serde(serialize_with = "json::names")]
     pub texture_names: Vec<RawName>,
     /// 3×3 matrix as three basis images: [0..3] image of X, [3..6] of Y, [6..9] of Z.
     /// In 1.x it applies to the node's own geometry only; in 2.x it is the
@@ -146,16 +172,21 @@ pub struct RsmNode {
     pub matrix: [f32; 9],
     /// The "offset" translation applied to the node's own geometry (`T(offset)·M3`);
     /// in 2.x the absolute rest position.
+    #[serde(serialize_with = "json::vec3")]
     pub offset: Vec3,
     /// 1.x only: node position relative to its parent (`T(pos)` of the chain).
+    #[serde(serialize_with = "json::vec3")]
     pub position: Vec3,
     /// 1.x only: rest rotation angle in radians about `rot_axis`.
     pub rot_angle: f32,
     /// 1.x only: rest rotation axis (a zero axis means no rotation).
+    #[serde(serialize_with = "json::vec3")]
     pub rot_axis: Vec3,
     /// 1.x only: node scale (`S(scale)` of the chain).
+    #[serde(serialize_with = "json::vec3")]
     pub scale: Vec3,
     /// Vertex positions, placed by `T(offset)·M3` (and in 1.x the node chain).
+    #[serde(serialize_with = "json::vec3s")]
     pub vertices: Vec<Vec3>,
     /// Texture coordinates (and 1.2+ vertex colours) that faces index.
     pub tex_coords: Vec<TexCoord>,
@@ -166,7 +197,7 @@ pub struct RsmNode {
     /// Rotation keys (all versions); in 2.x parent-relative.
     pub rot_keys: Vec<RotKey>,
     /// 2.x (parent-relative), and 1.5 files read with per-node position keys
-    /// ([`Rsm::node_pos_keys_v15`]).
+    /// ([`V15Layout::NodePositionKeys`]).
     pub pos_keys: Vec<PosKey>,
     /// 2.3 texture animations.
     pub tex_anims: Vec<TextureAnim>,
@@ -226,7 +257,7 @@ impl RsmNode {
 }
 
 /// One texture coordinate with its vertex colour.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct TexCoord {
     /// Vertex colour (1.2+), ARGB as stored; 0xFFFFFFFF before 1.2.
     pub color: u32,
@@ -237,7 +268,7 @@ pub struct TexCoord {
 }
 
 /// One triangle.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Face {
     /// Indices into the node's `vertices` (kept as stored, even out of range).
     pub vertex_ids: [u16; 3],
@@ -255,38 +286,41 @@ pub struct Face {
 }
 
 /// A scale key (1.6+ and 2.x).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct ScaleKey {
     /// Key time: milliseconds in 1.x, frames in 2.x.
     pub frame: i32,
     /// Scale per axis.
+    #[serde(serialize_with = "json::vec3")]
     pub scale: Vec3,
     /// Trailing f32 of the key; unused, kept so files round-trip.
     pub data: f32,
 }
 
 /// A rotation key.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct RotKey {
     /// Key time: milliseconds in 1.x, frames in 2.x.
     pub frame: i32,
     /// Rotation, stored as x, y, z, w; slerped between keys.
+    #[serde(serialize_with = "json::quat")]
     pub rotation: Quat,
 }
 
 /// A position key.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct PosKey {
     /// Key time: milliseconds in 1.x, frames in 2.x.
     pub frame: i32,
     /// Position (parent-relative in 2.x).
+    #[serde(serialize_with = "json::vec3")]
     pub position: Vec3,
     /// Trailing 4 bytes of the key (f32 in 1.x model keys, i32 in 2.x), kept raw.
     pub data: u32,
 }
 
 /// The texture animations of one of a node's textures (2.3).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TextureAnim {
     /// Index into the node's `texture_names`.
     pub texture: i32,
@@ -295,7 +329,7 @@ pub struct TextureAnim {
 }
 
 /// One animated texture property (2.3).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TexAnimChannel {
     /// 0/1 translate U/V, 2/3 scale U/V, 4 rotate (radians); other values
     /// are kept but not animated.
@@ -305,7 +339,7 @@ pub struct TexAnimChannel {
 }
 
 /// One texture-animation key (2.3).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct TexAnimKey {
     /// Key time in frames.
     pub frame: i32,
@@ -314,13 +348,16 @@ pub struct TexAnimKey {
 }
 
 /// A volume box, as stored after the nodes.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct VolumeBox {
     /// Box size.
+    #[serde(serialize_with = "json::vec3")]
     pub size: Vec3,
     /// Box position.
+    #[serde(serialize_with = "json::vec3")]
     pub position: Vec3,
     /// Box rotation, as stored.
+    #[serde(serialize_with = "json::vec3")]
     pub rotation: Vec3,
     /// 1.3+ flag.
     pub flag: i32,

@@ -34,57 +34,139 @@ pub fn parse(data: &[u8], file: &Path) -> Result<Rsm, ParseError> {
             format!("unsupported RSM version {major}.{minor} (kiln reads 1.1–1.7, 2.2 and 2.3)"),
         ));
     }
+    if (major, minor) == (1, 5) {
+        return parse_v15(data, file);
+    }
     let mut rsm = Rsm::new(major, minor);
     rsm.root_names.clear();
     if major == 1 {
-        let primary = parse_v1(&mut r, &mut rsm, false);
-        // The roBrowser/RagLite reading of 1.5 (a position-key block per
-        // node) is only taken when the 1.4 reading fails or leaves more bytes
-        // than real files carry, and this one lands exactly on the end.
-        let primary_fits = primary.is_ok() && rsm.trailing_bytes <= TOLERATED_TRAILING;
-        if (major, minor) == (1, 5) && !primary_fits {
-            match v15_node_pos_keys(data, file) {
-                Ok(alt) => return Ok(alt),
-                // When both readings fail, the one that got further is the
-                // one that understood the file.
-                Err(alt_err) => {
-                    if let Err(first) = &primary {
-                        if alt_err.offset > first.offset {
-                            return Err(alt_err);
-                        }
-                    }
-                }
-            }
-        }
-        primary?;
+        parse_v1(&mut r, &mut rsm, V15Layout::Documented)?;
     } else {
         parse_v2(&mut r, &mut rsm)?;
     }
     Ok(rsm)
 }
 
-/// The per-node-position-key reading of a 1.5 file, if it consumes the
-/// file exactly.
-fn v15_node_pos_keys(data: &[u8], file: &Path) -> Result<Rsm, ParseError> {
-    let mut r = Reader::new(data, file);
-    r.seek(6, "header")?;
-    let mut alt = Rsm::new(1, 5);
-    alt.root_names.clear();
-    parse_v1(&mut r, &mut alt, true)?;
-    if alt.trailing_bytes != 0 {
-        return Err(r.error("end", "per-node position-key layout leaves bytes over"));
+/// The trailing bytes the documented 1.5 layout ends with.
+const V15_PADDING: usize = 4;
+
+/// A 1.5 file, read in each layout its readers give it: the documented
+/// one (1.4's, then 4 bytes), RagLite's (one more model-level count, 0,
+/// after the nodes) and roBrowser's (a position-key block per node). The first that
+/// ends exactly at the end of the file is taken, in that order; when none
+/// does, the documented reading with its trailing bytes (and their
+/// warning). Taking another reading, or a second one fitting with other
+/// values, is a warning naming the alternative.
+fn parse_v15(data: &[u8], file: &Path) -> Result<Rsm, ParseError> {
+    let read = |layout: V15Layout| -> Result<Rsm, ParseError> {
+        let mut r = Reader::new(data, file);
+        r.seek(6, "header")?;
+        let mut m = Rsm::new(1, 5);
+        m.root_names.clear();
+        parse_v1(&mut r, &mut m, layout)?;
+        Ok(m)
+    };
+    let attempts = [
+        read(V15Layout::Documented),
+        read(V15Layout::EmptyModelBlock),
+        read(V15Layout::NodePositionKeys),
+    ];
+    let exact = |i: usize, m: &Rsm| {
+        if i == 0 {
+            m.trailing_bytes == 0 || m.trailing_bytes == V15_PADDING
+        } else {
+            m.trailing_bytes == 0
+        }
+    };
+    let chosen = attempts
+        .iter()
+        .enumerate()
+        .position(|(i, a)| a.as_ref().is_ok_and(|m| exact(i, m)))
+        .or_else(|| attempts[0].is_ok().then_some(0));
+    let Some(chosen) = chosen else {
+        // When every reading fails, the one that got furthest is the one
+        // that understood the file.
+        let mut best: Option<ParseError> = None;
+        for e in attempts.into_iter().filter_map(Result::err) {
+            if best.as_ref().is_none_or(|b| e.offset > b.offset) {
+                best = Some(e);
+            }
+        }
+        return Err(best.unwrap_or_else(|| ParseError {
+            file: file.to_path_buf(),
+            field: "header".into(),
+            offset: 6,
+            message: "no reading of the 1.5 file was tried".into(),
+        }));
+    };
+    let mut notes = Vec::new();
+    let picked = attempts[chosen].as_ref().ok();
+    if chosen != 0 {
+        let why = match &attempts[0] {
+            Ok(m) => format!(
+                "it leaves {} bytes after the volume boxes, not {V15_PADDING}",
+                m.trailing_bytes
+            ),
+            Err(e) => format!("{} at byte {}: {}", e.field, e.offset, e.message),
+        };
+        let layout = picked.map_or(V15Layout::Documented, |m| m.v15_layout);
+        notes.push(format!(
+            "{}: 1.5 file read with {}: the documented layout does not fit it: {why}",
+            file.display(),
+            describe_v15(layout)
+        ));
     }
-    alt.warnings.push(
-        "1.5 file read with a position-key block per node (roBrowser/RagLite layout): \
-         the 1.4 layout does not fit it"
-            .to_string(),
-    );
-    Ok(alt)
+    if let Some(p) = picked {
+        for (i, a) in attempts.iter().enumerate() {
+            if let Ok(o) = a {
+                if i != chosen && exact(i, o) && !same_v15_values(o, p) {
+                    notes.push(format!(
+                        "{}: the 1.5 file also reads with {} with other values: the layout is \
+                         ambiguous, and kiln takes {}",
+                        file.display(),
+                        describe_v15(o.v15_layout),
+                        describe_v15(p.v15_layout)
+                    ));
+                }
+            }
+        }
+    }
+    let mut attempts = Vec::from(attempts);
+    let mut rsm = attempts.swap_remove(chosen)?;
+    rsm.warnings.extend(notes);
+    Ok(rsm)
+}
+
+/// A 1.5 reading in words.
+fn describe_v15(layout: V15Layout) -> &'static str {
+    match layout {
+        V15Layout::Documented => "the documented layout (1.4's, then 4 bytes)",
+        V15Layout::EmptyModelBlock => {
+            "RagLite's layout (one more model-level count, 0, between the nodes and the model \
+             key block)"
+        }
+        V15Layout::NodePositionKeys => {
+            "roBrowser's layout (a position-key block after each node's rotation keys)"
+        }
+    }
+}
+
+/// True when two 1.5 readings hold the same nodes and model-level blocks.
+fn same_v15_values(a: &Rsm, b: &Rsm) -> bool {
+    a.nodes == b.nodes
+        && a.model_pos_keys == b.model_pos_keys
+        && a.volume_boxes == b.volume_boxes
+        && a.textures == b.textures
+        && a.root_names == b.root_names
 }
 
 /// Reads everything after the version bytes of a 1.x file into `rsm`.
-fn parse_v1(r: &mut Reader, rsm: &mut Rsm, node_pos_keys: bool) -> Result<(), ParseError> {
-    rsm.node_pos_keys_v15 = node_pos_keys;
+/// `layout` matters for 1.5 files only.
+fn parse_v1(r: &mut Reader, rsm: &mut Rsm, layout: V15Layout) -> Result<(), ParseError> {
+    let v15 = (rsm.major, rsm.minor) == (1, 5);
+    let node_pos_keys = v15 && layout == V15Layout::NodePositionKeys;
+    let empty_block = v15 && layout == V15Layout::EmptyModelBlock;
+    rsm.v15_layout = if v15 { layout } else { V15Layout::Documented };
     rsm.anim_len = r.i32("anim_len")?;
     rsm.shade_type = r.i32("shade_type")?;
     if rsm.at_least(1, 4) {
@@ -112,6 +194,17 @@ fn parse_v1(r: &mut Reader, rsm: &mut Rsm, node_pos_keys: bool) -> Result<(), Pa
         name.len() < 40 && f[name.len()..].iter().all(|&b| b == 0)
     });
     rsm.raw_name_fields = if clean { Vec::new() } else { raw };
+    if empty_block {
+        let at = r.pos();
+        let n = r.i32("model_empty_block")?;
+        if n != 0 {
+            return Err(r.error_at(
+                at,
+                "model_empty_block",
+                format!("count {n}: RagLite's layout has 0 here"),
+            ));
+        }
+    }
     if !rsm.at_least(1, 6) {
         rsm.model_pos_keys = pos_keys(r, "model_pos_keys")?;
     }
@@ -444,7 +537,7 @@ mod tests {
         let mut b = write(&m);
         b.extend_from_slice(&[0, 0, 0, 0]);
         let got = p(&b).unwrap();
-        assert!(!got.node_pos_keys_v15);
+        assert_eq!(got.v15_layout, V15Layout::Documented);
         assert_eq!(got.trailing_bytes, 4);
         assert_eq!(got.nodes, m.nodes);
         assert_eq!(got.warnings.len(), 1);
@@ -476,22 +569,22 @@ mod tests {
         m.nodes.truncate(1);
         m.model_pos_keys.clear();
         m.volume_boxes.clear();
-        m.node_pos_keys_v15 = true;
+        m.v15_layout = V15Layout::NodePositionKeys;
         let got = p(&write(&m)).unwrap();
-        assert!(!got.node_pos_keys_v15);
+        assert_eq!(got.v15_layout, V15Layout::Documented);
         assert_eq!(got.trailing_bytes, 4);
         // In a one-node file a non-empty block still reads as the model
         // block (the layouts coincide); with two nodes the 1.4 reading
         // misparses, so the per-node layout is taken, and it is exact.
         let mut m = fixture::model(1, 5);
-        m.node_pos_keys_v15 = true;
+        m.v15_layout = V15Layout::NodePositionKeys;
         m.nodes[0].pos_keys = vec![PosKey {
             frame: 5,
             position: Vec3::new(1.0, 2.0, 3.0),
             data: 7,
         }];
         let got = p(&write(&m)).unwrap();
-        assert!(got.node_pos_keys_v15);
+        assert_eq!(got.v15_layout, V15Layout::NodePositionKeys);
         assert_eq!(got.trailing_bytes, 0);
         assert_eq!(got.nodes, m.nodes);
         // Other versions never take it.

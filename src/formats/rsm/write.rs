@@ -35,7 +35,8 @@ fn write_v1(w: &mut Writer, rsm: &Rsm) {
     names.put(w, main);
     w.i32(len(&rsm.nodes));
     let colored = rsm.at_least(1, 2);
-    let node_pos_keys = rsm.node_pos_keys_v15 && (rsm.major, rsm.minor) == (1, 5);
+    let v15 = (rsm.major, rsm.minor) == (1, 5);
+    let node_pos_keys = v15 && rsm.v15_layout == V15Layout::NodePositionKeys;
     for n in &rsm.nodes {
         names.put(w, &n.name);
         names.put(w, &n.parent);
@@ -67,6 +68,9 @@ fn write_v1(w: &mut Writer, rsm: &Rsm) {
         if node_pos_keys {
             pos_keys(w, &n.pos_keys);
         }
+    }
+    if v15 && rsm.v15_layout == V15Layout::EmptyModelBlock {
+        w.i32(0);
     }
     if !rsm.at_least(1, 6) {
         pos_keys(w, &rsm.model_pos_keys);
