@@ -168,6 +168,7 @@ pub use bake::{
 pub use camera::{Framing, LightSpace, LightSpec, Projection};
 pub use color::{parse_color, ColorError};
 pub use error::{Error, ParseError, Result};
+pub use export::gltf::{AnimationReport, GltfReport};
 pub use formats::seam::FileKind;
 pub use inspect::{
     inspect, AnimationInfo, MeshInfo, NodeInfo, Report as InspectReport, TextureInfo,
@@ -175,7 +176,7 @@ pub use inspect::{
 pub use load::file_kind;
 pub use map::camera::MAX_PIXELS_PER_TILE;
 pub use map::{Map, MapView, MapViewCamera, Region};
-pub use model::{Model, Sprite};
+pub use model::{ExportClip, Model, Sprite};
 pub use output::write_png;
 pub use render::ViewSpec;
 pub use scene::clip::{Clip, FrameTimes, Step};
