@@ -12,6 +12,8 @@ mod bake_outputs;
 mod cfg;
 mod cli;
 mod export;
+mod gltf_clips;
+mod gltf_eval;
 mod gnd_corpus;
 mod gnd_malformed;
 mod grimrock_cli;
