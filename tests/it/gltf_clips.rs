@@ -242,3 +242,255 @@ fn skeleton_warrior_clips_on_its_skin() {
     // Grimrock nlerps where glTF slerps: the walk's big turns get keys.
     assert!(resampled(&report, "walk"), "{:?}", report.notes);
 }
+
+#[test]
+fn rsm_samples_windmill_and_beacon() {
+    let tmp = common::tempdir("gltf-rsm-samples");
+    let kiln_dir = samples().join("data/model/kiln");
+    for name in ["windmill.rsm2", "beacon.rsm"] {
+        let spec = ModelSpec::new(kiln_dir.join(name));
+        let (glb, report) = export(&spec, &[whole(name, None)], &tmp, &format!("{name}.glb"));
+        let model = Model::load(&spec).unwrap();
+        assert!((glb.animation_length(0) - f64::from(model.duration())).abs() < 1e-6);
+        compare(&glb, name, &model, 0.0, 19, tolerance(&report, name), &tmp);
+    }
+}
+
+#[test]
+fn grimrock_tentacle_sample_and_a_rest_pose() {
+    let tmp = common::tempdir("gltf-tentacle");
+    let root = samples().join("grimrock/mod_assets");
+    let spec = ModelSpec::new(root.join("models/kiln_tentacle.model"));
+    let wave = root.join("animations/kiln_tentacle_wave.animation");
+    let clips = [
+        whole("wave", Some(&wave)),
+        ExportClip {
+            name: "rest".into(),
+            animation: None,
+            clip: Clip::Still { time: 0.0 },
+        },
+    ];
+    let (glb, report) = export(&spec, &clips, &tmp, "tentacle.glb");
+    assert_eq!(glb.animation_names(), ["wave", "rest"]);
+    let model = Model::load(&spec).unwrap();
+    compare(
+        &glb,
+        "wave",
+        &model.animated(wave.as_path()).unwrap(),
+        0.0,
+        19,
+        tolerance(&report, "wave"),
+        &tmp,
+    );
+    // The rest clip keys every channel the wave moves, at its rest values,
+    // so playing it after the wave puts the tentacle back.
+    compare(&glb, "rest", &model, 0.0, 1, 1e-4, &tmp);
+    let (wave_i, rest_i) = (
+        glb.animation("wave").unwrap(),
+        glb.animation("rest").unwrap(),
+    );
+    let channels = |a: usize| {
+        glb.json["animations"][a]["channels"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    assert_eq!(channels(wave_i), channels(rest_i));
+    // With no animation playing the file shows the first clip's start.
+    let still = glb.draw(None, 0.0);
+    let at0 = glb.draw(Some(wave_i), 0.0);
+    for (a, b) in still.iter().zip(&at0) {
+        for (p, q) in a.positions.iter().zip(&b.positions) {
+            assert!(p.distance(*q) < 1e-5);
+        }
+    }
+}
+
+#[test]
+fn arma_lever_sample_plain_and_binarised() {
+    let tmp = common::tempdir("gltf-lever");
+    let dir = samples().join("arma/kiln_lever");
+    let mut spec = ModelSpec::new(dir.join("kiln_lever.p3d"));
+    spec.animation.duration = Some(1.5);
+    let plain = dir.join("anim/kiln_lever_swing.rtm");
+    let (glb, report) = export(&spec, &[whole("swing", Some(&plain))], &tmp, "plain.glb");
+    let model = Model::load(&spec).unwrap();
+    compare(
+        &glb,
+        "swing",
+        &model.animated(plain.as_path()).unwrap(),
+        0.0,
+        13,
+        tolerance(&report, "swing"),
+        &tmp,
+    );
+
+    spec.animation.skeleton = Some(SkeletonSpec::Config {
+        config: FileRef::from(dir.join("model.cfg").as_path()),
+        class: "KilnLeverSkeleton".into(),
+    });
+    let binarised = dir.join("anim/kiln_lever_swing_bin.rtm");
+    let (glb, report) = export(&spec, &[whole("swing", Some(&binarised))], &tmp, "bin.glb");
+    let model = Model::load(&spec).unwrap();
+    compare(
+        &glb,
+        "swing",
+        &model.animated(binarised.as_path()).unwrap(),
+        0.0,
+        13,
+        tolerance(&report, "swing"),
+        &tmp,
+    );
+    // Bones are joints under the model's root: one skin.
+    assert_eq!(glb.json["skins"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn grimrock_2_corpus_models_with_their_animations() {
+    let Some(dir) = common::corpus(NEXUS) else {
+        return;
+    };
+    let tmp = common::tempdir("gltf-nexus");
+    let sets: [(&str, &[&str]); 3] = [
+        ("rc_lever", &["rc_lever_up", "rc_lever_down"]),
+        ("rc_button", &["rc_button_press"]),
+        (
+            "rc_molten_floaty",
+            &[
+                "rc_molten_floaty_idle",
+                "rc_molten_floaty_move",
+                "rc_molten_floaty_start",
+            ],
+        ),
+    ];
+    for (model_name, anims) in sets {
+        let spec = ModelSpec::new(dir.join(format!("models/env/{model_name}.model")));
+        let files: Vec<PathBuf> = anims
+            .iter()
+            .map(|a| dir.join(format!("animations/{a}.animation")))
+            .collect();
+        let clips: Vec<ExportClip> = anims
+            .iter()
+            .zip(&files)
+            .map(|(a, f)| whole(a, Some(f)))
+            .collect();
+        let (glb, report) = export(&spec, &clips, &tmp, &format!("{model_name}.glb"));
+        assert_eq!(glb.animation_names(), *anims);
+        let model = Model::load(&spec).unwrap();
+        for (a, f) in anims.iter().zip(&files) {
+            compare(
+                &glb,
+                a,
+                &model.animated(f.as_path()).unwrap(),
+                0.0,
+                11,
+                tolerance(&report, a),
+                &tmp,
+            );
+        }
+    }
+}
+
+/// The DayZ skeleton, as a spec's bone list.
+fn dayz_skeleton(dayz: &Path) -> SkeletonSpec {
+    SkeletonSpec::Config {
+        config: FileRef::from(dayz.join("Legacy/dayz_anim/zmb/model.cfg").as_path()),
+        class: "OFP2_ManSkeleton".into(),
+    }
+}
+
+#[test]
+fn agm_rig_with_the_dayz_zombie_walk_binarised_and_plain() {
+    let (Some(agm), Some(dayz)) = (common::corpus(AGM), common::corpus(DAYZ)) else {
+        return;
+    };
+    let tmp = common::tempdir("gltf-agm-zombie");
+    let mut spec = ModelSpec::new(agm.join("AGM_FastRoping/animbase/agm_fastroping.p3d"));
+    spec.animation.duration = Some(1.5);
+    spec.animation.skeleton = Some(dayz_skeleton(&dayz));
+    let bin = dayz.join("SQF/dayz_anim/zmb/zombie2_walk.rtm");
+    let plain = dayz.join("Legacy/dayz_anim/zmb/zombie2_walk.rtm");
+    let clips = [whole("walk", Some(&bin)), whole("walk_plain", Some(&plain))];
+    let (glb, report) = export(&spec, &clips, &tmp, "agm_zombie.glb");
+    let model = Model::load(&spec).unwrap();
+    // Both name the skeleton's bones, so they bind alike and each clip is
+    // what kiln poses from its file alone.
+    compare(
+        &glb,
+        "walk",
+        &model.animated(bin.as_path()).unwrap(),
+        0.0,
+        23,
+        tolerance(&report, "walk"),
+        &tmp,
+    );
+    compare(
+        &glb,
+        "walk_plain",
+        &model.animated(plain.as_path()).unwrap(),
+        0.0,
+        23,
+        tolerance(&report, "walk_plain"),
+        &tmp,
+    );
+    let skin = &glb.json["skins"][0];
+    assert!(skin["joints"].as_array().unwrap().len() >= 40);
+}
+
+#[test]
+fn agm_rig_with_plain_rtms_of_its_own_and_others() {
+    let (Some(agm), Some(dayz)) = (common::corpus(AGM), common::corpus(DAYZ)) else {
+        return;
+    };
+    let tmp = common::tempdir("gltf-agm-plain");
+    let spec = ModelSpec::new(agm.join("AGM_FastRoping/animbase/agm_fastroping.p3d"));
+    let model = Model::load(&spec).unwrap();
+    for (name, file) in [
+        ("rope", agm.join("AGM_FastRoping/data/agm_fastroping.rtm")),
+        ("wipe", agm.join("AGM_Goggles/anim/WipeGlasses.rtm")),
+        ("walk", dayz.join("Legacy/dayz_anim/zmb/zombie2_walk.rtm")),
+    ] {
+        let (glb, report) = export(
+            &spec,
+            &[whole(name, Some(&file))],
+            &tmp,
+            &format!("{name}.glb"),
+        );
+        compare(
+            &glb,
+            name,
+            &model.animated(file.as_path()).unwrap(),
+            0.0,
+            13,
+            tolerance(&report, name),
+            &tmp,
+        );
+    }
+    // The binarised idle and death, through the skeleton.
+    let mut spec = spec.clone();
+    spec.animation.skeleton = Some(dayz_skeleton(&dayz));
+    let model = Model::load(&spec).unwrap();
+    for (name, file) in [
+        (
+            "idle",
+            dayz.join("SQF/dayz_anim/zmb/zombie_idle_4_loop.rtm"),
+        ),
+        ("death", dayz.join("SQF/dayz_anim/zmb/zmbStandDeath2.rtm")),
+    ] {
+        let (glb, report) = export(
+            &spec,
+            &[whole(name, Some(&file))],
+            &tmp,
+            &format!("{name}.glb"),
+        );
+        compare(
+            &glb,
+            name,
+            &model.animated(file.as_path()).unwrap(),
+            0.0,
+            13,
+            tolerance(&report, name),
+            &tmp,
+        );
+    }
+}
