@@ -14,6 +14,7 @@ mod cli;
 mod export;
 mod gltf_clips;
 mod gltf_eval;
+mod gltf_scene;
 mod gnd_corpus;
 mod gnd_malformed;
 mod grimrock_cli;
