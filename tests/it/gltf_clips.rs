@@ -494,3 +494,189 @@ fn agm_rig_with_plain_rtms_of_its_own_and_others() {
         );
     }
 }
+
+#[test]
+fn kiln_export_clip_on_the_command_line() {
+    let tmp = common::tempdir("gltf-cli");
+    let root = samples().join("grimrock/mod_assets");
+    let model = root.join("models/kiln_tentacle.model");
+    let wave = root.join("animations/kiln_tentacle_wave.animation");
+    let (m, w) = (model.to_str().unwrap(), wave.to_str().unwrap());
+    let o = common::kiln(
+        &[
+            "export",
+            m,
+            "--clip",
+            "--animation",
+            w,
+            "--clip-name",
+            "sway",
+            "-o",
+            "t.glb",
+        ],
+        &tmp,
+    );
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(
+        common::stderr(&o).contains("with 1 animation(s): sway ("),
+        "{}",
+        common::stderr(&o)
+    );
+    let glb = Gltf::read(&tmp.join("t.glb"));
+    assert_eq!(glb.animation_names(), ["sway"]);
+    // The clip at some instants is what `kiln export --time` writes.
+    let a = glb.animation("sway").unwrap();
+    for t in ["0", "0.3", "0.77"] {
+        let o = common::kiln(
+            &["export", m, "--animation", w, "--time", t, "-o", "p.glb"],
+            &tmp,
+        );
+        assert!(o.status.success(), "{}", common::stderr(&o));
+        let kiln = Gltf::read(&tmp.join("p.glb")).draw(None, 0.0);
+        let ours = glb.draw(Some(a), t.parse().unwrap());
+        let (d, _) = distance(&ours, &kiln);
+        assert!(d / size(&kiln) < 1e-4, "at {t}: {d}");
+    }
+    // Without a clip name, the animation is named after its file.
+    let o = common::kiln(
+        &["export", m, "--clip", "--animation", w, "-o", "u.glb"],
+        &tmp,
+    );
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert_eq!(
+        Gltf::read(&tmp.join("u.glb")).animation_names(),
+        ["kiln_tentacle_wave"]
+    );
+
+    let refused = |args: &[&str], says: &str| {
+        let o = common::kiln(args, &tmp);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", common::stderr(&o));
+        assert!(
+            common::stderr(&o).contains(says),
+            "{args:?}: {}",
+            common::stderr(&o)
+        );
+    };
+    refused(
+        &["export", m, "--clip", "--animation", w, "-o", "t.obj"],
+        "must end in .glb",
+    );
+    refused(
+        &["export", m, "--clip", "-o", "t.glb"],
+        "has no animation of its own",
+    );
+    refused(
+        &[
+            "export",
+            m,
+            "--clip",
+            "--animation",
+            w,
+            "--clip-name",
+            "a",
+            "--clip-name",
+            "b",
+            "-o",
+            "t.glb",
+        ],
+        "2 --clip-name for 1 clip(s)",
+    );
+    refused(
+        &[
+            "export",
+            m,
+            "--animation",
+            w,
+            "--animation",
+            w,
+            "-o",
+            "t.glb",
+        ],
+        "--animation is given 2 times",
+    );
+    refused(
+        &["export", m, "--clip", "--time", "1", "-o", "t.glb"],
+        "cannot be used with",
+    );
+    refused(&["export", m, "--clip-name", "a", "-o", "t.glb"], "--clip");
+}
+
+#[test]
+fn recipe_jobs_write_gltf_clips() {
+    let tmp = common::tempdir("gltf-recipe");
+    let root = samples().join("grimrock/mod_assets");
+    let recipe = tmp.join("r.yaml");
+    std::fs::write(
+        &recipe,
+        format!(
+            "jobs:\n  - name: tentacle\n    model: {model}\n    clips:\n      - {{ name: wave, animation: {wave}, fps: 15 }}\n      - {{ name: rest, time: 0 }}\n    output: {{ dir: out, sheet: false, gltf: \"{{name}}.glb\" }}\n  - name: windmill\n    model: {windmill}\n    clip: {{ fps: 5 }}\n    directions: 1\n    size: 16x16\n    output: {{ dir: out, gltf: \"{{name}}.glb\" }}\n",
+            model = root.join("models/kiln_tentacle.model").display(),
+            wave = root.join("animations/kiln_tentacle_wave.animation").display(),
+            windmill = samples().join("data/model/kiln/windmill.rsm2").display(),
+        ),
+    )
+    .unwrap();
+    let report = kiln::bake_files(
+        &[recipe.clone()],
+        &kiln::BakeOptions::default(),
+        &kiln::NoProgress,
+    )
+    .unwrap();
+    assert_eq!((report.succeeded(), report.failed()), (2, 0));
+    let out = tmp.join("out");
+    // The glTF-only job renders nothing.
+    let tentacle = &report.jobs[0].result.as_ref().unwrap();
+    assert_eq!(tentacle.images, 0);
+    assert_eq!(tentacle.files, [out.join("tentacle.glb")]);
+    let glb = Gltf::read(&out.join("tentacle.glb"));
+    assert_eq!(glb.animation_names(), ["wave", "rest"]);
+    // The same bytes as the library's export of the same clips.
+    let spec = ModelSpec::new(root.join("models/kiln_tentacle.model"));
+    let clips = [
+        whole(
+            "wave",
+            Some(&root.join("animations/kiln_tentacle_wave.animation")),
+        ),
+        ExportClip {
+            name: "rest".into(),
+            animation: None,
+            clip: Clip::Still { time: 0.0 },
+        },
+    ];
+    Model::load(&spec)
+        .unwrap()
+        .export_animated(&clips, &tmp.join("lib.glb"))
+        .unwrap();
+    assert_eq!(
+        std::fs::read(out.join("tentacle.glb")).unwrap(),
+        std::fs::read(tmp.join("lib.glb")).unwrap()
+    );
+    // A job given `clip:` has one animation, named after the job, beside
+    // its sheet.
+    let windmill = &report.jobs[1].result.as_ref().unwrap();
+    assert_eq!(windmill.images, 10);
+    assert!(windmill.files.contains(&out.join("windmill.glb")));
+    assert!(out.join("windmill.png").exists());
+    assert_eq!(
+        Gltf::read(&out.join("windmill.glb")).animation_names(),
+        ["windmill"]
+    );
+
+    for (output, says) in [
+        (
+            "{ gltf: x.png }",
+            "`output.gltf` must name a glTF binary file ending in .glb, got `x.png`",
+        ),
+        (
+            "{ sheet: x.glb, gltf: x.glb }",
+            "`output.gltf` and `output.sheet` are the same file",
+        ),
+    ] {
+        let text = format!(
+            "jobs:\n  - name: a\n    model: {}\n    output: {output}\n",
+            samples().join("data/model/kiln/windmill.rsm2").display()
+        );
+        let e = kiln::Recipe::from_str(&text, Path::new("r.yaml")).unwrap_err();
+        assert!(e.to_string().contains(says), "{e}");
+    }
+}

@@ -233,6 +233,9 @@ fn output_patterns(job: &Job) -> Vec<(PathBuf, Option<Location>)> {
     if let Some(t) = &o.gif {
         v.push((o.dir.join(t.render(&job.name, None, None, None)), None));
     }
+    if let Some(g) = &o.gltf {
+        v.push((g.clone(), None));
+    }
     v
 }
 
