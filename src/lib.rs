@@ -175,6 +175,7 @@ pub use bake::{
 pub use camera::{Framing, LightSpace, LightSpec, Projection};
 pub use color::{parse_color, ColorError};
 pub use error::{Error, ParseError, Result};
+pub use export::gltf::{AnimationReport, GltfReport};
 pub use formats::seam::{Detail as InspectDetail, FileKind};
 pub use inspect::{
     inspect, inspect_with, AnimationInfo, MeshInfo, NodeInfo, Report as InspectReport, TextureInfo,
@@ -182,7 +183,7 @@ pub use inspect::{
 pub use load::file_kind;
 pub use map::camera::MAX_PIXELS_PER_TILE;
 pub use map::{Map, MapView, MapViewCamera, Region};
-pub use model::{Model, Sprite};
+pub use model::{ExportClip, Model, Sprite};
 pub use output::{write_file, write_png};
 pub use render::ViewSpec;
 pub use scene::clip::{Clip, FrameTimes, Step};

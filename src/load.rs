@@ -30,28 +30,102 @@ pub(crate) fn animate(
     settings: &AnimationSettings,
     lookup: &Lookup,
 ) -> Result<Model> {
-    let file = registry::open(lookup, anim)?;
-    let options = LoadOptions::default();
-    let cx = file.context(lookup, &options, settings);
-    let (animation, bones) = file.parsed.animation(&cx)?;
+    let read = read_animation(anim, settings, lookup)?;
     let bound;
-    let model = match bones {
+    let model = match &read.bones {
         Some(b) => {
-            bound = scene::skeleton::bind(model, &b);
+            bound = scene::skeleton::bind(model, b);
             &bound
         }
         None => model,
     };
-    let (mut out, unmatched) = scene::animation::apply(model, &animation);
-    if !unmatched.is_empty() {
-        out.warnings.push(format!(
-            "{}: {} track(s) name no node of the model and are ignored: {}",
-            file.name.display(),
-            unmatched.len(),
-            unmatched.join(", ")
-        ));
+    Ok(read.apply(model))
+}
+
+/// Copies of `model` posed by each of `anims` in turn (`None`: the model
+/// as it is, with its own animation or at rest), all on one node tree: the
+/// bones any of the files names are bound once, so every copy has the same
+/// nodes and skins (a glTF file holds one skeleton for all its clips). A
+/// bone one file names and another does not stays at rest in the other.
+pub(crate) fn animate_together(
+    model: &Model,
+    anims: &[Option<&FileRef>],
+    settings: &AnimationSettings,
+    lookup: &Lookup,
+) -> Result<Vec<Model>> {
+    let mut reads = Vec::with_capacity(anims.len());
+    for a in anims {
+        reads.push(match a {
+            Some(file) => Some(read_animation(file, settings, lookup)?),
+            None => None,
+        });
     }
-    Ok(out)
+    let mut bones: Vec<scene::skeleton::BoneSpec> = Vec::new();
+    for b in reads
+        .iter()
+        .flatten()
+        .filter_map(|r| r.bones.as_ref())
+        .flatten()
+    {
+        if !bones.iter().any(|x| x.name.eq_ignore_ascii_case(&b.name)) {
+            bones.push(b.clone());
+        }
+    }
+    let bound;
+    let base = if bones.is_empty() {
+        model
+    } else {
+        bound = scene::skeleton::bind(model, &bones);
+        &bound
+    };
+    Ok(reads
+        .iter()
+        .map(|r| match r {
+            Some(r) => r.apply(base),
+            None => base.clone(),
+        })
+        .collect())
+}
+
+/// An animation file as read for a model: its tracks, and the bones it
+/// needs bound first (Arma).
+struct ReadAnimation {
+    animation: scene::animation::Animation,
+    bones: Option<Vec<scene::skeleton::BoneSpec>>,
+    name: std::path::PathBuf,
+}
+
+fn read_animation(
+    anim: &FileRef,
+    settings: &AnimationSettings,
+    lookup: &Lookup,
+) -> Result<ReadAnimation> {
+    let file = registry::open(lookup, anim)?;
+    let options = LoadOptions::default();
+    let cx = file.context(lookup, &options, settings);
+    let (animation, bones) = file.parsed.animation(&cx)?;
+    Ok(ReadAnimation {
+        animation,
+        bones,
+        name: file.name.clone(),
+    })
+}
+
+impl ReadAnimation {
+    /// `model` (already bound) animated by these tracks, with a warning
+    /// naming the tracks that match no node.
+    fn apply(&self, model: &Model) -> Model {
+        let (mut out, unmatched) = scene::animation::apply(model, &self.animation);
+        if !unmatched.is_empty() {
+            out.warnings.push(format!(
+                "{}: {} track(s) name no node of the model and are ignored: {}",
+                self.name.display(),
+                unmatched.len(),
+                unmatched.join(", ")
+            ));
+        }
+        out
+    }
 }
 
 /// What `kiln inspect` needs of a file: its summary, and for a model the

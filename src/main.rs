@@ -3,8 +3,9 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use kiln::{
-    BakeOptions, Error, FileKind, FileRef, JobOutcome, Lod, Map, MapView, MapViewCamera, Model,
-    ModelSpec, Progress, Projection, Recipe, RestPose, SkeletonSpec, ViewSpec,
+    BakeOptions, Clip, Error, ExportClip, FileKind, FileRef, JobOutcome, Lod, Map, MapView,
+    MapViewCamera, Model, ModelSpec, Progress, Projection, Recipe, RestPose, SkeletonSpec, Step,
+    ViewSpec,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -28,7 +29,7 @@ enum Command {
     Render(RenderArgs),
     /// Say what a file holds: format, version, nodes, meshes, textures, animation, warnings
     Inspect(InspectArgs),
-    /// Write the model posed at one instant as glTF binary (.glb) or Wavefront OBJ (.obj + .mtl + textures)
+    /// Write the model posed at one instant as glTF binary (.glb) or Wavefront OBJ (.obj + .mtl + textures), or with --clip its whole animation as glTF
     Export(ExportArgs),
     /// Bake recipes in memory and compare every output with its golden reference
     Verify(VerifyArgs),
@@ -180,6 +181,12 @@ struct ExportArgs {
     output: PathBuf,
     #[command(flatten)]
     time: TimeArgs,
+    /// Write the whole animation as glTF (.glb): the node tree, skins and one glTF animation per --animation file (or the model's own animation)
+    #[arg(long, conflicts_with_all = ["time", "frame"])]
+    clip: bool,
+    /// With --clip: the animations' names, one per --animation in order (default: each file's name, or the model's)
+    #[arg(long = "clip-name", value_name = "NAME", requires = "clip")]
+    clip_names: Vec<String>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -235,9 +242,9 @@ struct TimeArgs {
 struct ModelArgs {
     /// Model file (.rsm, .rsm2, .model, .p3d), or for `render` a map (.rsw)
     model: PathBuf,
-    /// Pose the model with this animation file (Grimrock .animation)
+    /// Pose the model with this animation file (Grimrock .animation, Arma .rtm); `export --clip` takes several
     #[arg(long, value_name = "FILE")]
-    animation: Option<PathBuf>,
+    animation: Vec<PathBuf>,
     /// Grimrock: draw skinned meshes in their bind pose instead of the file's node pose
     #[arg(long)]
     bind_pose: bool,
@@ -285,13 +292,24 @@ impl ModelArgs {
     /// Loads the model and applies `--animation`.
     fn load(&self) -> Result<Model, Error> {
         let mut model = Model::load(&self.spec())?;
-        if let Some(a) = &self.animation {
-            model = model.animated(a.as_path())?;
+        match self.animation.as_slice() {
+            [] => {}
+            [a] => model = model.animated(a.as_path())?,
+            several => {
+                return Err(Error::Usage(format!(
+                    "--animation is given {} times; one pose takes one animation (`kiln export --clip` takes several)",
+                    several.len()
+                )))
+            }
         }
-        for w in model.warnings() {
-            eprintln!("kiln: warning: {}: {w}", model.source().display());
-        }
+        warn(&model);
         Ok(model)
+    }
+}
+
+fn warn(model: &Model) {
+    for w in model.warnings() {
+        eprintln!("kiln: warning: {}: {w}", model.source().display());
     }
 }
 
@@ -502,10 +520,81 @@ fn cmd_inspect(a: InspectArgs) -> Result<(), Error> {
 }
 
 fn cmd_export(a: ExportArgs) -> Result<(), Error> {
+    if a.clip {
+        return export_clips(&a);
+    }
     let model = a.model.load()?;
     let t = model_time(&model, &a.time);
     model.export(t, &a.output)?;
     eprintln!("kiln: wrote {} (t = {t:.3} s)", a.output.display());
+    Ok(())
+}
+
+/// `kiln export --clip`: the model's node tree, skins and one glTF
+/// animation per `--animation` file (or its own animation).
+fn export_clips(a: &ExportArgs) -> Result<(), Error> {
+    let model = Model::load(&a.model.spec())?;
+    warn(&model);
+    let stem = |p: &std::path::Path| {
+        p.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let files: Vec<Option<&PathBuf>> = if a.model.animation.is_empty() {
+        if model.duration() <= 0.0 {
+            return Err(Error::Usage(format!(
+                "{} has no animation of its own; give --animation FILE (a Grimrock .animation, an Arma .rtm)",
+                a.model.model.display()
+            )));
+        }
+        vec![None]
+    } else {
+        a.model.animation.iter().map(Some).collect()
+    };
+    if !a.clip_names.is_empty() && a.clip_names.len() != files.len() {
+        return Err(Error::Usage(format!(
+            "{} --clip-name for {} clip(s); give one per --animation, in order",
+            a.clip_names.len(),
+            files.len()
+        )));
+    }
+    let clips: Vec<ExportClip> = files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| ExportClip {
+            name: a
+                .clip_names
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| stem(f.map_or(&a.model.model, |p| p.as_path()))),
+            animation: f.map(|p| FileRef::from(p.as_path())),
+            clip: Clip::Range {
+                start: 0.0,
+                end: None,
+                step: Step::Fps(model.frame_rate().max(1e-3)),
+            },
+        })
+        .collect();
+    let report = model.export_animated(&clips, &a.output)?;
+    for n in &report.notes {
+        eprintln!("kiln: note: {n}");
+    }
+    let list: Vec<String> = report
+        .animations
+        .iter()
+        .map(|c| {
+            format!(
+                "{} ({:.3} s, {} channels, {} keys)",
+                c.name, c.seconds, c.channels, c.keys
+            )
+        })
+        .collect();
+    eprintln!(
+        "kiln: wrote {} with {} animation(s): {}",
+        a.output.display(),
+        report.animations.len(),
+        list.join(", ")
+    );
     Ok(())
 }
 

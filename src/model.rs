@@ -2,10 +2,12 @@
 //! by animation files, rendered and exported — what `kiln render` and
 //! `kiln export` do, for a program or a test.
 
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::export::gltf::{animated_glb_bytes, ClipInput, GltfReport};
 use crate::load;
 use crate::render::{render_clip, ClipPlan, ViewSpec};
 use crate::scene;
+use crate::scene::clip::Clip;
 use crate::source::{Lookup, SourceRef};
 use crate::spec::{FileRef, ModelSpec};
 use std::path::{Path, PathBuf};
@@ -18,6 +20,23 @@ pub struct Sprite {
     /// The model's origin as fractions of the image's width and height from
     /// its top-left corner: the anchor an engine places the sprite by.
     pub pivot: [f32; 2],
+}
+
+/// One animation of an animated glTF export ([`Model::export_animated`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExportClip {
+    /// The glTF animation's name (what Blender calls the action, Godot
+    /// the animation); unique within one export.
+    pub name: String,
+    /// The animation file that drives it (Grimrock `.animation`, Arma
+    /// `.rtm`); `None` plays the model's own animation (RSM), or holds its
+    /// rest pose.
+    pub animation: Option<FileRef>,
+    /// Which stretch of the animation: a range (its end defaulting to the
+    /// animation's end; a range past the end repeats the loop) or a single
+    /// pose. The range's `fps`/`frames` are not used: glTF keeps the
+    /// animation's own keys.
+    pub clip: Clip,
 }
 
 /// A loaded model: its geometry, materials, textures and animation,
@@ -140,9 +159,108 @@ impl Model {
         crate::export::export(&self.scene, &posed, path)
     }
 
+    /// Writes the model with its animation as glTF binary (`.glb`): the
+    /// node tree, skins, textures, and one glTF animation per clip. The
+    /// report says where keys were added to follow the format's
+    /// interpolation and what glTF could not hold.
+    pub fn export_animated(&self, clips: &[ExportClip], path: &Path) -> Result<GltfReport> {
+        let is_glb = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("glb"));
+        if !is_glb {
+            return Err(Error::Usage(format!(
+                "{}: an animated export is glTF binary; the output must end in .glb",
+                path.display()
+            )));
+        }
+        let (bytes, report) = self.animated_glb(clips)?;
+        crate::output::write_atomic(path, &bytes)?;
+        Ok(report)
+    }
+
+    /// The bytes [`Model::export_animated`] writes.
+    pub(crate) fn animated_glb(&self, clips: &[ExportClip]) -> Result<(Vec<u8>, GltfReport)> {
+        let lookup = Lookup::with_folders(&self.spec.data, &self.sources);
+        animated_glb(&self.scene, &self.spec, clips, &lookup)
+    }
+
     /// The scene form, for kiln's own tests and tools.
     #[cfg(feature = "internals")]
     pub fn scene(&self) -> &scene::Model {
         &self.scene
+    }
+}
+
+/// `model` with each clip's animation file applied (their bones bound
+/// together), as glTF bytes with one animation per clip.
+pub(crate) fn animated_glb(
+    model: &scene::Model,
+    spec: &ModelSpec,
+    clips: &[ExportClip],
+    lookup: &Lookup,
+) -> Result<(Vec<u8>, GltfReport)> {
+    if clips.is_empty() {
+        return Err(Error::Usage(
+            "an animated export needs at least one clip".into(),
+        ));
+    }
+    for (i, c) in clips.iter().enumerate() {
+        if c.name.is_empty() {
+            return Err(Error::Usage(format!("clip {i} has no name")));
+        }
+        if clips[..i].iter().any(|d| d.name == c.name) {
+            return Err(Error::Usage(format!(
+                "two clips are named '{}'; glTF animation names must differ",
+                c.name
+            )));
+        }
+    }
+    let files: Vec<Option<&FileRef>> = clips.iter().map(|c| c.animation.as_ref()).collect();
+    let models = load::animate_together(model, &files, &spec.animation, lookup)?;
+    let mut inputs = Vec::with_capacity(clips.len());
+    for (c, m) in clips.iter().zip(&models) {
+        let (start, length) = window(c, m, spec)?;
+        inputs.push(ClipInput {
+            name: c.name.clone(),
+            model: m,
+            start,
+            length,
+            source: c.animation.as_ref().map(|f| f.written.clone()),
+        });
+    }
+    let (bytes, mut report) = animated_glb_bytes(&inputs)?;
+    let mut notes: Vec<String> = Vec::new();
+    for m in &models {
+        for w in &m.warnings {
+            if !model.warnings.contains(w) && !notes.contains(w) {
+                notes.push(w.clone());
+            }
+        }
+    }
+    notes.append(&mut report.notes);
+    report.notes = notes;
+    Ok((bytes, report))
+}
+
+/// Where a clip starts in the animation and how long it lasts: a range ends
+/// at the animation's end unless it says otherwise (`duration` standing in
+/// for a model that does not know its length, as for sprite sheets).
+fn window(c: &ExportClip, m: &scene::Model, spec: &ModelSpec) -> Result<(f32, f32)> {
+    match c.clip {
+        Clip::Still { time } => Ok((time, 0.0)),
+        Clip::Range { start, end, .. } => {
+            let length = match spec.animation.duration {
+                Some(d) if m.duration <= 0.0 => d,
+                _ => m.duration,
+            };
+            let end = end.unwrap_or(length.max(0.0));
+            if !(start.is_finite() && end.is_finite()) || start < 0.0 || end < start {
+                return Err(Error::Usage(format!(
+                    "clip '{}' starts at {start} s but the animation ends at {end} s",
+                    c.name
+                )));
+            }
+            Ok((start, end - start))
+        }
     }
 }

@@ -2,12 +2,15 @@
 //! every clip once, frame the job once over all clips, frames and
 //! directions (so the model keeps its size and pivot from clip to clip),
 //! render every (clip, direction, frame) image in parallel
-//! ([`crate::render`]), then hand the job's outputs to the sink.
+//! ([`crate::render`]), then hand the job's outputs to the sink, the
+//! glTF export of its clips among them.
 
 use super::outputs::ClipFrames;
 use super::recipe::{ClipSpec, Job};
 use super::sink::Sink;
 use crate::error::{Error, Result};
+use crate::export::gltf::GltfReport;
+use crate::model::ExportClip;
 use crate::render::{fit, pivot, pose_frames, render_frames, ClipPlan};
 use crate::scene::clip::FrameTimes;
 use crate::scene::{Model, PosedModel};
@@ -48,11 +51,19 @@ pub struct JobPlan {
     /// What planning read (the recipe, model, textures, animations,
     /// configs) with the digest of each, sorted.
     pub reads: Vec<(PathBuf, String)>,
+    /// The glTF file's bytes and what its export said, when the job
+    /// writes one.
+    pub gltf: Option<(Vec<u8>, GltfReport)>,
+    /// Whether the job renders images at all.
+    pub renders: bool,
 }
 
 impl JobPlan {
     /// Images the job will render (for progress bars).
     pub fn images(&self) -> usize {
+        if !self.renders {
+            return 0;
+        }
         self.clips
             .iter()
             .map(|c| c.times.times.len())
@@ -119,10 +130,44 @@ pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
         yaws: job.directions.iter().map(|d| d.yaw).collect(),
         view: job.view,
     };
+    let gltf = match &job.output.gltf {
+        Some(_) => Some(gltf_export(job, &model, &lookup)?),
+        None => None,
+    };
     Ok(JobPlan {
         clips,
         view,
         reads: lookup.read_digests(),
+        gltf,
+        renders: job.output.renders(),
+    })
+}
+
+/// The job's clips as glTF animations: each clip's animation file over the
+/// clip's range (its `fps`/`frames` do not matter: glTF keeps the keys). A
+/// job given `clip:` has one animation, named after the job.
+fn gltf_export(job: &Job, model: &Model, lookup: &Lookup) -> Result<(Vec<u8>, GltfReport)> {
+    let clips: Vec<ExportClip> = job
+        .clips
+        .iter()
+        .map(|c| ExportClip {
+            name: if job.named_clips {
+                c.name.clone()
+            } else {
+                job.name.clone()
+            },
+            animation: c.animation.clone(),
+            clip: c.clip,
+        })
+        .collect();
+    crate::model::animated_glb(model, &job.model, &clips, lookup).map_err(|e| match e {
+        Error::Usage(m) => Error::Usage(format!(
+            "{}:{}: job '{}': glTF: {m}",
+            job.recipe.display(),
+            job.line,
+            job.name
+        )),
+        other => other,
     })
 }
 
@@ -133,24 +178,32 @@ pub fn run_planned(
     tick: &(dyn Fn() + Sync),
     sink: &dyn Sink,
 ) -> Result<JobReport> {
-    let posed: Vec<Vec<PosedModel>> = plan
-        .clips
-        .iter()
-        .map(|c| pose_frames(&c.model, &c.times.times))
-        .collect();
-    let sets: Vec<&[PosedModel]> = posed.iter().map(Vec::as_slice).collect();
-    let cameras = fit(&sets, &plan.view);
-    let rendered: Vec<ClipFrames> = plan
-        .clips
-        .iter()
-        .zip(&posed)
-        .map(|(c, p)| ClipFrames {
-            times: c.times.clone(),
-            frames: render_frames(&c.model, p, &cameras, &plan.view, tick),
-        })
-        .collect();
-    let files = super::write_outputs(job, &rendered, pivot(&cameras), sink)?;
+    let mut files = Vec::new();
+    let mut rendered: Vec<ClipFrames> = Vec::new();
+    if plan.renders {
+        let posed: Vec<Vec<PosedModel>> = plan
+            .clips
+            .iter()
+            .map(|c| pose_frames(&c.model, &c.times.times))
+            .collect();
+        let sets: Vec<&[PosedModel]> = posed.iter().map(Vec::as_slice).collect();
+        let cameras = fit(&sets, &plan.view);
+        rendered = plan
+            .clips
+            .iter()
+            .zip(&posed)
+            .map(|(c, p)| ClipFrames {
+                times: c.times.clone(),
+                frames: render_frames(&c.model, p, &cameras, &plan.view, tick),
+            })
+            .collect();
+        files = super::write_outputs(job, &rendered, pivot(&cameras), sink)?;
+    }
     let warnings = plan_warnings(plan);
+    if let (Some(path), Some((bytes, _))) = (&job.output.gltf, &plan.gltf) {
+        sink.write(path, bytes)?;
+        files.push(path.clone());
+    }
     Ok(JobReport {
         name: job.name.clone(),
         images: rendered
@@ -163,15 +216,14 @@ pub fn run_planned(
     })
 }
 
-/// The warnings of a planned job's models, each once (every clip's model
-/// repeats the job model's).
+/// The warnings of a planned job's models and its glTF export, each once
+/// (every clip's model repeats the job model's).
 pub fn plan_warnings(plan: &JobPlan) -> Vec<String> {
     let mut warnings: Vec<String> = Vec::new();
-    for c in &plan.clips {
-        for w in &c.model.warnings {
-            if !warnings.contains(w) {
-                warnings.push(w.clone());
-            }
+    let glb_notes = plan.gltf.iter().flat_map(|(_, r)| &r.notes);
+    for w in plan.clips.iter().flat_map(|c| &c.model.warnings).chain(glb_notes) {
+        if !warnings.contains(w) {
+            warnings.push(w.clone());
         }
     }
     warnings

@@ -1,13 +1,15 @@
-//! Writing a posed model as glTF binary or Wavefront OBJ.
+//! Writing a model as glTF binary or Wavefront OBJ.
 //!
-//! Both writers take the geometry exactly as [`crate::scene::pose()`] left it:
-//! world space, Y up, counter-clockwise fronts. Node transforms are baked into
-//! the vertices, so every exported node sits at the identity.
+//! A posed instant ([`export`]): both writers take the geometry exactly as
+//! [`crate::scene::pose()`] left it: world space, Y up, counter-clockwise
+//! fronts. Node transforms are baked into the vertices, so every exported
+//! node sits at the identity. A whole animation ([`gltf::animated`]): glTF
+//! only, with the node tree, skins and one animation per clip.
 
 pub mod gltf;
 pub mod obj;
 
-pub use gltf::write_glb;
+pub use gltf::{write_animated_glb, write_glb, ClipInput, GltfReport};
 pub use obj::write_obj;
 
 use crate::error::{Error, Result};

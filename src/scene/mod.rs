@@ -7,6 +7,7 @@
 
 pub mod animation;
 pub mod clip;
+pub mod decompose;
 pub(crate) mod geometry;
 mod model;
 pub mod pose;

@@ -63,6 +63,11 @@ pub struct NodeAnim {
     pub translation: Option<Track<Vec3>>,
     pub rotation: Option<Track<Quat>>,
     pub scale: Option<Track<Vec3>>,
+    /// In place of `scale`: a symmetric 3×3 stretch after the rotation
+    /// (the polar factor `K` of a key matrix `R·K`), for keys that scale
+    /// along other directions than the node's axes or shear, which a
+    /// rotation and an axis scale cannot hold (plain Arma RTM matrices).
+    pub stretch: Option<Track<Mat3>>,
 }
 
 #[derive(Debug, Clone)]

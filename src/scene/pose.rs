@@ -49,6 +49,9 @@ pub fn node_local(node: &Node, t: f32) -> Mat4 {
         Some(q) => Mat3::from_quat(q.normalize()),
         None => node.linear,
     };
+    if let Some(k) = node.anim.stretch.as_ref().and_then(|k| k.sample(t)) {
+        return Mat4::from_translation(tr) * Mat4::from_mat3(lin) * Mat4::from_mat3(k);
+    }
     let sc = node
         .anim
         .scale
@@ -185,9 +188,9 @@ fn skin_vertices(
     (positions, normals)
 }
 
-/// Composes RSM2-style texture animations: translate, scale, then rotate about
-/// the texture centre, in the order the channels are listed.
-pub fn uv_transform(anims: &[UvAnim], t: f32) -> Affine2 {
+/// The texture animations' sums at time `t`: translation, scale (1 plus
+/// the scale channels) and rotation in radians.
+pub fn uv_parts(anims: &[UvAnim], t: f32) -> (Vec2, Vec2, f32) {
     let mut tr = Vec2::ZERO;
     let mut sc = Vec2::ONE;
     let mut rot = 0.0f32;
@@ -201,9 +204,16 @@ pub fn uv_transform(anims: &[UvAnim], t: f32) -> Affine2 {
             UvAnimKind::Rotate => rot += v,
         }
     }
+    (tr, sc, rot)
+}
+
+/// Composes RSM2-style texture animations: translate, scale, then rotate about
+/// the texture centre, in the order the channels are listed.
+pub fn uv_transform(anims: &[UvAnim], t: f32) -> Affine2 {
     if anims.is_empty() {
         return Affine2::IDENTITY;
     }
+    let (tr, sc, rot) = uv_parts(anims, t);
     let centre = Vec2::splat(0.5);
     Affine2::from_translation(tr)
         * Affine2::from_translation(centre)

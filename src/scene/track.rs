@@ -1,6 +1,6 @@
 //! Keyframe tracks sampled at any time in seconds.
 
-use glam::{Quat, Vec3};
+use glam::{Mat3, Quat, Vec3};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Interp {
@@ -45,6 +45,17 @@ impl Interpolate for Vec3 {
             a
         } else {
             a.lerp(b, s)
+        }
+    }
+}
+
+/// Component-wise, which keeps a symmetric stretch symmetric.
+impl Interpolate for Mat3 {
+    fn interpolate(a: Mat3, b: Mat3, s: f32, mode: Interp) -> Mat3 {
+        if mode == Interp::Step {
+            a
+        } else {
+            a * (1.0 - s) + b * s
         }
     }
 }

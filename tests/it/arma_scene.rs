@@ -257,3 +257,117 @@ fn skeleton_bones(config: &std::path::Path, class: &str) -> Vec<(String, String)
     let parsed = cfg::parse_file(config).unwrap();
     cfg::resolve_bones(&cfg::skeletons(&parsed), class).unwrap()
 }
+
+/// The same DayZ walk posed from its binarised BMTR and from its plain
+/// source, at every key time and halfway between keys: the AGM rig's
+/// vertices differ by the files' own quantisation at the keys, and by no
+/// more between them now that a plain RTM given the skeleton interpolates
+/// parent-relative keys as the BMTR does. Without the skeleton, the plain
+/// file's absolute matrices interpolate differently between keys (a limb
+/// far from the model's origin swings on a chord).
+#[test]
+fn zombie_walk_plain_and_binarised_agree_between_keys_too() {
+    let (Some(agm), Some(dayz)) = (common::corpus(AGM), common::corpus(DAYZ)) else {
+        return;
+    };
+    let bones = skeleton_bones(
+        &dayz.join("Legacy/dayz_anim/zmb/model.cfg"),
+        "OFP2_ManSkeleton",
+    );
+    let mut spec = ModelSpec::new(agm.join("animbase/agm_fastroping.p3d"));
+    spec.animation = AnimationSettings {
+        duration: Some(1.0),
+        skeleton: Some(SkeletonSpec::Bones(bones)),
+        travel: false,
+    };
+    let bin_file = dayz.join("SQF/dayz_anim/zmb/zombie2_walk.rtm");
+    let plain_file = dayz.join("Legacy/dayz_anim/zmb/zombie2_walk.rtm");
+    let bin = common::animated(&spec, &bin_file).unwrap();
+    let plain = common::animated(&spec, &plain_file).unwrap();
+    spec.animation.skeleton = None;
+    let plain_absolute = common::animated(&spec, &plain_file).unwrap();
+    let times = match rtm::parse_file(&bin_file).unwrap() {
+        rtm::Rtm::Binarised(b) => b.times,
+        _ => panic!("BMTR expected"),
+    };
+    let apart = |a: &scene::Model, b: &scene::Model, t: f32| {
+        let (x, y) = (scene::pose(a, t), scene::pose(b, t));
+        x.meshes[0]
+            .positions
+            .iter()
+            .zip(&y.meshes[0].positions)
+            .map(|(p, q)| (*p - *q).length())
+            .fold(0.0f32, f32::max)
+    };
+    let (mut at_keys, mut between, mut absolute_between) = (0.0f32, 0.0f32, 0.0f32);
+    for w in times.windows(2) {
+        at_keys = at_keys.max(apart(&bin, &plain, w[0]));
+        let mid = 0.5 * (w[0] + w[1]);
+        between = between.max(apart(&bin, &plain, mid));
+        absolute_between = absolute_between.max(apart(&bin, &plain_absolute, mid));
+    }
+    println!(
+        "zombie2_walk BMTR vs plain on the AGM rig: {:.2} mm at keys, {:.2} mm between keys \
+         ({:.2} mm between keys with the plain file's absolute matrices)",
+        at_keys * 1000.0,
+        between * 1000.0,
+        absolute_between * 1000.0
+    );
+    assert!(at_keys < 0.0015, "{at_keys} m at keys");
+    assert!(between < 0.0015, "{between} m between keys");
+    assert!(absolute_between > 2.0 * between);
+}
+
+/// A plain RTM key with shear is posed as the whole matrix: the bone's
+/// world matrix at the key's time is the key, not its nearest rotation and
+/// axis scale.
+#[test]
+fn sheared_plain_rtm_keys_pose_their_whole_matrix() {
+    let sheared: [f32; 12] = [
+        1.0, 0.02, 0.0, // r0
+        0.0, 1.0, 0.0, // r1
+        0.01, 0.0, 0.97, // r2
+        0.0, 0.1, 0.05, // r3
+    ];
+    let identity: [f32; 12] = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0];
+    let frame = |phase: f32, m: [f32; 12]| rtm::PlainFrame {
+        phase,
+        transforms: vec![("arm".into(), m), ("base".into(), identity)],
+    };
+    let plain = rtm::PlainRtm {
+        metadata: Vec::new(),
+        step: Vec3::ZERO,
+        bones: vec!["arm".into(), "base".into()],
+        frames: vec![
+            frame(0.0, identity),
+            frame(0.5, sheared),
+            frame(1.0, identity),
+        ],
+    };
+    for skeleton in [
+        None,
+        Some(vec![
+            ("base".to_string(), String::new()),
+            ("arm".to_string(), "base".to_string()),
+        ]),
+    ] {
+        let (anim, bones) = lower_arma::lower_plain(&plain, skeleton.as_deref(), 2.0, false);
+        let worlds = bone_worlds(&anim, &bones, 1.0);
+        let arm = worlds.iter().find(|(n, _)| n == "arm").unwrap().1;
+        let want = rtm::matrix(&sheared);
+        let off = (arm - want)
+            .to_cols_array()
+            .iter()
+            .fold(0.0f32, |a, x| a.max(x.abs()));
+        assert!(
+            off < 1e-6,
+            "skeleton {skeleton:?}: posed {arm:?}, key {want:?}"
+        );
+        let track = &anim.tracks.iter().find(|t| t.node == "arm").unwrap().anim;
+        assert!(track.stretch.is_some() && track.scale.is_none());
+        // Between keys the stretch is interpolated with the rotation.
+        let w = bone_worlds(&anim, &bones, 0.5);
+        let half = w.iter().find(|(n, _)| n == "arm").unwrap().1;
+        assert!((half.x_axis.y - 0.01).abs() < 1e-4, "{half:?}");
+    }
+}

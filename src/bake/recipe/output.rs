@@ -1,5 +1,5 @@
 //! Where a job writes: the `output:` block resolved to a folder and
-//! file-name templates, checked so that no two of the job's files share a
+//! file-name templates (and the glTF file), checked so that no two of the job's files share a
 //! name.
 
 use super::clips::ClipSpec;
@@ -12,11 +12,12 @@ use super::values::{OutName, S};
 use crate::paths::normalize;
 use serde_saphyr::Location;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Where a job writes. Templates may use `{name}`, `{clip}` (clip name),
 /// `{dir}` (direction index), `{yaw}` (whole degrees) and `{frame}` (frame
-/// index within its clip).
+/// index within its clip); the sheet, metadata and glTF names `{name}`
+/// only.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outputs {
     /// The folder every file goes to.
@@ -29,6 +30,9 @@ pub struct Outputs {
     pub meta: Option<PathBuf>,
     /// GIF names (one per clip × direction), when that output is on.
     pub gif: Option<Template>,
+    /// The model with one glTF animation per clip (`.glb`), when that
+    /// output is on.
+    pub gltf: Option<PathBuf>,
     /// Where the recipe wrote each output's name (`None`: a default), for
     /// messages about it.
     pub(crate) sites: Vec<(&'static str, Option<Location>)>,
@@ -41,6 +45,12 @@ impl Outputs {
             .iter()
             .find(|(k, _)| *k == key)
             .and_then(|(_, l)| *l)
+    }
+
+    /// Whether the job renders images (a sheet, frames or GIFs), rather
+    /// than only exporting its animation.
+    pub fn renders(&self) -> bool {
+        self.sheet.is_some() || self.frames.is_some() || self.gif.is_some()
     }
 }
 
@@ -158,7 +168,37 @@ pub(super) fn resolve_output(
             ));
         }
     }
-    if frames.is_none() && sheet.is_none() && gif.is_none() {
+    let gltf = c.template("gltf", &jo.gltf, &do_.gltf, &["name"], None)?;
+    if let Some((t, loc)) = &gltf {
+        let file = t.render(name, None, None, None);
+        let is_glb = Path::new(&file)
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("glb"));
+        if !is_glb {
+            return Err(ctx.err(
+                &loc.unwrap_or(*at),
+                &lab.of(jo.gltf.is_some()),
+                format!("`output.gltf` must name a glTF binary file ending in .glb, got `{file}`"),
+            ));
+        }
+    }
+    sites.push(("gltf", gltf.as_ref().and_then(|(_, l)| *l)));
+    let gltf = gltf.map(|(t, _)| dir.join(t.render(name, None, None, None)));
+    for (key, other) in [("sheet", &sheet), ("meta", &meta)] {
+        if let (Some(g), Some(o)) = (&gltf, other) {
+            if normalize(g) == normalize(o) {
+                return Err(ctx.err(
+                    at,
+                    &lab.of(true),
+                    format!(
+                        "`output.gltf` and `output.{key}` are the same file `{}`",
+                        g.display()
+                    ),
+                ));
+            }
+        }
+    }
+    if frames.is_none() && sheet.is_none() && gif.is_none() && gltf.is_none() {
         return Err(ctx.err(
             at,
             &lab.of(true),
@@ -171,6 +211,7 @@ pub(super) fn resolve_output(
         sheet,
         meta,
         gif: gif.map(|(t, _)| t),
+        gltf,
         sites,
     })
 }

@@ -243,6 +243,9 @@ pub fn job_patterns(job: &Job, dir: &Path) -> Vec<(&'static str, FilePattern)> {
     if let Some(t) = &o.gif {
         v.push(("gif", FilePattern::template(dir, t, &holes)));
     }
+    if let Some(g) = &o.gltf {
+        v.push(("gltf", FilePattern::literal(&moved(g))));
+    }
     v
 }
 

@@ -102,6 +102,7 @@ pub(super) struct RawOutput {
     pub(super) sheet: Option<S<OutName>>,
     pub(super) meta: Option<S<OutName>>,
     pub(super) gif: Option<S<OutName>>,
+    pub(super) gltf: Option<S<OutName>>,
 }
 
 #[derive(Deserialize, Clone)]

@@ -136,7 +136,7 @@ impl OpenRtm {
     ) -> Result<(Animation, Option<Vec<BoneSpec>>)> {
         match &self.0 {
             rtm::Rtm::Plain(p) => {
-                let (a, bones) = lower::lower_plain(p, duration, travel);
+                let (a, bones) = lower::lower_plain(p, skeleton, duration, travel);
                 Ok((a, Some(bones)))
             }
             rtm::Rtm::Binarised(b) => {

@@ -17,7 +17,7 @@ use crate::scene::animation::{Animation, NodeTrack};
 use crate::scene::skeleton::BoneSpec;
 use crate::scene::*;
 use crate::texture::TextureAlpha;
-use glam::{Mat4, Quat, Vec2, Vec3};
+use glam::{Mat3, Mat4, Quat, Vec2, Vec3};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -255,44 +255,136 @@ fn track<T: crate::scene::Interpolate>(times: &[f32], values: Vec<T>) -> Option<
     (!values.is_empty()).then(|| Track::new(times.to_vec(), values, Interp::Linear))
 }
 
-/// A plain RTM: every bone a root whose keys are its absolute deformation,
-/// at `phase × duration` seconds. With `travel`, every bone also moves by
-/// `step × phase` (the root displacement per cycle); otherwise the model
+/// A plain RTM. Its matrices are absolute deformations of the rest pose,
+/// at `phase × duration` seconds. Without a skeleton every bone is a root
+/// whose keys are those matrices. With one (the `model.cfg` the binarised
+/// form of the same file needs), each bone's keys become parent-relative,
+/// `inv(world(parent)) · matrix`, so the file interpolates between keys
+/// exactly as its binarised form does. With `travel`, the model also moves
+/// by `step × phase` (the root displacement per cycle); otherwise it
 /// animates in place.
-pub fn lower_plain(r: &PlainRtm, duration: f32, travel: bool) -> (Animation, Vec<BoneSpec>) {
+///
+/// A key matrix that is no rotation times an axis scale (shear, or scale
+/// along other directions) puts its bone on a full stretch track, so posing
+/// keeps the whole matrix.
+pub fn lower_plain(
+    r: &PlainRtm,
+    skeleton: Option<&[(String, String)]>,
+    duration: f32,
+    travel: bool,
+) -> (Animation, Vec<BoneSpec>) {
     let times: Vec<f32> = r.frames.iter().map(|f| f.phase * duration).collect();
-    let tracks = r
-        .bones
-        .iter()
-        .map(|bone| {
-            let (mut tr, mut rot, mut sc) = (Vec::new(), Vec::new(), Vec::new());
-            for f in &r.frames {
-                let m = f
-                    .transforms
+    let absolute = |f: &rtm::PlainFrame, bone: &str| {
+        f.transforms
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(bone))
+            .map(|(_, m)| rtm::matrix(m))
+    };
+    let Some(skeleton) = skeleton.filter(|s| !s.is_empty()) else {
+        let tracks = r
+            .bones
+            .iter()
+            .map(|bone| {
+                let keys: Vec<Mat4> = r
+                    .frames
                     .iter()
-                    .find(|(n, _)| n.eq_ignore_ascii_case(bone))
-                    .map_or(Mat4::IDENTITY, |(_, m)| rtm::matrix(m));
-                let (s, q, t) = m.to_scale_rotation_translation();
-                tr.push(if travel { t + r.step * f.phase } else { t });
-                rot.push(q);
-                sc.push(s);
-            }
-            NodeTrack {
-                node: bone.clone(),
-                anim: NodeAnim {
-                    translation: track(&times, tr),
-                    rotation: track(&times, rot),
-                    scale: track(&times, sc),
-                },
-            }
+                    .map(|f| {
+                        let m = absolute(f, bone).unwrap_or(Mat4::IDENTITY);
+                        if travel {
+                            Mat4::from_translation(r.step * f.phase) * m
+                        } else {
+                            m
+                        }
+                    })
+                    .collect();
+                NodeTrack {
+                    node: bone.clone(),
+                    anim: matrix_tracks(&times, &keys),
+                }
+            })
+            .collect();
+        let bones = r
+            .bones
+            .iter()
+            .map(|b| BoneSpec {
+                name: b.clone(),
+                parent: None,
+            })
+            .collect();
+        return (
+            Animation {
+                duration,
+                frame_rate: frame_rate(&times),
+                tracks,
+            },
+            bones,
+        );
+    };
+
+    let mut bones: Vec<BoneSpec> = skeleton
+        .iter()
+        .map(|(b, p)| BoneSpec {
+            name: b.clone(),
+            parent: (!p.is_empty()).then(|| p.clone()),
         })
         .collect();
-    let bones = r
-        .bones
+    for b in &r.bones {
+        if !bones.iter().any(|s| s.name.eq_ignore_ascii_case(b)) {
+            bones.push(BoneSpec {
+                name: b.clone(),
+                parent: None,
+            });
+        }
+    }
+    let parent_of = |b: &str| {
+        bones
+            .iter()
+            .find(|s| s.name.eq_ignore_ascii_case(b))
+            .and_then(|s| s.parent.clone())
+    };
+    let in_file = |b: &str| r.bones.iter().any(|x| x.eq_ignore_ascii_case(b));
+    // Which bones get keys: those of the file, and with travel the
+    // skeleton's roots, which carry the displacement for their children.
+    let keyed: Vec<&BoneSpec> = bones
         .iter()
-        .map(|b| BoneSpec {
-            name: b.clone(),
-            parent: None,
+        .filter(|b| in_file(&b.name) || (travel && b.parent.is_none()))
+        .collect();
+    let mut locals: Vec<Vec<Mat4>> = vec![Vec::with_capacity(r.frames.len()); keyed.len()];
+    for f in &r.frames {
+        let shift = Mat4::from_translation(if travel { r.step * f.phase } else { Vec3::ZERO });
+        // A bone's pose in this frame: its own matrix, or (without one)
+        // its parent's, as it rests on the parent; a skeleton root rests on
+        // the model, moved by the travel.
+        let world = |bone: &str| -> Mat4 {
+            let mut b = bone.to_string();
+            for _ in 0..=bones.len() {
+                if let Some(m) = absolute(f, &b) {
+                    return shift * m;
+                }
+                match parent_of(&b) {
+                    Some(p) => b = p,
+                    None => return shift,
+                }
+            }
+            shift
+        };
+        for (k, b) in keyed.iter().enumerate() {
+            let own = world(&b.name);
+            let parent = b.parent.as_deref().map_or(Mat4::IDENTITY, world);
+            let inverse = if parent.determinant().abs() > 1e-12 {
+                parent.inverse()
+            } else {
+                Mat4::IDENTITY
+            };
+            locals[k].push(inverse * own);
+        }
+    }
+    let tracks = keyed
+        .iter()
+        .zip(&locals)
+        .map(|(b, keys)| NodeTrack {
+            node: b.name.clone(),
+            anim: matrix_tracks(&times, keys),
         })
         .collect();
     (
@@ -304,6 +396,56 @@ pub fn lower_plain(r: &PlainRtm, duration: f32, travel: bool) -> (Animation, Vec
         bones,
     )
 }
+
+/// Tracks that reproduce `keys` (affine matrices) at their times:
+/// translation, slerped rotation and axis scale when every key is a
+/// rotation times an axis scale, else translation, rotation and the full
+/// symmetric stretch of each key's polar decomposition.
+fn matrix_tracks(times: &[f32], keys: &[Mat4]) -> NodeAnim {
+    let (mut tr, mut rot, mut sc) = (Vec::new(), Vec::new(), Vec::new());
+    let mut exact = true;
+    for m in keys {
+        let (s, q, t) = m.to_scale_rotation_translation();
+        let back = Mat4::from_scale_rotation_translation(s, q, t);
+        let size = Mat3::from_mat4(*m)
+            .to_cols_array()
+            .iter()
+            .fold(1.0f32, |a, x| a.max(x.abs()));
+        let lost = (back - *m)
+            .to_cols_array()
+            .iter()
+            .fold(0.0f32, |a, x| a.max(x.abs()));
+        exact &= lost <= SHEAR_TOLERANCE * size;
+        tr.push(t);
+        rot.push(q);
+        sc.push(s);
+    }
+    if exact {
+        return NodeAnim {
+            translation: track(times, tr),
+            rotation: track(times, rot),
+            scale: track(times, sc),
+            stretch: None,
+        };
+    }
+    let (rot, stretch): (Vec<Quat>, Vec<Mat3>) = keys
+        .iter()
+        .map(|m| crate::scene::decompose::polar(Mat3::from_mat4(*m)))
+        .unzip();
+    NodeAnim {
+        translation: track(times, tr),
+        rotation: track(times, rot),
+        scale: None,
+        stretch: track(times, stretch),
+    }
+}
+
+/// How much of a key matrix (relative to its largest entry) a rotation and
+/// an axis scale may miss before the bone keeps its full stretch: above
+/// the rounding of the files' 4-digit matrices (1e-5), below the shear
+/// real files carry (the corpus fast-roping pelvis 2.3e-4, a held-out
+/// DayZ file about 1e-2).
+const SHEAR_TOLERANCE: f32 = 1e-4;
 
 /// A binarised RTM with its skeleton (bone, parent) pairs: parent-relative
 /// keys in the flipped space.
@@ -346,6 +488,7 @@ pub fn lower_bmtr(
                     translation: track(&times, tr),
                     rotation: track(&times, rot),
                     scale: None,
+                    stretch: None,
                 },
             }
         })
@@ -362,6 +505,7 @@ pub fn lower_bmtr(
                         translation: track(&times, path),
                         rotation: None,
                         scale: None,
+                        stretch: None,
                     },
                 });
             }

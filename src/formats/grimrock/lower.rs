@@ -327,6 +327,7 @@ pub fn lower_animation(a: &gr::Animation) -> Animation {
                 translation: keyed(&t.positions, fps, Interp::Linear, duration),
                 rotation: keyed(&t.rotations, fps, Interp::Nlerp, duration),
                 scale: keyed(&t.scales, fps, Interp::Linear, duration),
+                stretch: None,
             },
         })
         .collect();

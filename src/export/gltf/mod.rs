@@ -1,0 +1,28 @@
+//! glTF 2.0 binary (`.glb`): one JSON chunk, one BIN chunk holding every
+//! vertex array, index array, image and animation key.
+//!
+//! Two writers share the buffer and material code: [`posed`] writes one
+//! instant with every vertex in world space; [`animated`] writes the node
+//! tree, skins and one glTF animation per clip.
+
+pub mod animated;
+mod buffer;
+mod keys;
+mod material;
+mod motion;
+pub mod posed;
+mod texture_motion;
+
+pub use animated::{
+    animated_glb_bytes, write_animated_glb, AnimationReport, ClipInput, GltfReport,
+};
+pub use posed::{glb_bytes, write_glb};
+
+use serde_json::{json, Value};
+
+fn asset() -> Value {
+    json!({
+        "version": "2.0",
+        "generator": concat!("kiln ", env!("CARGO_PKG_VERSION")),
+    })
+}
