@@ -102,7 +102,7 @@ pub struct AnimationInfo {
 /// (textures, a map's models); for an animation, `companion` (if given) is
 /// the model whose nodes its tracks should name.
 pub fn inspect(file: &FileRef, data: &[PathBuf], companion: Option<&Path>) -> Result<Report> {
-    let lookup = Lookup::with_folders(data, &[]);
+    let lookup = Lookup::with_folders(data, &[])?;
     let Summarised {
         summary,
         model,

@@ -81,7 +81,7 @@ pub fn clip_model(
 /// the job's own `data:` folders.
 pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
     let spec = &job.model;
-    let lookup = Lookup::with_folders(&spec.data, extra);
+    let lookup = Lookup::with_folders(&spec.data, extra)?;
     lookup.note(&job.recipe);
     let model = crate::load::load_model(spec, &lookup)?;
     let mut clips = Vec::with_capacity(job.clips.len());

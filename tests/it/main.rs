@@ -14,6 +14,7 @@ mod cli;
 mod export;
 mod gnd_corpus;
 mod gnd_malformed;
+mod grf;
 mod grimrock_cli;
 mod grimrock_corpus;
 mod grimrock_malformed;
