@@ -115,7 +115,7 @@ pub fn compress(data: &[u8], signed: bool) -> Vec<u8> {
         let v = u32::from(data[p]) | u32::from(data[p + 1]) << 8 | u32::from(data[p + 2]) << 16;
         (v.wrapping_mul(0x9e37_79b1) >> 18) as usize
     };
-    let mut insert = |p: usize, head: &mut Vec<usize>, prev: &mut Vec<usize>| {
+    let insert = |p: usize, head: &mut Vec<usize>, prev: &mut Vec<usize>| {
         if p + 3 <= data.len() {
             let h = hash(p);
             prev[p] = head[h];

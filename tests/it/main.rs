@@ -27,6 +27,7 @@ mod map_cli;
 mod map_recipe;
 mod map_scene;
 mod p3d_corpus;
+mod paa;
 mod p3d_malformed;
 mod raster;
 mod recipe;

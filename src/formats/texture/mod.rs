@@ -1,9 +1,11 @@
-//! Texture files: BMP (with the Ragnarok magenta colour key), TGA, PNG and
-//! DDS decoders, and the BMP/TGA encoders kiln's sample generators use. Every
-//! decoder produces the same [`Texture`].
+//! Texture files: BMP (with the Ragnarok magenta colour key), TGA, PNG, DDS
+//! and Arma PAA/PAC decoders, and the BMP/TGA/PAA encoders kiln's sample
+//! generators and tests use. Every decoder produces the same [`Texture`].
 
 mod bmp;
 mod dds;
+pub mod dxt;
+pub mod paa;
 mod png;
 mod tga;
 
@@ -17,9 +19,9 @@ use crate::spec::FileRef;
 use crate::texture::MAX_DIMENSION;
 use std::path::{Path, PathBuf};
 
-/// Decodes a texture file by its contents (BMP, TGA, PNG or DDS), applying
-/// the Ragnarok magenta colour key to BMPs; `name` is used in errors and as
-/// the texture's name (its last component).
+/// Decodes a texture file by its contents (BMP, TGA, PNG, DDS or PAA),
+/// applying the Ragnarok magenta colour key to BMPs; `name` is used in
+/// errors and as the texture's name (its last component).
 pub fn decode(data: &[u8], name: &Path) -> crate::Result<Texture> {
     let decoded = if data.starts_with(b"BM") {
         bmp::decode(data, name)
@@ -27,6 +29,8 @@ pub fn decode(data: &[u8], name: &Path) -> crate::Result<Texture> {
         png::decode(data, name)
     } else if data.starts_with(dds::MAGIC) {
         dds::decode(data, name)
+    } else if paa::looks_like_paa(data, name) {
+        paa::decode(data, name)
     } else if tga::looks_like_tga(data) {
         tga::decode(data, name)
     } else {
@@ -34,7 +38,7 @@ pub fn decode(data: &[u8], name: &Path) -> crate::Result<Texture> {
             name,
             "magic",
             0,
-            "not a BMP (\"BM\"), PNG, DDS or TGA (no sensible TGA header) file",
+            "not a BMP (\"BM\"), PNG, DDS, PAA or TGA (no sensible TGA header) file",
         ))
     };
     Ok(decoded?)
