@@ -163,12 +163,20 @@ impl Lookup {
     /// Reads a file named on the command line or in a recipe: from disk
     /// when it is there, else by the name as written from the caller's
     /// sources. A file on neither gives the disk's "not found" error.
+    ///
+    /// A file on disk must be a regular file no larger than the input limit
+    /// ([`disk::DEFAULT_INPUT_LIMIT`], or `KILN_MAX_INPUT`): a FIFO, a device
+    /// or an oversized file is refused, not read.
     pub fn read_named(&self, file: &FileRef) -> Result<(Vec<u8>, Origin)> {
-        match std::fs::read(&file.disk) {
+        let limit = disk::input_limit(disk::DEFAULT_INPUT_LIMIT);
+        match disk::read_limited(&file.disk, limit) {
             Ok(bytes) => {
                 self.note(&file.disk);
                 Ok((bytes, Origin::Disk(file.disk.clone())))
             }
+            // Something that is there but cannot be read as a file (a FIFO,
+            // a device, too large): said as it is, not looked up elsewhere.
+            Err(e) if std::fs::metadata(&file.disk).is_ok_and(|m| !m.is_dir()) => Err(e),
             Err(e) => {
                 let name = GamePath::new(&file.written);
                 let found = if name.is_empty() {
@@ -178,7 +186,7 @@ impl Lookup {
                 };
                 match found {
                     Some(f) => Ok((self.read(&f)?, Origin::Source(f))),
-                    None => Err(crate::Error::io(&file.disk, e)),
+                    None => Err(e),
                 }
             }
         }

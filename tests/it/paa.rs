@@ -20,15 +20,69 @@ fn straight(t: [u8; 4]) -> [u8; 4] {
 fn every_corpus_paa_decodes_with_its_mips() {
     let expect = [
         // file, format, top size, mips, alpha, first texel (premultiplied)
-        ("MrClock8163+armaio/tests/data/texture_co.paa", PaaFormat::Dxt1, (16, 16), 3, TextureAlpha::Opaque),
-        ("MrClock8163+armaio/tests/data/texture_ca.paa", PaaFormat::Dxt5, (16, 16), 3, TextureAlpha::Translucent),
-        ("MrClock8163+armaio/tests/data/texture_nohq.paa", PaaFormat::Dxt5, (16, 16), 3, TextureAlpha::Opaque),
-        ("MrClock8163+armaio/tests/data/texture_4444.paa", PaaFormat::Argb4444, (16, 16), 5, TextureAlpha::Translucent),
-        ("MrClock8163+armaio/tests/data/texture_1555.paa", PaaFormat::Argb1555, (16, 16), 5, TextureAlpha::ColorKey),
-        ("MrClock8163+armaio/tests/data/texture_gs.paa", PaaFormat::Ai88, (16, 16), 5, TextureAlpha::Translucent),
-        ("BrettMayson+HEMTT/libs/paa/tests/dxt1.paa", PaaFormat::Dxt1, (512, 512), 8, TextureAlpha::Opaque),
-        ("BrettMayson+HEMTT/libs/paa/tests/dxt5.paa", PaaFormat::Dxt5, (64, 64), 5, TextureAlpha::Translucent),
-        ("BrettMayson+HEMTT/libs/paa/tests/baer_converted.paa", PaaFormat::Dxt5, (128, 128), 6, TextureAlpha::Opaque),
+        (
+            "MrClock8163+armaio/tests/data/texture_co.paa",
+            PaaFormat::Dxt1,
+            (16, 16),
+            3,
+            TextureAlpha::Opaque,
+        ),
+        (
+            "MrClock8163+armaio/tests/data/texture_ca.paa",
+            PaaFormat::Dxt5,
+            (16, 16),
+            3,
+            TextureAlpha::Translucent,
+        ),
+        (
+            "MrClock8163+armaio/tests/data/texture_nohq.paa",
+            PaaFormat::Dxt5,
+            (16, 16),
+            3,
+            TextureAlpha::Opaque,
+        ),
+        (
+            "MrClock8163+armaio/tests/data/texture_4444.paa",
+            PaaFormat::Argb4444,
+            (16, 16),
+            5,
+            TextureAlpha::Translucent,
+        ),
+        (
+            "MrClock8163+armaio/tests/data/texture_1555.paa",
+            PaaFormat::Argb1555,
+            (16, 16),
+            5,
+            TextureAlpha::ColorKey,
+        ),
+        (
+            "MrClock8163+armaio/tests/data/texture_gs.paa",
+            PaaFormat::Ai88,
+            (16, 16),
+            5,
+            TextureAlpha::Translucent,
+        ),
+        (
+            "BrettMayson+HEMTT/libs/paa/tests/dxt1.paa",
+            PaaFormat::Dxt1,
+            (512, 512),
+            8,
+            TextureAlpha::Opaque,
+        ),
+        (
+            "BrettMayson+HEMTT/libs/paa/tests/dxt5.paa",
+            PaaFormat::Dxt5,
+            (64, 64),
+            5,
+            TextureAlpha::Translucent,
+        ),
+        (
+            "BrettMayson+HEMTT/libs/paa/tests/baer_converted.paa",
+            PaaFormat::Dxt5,
+            (128, 128),
+            6,
+            TextureAlpha::Opaque,
+        ),
     ];
     for (file, format, (w, h), mips, alpha) in expect {
         let Some(p) = corpus(&format!("arma/{file}")) else {
@@ -43,10 +97,17 @@ fn every_corpus_paa_decodes_with_its_mips() {
         for (i, m) in info.mips.iter().enumerate() {
             let mt = decode_mip(&data, &p, i).unwrap();
             assert_eq!((mt.width, mt.height), (m.width, m.height), "{file} mip {i}");
-            assert_eq!((m.width, m.height), ((w >> i).max(1), (h >> i).max(1)), "{file} mip {i}");
+            assert_eq!(
+                (m.width, m.height),
+                ((w >> i).max(1), (h >> i).max(1)),
+                "{file} mip {i}"
+            );
         }
         let e = decode_mip(&data, &p, mips).unwrap_err().to_string();
-        assert!(e.contains(&format!("no mipmap {mips}: the texture has {mips}")), "{e}");
+        assert!(
+            e.contains(&format!("no mipmap {mips}: the texture has {mips}")),
+            "{e}"
+        );
     }
 }
 
@@ -75,7 +136,10 @@ fn small_formats_decode_to_exact_texels() {
     assert_eq!(info.swizzle, Some([5, 4, 2, 3]));
     assert_eq!(info.average, Some([0x7f, 0x7f, 0xff, 0xff]));
     let t = decode(&data, &p).unwrap();
-    assert!(t.texels.iter().all(|x| x[3] == 255), "alpha restored from 1 − R");
+    assert!(
+        t.texels.iter().all(|x| x[3] == 255),
+        "alpha restored from 1 − R"
+    );
 }
 
 #[test]
@@ -107,7 +171,10 @@ fn baer_top_mip_matches_the_png_it_was_made_from() {
     let mean = errors.iter().map(|&e| e as f64).sum::<f64>() / errors.len() as f64;
     let p99 = errors[errors.len() * 99 / 100];
     let worst = *errors.last().unwrap();
-    assert!(mean < 6.0 && p99 <= 40 && worst <= 120, "mean {mean:.2}, p99 {p99}, worst {worst}");
+    assert!(
+        mean < 6.0 && p99 <= 40 && worst <= 120,
+        "mean {mean:.2}, p99 {p99}, worst {worst}"
+    );
 }
 
 #[test]
@@ -116,7 +183,12 @@ fn kiln_writes_every_paa_format_and_reads_it_back() {
     let texels: Vec<[u8; 4]> = (0..w * h)
         .map(|i| {
             let (x, y) = (i % w, i / w);
-            [(x * 5) as u8, (y * 6) as u8, 128, if (x + y) % 5 == 0 { 0 } else { 255 }]
+            [
+                (x * 5) as u8,
+                (y * 6) as u8,
+                128,
+                if (x + y) % 5 == 0 { 0 } else { 255 },
+            ]
         })
         .collect();
     for format in [
@@ -133,7 +205,11 @@ fn kiln_writes_every_paa_format_and_reads_it_back() {
         assert_eq!(info.format, format);
         assert_eq!(info.alpha_flag, Some(2), "{format:?}");
         let t = decode(&bytes, name).unwrap();
-        assert_eq!((t.width, t.height, t.alpha), (w, h, TextureAlpha::ColorKey), "{format:?}");
+        assert_eq!(
+            (t.width, t.height, t.alpha),
+            (w, h, TextureAlpha::ColorKey),
+            "{format:?}"
+        );
         let tolerance = match format {
             PaaFormat::Argb8888 => 0,
             PaaFormat::Argb1555 => 4,
@@ -146,7 +222,10 @@ fn kiln_writes_every_paa_format_and_reads_it_back() {
                 continue;
             }
             for c in 0..3 {
-                assert!((a[c] as i32 - b[c] as i32).abs() <= tolerance, "{format:?} {a:?} {b:?}");
+                assert!(
+                    (a[c] as i32 - b[c] as i32).abs() <= tolerance,
+                    "{format:?} {a:?} {b:?}"
+                );
             }
         }
         // Every mip halves down to the format's smallest.
@@ -174,4 +253,3 @@ fn hostile_paas_fail_cleanly() {
     let e = decode(&data[..200], &p).unwrap_err().to_string();
     assert!(e.contains("mip.data at byte"), "{e}");
 }
-

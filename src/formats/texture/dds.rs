@@ -1,5 +1,6 @@
 //! DirectDraw Surface: BC1/DXT1, BC2/DXT3, BC3/DXT5 (also behind a DX10
-//! header) and uncompressed 24/32-bit masks. Only the top mip level is read;
+//! header) and uncompressed 24/32-bit masks, any mip level (the top one for
+//! models);
 //! Grimrock's textures are DXT1/DXT5 with full mip chains.
 
 use super::dxt::{self, Dxt};
@@ -28,6 +29,19 @@ enum Format {
 }
 
 pub(crate) fn decode(data: &[u8], file: &Path) -> Result<Texture, ParseError> {
+    decode_mip(data, file, 0)
+}
+
+/// The mip levels the header declares (at least 1).
+pub(crate) fn mip_count(data: &[u8]) -> u32 {
+    data.get(28..32)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]).max(1))
+        .unwrap_or(1)
+}
+
+/// Decodes mip level `mip` (0 = the largest): the levels are stored one
+/// after another, each side halved (at least 1).
+pub(crate) fn decode_mip(data: &[u8], file: &Path, mip: u32) -> Result<Texture, ParseError> {
     let mut r = Reader::new(data, file);
     r.skip(4, "magic")?;
     let size_at = r.pos();
@@ -40,9 +54,18 @@ pub(crate) fn decode(data: &[u8], file: &Path) -> Result<Texture, ParseError> {
         ));
     }
     r.u32("header.flags")?;
-    let height = r.u32("header.height")?;
-    let width = r.u32("header.width")?;
-    check_dimensions(file, 12, width as u64, height as u64)?;
+    let top_height = r.u32("header.height")?;
+    let top_width = r.u32("header.width")?;
+    check_dimensions(file, 12, top_width as u64, top_height as u64)?;
+    let levels = mip_count(data);
+    if mip >= levels {
+        return Err(parse_error(
+            file,
+            "header.mip_map_count",
+            28,
+            format!("no mip level {mip}: the file declares {levels}"),
+        ));
+    }
     r.skip(4 + 4 + 4 + 44, "header.reserved")?;
     let pf_at = r.pos();
     r.u32("pixel_format.size")?;
@@ -117,6 +140,21 @@ pub(crate) fn decode(data: &[u8], file: &Path) -> Result<Texture, ParseError> {
         ));
     };
 
+    let level_bytes = |w: u32, h: u32| match format {
+        Format::Block(kind) => kind.image_bytes(w, h),
+        Format::Masks { bytes, .. } => w as u64 * h as u64 * bytes as u64,
+    };
+    let skip: u64 = (0..mip)
+        .map(|i| level_bytes((top_width >> i).max(1), (top_height >> i).max(1)))
+        .sum();
+    if skip > r.remaining() as u64 {
+        return Err(r.error(
+            "pixels",
+            format!("mip level {mip} starts past the end of the file"),
+        ));
+    }
+    r.skip(skip as usize, "pixels")?;
+    let (width, height) = ((top_width >> mip).max(1), (top_height >> mip).max(1));
     let (w, h) = (width as usize, height as usize);
     let need = match format {
         Format::Block(kind) => kind.image_bytes(width, height),
@@ -126,7 +164,12 @@ pub(crate) fn decode(data: &[u8], file: &Path) -> Result<Texture, ParseError> {
         return Err(r.error(
             "pixels",
             format!(
-                "{w}×{h} needs {need} bytes for the top mip level but only {} are left",
+                "{w}×{h} needs {need} bytes for {} but only {} are left",
+                if mip == 0 {
+                    "the top mip level".to_string()
+                } else {
+                    format!("mip level {mip}")
+                },
                 r.remaining()
             ),
         ));

@@ -119,7 +119,6 @@ fn bc3_alpha(b: &[u8]) -> [u8; 16] {
     std::array::from_fn(|k| table[((bits >> (3 * k)) & 7) as usize])
 }
 
-
 fn to565([r, g, b]: [u8; 3]) -> u16 {
     (r as u16 >> 3) << 11 | (g as u16 >> 2) << 5 | b as u16 >> 3
 }
@@ -238,7 +237,14 @@ mod tests {
     #[test]
     fn encoded_blocks_decode_close_to_the_source() {
         let texels: Vec<[u8; 4]> = (0..6 * 5)
-            .map(|i| [(i * 8) as u8, 200 - (i * 5) as u8, 60, if i % 7 == 0 { 0 } else { (i * 9) as u8 }])
+            .map(|i| {
+                [
+                    (i * 8) as u8,
+                    200 - (i * 5) as u8,
+                    60,
+                    if i % 7 == 0 { 0 } else { (i * 9) as u8 },
+                ]
+            })
             .collect();
         for format in [Dxt::Bc1, Dxt::Bc2, Dxt::Bc3] {
             let body = encode(format, 6, 5, &texels);
@@ -251,10 +257,16 @@ mod tests {
                     continue;
                 }
                 for c in 0..3 {
-                    assert!((a[c] as i32 - b[c] as i32).abs() <= 48, "{format:?} {a:?} {b:?}");
+                    assert!(
+                        (a[c] as i32 - b[c] as i32).abs() <= 48,
+                        "{format:?} {a:?} {b:?}"
+                    );
                 }
                 if format != Dxt::Bc1 {
-                    assert!((a[3] as i32 - b[3] as i32).abs() <= 40, "{format:?} {a:?} {b:?}");
+                    assert!(
+                        (a[3] as i32 - b[3] as i32).abs() <= 40,
+                        "{format:?} {a:?} {b:?}"
+                    );
                 }
             }
         }

@@ -225,7 +225,8 @@ pub fn parse(data: &[u8], file: &Path) -> Result<Paa, ParseError> {
         };
         check_dimensions(file, at, w as u64, h as u64)?;
         let size_bytes = r.bytes(3, "mip.size")?;
-        let size = size_bytes[0] as usize | (size_bytes[1] as usize) << 8 | (size_bytes[2] as usize) << 16;
+        let size =
+            size_bytes[0] as usize | (size_bytes[1] as usize) << 8 | (size_bytes[2] as usize) << 16;
         if size == 0 {
             break;
         }
@@ -270,14 +271,18 @@ pub fn decode_mip(data: &[u8], file: &Path, index: usize) -> Result<Texture, Par
                 file,
                 "mip.data",
                 mip.offset,
-                format!("{}×{} needs {need} bytes, {} stored", mip.width, mip.height, stored.len()),
+                format!(
+                    "{}×{} needs {need} bytes, {} stored",
+                    mip.width,
+                    mip.height,
+                    stored.len()
+                ),
             ));
         }
         stored.into()
     } else if paa.format.dxt().is_some() {
-        let (out, _) = lzo::decompress(stored, need).map_err(|e| {
-            parse_error(file, "mip.lzo", mip.offset + e.offset, e.message)
-        })?;
+        let (out, _) = lzo::decompress(stored, need)
+            .map_err(|e| parse_error(file, "mip.lzo", mip.offset + e.offset, e.message))?;
         out.into()
     } else {
         let (out, _) = lzss::decompress(stored, need)
@@ -358,13 +363,16 @@ pub fn encode_paa(format: PaaFormat, width: u32, height: u32, texels: &[[u8; 4]]
                 let (x, y) = ((i % nw) * 2, (i / nw) * 2);
                 let at = |dx: u32, dy: u32| t[((y + dy) * w + x + dx) as usize];
                 let q = [at(0, 0), at(1, 0), at(0, 1), at(1, 1)];
-                std::array::from_fn(|c| ((q.iter().map(|p| p[c] as u32).sum::<u32>() + 2) / 4) as u8)
+                std::array::from_fn(|c| {
+                    ((q.iter().map(|p| p[c] as u32).sum::<u32>() + 2) / 4) as u8
+                })
             })
             .collect();
         levels.push((nw, nh, next));
     }
     let n = texels.len().max(1) as u64;
-    let avg: [u8; 4] = std::array::from_fn(|c| (texels.iter().map(|t| t[c] as u64).sum::<u64>() / n) as u8);
+    let avg: [u8; 4] =
+        std::array::from_fn(|c| (texels.iter().map(|t| t[c] as u64).sum::<u64>() / n) as u8);
     let max: [u8; 4] = std::array::from_fn(|c| texels.iter().map(|t| t[c]).max().unwrap_or(0));
     let flag = if texels.iter().all(|t| t[3] == 255) {
         None
@@ -423,10 +431,12 @@ fn store(format: PaaFormat, [r, g, b, a]: [u8; 4]) -> Vec<u8> {
     let n4 = |c: u8| (c as u16 + 8) / 17;
     let n5 = |c: u8| (c as u16 * 31 + 127) / 255;
     match format {
-        PaaFormat::Argb4444 => (n4(a) << 12 | n4(r) << 8 | n4(g) << 4 | n4(b)).to_le_bytes().to_vec(),
-        PaaFormat::Argb1555 => {
-            (u16::from(a >= 128) << 15 | n5(r) << 10 | n5(g) << 5 | n5(b)).to_le_bytes().to_vec()
-        }
+        PaaFormat::Argb4444 => (n4(a) << 12 | n4(r) << 8 | n4(g) << 4 | n4(b))
+            .to_le_bytes()
+            .to_vec(),
+        PaaFormat::Argb1555 => (u16::from(a >= 128) << 15 | n5(r) << 10 | n5(g) << 5 | n5(b))
+            .to_le_bytes()
+            .to_vec(),
         PaaFormat::Argb8888 => vec![b, g, r, a],
         _ => {
             let grey = ((r as u32 * 299 + g as u32 * 587 + b as u32 * 114 + 500) / 1000) as u8;

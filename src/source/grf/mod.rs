@@ -177,13 +177,15 @@ impl Grf {
                     u32_at(38) as u64,
                 )
             }
-            other => return Err(err(
-                "header.version",
-                42,
-                format!(
+            other => {
+                return Err(err(
+                    "header.version",
+                    42,
+                    format!(
                     "unsupported GRF version 0x{other:x}; kiln reads 0x102, 0x103, 0x200 and 0x300"
                 ),
-            )),
+                ))
+            }
         };
         // 0x102/0x103 tables run to the end of the file: one that starts
         // there is missing.
