@@ -206,7 +206,9 @@ pub use source::{
 /// codecs they share.
 pub mod archives {
     pub use crate::source::disk::{DEFAULT_INPUT_LIMIT, LIMIT_VARIABLE};
-    pub use crate::source::grf::{write_grf, Grf, GrfVersion, GrfWriter, WriteOptions};
+    pub use crate::source::grf::{
+        write_grf, Grf, GrfVersion, GrfWriter, WriteOptions, FLAG_FILE, FLAG_HEADER, FLAG_MIXED,
+    };
     pub use crate::source::grimrock_dat::{fnv1a, write_dat, DatVersion, GrimrockDat};
     pub use crate::source::lzss;
     pub use crate::source::pbo::{write_pbo, Pbo};

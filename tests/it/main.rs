@@ -7,6 +7,7 @@
 mod common;
 
 mod arma_cli;
+mod archives;
 mod arma_scene;
 mod bake_outputs;
 mod cfg;
