@@ -235,8 +235,12 @@ fn file_report(
 /// The report of an archive on disk (told by its first bytes), if `path`
 /// is one.
 fn inspect_archive(path: &Path) -> Result<Option<Report>> {
+    // Only regular files: opening a FIFO to peek would block.
+    if !path.is_file() {
+        return Ok(None);
+    }
     let head = match std::fs::File::open(path) {
-        Ok(f) if path.is_file() => {
+        Ok(f) => {
             use std::io::Read;
             let mut head = Vec::new();
             let _ = f.take(1024).read_to_end(&mut head);

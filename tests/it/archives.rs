@@ -22,7 +22,7 @@ fn corpus_pbos_list_their_entries_and_their_paa_icons_decode() {
             ("version".into(), "8bd4922f".into()),
         ]
     );
-    assert_eq!(pbo.items().len(), 46);
+    assert_eq!(pbo.items().len(), 45);
     assert_eq!(pbo.items()[1].name, "ACE_Settings.hpp");
     assert_eq!(pbo.items()[1].size, 220);
     assert!(pbo.warnings().is_empty(), "{:?}", pbo.warnings());
