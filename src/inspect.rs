@@ -41,6 +41,36 @@ pub struct Report {
     /// [`InspectDetail::Summary`](crate::InspectDetail::Summary) the header
     /// and counts (the README gives the shape).
     pub details: serde_json::Value,
+    /// For an archive: its entries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub archive: Option<ArchiveInfo>,
+    /// For a texture: format, size, mips, alpha and colour-key statistics.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub texture: Option<crate::formats::texture::TextureSummary>,
+    /// What the file is, deciding which lines the text form has.
+    #[serde(skip)]
+    kind: Kind,
+}
+
+/// What kind of file a report is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Kind {
+    #[default]
+    Model,
+    Animation,
+    /// Maps, grounds, configs: their own lines only.
+    Other,
+    Archive,
+    Texture,
+}
+
+/// An archive's entries, for `kiln inspect`.
+#[derive(Debug, Serialize)]
+pub struct ArchiveInfo {
+    /// Header fields (`prefix` of a PBO, …).
+    pub properties: Vec<(String, String)>,
+    /// Every file entry, in table order.
+    pub entries: Vec<crate::source::Item>,
 }
 
 /// One node of a model (or one track of an animation).
@@ -118,7 +148,13 @@ pub fn inspect_with(
     companion: Option<&Path>,
     detail: Detail,
 ) -> Result<Report> {
-    let lookup = Lookup::with_folders(data, &[]);
+    if let Some(report) = inspect_archive(&file.disk)? {
+        return Ok(report);
+    }
+    let lookup = Lookup::with_folders(data, &[])?;
+    if let Some(report) = inspect_texture(&lookup, file)? {
+        return Ok(report);
+    }
     let Summarised {
         summary,
         model,
@@ -171,6 +207,9 @@ pub fn inspect_with(
             warnings,
             notes,
             details,
+            archive: None,
+            texture: None,
+            kind: Kind::Animation,
         });
     }
     Ok(file_report(
@@ -203,7 +242,100 @@ fn file_report(
         warnings,
         notes,
         details,
+        archive: None,
+        texture: None,
+        kind: Kind::Other,
     }
+}
+
+/// The report of an archive on disk (told by its first bytes), if `path`
+/// is one.
+fn inspect_archive(path: &Path) -> Result<Option<Report>> {
+    // Only regular files: opening a FIFO to peek would block.
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let head = match std::fs::File::open(path) {
+        Ok(f) => {
+            use std::io::Read;
+            let mut head = Vec::new();
+            let _ = f.take(1024).read_to_end(&mut head);
+            head
+        }
+        _ => return Ok(None),
+    };
+    if crate::source::archive::sniff(&head).is_none() {
+        return Ok(None);
+    }
+    let archive = crate::source::open_archive(path)?;
+    let entries = archive.items().to_vec();
+    let refused = entries.iter().filter(|e| e.refused.is_some()).count();
+    let mut notes = Vec::new();
+    let mut warnings = archive.warnings();
+    if refused > 0 {
+        warnings.push(format!(
+            "{refused} entries cannot be extracted (see `refused`)"
+        ));
+    }
+    let total: u64 = entries.iter().map(|e| e.size).sum();
+    notes.push(format!(
+        "entries: {} ({total} bytes extracted)",
+        entries.len()
+    ));
+    Ok(Some(Report {
+        file: path.display().to_string(),
+        format: archive.format(),
+        version: String::new(),
+        nodes: Vec::new(),
+        textures: Vec::new(),
+        animation: AnimationInfo {
+            duration_seconds: 0.0,
+            fps: 0.0,
+            frames: 0,
+            animated_nodes: 0,
+        },
+        warnings,
+        notes,
+        details: serde_json::Value::Null,
+        archive: Some(ArchiveInfo {
+            properties: archive.properties(),
+            entries,
+        }),
+        texture: None,
+        kind: Kind::Archive,
+    }))
+}
+
+/// The report of a texture (BMP, TGA, PNG, DDS, PAA), if `file` is one
+/// and no model format claims it.
+fn inspect_texture(lookup: &Lookup, file: &FileRef) -> Result<Option<Report>> {
+    let (bytes, origin) = lookup.read_named(file)?;
+    let name = origin.name();
+    if crate::formats::registry::sniff(&bytes, &name).is_ok()
+        || !crate::formats::texture::looks_like_texture(&bytes, &name)
+    {
+        return Ok(None);
+    }
+    let summary = crate::formats::texture::summarize(&bytes, &name)?;
+    Ok(Some(Report {
+        file: name.display().to_string(),
+        format: summary.format.clone(),
+        version: String::new(),
+        nodes: Vec::new(),
+        textures: Vec::new(),
+        animation: AnimationInfo {
+            duration_seconds: 0.0,
+            fps: 0.0,
+            frames: 0,
+            animated_nodes: 0,
+        },
+        warnings: Vec::new(),
+        notes: Vec::new(),
+        details: serde_json::Value::Null,
+        archive: None,
+        texture: Some(summary),
+        kind: Kind::Texture,
+    }))
 }
 
 fn report_from_model(
@@ -275,6 +407,9 @@ fn report_from_model(
         warnings: model.warnings.clone(),
         notes: Vec::new(),
         details,
+        archive: None,
+        texture: None,
+        kind: Kind::Model,
     }
 }
 
@@ -282,7 +417,75 @@ impl Report {
     /// The human-readable form.
     pub fn to_text(&self) -> String {
         let mut s = String::new();
-        let _ = writeln!(s, "{}: {} {}", self.file, self.format, self.version);
+        let head = format!("{}: {} {}", self.file, self.format, self.version);
+        let _ = writeln!(s, "{}", head.trim_end());
+        match self.kind {
+            Kind::Model | Kind::Animation => self.model_lines(&mut s),
+            Kind::Archive => self.archive_lines(&mut s),
+            Kind::Texture => self.texture_lines(&mut s),
+            Kind::Other => {}
+        }
+        for n in &self.notes {
+            let _ = writeln!(s, "{n}");
+        }
+        if self.warnings.is_empty() {
+            let _ = writeln!(s, "warnings: none");
+        } else {
+            let _ = writeln!(s, "warnings:");
+            for w in &self.warnings {
+                let _ = writeln!(s, "  {w}");
+            }
+        }
+        s
+    }
+
+    fn archive_lines(&self, s: &mut String) {
+        let Some(a) = &self.archive else { return };
+        for (k, v) in &a.properties {
+            let _ = writeln!(s, "{k}: {v}");
+        }
+        let _ = writeln!(
+            s,
+            "  {:>10} {:>10} {:>5}  {:<5} {:<10}  name",
+            "size", "stored", "flags", "pack", "encryption"
+        );
+        for e in &a.entries {
+            let _ = write!(
+                s,
+                "  {:>10} {:>10} {:>5}  {:<5} {:<10}  {}",
+                e.size,
+                e.stored,
+                format!("{:#x}", e.flags),
+                e.compression,
+                e.encryption,
+                e.name
+            );
+            if let Some(why) = &e.refused {
+                let _ = write!(s, "  (cannot extract: {why})");
+            }
+            let _ = writeln!(s);
+        }
+    }
+
+    fn texture_lines(&self, s: &mut String) {
+        let Some(t) = &self.texture else { return };
+        let _ = writeln!(s, "size: {}x{}, alpha: {}", t.width, t.height, t.alpha);
+        let mips: Vec<String> = t.mips.iter().map(|[w, h]| format!("{w}x{h}")).collect();
+        let _ = writeln!(s, "mips: {} ({})", t.mips.len(), mips.join(", "));
+        let _ = writeln!(
+            s,
+            "colour key: {} texels keyed; {} opaque near-magenta texels left",
+            t.keyed_texels, t.near_key_texels
+        );
+        for (c, n) in &t.near_key_colours {
+            let _ = writeln!(s, "  ({}, {}, {}) × {n}", c[0], c[1], c[2]);
+        }
+        for n in &t.notes {
+            let _ = writeln!(s, "{n}");
+        }
+    }
+
+    fn model_lines(&self, s: &mut String) {
         let a = &self.animation;
         if self.format == "Arma RTM" {
             let _ = writeln!(
@@ -348,17 +551,5 @@ impl Report {
             }
             let _ = writeln!(s);
         }
-        for n in &self.notes {
-            let _ = writeln!(s, "{n}");
-        }
-        if self.warnings.is_empty() {
-            let _ = writeln!(s, "warnings: none");
-        } else {
-            let _ = writeln!(s, "warnings:");
-            for w in &self.warnings {
-                let _ = writeln!(s, "  {w}");
-            }
-        }
-        s
     }
 }

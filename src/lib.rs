@@ -13,8 +13,11 @@
 //!   files, [render](Model::render) or [export](Model::export) it.
 //! - [`Map`]: render Ragnarok maps.
 //! - [`inspect()`]: what a file holds.
-//! - [`DataSource`]: where files come from — folders ([`Folder`]), memory
+//! - [`DataSource`]: where files come from — folders ([`Folder`]), archives
+//!   ([`open_data`]: GRF, PBO, Grimrock `.dat`, see [`archives`]), memory
 //!   ([`MemorySource`]), or your own.
+//! - [`extract`] an archive's entries, [`convert_texture`] any texture to
+//!   PNG.
 //! - [`formats`]: the faithful readers and writers of every format, and
 //!   [`samples`]: kiln's own example models, written with them.
 //!
@@ -72,6 +75,12 @@ mod color;
 
 #[cfg(feature = "internals")]
 #[doc(hidden)]
+pub mod convert;
+#[cfg(not(feature = "internals"))]
+mod convert;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
 pub mod error;
 #[cfg(not(feature = "internals"))]
 mod error;
@@ -81,6 +90,12 @@ mod error;
 pub mod export;
 #[cfg(not(feature = "internals"))]
 mod export;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod extract;
+#[cfg(not(feature = "internals"))]
+mod extract;
 
 #[cfg(feature = "internals")]
 #[doc(hidden)]
@@ -174,11 +189,15 @@ pub use bake::{
 };
 pub use camera::{Framing, LightSpace, LightSpec, Projection};
 pub use color::{parse_color, ColorError};
+pub use convert::convert_texture;
 pub use error::{Error, ParseError, Result};
 pub use export::gltf::{AnimationReport, GltfReport};
+pub use extract::{extract, ExtractReport};
 pub use formats::seam::{Detail as InspectDetail, FileKind};
+pub use formats::texture::{DecodeOptions, TextureSummary};
 pub use inspect::{
-    inspect, inspect_with, AnimationInfo, MeshInfo, NodeInfo, Report as InspectReport, TextureInfo,
+    inspect, inspect_with, AnimationInfo, ArchiveInfo, MeshInfo, NodeInfo, Report as InspectReport,
+    TextureInfo,
 };
 pub use load::file_kind;
 pub use map::camera::MAX_PIXELS_PER_TILE;
@@ -187,7 +206,22 @@ pub use model::{ExportClip, Model, Sprite};
 pub use output::{write_file, write_png};
 pub use render::ViewSpec;
 pub use scene::clip::{Clip, FrameTimes, Step};
-pub use source::{DataSource, Entry, EntryKind, Folder, GamePath, Listed, MemorySource};
+pub use source::{
+    open_archive, open_data, Archive, ArchiveRef, DataSource, Entry, EntryKind, Folder, GamePath,
+    Item as ArchiveItem, Listed, MemorySource,
+};
+
+/// kiln's archive readers and writers: GRF, PBO, Grimrock `.dat`, and the
+/// codecs they share.
+pub mod archives {
+    pub use crate::source::disk::{DEFAULT_INPUT_LIMIT, LIMIT_VARIABLE};
+    pub use crate::source::grf::{
+        write_grf, Grf, GrfVersion, GrfWriter, WriteOptions, FLAG_FILE, FLAG_HEADER, FLAG_MIXED,
+    };
+    pub use crate::source::grimrock_dat::{fnv1a, write_dat, DatVersion, GrimrockDat};
+    pub use crate::source::lzss;
+    pub use crate::source::pbo::{write_pbo, Pbo};
+}
 pub use spec::{AnimationSettings, FileRef, Lod, ModelSpec, RestPose, SkeletonSpec};
 pub use verify::compare::{
     compare_files, compare_images, ImageDiff, PixelBudget, Tolerance, Verdict,

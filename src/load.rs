@@ -167,7 +167,7 @@ pub(crate) fn summarise(
 /// What kind of file `file` is (read from disk, else from `data` folders by
 /// the name as written), judged by its first bytes.
 pub fn file_kind(file: &FileRef, data: &[std::path::PathBuf]) -> Result<FileKind> {
-    let lookup = Lookup::with_folders(data, &[]);
+    let lookup = Lookup::with_folders(data, &[])?;
     let (bytes, origin) = lookup.read_named(file)?;
     Ok(registry::sniff(&bytes, &origin.name())?.role())
 }

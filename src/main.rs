@@ -35,6 +35,40 @@ enum Command {
     Verify(VerifyArgs),
     /// List the jobs of recipes with their estimated cost and the shard each falls in
     Plan(PlanArgs),
+    /// Write the entries of an archive (GRF, PBO, Grimrock .dat) to a folder
+    Extract(ExtractArgs),
+    /// Decode a texture (BMP, TGA, PNG, DDS, PAA/PAC) to PNG
+    Convert(ConvertArgs),
+}
+
+#[derive(Args)]
+struct ExtractArgs {
+    /// The archive: .grf, .pbo or a Grimrock .dat
+    archive: PathBuf,
+    /// Only entries matching this: a folder (`data/texture`) or a pattern
+    /// with `*` (within a folder name), `**` (across folders) and `?`, any case
+    pattern: Option<String>,
+    /// Folder to write into (created if needed)
+    #[arg(short, long, value_name = "DIR")]
+    output: PathBuf,
+}
+
+#[derive(Args)]
+struct ConvertArgs {
+    /// The texture: a file, or a game path found in the --data folders and archives
+    texture: PathBuf,
+    /// Output PNG
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Mip level to write (0 = the largest; PAA and DDS hold several)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    mip: u32,
+    /// Keep BMP magenta as it is instead of making it transparent
+    #[arg(long)]
+    no_colour_key: bool,
+    /// Folder or archive to look the texture up in (repeatable)
+    #[arg(long = "data", value_name = "DIR|ARCHIVE")]
+    data: Vec<PathBuf>,
 }
 
 #[derive(Args)]
@@ -156,7 +190,7 @@ fn load_recipes(paths: &[PathBuf]) -> Result<Vec<Recipe>, String> {
 
 #[derive(Args)]
 struct InspectArgs {
-    /// Model file
+    /// Any file kiln reads: model, animation, map, ground, config, texture or archive
     file: PathBuf,
     /// Print the report as JSON; for RSW, RSM and GND files `details` holds every parsed field
     #[arg(long)]
@@ -167,8 +201,8 @@ struct InspectArgs {
     /// For an animation: the model whose nodes its tracks should name
     #[arg(long, value_name = "MODEL")]
     model: Option<PathBuf>,
-    /// Extra folder to search for textures; for a map, a data folder searched first for its models (repeatable)
-    #[arg(long = "data", value_name = "DIR")]
+    /// Extra folder or archive (GRF, PBO, .dat) to search for textures; for a map, searched first for its models (repeatable)
+    #[arg(long = "data", value_name = "DIR|ARCHIVE")]
     data: Vec<PathBuf>,
 }
 
@@ -263,8 +297,8 @@ struct ModelArgs {
     /// Arma: which LOD of a P3D, by index (default: the most detailed visual LOD)
     #[arg(long, value_name = "INDEX")]
     lod: Option<usize>,
-    /// Extra folder to search for textures; for a map, a data folder searched first for its ground, models and textures (repeatable)
-    #[arg(long = "data", value_name = "DIR")]
+    /// Extra folder or archive (GRF, PBO, .dat) to search for textures; for a map, searched first for its ground, models and textures (repeatable)
+    #[arg(long = "data", value_name = "DIR|ARCHIVE")]
     data: Vec<PathBuf>,
 }
 
@@ -393,6 +427,8 @@ fn main() -> ExitCode {
         Command::Export(a) => cmd_export(a),
         Command::Verify(a) => return cmd_verify(a),
         Command::Plan(a) => cmd_plan(a),
+        Command::Extract(a) => cmd_extract(a),
+        Command::Convert(a) => cmd_convert(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -512,10 +548,68 @@ fn cmd_inspect(a: InspectArgs) -> Result<(), Error> {
     if a.json {
         let text = serde_json::to_string_pretty(&report)
             .map_err(|e| Error::Other(format!("JSON: {e}")))?;
-        println!("{text}");
+        emit(&format!("{text}\n"))
     } else {
-        print!("{}", report.to_text());
+        emit(&report.to_text())
     }
+}
+
+/// Writes to standard output. A reader that went away (`kiln inspect x |
+/// head -1`) ends the output quietly: that is not an error.
+fn emit(text: &str) -> Result<(), Error> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Error::io(std::path::Path::new("standard output"), e))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn cmd_extract(a: ExtractArgs) -> Result<(), Error> {
+    let report = kiln::extract(&a.archive, a.pattern.as_deref(), &a.output)?;
+    for (name, why) in &report.skipped {
+        eprintln!("kiln: warning: {name}: {why}");
+    }
+    eprintln!(
+        "kiln: wrote {} file(s) to {}{}",
+        report.written.len(),
+        a.output.display(),
+        if report.skipped.is_empty() {
+            String::new()
+        } else {
+            format!(", skipped {}", report.skipped.len())
+        }
+    );
+    if report.written.is_empty() && report.skipped.is_empty() {
+        return Err(Error::Usage(match &a.pattern {
+            Some(p) => format!("no entry of {} matches '{p}'", a.archive.display()),
+            None => format!("{} holds no entries", a.archive.display()),
+        }));
+    }
+    if report.skipped.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::Other(format!(
+            "{} entr(ies) could not be extracted",
+            report.skipped.len()
+        )))
+    }
+}
+
+fn cmd_convert(a: ConvertArgs) -> Result<(), Error> {
+    let options = kiln::DecodeOptions {
+        colour_key: !a.no_colour_key,
+        mip: a.mip,
+    };
+    let (w, h) = kiln::convert_texture(
+        &FileRef::from(a.texture.as_path()),
+        &a.data,
+        options,
+        &a.output,
+    )?;
+    eprintln!("kiln: wrote {} ({w}x{h})", a.output.display());
     Ok(())
 }
 

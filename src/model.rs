@@ -59,7 +59,7 @@ impl Model {
     /// As [`Model::load`], also searching `sources` (after `spec.data`):
     /// archives, in-memory files.
     pub fn load_from(spec: &ModelSpec, sources: &[SourceRef]) -> Result<Model> {
-        let lookup = Lookup::with_folders(&spec.data, sources);
+        let lookup = Lookup::with_folders(&spec.data, sources)?;
         let scene = load::load_model(spec, &lookup)?;
         Ok(Model {
             scene,
@@ -73,7 +73,7 @@ impl Model {
     /// `.rtm`), read with the spec's animation settings (duration,
     /// skeleton, travel) from the same places as the model.
     pub fn animated(&self, animation: impl Into<FileRef>) -> Result<Model> {
-        let lookup = Lookup::with_folders(&self.spec.data, &self.sources);
+        let lookup = Lookup::with_folders(&self.spec.data, &self.sources)?;
         let scene = load::animate(
             &self.scene,
             &animation.into(),
@@ -180,7 +180,7 @@ impl Model {
 
     /// The bytes [`Model::export_animated`] writes.
     pub(crate) fn animated_glb(&self, clips: &[ExportClip]) -> Result<(Vec<u8>, GltfReport)> {
-        let lookup = Lookup::with_folders(&self.spec.data, &self.sources);
+        let lookup = Lookup::with_folders(&self.spec.data, &self.sources)?;
         animated_glb(&self.scene, &self.spec, clips, &lookup)
     }
 

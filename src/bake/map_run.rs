@@ -31,7 +31,7 @@ impl MapPlan {
 /// oversized image is refused here, before any rendering. `extra` sources
 /// are searched after the map's own `data:` folders.
 pub fn plan_map(job: &MapJob, extra: &[SourceRef]) -> Result<MapPlan> {
-    let lookup = Lookup::with_folders(&job.data, extra);
+    let lookup = Lookup::with_folders(&job.data, extra)?;
     lookup.note_read(&job.recipe);
     let scene = MapScene::load(&job.map, &lookup)?;
     let (w, h) = (scene.ground.width, scene.ground.height);

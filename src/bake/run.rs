@@ -92,7 +92,7 @@ pub fn clip_model(
 /// the job's own `data:` folders.
 pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
     let spec = &job.model;
-    let lookup = Lookup::with_folders(&spec.data, extra);
+    let lookup = Lookup::with_folders(&spec.data, extra)?;
     lookup.note_read(&job.recipe);
     let model = crate::load::load_model(spec, &lookup)?;
     let mut clips = Vec::with_capacity(job.clips.len());
@@ -221,7 +221,12 @@ pub fn run_planned(
 pub fn plan_warnings(plan: &JobPlan) -> Vec<String> {
     let mut warnings: Vec<String> = Vec::new();
     let glb_notes = plan.gltf.iter().flat_map(|(_, r)| &r.notes);
-    for w in plan.clips.iter().flat_map(|c| &c.model.warnings).chain(glb_notes) {
+    for w in plan
+        .clips
+        .iter()
+        .flat_map(|c| &c.model.warnings)
+        .chain(glb_notes)
+    {
         if !warnings.contains(w) {
             warnings.push(w.clone());
         }

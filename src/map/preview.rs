@@ -45,7 +45,7 @@ impl Map {
         data: &[PathBuf],
         sources: &[SourceRef],
     ) -> Result<Map> {
-        let lookup = Lookup::with_folders(data, sources);
+        let lookup = Lookup::with_folders(data, sources)?;
         let scene = MapScene::load(&rsw.into(), &lookup)?;
         Ok(Map {
             scene,

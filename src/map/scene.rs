@@ -91,7 +91,7 @@ impl MapScene {
     /// library's users have [`super::Map`]).
     #[cfg(any(test, feature = "internals"))]
     pub fn open(rsw: impl Into<FileRef>, data: &[PathBuf]) -> Result<MapScene> {
-        MapScene::load(&rsw.into(), &Lookup::with_folders(data, &[]))
+        MapScene::load(&rsw.into(), &Lookup::with_folders(data, &[])?)
     }
 
     /// Loads the map `rsw`, its ground and every model it names (each file

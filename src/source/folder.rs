@@ -12,7 +12,7 @@
 
 use super::path::eq_fold;
 use super::{DataSource, Entry, EntryKind, GamePath, Listed};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::text::decode_cp949;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -71,7 +71,10 @@ impl DataSource for Folder {
     }
 
     fn read(&self, entry: &Entry) -> Result<Vec<u8>> {
-        std::fs::read(&entry.location).map_err(|e| Error::io(&entry.location, e))
+        super::disk::read_limited(
+            &entry.location,
+            super::disk::input_limit(super::disk::DEFAULT_INPUT_LIMIT),
+        )
     }
 
     fn list(&self, dir: &GamePath) -> Option<(PathBuf, Vec<Listed>)> {
@@ -158,6 +161,7 @@ fn raw_spelling(raw: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Error;
 
     #[test]
     fn latin1_mojibake_maps_back_to_cp949_bytes() {

@@ -10,16 +10,26 @@
 //! rooted where the game's layout says, and never the folders above that.
 //!
 //! A [`Folder`] answers from disk with the games' rules (any case, CP949
-//! names in their three on-disk spellings); a [`MemorySource`] from memory.
-//! Those are the two kiln ships; an archive (GRF, PBO, Grimrock `.dat`)
-//! becomes a source by implementing the same trait.
+//! names in their three on-disk spellings); a [`MemorySource`] from memory;
+//! the archives — [`grf::Grf`], [`pbo::Pbo`], [`grimrock_dat::GrimrockDat`]
+//! — from the entries of one archive file, read one at a time. A `data:`
+//! entry that is a file is opened as the archive its content says
+//! ([`open_data`]).
 
+pub mod archive;
+pub mod disk;
 mod folder;
+pub mod grf;
+pub mod grimrock_dat;
+pub mod lzss;
 mod memory;
 mod named;
 mod path;
+pub mod pbo;
 mod tree;
+pub(crate) mod zlib;
 
+pub use archive::{open_archive, open_data, Archive, ArchiveRef, Item};
 pub use folder::Folder;
 pub use memory::MemorySource;
 pub use named::FileRef;
@@ -112,15 +122,15 @@ impl Lookup {
         }
     }
 
-    /// Searches the folders `dirs` (a recipe's `data:`, `--data`), then
-    /// `then` (a caller's extra sources), before any file's own tree.
-    pub fn with_folders(dirs: &[PathBuf], then: &[SourceRef]) -> Lookup {
-        let mut sources: Vec<SourceRef> = dirs
-            .iter()
-            .map(|d| Arc::new(Folder::new(d.clone())) as SourceRef)
-            .collect();
+    /// Searches `data` (a recipe's `data:`, `--data`: folders, or archive
+    /// files opened by their content), then `then` (a caller's extra
+    /// sources), before any file's own tree. An archive that cannot be
+    /// opened is an error.
+    pub fn with_folders(data: &[PathBuf], then: &[SourceRef]) -> Result<Lookup> {
+        let mut sources: Vec<SourceRef> =
+            data.iter().map(|d| open_data(d)).collect::<Result<_>>()?;
         sources.extend(then.iter().cloned());
-        Lookup::new(sources)
+        Ok(Lookup::new(sources))
     }
 
     /// The caller's sources, in priority order.
@@ -174,12 +184,20 @@ impl Lookup {
     /// Reads a file named on the command line or in a recipe: from disk
     /// when it is there, else by the name as written from the caller's
     /// sources. A file on neither gives the disk's "not found" error.
+    ///
+    /// A file on disk must be a regular file no larger than the input limit
+    /// ([`disk::DEFAULT_INPUT_LIMIT`], or `KILN_MAX_INPUT`): a FIFO, a device
+    /// or an oversized file is refused, not read.
     pub fn read_named(&self, file: &FileRef) -> Result<(Vec<u8>, Origin)> {
-        match std::fs::read(&file.disk) {
+        let limit = disk::input_limit(disk::DEFAULT_INPUT_LIMIT);
+        match disk::read_limited(&file.disk, limit) {
             Ok(bytes) => {
                 self.record(&file.disk, digest(&bytes));
                 Ok((bytes, Origin::Disk(file.disk.clone())))
             }
+            // Something that is there but cannot be read as a file (a FIFO,
+            // a device, too large): said as it is, not looked up elsewhere.
+            Err(e) if std::fs::metadata(&file.disk).is_ok_and(|m| !m.is_dir()) => Err(e),
             Err(e) => {
                 let name = GamePath::new(&file.written);
                 let found = if name.is_empty() {
@@ -189,7 +207,7 @@ impl Lookup {
                 };
                 match found {
                     Some(f) => Ok((self.read(&f)?, Origin::Source(f))),
-                    None => Err(crate::Error::io(&file.disk, e)),
+                    None => Err(e),
                 }
             }
         }
@@ -361,7 +379,7 @@ mod tests {
         std::fs::create_dir_all(dir.join("texture")).unwrap();
         std::fs::write(dir.join("texture/a.bmp"), b"folder").unwrap();
         let extra = memory("mem", &[("texture/a.bmp", b"mem")]);
-        let lookup = Lookup::with_folders(std::slice::from_ref(&dir), &[extra]);
+        let lookup = Lookup::with_folders(std::slice::from_ref(&dir), &[extra]).unwrap();
         let names: Vec<String> = lookup.sources().iter().map(|s| s.describe()).collect();
         assert_eq!(
             names,

@@ -6,6 +6,7 @@
 
 mod common;
 
+mod archives;
 mod arma_cli;
 mod arma_scene;
 mod bake_outputs;
@@ -17,6 +18,7 @@ mod gltf_eval;
 mod gltf_scene;
 mod gnd_corpus;
 mod gnd_malformed;
+mod grf;
 mod grimrock_cli;
 mod grimrock_corpus;
 mod grimrock_malformed;
@@ -32,6 +34,7 @@ mod map_recipe;
 mod map_scene;
 mod p3d_corpus;
 mod p3d_malformed;
+mod paa;
 mod raster;
 mod recipe;
 mod rsm_corpus;

@@ -185,7 +185,7 @@ fn rsm1_texture_name(model: &Path, index: usize) -> Vec<u8> {
 /// A model's texture as loading finds it: the folders `dirs` first, then
 /// the model's own tree.
 fn load_or_checker(dirs: &[PathBuf], model: &Path, raw: &[u8]) -> LoadedTexture {
-    let lookup = Lookup::with_folders(dirs, &[]);
+    let lookup = Lookup::with_folders(dirs, &[]).unwrap();
     let tree = Tree::of_disk_file(model, Layout::RAGNAROK_MODEL);
     model_texture(&lookup, &tree, model, raw)
 }

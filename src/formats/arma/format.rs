@@ -8,7 +8,7 @@ use crate::formats::seam::{ClipInfo, Context, FileKind, Format, Opened, Summary,
 use crate::scene::animation::Animation;
 use crate::scene::skeleton::BoneSpec;
 use crate::scene::Model;
-use crate::source::{Layout, Lookup};
+use crate::source::{Found, GamePath, Layout, Lookup, SourceRef, Tree};
 use crate::spec::{FileRef, Lod, SkeletonSpec};
 use std::path::Path;
 
@@ -95,15 +95,70 @@ impl Opened for OpenP3d {
                 })?,
         };
         let mut image = |name: &str| -> Option<FaceImage> {
-            let (_, file) = cx
+            match cx
                 .options
                 .materials
                 .iter()
-                .find(|(n, _)| n.eq_ignore_ascii_case(name))?;
-            Some(crate::formats::texture::read_named(cx.lookup, file))
+                .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            {
+                Some((_, file)) => Some(crate::formats::texture::read_named(cx.lookup, file)),
+                None => {
+                    let found = face_texture(cx.lookup, &cx.tree, name)?;
+                    Some(crate::formats::texture::read_found(cx.lookup, &found))
+                }
+            }
         };
         Ok(lower::lower_mlod(parsed, lod, cx.file, &mut image))
     }
+}
+
+/// The names a face texture may be found under: as written, then (for
+/// `.tga`, `.png` and other source images, which the game converts) the
+/// `.paa` and `.pac` of the same stem.
+fn texture_names(name: &str) -> Vec<GamePath> {
+    let path = GamePath::new(name);
+    let mut out = vec![path.clone()];
+    let Some(file) = path.file_name() else {
+        return out;
+    };
+    let stem = match file.iter().rposition(|&b| b == b'.') {
+        Some(dot) => &file[..dot],
+        None => file,
+    };
+    let ext = file[stem.len()..].to_ascii_lowercase();
+    if ext != b".paa" && ext != b".pac" {
+        for new_ext in [&b".paa"[..], b".pac"] {
+            let mut f = stem.to_vec();
+            f.extend_from_slice(new_ext);
+            out.push(path.parent().child(f));
+        }
+    }
+    out
+}
+
+/// Finds a face texture: in the caller's sources by its full path (a
+/// folder holding the game's `P:` tree, or a PBO whose `prefix` starts
+/// it), then in the model's own folder by the path and by each shorter
+/// tail of it (`kiln\lever_co.paa`, `lever_co.paa`), never above.
+/// Procedural textures (`#(argb,…)`) are not files.
+fn face_texture(lookup: &Lookup, tree: &Tree, name: &str) -> Option<Found> {
+    if name.is_empty() || name.starts_with('#') {
+        return None;
+    }
+    let names = texture_names(name);
+    let mut candidates: Vec<(SourceRef, GamePath)> = Vec::new();
+    for s in lookup.sources() {
+        for n in &names {
+            candidates.push((s.clone(), n.clone()));
+        }
+    }
+    let folder = tree.folder();
+    for n in &names {
+        for skip in 0..n.parts().len() {
+            candidates.push((tree.source.clone(), folder.join(&n.skip(skip))));
+        }
+    }
+    lookup.first(candidates)
 }
 
 /// Arma RTM animations, plain (`RTM_MDAT`/`RTM_0101`) or binarised (`BMTR`).
@@ -179,10 +234,13 @@ impl Opened for OpenRtm {
             .collect();
         Ok(Summary {
             format: "Arma RTM".into(),
-            version: details
-                .get("version")
-                .map(|v| v.to_string())
-                .unwrap_or_default(),
+            // BMTR files number their versions; plain RTMs are told by
+            // their magic.
+            version: match summary.version {
+                Some(v) => v.to_string(),
+                None if summary.metadata.is_empty() => "plain (RTM_0101)".into(),
+                None => "plain (RTM_MDAT + RTM_0101)".into(),
+            },
             clip: Some(ClipInfo {
                 duration_seconds: 1.0,
                 fps: anim.frame_rate,

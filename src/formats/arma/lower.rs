@@ -29,7 +29,7 @@ pub type FaceImage = crate::formats::texture::TextureFile;
 const NEUTRAL: [f32; 4] = [0.72, 0.72, 0.72, 1.0];
 
 /// Lowers LOD `lod` of `m`. `image` gives the image for a face texture name
-/// as stored, when one is mapped to it.
+/// as stored, when one is mapped to it or found.
 pub fn lower_mlod(
     m: &Mlod,
     lod: usize,
@@ -147,7 +147,7 @@ pub fn lower_mlod(
             },
             None if original.is_empty() => {}
             None => warnings.push(format!(
-                "texture '{original}' has no image (map it in the recipe's `materials:`; .paa is not read); drawn neutral grey"
+                "texture '{original}' not found (looked for it and its .paa in the data sources and the model's folder; add its folder or PBO to `data:`, or map it in `materials:`); drawn neutral grey"
             )),
         }
         mats.push(Material {

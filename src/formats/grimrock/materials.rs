@@ -470,7 +470,7 @@ mod tests {
     }
 
     fn resolve(model: &Path, map: &str, dirs: &[PathBuf]) -> Option<PathBuf> {
-        let lookup = Lookup::with_folders(dirs, &[]);
+        let lookup = Lookup::with_folders(dirs, &[]).unwrap();
         resolve_texture(&lookup, &tree(model), map).map(|f| f.entry.location)
     }
 

@@ -30,6 +30,11 @@ struct Masks {
 }
 
 pub(crate) fn decode(data: &[u8], file: &Path) -> Result<Texture, ParseError> {
+    decode_keyed(data, file, true)
+}
+
+/// Decodes, applying the colour key only when `key` is set.
+pub(crate) fn decode_keyed(data: &[u8], file: &Path, key: bool) -> Result<Texture, ParseError> {
     let mut r = Reader::new(data, file);
     if r.bytes(2, "file_header.magic")? != b"BM" {
         return Err(r.error_at(0, "file_header.magic", "not a BMP file (no \"BM\")"));
@@ -287,9 +292,11 @@ pub(crate) fn decode(data: &[u8], file: &Path) -> Result<Texture, ParseError> {
             t[3] = 255;
         }
     }
-    for t in &mut texels {
-        if is_color_key(t[0], t[1], t[2]) {
-            *t = [0, 0, 0, 0];
+    if key {
+        for t in &mut texels {
+            if is_color_key(t[0], t[1], t[2]) {
+                *t = [0, 0, 0, 0];
+            }
         }
     }
     Ok(finish(file, width as u32, height as u32, texels))

@@ -1,7 +1,9 @@
 //! DirectDraw Surface: BC1/DXT1, BC2/DXT3, BC3/DXT5 (also behind a DX10
-//! header) and uncompressed 24/32-bit masks. Only the top mip level is read;
+//! header) and uncompressed 24/32-bit masks, any mip level (the top one for
+//! models);
 //! Grimrock's textures are DXT1/DXT5 with full mip chains.
 
+use super::dxt::{self, Dxt};
 use super::{check_dimensions, parse_error};
 use crate::error::ParseError;
 use crate::formats::reader::Reader;
@@ -16,9 +18,7 @@ const DDPF_RGB: u32 = 0x40;
 
 #[derive(Clone, Copy, PartialEq, Debug)]
 enum Format {
-    Bc1,
-    Bc2,
-    Bc3,
+    Block(Dxt),
     Masks {
         bytes: usize,
         r: u32,
@@ -29,6 +29,19 @@ enum Format {
 }
 
 pub(crate) fn decode(data: &[u8], file: &Path) -> Result<Texture, ParseError> {
+    decode_mip(data, file, 0)
+}
+
+/// The mip levels the header declares (at least 1).
+pub(crate) fn mip_count(data: &[u8]) -> u32 {
+    data.get(28..32)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]).max(1))
+        .unwrap_or(1)
+}
+
+/// Decodes mip level `mip` (0 = the largest): the levels are stored one
+/// after another, each side halved (at least 1).
+pub(crate) fn decode_mip(data: &[u8], file: &Path, mip: u32) -> Result<Texture, ParseError> {
     let mut r = Reader::new(data, file);
     r.skip(4, "magic")?;
     let size_at = r.pos();
@@ -41,9 +54,18 @@ pub(crate) fn decode(data: &[u8], file: &Path) -> Result<Texture, ParseError> {
         ));
     }
     r.u32("header.flags")?;
-    let height = r.u32("header.height")?;
-    let width = r.u32("header.width")?;
-    check_dimensions(file, 12, width as u64, height as u64)?;
+    let top_height = r.u32("header.height")?;
+    let top_width = r.u32("header.width")?;
+    check_dimensions(file, 12, top_width as u64, top_height as u64)?;
+    let levels = mip_count(data);
+    if mip >= levels {
+        return Err(parse_error(
+            file,
+            "header.mip_map_count",
+            28,
+            format!("no mip level {mip}: the file declares {levels}"),
+        ));
+    }
     r.skip(4 + 4 + 4 + 44, "header.reserved")?;
     let pf_at = r.pos();
     r.u32("pixel_format.size")?;
@@ -64,17 +86,17 @@ pub(crate) fn decode(data: &[u8], file: &Path) -> Result<Texture, ParseError> {
 
     let format = if pf_flags & DDPF_FOURCC != 0 {
         match &fourcc {
-            b"DXT1" => Format::Bc1,
-            b"DXT2" | b"DXT3" => Format::Bc2,
-            b"DXT4" | b"DXT5" => Format::Bc3,
+            b"DXT1" => Format::Block(Dxt::Bc1),
+            b"DXT2" | b"DXT3" => Format::Block(Dxt::Bc2),
+            b"DXT4" | b"DXT5" => Format::Block(Dxt::Bc3),
             b"DX10" => {
                 let at = r.pos();
                 let dxgi = r.u32("dx10.dxgi_format")?;
                 r.skip(16, "dx10")?;
                 match dxgi {
-                    71 | 72 => Format::Bc1,
-                    74 | 75 => Format::Bc2,
-                    77 | 78 => Format::Bc3,
+                    71 | 72 => Format::Block(Dxt::Bc1),
+                    74 | 75 => Format::Block(Dxt::Bc2),
+                    77 | 78 => Format::Block(Dxt::Bc3),
                     f => {
                         return Err(parse_error(
                             file,
@@ -118,18 +140,36 @@ pub(crate) fn decode(data: &[u8], file: &Path) -> Result<Texture, ParseError> {
         ));
     };
 
+    let level_bytes = |w: u32, h: u32| match format {
+        Format::Block(kind) => kind.image_bytes(w, h),
+        Format::Masks { bytes, .. } => w as u64 * h as u64 * bytes as u64,
+    };
+    let skip: u64 = (0..mip)
+        .map(|i| level_bytes((top_width >> i).max(1), (top_height >> i).max(1)))
+        .sum();
+    if skip > r.remaining() as u64 {
+        return Err(r.error(
+            "pixels",
+            format!("mip level {mip} starts past the end of the file"),
+        ));
+    }
+    r.skip(skip as usize, "pixels")?;
+    let (width, height) = ((top_width >> mip).max(1), (top_height >> mip).max(1));
     let (w, h) = (width as usize, height as usize);
-    let (bw, bh) = (w.div_ceil(4), h.div_ceil(4));
     let need = match format {
-        Format::Bc1 => bw as u64 * bh as u64 * 8,
-        Format::Bc2 | Format::Bc3 => bw as u64 * bh as u64 * 16,
+        Format::Block(kind) => kind.image_bytes(width, height),
         Format::Masks { bytes, .. } => w as u64 * h as u64 * bytes as u64,
     };
     if need > r.remaining() as u64 {
         return Err(r.error(
             "pixels",
             format!(
-                "{w}×{h} needs {need} bytes for the top mip level but only {} are left",
+                "{w}×{h} needs {need} bytes for {} but only {} are left",
+                if mip == 0 {
+                    "the top mip level".to_string()
+                } else {
+                    format!("mip level {mip}")
+                },
                 r.remaining()
             ),
         ));
@@ -157,37 +197,7 @@ pub(crate) fn decode(data: &[u8], file: &Path) -> Result<Texture, ParseError> {
                 texels.iter_mut().for_each(|t| t[3] = 255);
             }
         }
-        _ => {
-            let block_bytes = if format == Format::Bc1 { 8 } else { 16 };
-            for (i, block) in body.chunks_exact(block_bytes).enumerate() {
-                let decoded = match format {
-                    Format::Bc1 => colour_block(block, true),
-                    Format::Bc2 => {
-                        let mut c = colour_block(&block[8..], false);
-                        let bits = u64::from_le_bytes(block[..8].try_into().unwrap_or([0; 8]));
-                        for (k, t) in c.iter_mut().enumerate() {
-                            t[3] = ((bits >> (4 * k)) & 15) as u8 * 17;
-                        }
-                        c
-                    }
-                    _ => {
-                        let mut c = colour_block(&block[8..], false);
-                        let alphas = bc3_alpha(&block[..8]);
-                        for (t, a) in c.iter_mut().zip(alphas) {
-                            t[3] = a;
-                        }
-                        c
-                    }
-                };
-                let (bx, by) = (i % bw * 4, i / bw * 4);
-                for (k, t) in decoded.into_iter().enumerate() {
-                    let (x, y) = (bx + k % 4, by + k / 4);
-                    if x < w && y < h {
-                        texels[y * w + x] = t;
-                    }
-                }
-            }
-        }
+        Format::Block(kind) => texels = dxt::decode(kind, width, height, body),
     }
     Ok(finish(file, width, height, texels))
 }
@@ -199,57 +209,6 @@ fn channel(px: u32, mask: u32) -> u8 {
     let shift = mask.trailing_zeros();
     let max = (mask >> shift) as u64;
     ((((px & mask) >> shift) as u64 * 255 + max / 2) / max) as u8
-}
-
-fn rgb565(v: u16) -> [u32; 3] {
-    let (r, g, b) = ((v >> 11) as u32, ((v >> 5) & 63) as u32, (v & 31) as u32);
-    [
-        (r << 3) | (r >> 2),
-        (g << 2) | (g >> 4),
-        (b << 3) | (b >> 2),
-    ]
-}
-
-/// A BC1 colour block → 16 straight RGBA texels, row-major. `bc1` enables
-/// the 3-colour + transparent mode when `c0 <= c1` (BC2/BC3 never use it).
-fn colour_block(b: &[u8], bc1: bool) -> [[u8; 4]; 16] {
-    let c0 = u16::from_le_bytes([b[0], b[1]]);
-    let c1 = u16::from_le_bytes([b[2], b[3]]);
-    let (p0, p1) = (rgb565(c0), rgb565(c1));
-    let mix = |w0: u32, w1: u32, d: u32| -> [u8; 4] {
-        let m = |i: usize| ((p0[i] * w0 + p1[i] * w1 + d / 2) / d) as u8;
-        [m(0), m(1), m(2), 255]
-    };
-    let palette = if c0 > c1 || !bc1 {
-        [mix(1, 0, 1), mix(0, 1, 1), mix(2, 1, 3), mix(1, 2, 3)]
-    } else {
-        [mix(1, 0, 1), mix(0, 1, 1), mix(1, 1, 2), [0, 0, 0, 0]]
-    };
-    let idx = u32::from_le_bytes([b[4], b[5], b[6], b[7]]);
-    std::array::from_fn(|k| palette[((idx >> (2 * k)) & 3) as usize])
-}
-
-fn bc3_alpha(b: &[u8]) -> [u8; 16] {
-    let (a0, a1) = (b[0] as u32, b[1] as u32);
-    let mut table = [0u8; 8];
-    table[0] = a0 as u8;
-    table[1] = a1 as u8;
-    if a0 > a1 {
-        for i in 1..7u32 {
-            table[i as usize + 1] = (((7 - i) * a0 + i * a1 + 3) / 7) as u8;
-        }
-    } else {
-        for i in 1..5u32 {
-            table[i as usize + 1] = (((5 - i) * a0 + i * a1 + 2) / 5) as u8;
-        }
-        table[6] = 0;
-        table[7] = 255;
-    }
-    let bits = b[2..8]
-        .iter()
-        .rev()
-        .fold(0u64, |acc, &byte| (acc << 8) | byte as u64);
-    std::array::from_fn(|k| table[((bits >> (3 * k)) & 7) as usize])
 }
 
 #[cfg(test)]

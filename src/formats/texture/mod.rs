@@ -1,9 +1,11 @@
-//! Texture files: BMP (with the Ragnarok magenta colour key), TGA, PNG and
-//! DDS decoders, and the BMP/TGA encoders kiln's sample generators use. Every
-//! decoder produces the same [`Texture`].
+//! Texture files: BMP (with the Ragnarok magenta colour key), TGA, PNG, DDS
+//! and Arma PAA/PAC decoders, and the BMP/TGA/PAA encoders kiln's sample
+//! generators and tests use. Every decoder produces the same [`Texture`].
 
 mod bmp;
 mod dds;
+pub mod dxt;
+pub mod paa;
 mod png;
 mod tga;
 
@@ -17,9 +19,9 @@ use crate::spec::FileRef;
 use crate::texture::MAX_DIMENSION;
 use std::path::{Path, PathBuf};
 
-/// Decodes a texture file by its contents (BMP, TGA, PNG or DDS), applying
-/// the Ragnarok magenta colour key to BMPs; `name` is used in errors and as
-/// the texture's name (its last component).
+/// Decodes a texture file by its contents (BMP, TGA, PNG, DDS or PAA),
+/// applying the Ragnarok magenta colour key to BMPs; `name` is used in
+/// errors and as the texture's name (its last component).
 pub fn decode(data: &[u8], name: &Path) -> crate::Result<Texture> {
     let decoded = if data.starts_with(b"BM") {
         bmp::decode(data, name)
@@ -27,6 +29,8 @@ pub fn decode(data: &[u8], name: &Path) -> crate::Result<Texture> {
         png::decode(data, name)
     } else if data.starts_with(dds::MAGIC) {
         dds::decode(data, name)
+    } else if paa::looks_like_paa(data, name) {
+        paa::decode(data, name)
     } else if tga::looks_like_tga(data) {
         tga::decode(data, name)
     } else {
@@ -34,10 +38,184 @@ pub fn decode(data: &[u8], name: &Path) -> crate::Result<Texture> {
             name,
             "magic",
             0,
-            "not a BMP (\"BM\"), PNG, DDS or TGA (no sensible TGA header) file",
+            "not a BMP (\"BM\"), PNG, DDS, PAA or TGA (no sensible TGA header) file",
         ))
     };
     Ok(decoded?)
+}
+
+/// How [`decode_with`] decodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DecodeOptions {
+    /// Apply the Ragnarok magenta colour key to BMPs.
+    pub colour_key: bool,
+    /// Which mip level (0 = the largest; PAA and DDS hold several).
+    pub mip: u32,
+}
+
+impl Default for DecodeOptions {
+    fn default() -> Self {
+        DecodeOptions {
+            colour_key: true,
+            mip: 0,
+        }
+    }
+}
+
+/// Decodes a texture file by its contents with `options`.
+pub fn decode_with(data: &[u8], name: &Path, options: DecodeOptions) -> crate::Result<Texture> {
+    let only_one = |kind: &str| {
+        Err(parse_error(
+            name,
+            "mip",
+            0,
+            format!(
+                "a {kind} file holds one image: no mip level {}",
+                options.mip
+            ),
+        ))
+    };
+    let decoded = if data.starts_with(b"BM") {
+        if options.mip > 0 {
+            return Ok(only_one("BMP")?);
+        }
+        bmp::decode_keyed(data, name, options.colour_key)
+    } else if data.starts_with(dds::MAGIC) {
+        dds::decode_mip(data, name, options.mip)
+    } else if paa::looks_like_paa(data, name) {
+        paa::decode_mip(data, name, options.mip as usize)
+    } else if options.mip > 0 {
+        return Ok(only_one(if data.starts_with(png::MAGIC) {
+            "PNG"
+        } else {
+            "TGA"
+        })?);
+    } else {
+        return decode(data, name);
+    };
+    Ok(decoded?)
+}
+
+/// What `kiln inspect` says about a texture file.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct TextureSummary {
+    /// The file format and its variant: `BMP 8-bit`, `PAA DXT5`, `DDS DXT1`.
+    pub format: String,
+    /// Width of the largest image.
+    pub width: u32,
+    /// Height of the largest image.
+    pub height: u32,
+    /// `Opaque`, `ColorKey` or `Translucent`, as kiln draws it.
+    pub alpha: String,
+    /// Every mip level's size, largest first.
+    pub mips: Vec<[u32; 2]>,
+    /// Texels the colour key made transparent (BMP).
+    pub keyed_texels: usize,
+    /// Opaque texels close to magenta that the key left (r ≥ 200, g ≤ 60,
+    /// b ≥ 200): what would show as a pink fringe.
+    pub near_key_texels: usize,
+    /// Up to eight of those colours, most frequent first, with counts.
+    pub near_key_colours: Vec<([u8; 3], usize)>,
+    /// PAA tags, alpha flag and swizzle, and the like.
+    pub notes: Vec<String>,
+}
+
+/// Decodes a texture and summarises it.
+pub fn summarize(data: &[u8], name: &Path) -> crate::Result<TextureSummary> {
+    let texture = decode(data, name)?;
+    let mut notes = Vec::new();
+    let (format, mips) = if data.starts_with(b"BM") {
+        let bits = data
+            .get(28..30)
+            .map_or(0, |b| u16::from_le_bytes([b[0], b[1]]));
+        (
+            format!("BMP {bits}-bit"),
+            vec![[texture.width, texture.height]],
+        )
+    } else if data.starts_with(png::MAGIC) {
+        ("PNG".to_string(), vec![[texture.width, texture.height]])
+    } else if data.starts_with(dds::MAGIC) {
+        let four = data
+            .get(84..88)
+            .map(|f| String::from_utf8_lossy(f).trim_matches('\0').to_string());
+        let levels = dds::mip_count(data);
+        let mips = (0..levels)
+            .map(|i| [(texture.width >> i).max(1), (texture.height >> i).max(1)])
+            .collect();
+        (
+            format!(
+                "DDS {}",
+                four.filter(|f| !f.is_empty())
+                    .unwrap_or_else(|| "RGB".into())
+            ),
+            mips,
+        )
+    } else if paa::looks_like_paa(data, name) {
+        let p = paa::parse(data, name)?;
+        for (tag, len) in &p.tags {
+            notes.push(format!("tag {tag}: {len} bytes"));
+        }
+        if let Some(f) = p.alpha_flag {
+            notes.push(format!(
+                "alpha flag {f} ({})",
+                match f {
+                    1 => "interpolated alpha: drawn blended",
+                    2 => "alpha-tested: drawn with a cut-out",
+                    _ => "unknown",
+                }
+            ));
+        }
+        if let Some(s) = p.swizzle {
+            notes.push(format!("channel swizzle {s:?} (undone when decoding)"));
+        }
+        let compressed = p.mips.iter().filter(|m| m.compressed).count();
+        notes.push(format!("{compressed} of {} mips compressed", p.mips.len()));
+        (
+            format!("PAA {:?}", p.format)
+                .replace("Argb", "ARGB")
+                .replace("Dxt", "DXT")
+                .replace("Ai88", "AI88"),
+            p.mips.iter().map(|m| [m.width, m.height]).collect(),
+        )
+    } else {
+        ("TGA".to_string(), vec![[texture.width, texture.height]])
+    };
+    let keyed_texels = if data.starts_with(b"BM") {
+        texture.texels.iter().filter(|t| t[3] == 0).count()
+    } else {
+        0
+    };
+    let mut near: std::collections::BTreeMap<[u8; 3], usize> = std::collections::BTreeMap::new();
+    for t in &texture.texels {
+        if t[3] == 255 && t[0] >= 200 && t[1] <= 60 && t[2] >= 200 {
+            *near.entry([t[0], t[1], t[2]]).or_default() += 1;
+        }
+    }
+    let near_key_texels = near.values().sum();
+    let mut near_key_colours: Vec<([u8; 3], usize)> = near.into_iter().collect();
+    near_key_colours.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    near_key_colours.truncate(8);
+    Ok(TextureSummary {
+        format,
+        width: texture.width,
+        height: texture.height,
+        alpha: format!("{:?}", texture.alpha),
+        mips,
+        keyed_texels,
+        near_key_texels,
+        near_key_colours,
+        notes,
+    })
+}
+
+/// Whether `data` is a texture kiln decodes, by its first bytes (TGA,
+/// which has none, by its header making sense).
+pub fn looks_like_texture(data: &[u8], name: &Path) -> bool {
+    data.starts_with(b"BM")
+        || data.starts_with(png::MAGIC)
+        || data.starts_with(dds::MAGIC)
+        || paa::looks_like_paa(data, name)
+        || tga::looks_like_tga(data)
 }
 
 /// A texture file read through the data sources: where it was read from,
