@@ -502,8 +502,14 @@ impl Report {
         } else {
             let _ = writeln!(s, "animation: none (static)");
         }
-        let _ = writeln!(s, "textures: {}", self.textures.len());
-        for t in &self.textures {
+        // An animation names no textures; only its tracks are listed.
+        let textures = if self.kind == Kind::Animation {
+            &[][..]
+        } else {
+            let _ = writeln!(s, "textures: {}", self.textures.len());
+            &self.textures[..]
+        };
+        for t in textures {
             match &t.found {
                 Some(p) => {
                     let _ = writeln!(

@@ -53,10 +53,26 @@ pub fn looks_like_pbo(head: &[u8]) -> bool {
     };
     let name = &head[..end];
     let printable = !name.is_empty() && name.iter().all(|&b| b >= 0x20 && b != 0x7f);
-    let method = head
-        .get(end + 1..end + 5)
-        .map(|m| u32::from_le_bytes([m[0], m[1], m[2], m[3]]));
-    printable && head.len() >= end + 21 && matches!(method, Some(0 | CPRS | ENCO))
+    // Entries are file names: without an extension a printable magic
+    // followed by a zero (`RTM_0101` and its first float) would pass.
+    let file_name = name
+        .rsplit(|&b| b == b'\\' || b == b'/')
+        .next()
+        .unwrap_or(name);
+    let has_extension = file_name.iter().skip(1).any(|&b| b == b'.');
+    let Some(fields) = head.get(end + 1..end + 21) else {
+        return false;
+    };
+    let word =
+        |i: usize| u32::from_le_bytes([fields[i], fields[i + 1], fields[i + 2], fields[i + 3]]);
+    let (method, original, size) = (word(0), word(4), word(16));
+    // A stored entry's original size is 0 (meaning "the data size") or the
+    // data size itself.
+    let sizes_agree = match method {
+        0 => original == 0 || original == size,
+        _ => true,
+    };
+    printable && has_extension && matches!(method, 0 | CPRS | ENCO) && sizes_agree
 }
 
 struct Header {

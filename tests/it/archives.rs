@@ -371,13 +371,13 @@ fn inspect_extract_and_convert_archives_and_textures() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(image::open(dir.join("ca.png")).unwrap().width(), 8);
     // A texture inside an archive, by its game path.
-    let Some(bmp) = corpus("ro/hurtsky+RO-Clientresources/data/texture/goomba/goomba_2.bmp") else {
+    let Some(bmp) = corpus("ro/hurtsky+RO-Clientresources/data/texture/goomba/goomba_1.bmp") else {
         return;
     };
     let g = write_grf(
         GrfVersion::V200,
         &[(
-            b"data\\texture\\goomba_2.bmp",
+            b"data\\texture\\goomba_1.bmp",
             &std::fs::read(&bmp).unwrap(),
             WriteOptions::MIXED,
         )],
@@ -386,7 +386,7 @@ fn inspect_extract_and_convert_archives_and_textures() {
     for (args, keyed) in [(vec![], true), (vec!["--no-colour-key"], false)] {
         let mut a = vec![
             "convert",
-            "data/texture/goomba_2.bmp",
+            "data/texture/goomba_1.bmp",
             "--data",
             "g.grf",
             "-o",

@@ -227,11 +227,7 @@ impl Opened for OpenRtm {
                 scale: t.anim.scale.as_ref().map_or(0, |k| k.values.len()),
             })
             .collect();
-        let notes = serde_json::to_string_pretty(&summary)
-            .unwrap_or_default()
-            .lines()
-            .map(String::from)
-            .collect();
+        let notes = rtm_lines(&summary);
         Ok(Summary {
             format: "Arma RTM".into(),
             // BMTR files number their versions; plain RTMs are told by
@@ -378,4 +374,31 @@ mod tests {
             "{e}"
         );
     }
+}
+
+/// The text lines `kiln inspect` prints for an RTM (the JSON form holds
+/// the same under `details`).
+fn rtm_lines(s: &rtm::RtmSummary) -> Vec<String> {
+    let mut out = vec![format!(
+        "step: {} {} {} (root displacement per cycle)",
+        s.step[0], s.step[1], s.step[2]
+    )];
+    if let Some([lo, hi]) = s.phases {
+        out.push(format!("phases: {lo} to {hi}"));
+    }
+    out.push(format!("bones: {}", s.bones.len()));
+    if !s.metadata.is_empty() {
+        out.push(format!("metadata: {}", s.metadata.len()));
+        for m in &s.metadata {
+            out.push(format!("  {} at phase {}: {}", m.name, m.phase, m.value));
+        }
+    }
+    if !s.arrays.is_empty() {
+        out.push(format!(
+            "arrays: {} ({} LZO1X-compressed)",
+            s.arrays.len(),
+            s.lzo_arrays
+        ));
+    }
+    out
 }
