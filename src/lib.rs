@@ -160,7 +160,10 @@ pub mod texture;
 #[cfg(not(feature = "internals"))]
 mod texture;
 
-pub use bake::recipe::{ClipSpec, Direction, GifSpec, Job, MapJob, MapViewSpec, Outputs, Template};
+pub use bake::recipe::{
+    ClipSpec, Direction, FramingGroup, GifSpec, Job, MapJob, MapViewSpec, MetaFormat, Outputs,
+    PackLayout, PackSpec, Template,
+};
 pub use bake::{
     bake, bake_files, BakeOptions, BakeReport, JobKind, JobOutcome, JobReport, NoProgress,
     OutputMode, OutputRecord, OutputStatus, Progress, Recipe, RecipeError,
@@ -180,4 +183,4 @@ pub use output::write_png;
 pub use render::ViewSpec;
 pub use scene::clip::{Clip, FrameTimes, Step};
 pub use source::{DataSource, Entry, EntryKind, Folder, GamePath, Listed, MemorySource};
-pub use spec::{AnimationSettings, FileRef, Lod, ModelSpec, RestPose, SkeletonSpec};
+pub use spec::{AnimationSettings, FileRef, Lod, ModelSpec, RestPose, RootMotion, SkeletonSpec};

@@ -2,11 +2,14 @@
 //! command line and a `build.rs` call the same [`bake`].
 
 use super::map_run::{plan_map, run_map};
-use super::recipe::Recipe;
-use super::run::{plan_job, run_planned, JobReport};
+use super::prune::stale_files;
+use super::recipe::{Job, Recipe};
+use super::run::{framing_points, plan_job, run_framed, run_planned, JobReport};
 use super::sink::{DryRunSink, FileSink, OutputRecord, Sink, VerifySink};
 use crate::error::{Error, Result};
+use crate::raster::Camera;
 use crate::source::SourceRef;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// How a bake runs.
@@ -23,6 +26,9 @@ pub struct BakeOptions {
     pub threads: Option<usize>,
     /// What happens to the files a bake makes.
     pub mode: OutputMode,
+    /// Remove, after each job, the files an earlier bake of it wrote and
+    /// this one did not (as every job's `output.prune`).
+    pub prune: bool,
 }
 
 /// What happens to the files a bake makes.
@@ -195,11 +201,35 @@ pub fn bake(
             recipes: recipes.iter().map(|r| r.path().to_path_buf()).collect(),
         };
         let tick = || progress.image_done();
+        // Framing groups' cameras, fitted when a group's first job runs.
+        let mut groups: BTreeMap<String, std::result::Result<Vec<Camera>, String>> =
+            BTreeMap::new();
         for job in jobs.iter().filter(|j| wanted(&j.name)) {
             let sink = options.mode.sink();
-            let result = plan_job(job, &options.sources).and_then(|plan| {
-                progress.job_started(&job.name, plan.images());
-                run_planned(job, &plan, &tick, sink.as_ref())
+            let cameras = job.framing_group.as_ref().map(|g| {
+                groups
+                    .entry(g.name.clone())
+                    .or_insert_with(|| group_cameras(&g.name, &jobs, &options.sources))
+                    .clone()
+            });
+            let result = match cameras {
+                Some(Err(e)) => Err(Error::Other(e)),
+                Some(Ok(c)) => plan_job(job, &options.sources).and_then(|plan| {
+                    progress.job_started(&job.name, plan.images());
+                    run_framed(job, &plan, Some(&c), &tick, sink.as_ref())
+                }),
+                None => plan_job(job, &options.sources).and_then(|plan| {
+                    progress.job_started(&job.name, plan.images());
+                    run_planned(job, &plan, &tick, sink.as_ref())
+                }),
+            };
+            let result = result.and_then(|report| {
+                if options.prune || job.output.prune {
+                    for stale in stale_files(job, &report.files, &jobs) {
+                        sink.remove(&stale)?;
+                    }
+                }
+                Ok(report)
             });
             let outcome = JobOutcome {
                 name: job.name.clone(),
@@ -239,4 +269,39 @@ pub fn bake(
             Ok(pool.install(run))
         }
     }
+}
+
+/// The cameras of framing group `group`: fitted over the frames of every
+/// job of the group in `jobs` — also those `--only` leaves out, so a
+/// monster baked alone keeps its size relative to the others. The recipe
+/// checked that the group's jobs share directions, pitch, size and
+/// framing, so the first job's view serves all.
+fn group_cameras(
+    group: &str,
+    jobs: &[Job],
+    sources: &[SourceRef],
+) -> std::result::Result<Vec<Camera>, String> {
+    let members: Vec<&Job> = jobs
+        .iter()
+        .filter(|j| j.framing_group.as_ref().is_some_and(|g| g.name == group))
+        .collect();
+    let mut points = Vec::new();
+    let mut view = None;
+    for m in &members {
+        let plan = plan_job(m, sources)
+            .map_err(|e| format!("framing group `{group}`: job '{}': {e}", m.name))?;
+        points.extend(framing_points(&plan));
+        view.get_or_insert(plan.view);
+    }
+    let Some(view) = view else {
+        return Err(format!("framing group `{group}` has no jobs"));
+    };
+    let views: Vec<(f32, f32)> = view.yaws.iter().map(|&y| (y, view.view.pitch)).collect();
+    Ok(crate::camera::frame_cameras(
+        &points,
+        &views,
+        view.view.width,
+        view.view.height,
+        &view.view.framing,
+    ))
 }

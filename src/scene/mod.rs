@@ -9,7 +9,9 @@ pub mod animation;
 pub mod clip;
 pub(crate) mod geometry;
 mod model;
+pub mod playback;
 pub mod pose;
+pub mod root_motion;
 pub mod skeleton;
 mod track;
 

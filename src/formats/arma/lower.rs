@@ -208,6 +208,9 @@ pub fn lower_mlod(
         textures,
         duration: 0.0,
         frame_rate: 30.0,
+        // RTM files carry no loop flag (it lives in game config): they loop.
+        looping: true,
+        travel: Vec3::ZERO,
         display: Mat4::from_scale(Vec3::new(-1.0, 1.0, 1.0)),
         warnings,
     }
@@ -246,6 +249,9 @@ fn empty_model(source: &Path, warning: String) -> Model {
         textures: Vec::new(),
         duration: 0.0,
         frame_rate: 30.0,
+        // RTM files carry no loop flag (it lives in game config): they loop.
+        looping: true,
+        travel: Vec3::ZERO,
         display: Mat4::from_scale(Vec3::new(-1.0, 1.0, 1.0)),
         warnings: vec![warning],
     }
@@ -258,7 +264,8 @@ fn track<T: crate::scene::Interpolate>(times: &[f32], values: Vec<T>) -> Option<
 /// A plain RTM: every bone a root whose keys are its absolute deformation,
 /// at `phase × duration` seconds. With `travel`, every bone also moves by
 /// `step × phase` (the root displacement per cycle); otherwise the model
-/// animates in place.
+/// animates in place and the step is kept as the animation's `travel`, for
+/// root-motion metadata.
 pub fn lower_plain(r: &PlainRtm, duration: f32, travel: bool) -> (Animation, Vec<BoneSpec>) {
     let times: Vec<f32> = r.frames.iter().map(|f| f.phase * duration).collect();
     let tracks = r
@@ -300,6 +307,7 @@ pub fn lower_plain(r: &PlainRtm, duration: f32, travel: bool) -> (Animation, Vec
             duration,
             frame_rate: frame_rate(&times),
             tracks,
+            travel: if travel { Vec3::ZERO } else { r.step },
         },
         bones,
     )
@@ -379,6 +387,7 @@ pub fn lower_bmtr(
             duration,
             frame_rate: frame_rate(&times),
             tracks,
+            travel: if travel { Vec3::ZERO } else { r.step },
         },
         bones,
     )
