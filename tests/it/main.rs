@@ -41,4 +41,3 @@ mod rtm_malformed;
 mod samples;
 mod sheets;
 mod textures;
-mod zz_probe;
