@@ -130,7 +130,11 @@ const META_2X3: &str = r#"{
         "w": 32,
         "h": 16
       },
-      "duration": 100
+      "duration": 100,
+      "pivot": {
+        "x": 0.5,
+        "y": 0.875
+      }
     },
     "hero_d0_f1": {
       "frame": {
@@ -151,7 +155,11 @@ const META_2X3: &str = r#"{
         "w": 32,
         "h": 16
       },
-      "duration": 100
+      "duration": 100,
+      "pivot": {
+        "x": 0.5,
+        "y": 0.875
+      }
     },
     "hero_d0_f2": {
       "frame": {
@@ -172,7 +180,11 @@ const META_2X3: &str = r#"{
         "w": 32,
         "h": 16
       },
-      "duration": 100
+      "duration": 100,
+      "pivot": {
+        "x": 0.5,
+        "y": 0.875
+      }
     },
     "hero_d1_f0": {
       "frame": {
@@ -193,7 +205,11 @@ const META_2X3: &str = r#"{
         "w": 32,
         "h": 16
       },
-      "duration": 100
+      "duration": 100,
+      "pivot": {
+        "x": 0.5,
+        "y": 0.875
+      }
     },
     "hero_d1_f1": {
       "frame": {
@@ -214,7 +230,11 @@ const META_2X3: &str = r#"{
         "w": 32,
         "h": 16
       },
-      "duration": 100
+      "duration": 100,
+      "pivot": {
+        "x": 0.5,
+        "y": 0.875
+      }
     },
     "hero_d1_f2": {
       "frame": {
@@ -235,7 +255,11 @@ const META_2X3: &str = r#"{
         "w": 32,
         "h": 16
       },
-      "duration": 100
+      "duration": 100,
+      "pivot": {
+        "x": 0.5,
+        "y": 0.875
+      }
     }
   },
   "meta": {
@@ -273,6 +297,7 @@ const META_2X3: &str = r#"{
       }
     ],
     "fps": 10.0,
+    "loop": true,
     "pivot": {
       "x": 0.5,
       "y": 0.875
@@ -768,7 +793,11 @@ const META_2CLIPS: &str = r#"{
         "w": 8,
         "h": 4
       },
-      "duration": 100
+      "duration": 100,
+      "pivot": {
+        "x": 0.5,
+        "y": 1.0
+      }
     },
     "orc_walk_d0_f1": {
       "frame": {
@@ -789,7 +818,11 @@ const META_2CLIPS: &str = r#"{
         "w": 8,
         "h": 4
       },
-      "duration": 100
+      "duration": 100,
+      "pivot": {
+        "x": 0.5,
+        "y": 1.0
+      }
     },
     "orc_walk_d1_f0": {
       "frame": {
@@ -810,7 +843,11 @@ const META_2CLIPS: &str = r#"{
         "w": 8,
         "h": 4
       },
-      "duration": 100
+      "duration": 100,
+      "pivot": {
+        "x": 0.5,
+        "y": 1.0
+      }
     },
     "orc_walk_d1_f1": {
       "frame": {
@@ -831,7 +868,11 @@ const META_2CLIPS: &str = r#"{
         "w": 8,
         "h": 4
       },
-      "duration": 100
+      "duration": 100,
+      "pivot": {
+        "x": 0.5,
+        "y": 1.0
+      }
     },
     "orc_still_d0_f0": {
       "frame": {
@@ -852,7 +893,11 @@ const META_2CLIPS: &str = r#"{
         "w": 8,
         "h": 4
       },
-      "duration": 0
+      "duration": 0,
+      "pivot": {
+        "x": 0.5,
+        "y": 1.0
+      }
     },
     "orc_still_d1_f0": {
       "frame": {
@@ -873,7 +918,11 @@ const META_2CLIPS: &str = r#"{
         "w": 8,
         "h": 4
       },
-      "duration": 0
+      "duration": 0,
+      "pivot": {
+        "x": 0.5,
+        "y": 1.0
+      }
     }
   },
   "meta": {
@@ -926,13 +975,14 @@ const META_2CLIPS: &str = r#"{
       {
         "name": "walk",
         "fps": 10.0,
+        "loop": true,
         "frames": 2,
         "firstRow": 0,
         "directions": 2
       },
       {
         "name": "still",
-        "fps": 0.0,
+        "loop": true,
         "frames": 1,
         "firstRow": 2,
         "directions": 2
