@@ -116,7 +116,11 @@ pub fn scaled_cameras(
     ppu: f32,
 ) -> Vec<Camera> {
     let (centre, radius) = bounds(points);
-    let ppu = if ppu.is_finite() && ppu > 0.0 { ppu } else { 1.0 };
+    let ppu = if ppu.is_finite() && ppu > 0.0 {
+        ppu
+    } else {
+        1.0
+    };
     let half_h = height.max(1) as f32 * 0.5 / ppu;
     let half_w = width.max(1) as f32 * 0.5 / ppu;
     views
@@ -126,8 +130,9 @@ pub fn scaled_cameras(
             match projection {
                 Projection::Orthographic => {
                     let dist = radius * 2.0 + 1.0;
-                    let view =
-                        Mat4::from_translation(Vec3::new(0.0, 0.0, -dist)) * r * Mat4::from_translation(-centre);
+                    let view = Mat4::from_translation(Vec3::new(0.0, 0.0, -dist))
+                        * r
+                        * Mat4::from_translation(-centre);
                     let proj = Mat4::orthographic_rh(
                         -half_w,
                         half_w,
@@ -143,8 +148,9 @@ pub fn scaled_cameras(
                     let dist = half_h / (fov * 0.5).tan();
                     let near = (dist - radius).max(dist * 1e-3).max(1e-4);
                     let far = dist + radius * 1.01 + 1e-3;
-                    let view =
-                        Mat4::from_translation(Vec3::new(0.0, 0.0, -dist)) * r * Mat4::from_translation(-centre);
+                    let view = Mat4::from_translation(Vec3::new(0.0, 0.0, -dist))
+                        * r
+                        * Mat4::from_translation(-centre);
                     Camera {
                         view,
                         proj: Mat4::perspective_rh(fov, half_w / half_h, near, far),

@@ -59,7 +59,9 @@ impl ViewSpec {
         }
         if let Some(ppu) = f.pixels_per_unit {
             if !(ppu.is_finite() && ppu > 0.0 && ppu <= 1.0e6) {
-                return bad(format!("pixels per unit must be in (0, 1000000], got {ppu}"));
+                return bad(format!(
+                    "pixels per unit must be in (0, 1000000], got {ppu}"
+                ));
             }
         }
         if let crate::camera::Projection::Perspective { fov_deg } = f.projection {

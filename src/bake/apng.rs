@@ -75,7 +75,10 @@ mod tests {
         assert_eq!(delays(2, 1.0 / 12.0, 12.0), [(1, 12), (1, 12)]);
         // 7.5 fps: 133.3 ms, accumulated in whole milliseconds.
         let d = delays(3, 1.0 / 7.5, 7.5);
-        assert_eq!(d.iter().map(|x| x.1).collect::<Vec<_>>(), [1000, 1000, 1000]);
+        assert_eq!(
+            d.iter().map(|x| x.1).collect::<Vec<_>>(),
+            [1000, 1000, 1000]
+        );
         assert_eq!(d.iter().map(|x| x.0 as u32).sum::<u32>(), 400);
         assert_eq!(delays(1, 0.0, 0.0), [(0, 1000)]);
     }

@@ -252,7 +252,8 @@ fn metadata(
     pages: &[PathBuf],
 ) -> Vec<(PathBuf, String)> {
     let single = pages.len() == 1;
-    let images = |file: &Path| -> Vec<String> { pages.iter().map(|p| image_ref(p, file)).collect() };
+    let images =
+        |file: &Path| -> Vec<String> { pages.iter().map(|p| image_ref(p, file)).collect() };
     if !format.per_page() || single {
         let refs = images(path);
         let first = refs.first().cloned().unwrap_or_default();
@@ -262,7 +263,9 @@ fn metadata(
         };
         let text = match format {
             MetaFormat::TexturePackerHash => super::meta::texturepacker::json(atlas, &job),
-            MetaFormat::TexturePackerArray => super::meta::texturepacker::array_json(atlas, &job, &refs),
+            MetaFormat::TexturePackerArray => {
+                super::meta::texturepacker::array_json(atlas, &job, &refs)
+            }
             MetaFormat::Aseprite => super::meta::aseprite::json(atlas, &job),
             MetaFormat::Pixi => super::meta::pixi::json(atlas, &job, &[]),
             MetaFormat::Godot => super::meta::godot::tres(atlas, &job, &refs),

@@ -88,7 +88,8 @@ pub fn atlas(
     } else {
         let mut start = 0;
         while start < tags.len() {
-            let fits = |k: usize| place(&frames, &twins, &tags, (start, start + k), bin, &slot).is_some();
+            let fits =
+                |k: usize| place(&frames, &twins, &tags, (start, start + k), bin, &slot).is_some();
             if !fits(1) {
                 return Err(format!(
                     "the {} frames of '{}' do not fit one page of max_size {max_w}x{max_h}; \
@@ -141,7 +142,10 @@ pub fn atlas(
             frames[i].rect.x = (x + e) as u32;
             frames[i].rect.y = (y + e) as u32;
         }
-        let (w, h) = (size.0.saturating_sub(p).max(1), size.1.saturating_sub(p).max(1));
+        let (w, h) = (
+            size.0.saturating_sub(p).max(1),
+            size.1.saturating_sub(p).max(1),
+        );
         pages.push(if pack.power_of_two {
             Page {
                 width: (w as u32).next_power_of_two(),
@@ -268,7 +272,9 @@ fn fingerprint(f: &AtlasFrame, img: &RgbaImage) -> u64 {
 }
 
 fn same_pixels(a: &AtlasFrame, ai: &RgbaImage, b: &AtlasFrame, bi: &RgbaImage) -> bool {
-    a.source == b.source && a.source_size == b.source_size && rows(a.source, ai).eq(rows(b.source, bi))
+    a.source == b.source
+        && a.source_size == b.source_size
+        && rows(a.source, ai).eq(rows(b.source, bi))
 }
 
 /// The bytes of each row of `r` in `img`.
@@ -340,7 +346,11 @@ fn smallest(
     pack: &PackSpec,
 ) -> ((u64, u64), Vec<(usize, (u64, u64))>) {
     let members = stored(frames, twins, tags, range);
-    let widest = members.iter().map(|&i| slot(&frames[i]).0).max().unwrap_or(1);
+    let widest = members
+        .iter()
+        .map(|&i| slot(&frames[i]).0)
+        .max()
+        .unwrap_or(1);
     let area: u64 = members
         .iter()
         .map(|&i| {

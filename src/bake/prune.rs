@@ -26,7 +26,9 @@ fn matchers(job: &Job) -> Vec<Matcher> {
         out.push(t.matcher(&job.name));
     }
     let mut fixed = |path: &Path, suffix: &str, paged: bool| {
-        let Some(rel) = relative(path, &o.dir) else { return };
+        let Some(rel) = relative(path, &o.dir) else {
+            return;
+        };
         out.push(Matcher::literal(&rel));
         if paged {
             // The page pattern is the name with a number where page_path
@@ -42,7 +44,11 @@ fn matchers(job: &Job) -> Vec<Matcher> {
     if let Some(sheet) = &o.sheet {
         fixed(sheet, "", true);
         for (f, path) in &o.metadata {
-            fixed(path, f.suffix(), f.per_page() || *f == MetaFormat::TexturePackerHash);
+            fixed(
+                path,
+                f.suffix(),
+                f.per_page() || *f == MetaFormat::TexturePackerHash,
+            );
         }
     }
     out

@@ -33,11 +33,7 @@ impl Skyline {
         Skyline {
             width,
             height,
-            segments: vec![Segment {
-                x: 0,
-                y: 0,
-                width,
-            }],
+            segments: vec![Segment { x: 0, y: 0, width }],
             used: (0, 0),
         }
     }

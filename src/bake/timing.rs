@@ -30,7 +30,9 @@ pub fn durations_ms(frames: usize, frame_seconds: f32) -> Vec<u32> {
     }
     let cs = boundaries(frames, frame_seconds, 100.0);
     if cs.iter().all(|&d| d >= MIN_GIF_DELAY as u64) {
-        cs.into_iter().map(|d| (d * 10).min(u32::MAX as u64) as u32).collect()
+        cs.into_iter()
+            .map(|d| (d * 10).min(u32::MAX as u64) as u32)
+            .collect()
     } else {
         boundaries(frames, frame_seconds, 1000.0)
             .into_iter()
@@ -43,7 +45,9 @@ pub fn durations_ms(frames: usize, frame_seconds: f32) -> Vec<u32> {
 fn boundaries(frames: usize, frame_seconds: f32, per_second: f64) -> Vec<u64> {
     let step = frame_seconds.max(0.0) as f64 * per_second;
     let at = |i: usize| (i as f64 * step).round().clamp(0.0, u64::MAX as f64) as u64;
-    (0..frames).map(|i| at(i + 1).saturating_sub(at(i))).collect()
+    (0..frames)
+        .map(|i| at(i + 1).saturating_sub(at(i)))
+        .collect()
 }
 
 #[cfg(test)]

@@ -62,7 +62,9 @@ pub fn last_key_time(model: &Model) -> Option<f32> {
         .chain(uvs)
         .flatten()
         .filter(|t| t.is_finite())
-        .fold(None, |acc: Option<f32>, t| Some(acc.map_or(t, |a| a.max(t))))
+        .fold(None, |acc: Option<f32>, t| {
+            Some(acc.map_or(t, |a| a.max(t)))
+        })
 }
 
 /// Where a one-shot clip of `model` naturally ends: its last key, within

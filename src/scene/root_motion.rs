@@ -52,7 +52,11 @@ pub fn root_node(model: &Model) -> Option<usize> {
     // Each travelling candidate's sideways path relative to time 0.
     let mut moving: Vec<(usize, usize, Vec<Vec3>)> = Vec::new();
     for (i, n) in model.nodes.iter().enumerate() {
-        if n.anim.translation.as_ref().is_none_or(|t| t.times.len() < 2) {
+        if n.anim
+            .translation
+            .as_ref()
+            .is_none_or(|t| t.times.len() < 2)
+        {
             continue;
         }
         let last = last_translation_key(model, i)
@@ -205,7 +209,11 @@ fn coverage(model: &Model, group: &[usize]) -> f64 {
                 for v in 0..mesh.positions.len() {
                     total += 1;
                     let js = skin.vertex_joints.get(v).copied().unwrap_or([0; 4]);
-                    let ws = skin.vertex_weights.get(v).copied().unwrap_or([1.0, 0.0, 0.0, 0.0]);
+                    let ws = skin
+                        .vertex_weights
+                        .get(v)
+                        .copied()
+                        .unwrap_or([1.0, 0.0, 0.0, 0.0]);
                     let k = (0..4).fold(0, |b, k| if ws[k] > ws[b] { k } else { b });
                     let joint = skin.joints.get(js[k] as usize).copied();
                     if joint.is_some_and(under) {

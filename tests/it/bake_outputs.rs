@@ -591,7 +591,8 @@ fn grid_atlas_of_two_clips_of_different_lengths() {
         named_clips: true,
         pixels_per_unit: None,
     };
-    let atlas = kiln::bake::grid::paged_atlas(&job, 10, 20, [0.25, 0.75], &PackSpec::default()).unwrap();
+    let atlas =
+        kiln::bake::grid::paged_atlas(&job, 10, 20, [0.25, 0.75], &PackSpec::default()).unwrap();
     assert_eq!(
         atlas.pages,
         [kiln::bake::atlas::Page {
@@ -668,8 +669,8 @@ fn grid_atlas_of_two_clips_of_different_lengths() {
     // The size limits of the grid hold for every page: a sheet past them
     // continues on the next page, whole rows at a time (24576 × 8192 is as
     // many pixels as a page may hold), each row on one page.
-    let big = kiln::bake::grid::paged_atlas(&job, 8192, 8192, [0.5, 0.5], &PackSpec::default())
-        .unwrap();
+    let big =
+        kiln::bake::grid::paged_atlas(&job, 8192, 8192, [0.5, 0.5], &PackSpec::default()).unwrap();
     assert_eq!(
         big.pages,
         vec![
@@ -682,7 +683,11 @@ fn grid_atlas_of_two_clips_of_different_lengths() {
     );
     for t in &big.tags {
         let pages: Vec<usize> = big.frames[t.from..=t.to].iter().map(|f| f.page).collect();
-        assert!(pages.iter().all(|&p| p == pages[0]), "{} spans pages", t.name);
+        assert!(
+            pages.iter().all(|&p| p == pages[0]),
+            "{} spans pages",
+            t.name
+        );
     }
     assert_eq!(big.frames[7].page, 3);
     assert_eq!((big.frames[7].rect.x, big.frames[7].rect.y), (0, 0));

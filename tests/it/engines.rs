@@ -42,12 +42,15 @@ fn restore(f: &Frame, pages: &mut BTreeMap<PathBuf, RgbaImage>) -> RgbaImage {
 }
 
 fn read_json(path: &Path) -> Value {
-    serde_json::from_slice(&std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
-        .unwrap()
+    serde_json::from_slice(
+        &std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())),
+    )
+    .unwrap()
 }
 
 fn u(v: &Value) -> u32 {
-    v.as_u64().unwrap_or_else(|| panic!("not a whole number: {v}")) as u32
+    v.as_u64()
+        .unwrap_or_else(|| panic!("not a whole number: {v}")) as u32
 }
 
 /// One TexturePacker-shaped frame entry, as Phaser 3's parsers take it
@@ -73,10 +76,12 @@ fn phaser_frame(name: &str, src: &Value, image: &Path, pivot_keys: &[&str]) -> F
     } else {
         ([cut[2], cut[3]], [0, 0])
     };
-    let pivot = pivot_keys
-        .iter()
-        .find_map(|k| src.get(*k))
-        .map(|p| [p["x"].as_f64().unwrap() * real[0] as f64, p["y"].as_f64().unwrap() * real[1] as f64]);
+    let pivot = pivot_keys.iter().find_map(|k| src.get(*k)).map(|p| {
+        [
+            p["x"].as_f64().unwrap() * real[0] as f64,
+            p["y"].as_f64().unwrap() * real[1] as f64,
+        ]
+    });
     Frame {
         name: name.to_string(),
         image: image.to_path_buf(),
@@ -186,7 +191,10 @@ fn pixi(path: &Path) -> (Vec<Frame>, BTreeMap<String, Vec<Frame>>) {
             _ => [0, 0],
         };
         let pivot = d.get("anchor").map(|a| {
-            [a["x"].as_f64().unwrap() * real[0] as f64, a["y"].as_f64().unwrap() * real[1] as f64]
+            [
+                a["x"].as_f64().unwrap() * real[0] as f64,
+                a["y"].as_f64().unwrap() * real[1] as f64,
+            ]
         });
         textures.insert(
             k.clone(),
@@ -217,7 +225,11 @@ fn pixi(path: &Path) -> (Vec<Frame>, BTreeMap<String, Vec<Frame>>) {
         animations.insert(name.clone(), frames);
     }
     let mut all: Vec<Frame> = textures.into_values().collect();
-    for more in json["meta"]["related_multi_packs"].as_array().into_iter().flatten() {
+    for more in json["meta"]["related_multi_packs"]
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
         let (f, a) = pixi(&path.with_file_name(more.as_str().unwrap()));
         all.extend(f);
         animations.extend(a);
@@ -346,10 +358,17 @@ impl GdParser<'_> {
             c if c == b'-' || c.is_ascii_digit() => {
                 let start = self.i;
                 self.i += 1;
-                while self.i < self.s.len() && (self.s[self.i].is_ascii_digit() || b".e-".contains(&self.s[self.i])) {
+                while self.i < self.s.len()
+                    && (self.s[self.i].is_ascii_digit() || b".e-".contains(&self.s[self.i]))
+                {
                     self.i += 1;
                 }
-                GdValue::Number(std::str::from_utf8(&self.s[start..self.i]).unwrap().parse().unwrap())
+                GdValue::Number(
+                    std::str::from_utf8(&self.s[start..self.i])
+                        .unwrap()
+                        .parse()
+                        .unwrap(),
+                )
             }
             _ => {
                 let id = self.ident();
@@ -407,7 +426,10 @@ fn parse_tres(text: &str) -> Vec<Section> {
             let k = p.ident();
             assert!(p.eat(b'='), "'=' after {k} at {}", p.i);
             let v = p.value();
-            out.last_mut().expect("a property before any tag").props.insert(k, v);
+            out.last_mut()
+                .expect("a property before any tag")
+                .props
+                .insert(k, v);
         }
     }
     out
@@ -443,17 +465,26 @@ fn godot(path: &Path) -> (BTreeMap<String, GdAnimation>, GdValue) {
         match s.tag.as_str() {
             "ext_resource" => {
                 assert_eq!(s.fields["type"], GdValue::Str("Texture2D".into()));
-                let GdValue::Str(p) = &s.fields["path"] else { panic!() };
+                let GdValue::Str(p) = &s.fields["path"] else {
+                    panic!()
+                };
                 assert!(!p.contains("://"), "a path relative to the .tres");
-                let GdValue::Str(id) = &s.fields["id"] else { panic!() };
+                let GdValue::Str(id) = &s.fields["id"] else {
+                    panic!()
+                };
                 ext.insert(id.clone(), path.with_file_name(p));
             }
             "sub_resource" => {
                 assert_eq!(s.fields["type"], GdValue::Str("AtlasTexture".into()));
-                let GdValue::Str(id) = &s.fields["id"] else { panic!() };
+                let GdValue::Str(id) = &s.fields["id"] else {
+                    panic!()
+                };
                 let atlas = s.props["atlas"].arg("ExtResource");
                 let r = s.props["region"].nums("Rect2");
-                let m = s.props.get("margin").map_or(vec![0.0; 4], |m| m.nums("Rect2"));
+                let m = s
+                    .props
+                    .get("margin")
+                    .map_or(vec![0.0; 4], |m| m.nums("Rect2"));
                 sub.insert(
                     id.clone(),
                     Frame {
@@ -478,12 +509,17 @@ fn godot(path: &Path) -> (BTreeMap<String, GdAnimation>, GdValue) {
     let mut out = BTreeMap::new();
     for a in anims {
         for key in ["name", "speed", "loop", "frames"] {
-            assert!(a.get(key).is_some(), "an animation without {key} is skipped");
+            assert!(
+                a.get(key).is_some(),
+                "an animation without {key} is skipped"
+            );
         }
         let Some(GdValue::Name(name)) = a.get("name") else {
             panic!("name is a StringName")
         };
-        let Some(GdValue::Array(frames)) = a.get("frames") else { panic!() };
+        let Some(GdValue::Array(frames)) = a.get("frames") else {
+            panic!()
+        };
         let frames = frames
             .iter()
             .map(|f| {
@@ -517,7 +553,12 @@ fn bake_tentacle(tag: &str, extra: &str) -> PathBuf {
         s.join("animations/kiln_tentacle_wave.animation").display()
     );
     std::fs::write(tmp.join("r.yaml"), recipe).unwrap();
-    let report = kiln::bake_files(&[tmp.join("r.yaml")], &kiln::BakeOptions::default(), &kiln::NoProgress).unwrap();
+    let report = kiln::bake_files(
+        &[tmp.join("r.yaml")],
+        &kiln::BakeOptions::default(),
+        &kiln::NoProgress,
+    )
+    .unwrap();
     assert!(report.jobs[0].result.is_ok(), "{:?}", report.jobs[0].result);
     tmp
 }
@@ -528,7 +569,9 @@ fn rendered(tmp: &Path, name: &str) -> RgbaImage {
     let (clip, rest) = rest.split_once("_d").unwrap();
     let (dir, frame) = rest.split_once("_f").unwrap();
     let f: usize = frame.parse().unwrap();
-    image::open(tmp.join(format!("out/{clip}_{dir}_{f:02}.png"))).unwrap().to_rgba8()
+    image::open(tmp.join(format!("out/{clip}_{dir}_{f:02}.png")))
+        .unwrap()
+        .to_rgba8()
 }
 
 fn check_frames(tmp: &Path, frames: &[Frame], names: &[String], what: &str) {
@@ -555,7 +598,10 @@ fn gif_ms(tmp: &Path, clip: &str, dir: usize) -> Vec<u64> {
 
 #[test]
 fn every_format_restores_every_frame_as_its_engine_reads_it() {
-    let tmp = bake_tentacle("engines-one", "    pack: { layout: packed, trim: true, padding: 2, extrude: 1 }\n");
+    let tmp = bake_tentacle(
+        "engines-one",
+        "    pack: { layout: packed, trim: true, padding: 2, extrude: 1 }\n",
+    );
     let out = tmp.join("out");
     // 15 wave frames + 1 rest frame, 4 directions.
     let hash = phaser_hash(&out.join("t.json"));
@@ -569,12 +615,18 @@ fn every_format_restores_every_frame_as_its_engine_reads_it() {
     by_name.sort_by(|a, b| a.name.cmp(&b.name));
     let mut hash_sorted = hash.clone();
     hash_sorted.sort_by(|a, b| a.name.cmp(&b.name));
-    assert_eq!(by_name, hash_sorted, "the array describes the frames as the hash does");
+    assert_eq!(
+        by_name, hash_sorted,
+        "the array describes the frames as the hash does"
+    );
 
     // The pivot: one per direction, the same in every format.
     let pivot = |name: &str| hash.iter().find(|f| f.name == name).unwrap().pivot.unwrap();
     let p0 = pivot("t_wave_d0_f0");
-    assert!(p0[0] > 10.0 && p0[0] < 38.0 && p0[1] > 40.0 && p0[1] <= 64.0, "{p0:?}");
+    assert!(
+        p0[0] > 10.0 && p0[0] < 38.0 && p0[1] > 40.0 && p0[1] <= 64.0,
+        "{p0:?}"
+    );
     assert_eq!(pivot("t_wave_d0_f7"), p0);
     assert_eq!(pivot("t_rest_d0_f0"), p0);
 
@@ -585,11 +637,19 @@ fn every_format_restores_every_frame_as_its_engine_reads_it() {
     assert_eq!(tags[0].0, "wave_d0");
     for (name, frames, total) in &tags {
         let (clip, dir) = name.split_once("_d").unwrap();
-        let names: Vec<String> = (0..frames.len()).map(|f| format!("t_{clip}_d{dir}_f{f}")).collect();
+        let names: Vec<String> = (0..frames.len())
+            .map(|f| format!("t_{clip}_d{dir}_f{f}"))
+            .collect();
         check_frames(&tmp, frames, &names, &format!("aseprite {name}"));
         if clip == "wave" {
             let gif = gif_ms(&tmp, clip, dir.parse().unwrap());
-            assert_eq!(frames.iter().map(|f| f.duration.unwrap()).collect::<Vec<_>>(), gif);
+            assert_eq!(
+                frames
+                    .iter()
+                    .map(|f| f.duration.unwrap())
+                    .collect::<Vec<_>>(),
+                gif
+            );
             assert_eq!(*total, 1000, "15 frames at 15 fps");
         }
     }
@@ -611,25 +671,37 @@ fn every_format_restores_every_frame_as_its_engine_reads_it() {
     assert_eq!(gd.len(), 8);
     for (name, a) in &gd {
         let (clip, dir) = name.split_once("_d").unwrap();
-        let names: Vec<String> = (0..a.frames.len()).map(|f| format!("t_{clip}_d{dir}_f{f}")).collect();
+        let names: Vec<String> = (0..a.frames.len())
+            .map(|f| format!("t_{clip}_d{dir}_f{f}"))
+            .collect();
         let frames: Vec<Frame> = a.frames.iter().map(|f| f.0.clone()).collect();
         check_frames(&tmp, &frames, &names, &format!("godot {name}"));
         assert!(a.looping);
         if clip == "wave" {
             assert_eq!(a.speed, 15.0);
-            let ms: Vec<u64> = a.frames.iter().map(|f| (f.1 / a.speed * 1000.0).round() as u64).collect();
+            let ms: Vec<u64> = a
+                .frames
+                .iter()
+                .map(|f| (f.1 / a.speed * 1000.0).round() as u64)
+                .collect();
             assert_eq!(ms, gif_ms(&tmp, clip, dir.parse().unwrap()));
         }
         let p = pivots.get(name).unwrap().nums("Vector2");
         let want = pivot(&format!("t_{clip}_d{dir}_f0"));
-        assert!((p[0] - want[0]).abs() < 0.01 && (p[1] - want[1]).abs() < 0.01, "{name}: {p:?} vs {want:?}");
+        assert!(
+            (p[0] - want[0]).abs() < 0.01 && (p[1] - want[1]).abs() < 0.01,
+            "{name}: {p:?} vs {want:?}"
+        );
     }
 
     // The TexturePacker hash keeps kiln's clip table with exact rates.
     let meta = read_json(&out.join("t.json"));
     assert_eq!(meta["meta"]["clips"][0]["fps"], 15.0);
     assert_eq!(meta["meta"]["clips"][0]["loop"], true);
-    assert!(meta["meta"]["clips"][1].get("fps").is_none(), "a still has no rate");
+    assert!(
+        meta["meta"]["clips"][1].get("fps").is_none(),
+        "a still has no rate"
+    );
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
@@ -638,7 +710,10 @@ fn every_format_restores_every_frame_as_its_engine_reads_it() {
 /// one page, the multipack files linked as the loaders follow them.
 #[test]
 fn a_sheet_past_max_size_continues_on_pages_every_loader_follows() {
-    let tmp = bake_tentacle("engines-pages", "    pack: { layout: packed, trim: true, max_size: 160x128 }\n");
+    let tmp = bake_tentacle(
+        "engines-pages",
+        "    pack: { layout: packed, trim: true, max_size: 160x128 }\n",
+    );
     let out = tmp.join("out");
     let pages: Vec<PathBuf> = (0..)
         .map(|p| out.join(format!("t-{p}.png")))
@@ -652,12 +727,12 @@ fn a_sheet_past_max_size_continues_on_pages_every_loader_follows() {
     }
     // The hash: one file per page, each frame on exactly one.
     let mut seen: Vec<String> = Vec::new();
-    for p in 0..pages.len() {
+    for (p, page) in pages.iter().enumerate() {
         let frames = phaser_hash(&out.join(format!("t-{p}.json")));
         let names: Vec<String> = frames.iter().map(|f| f.name.clone()).collect();
         check_frames(&tmp, &frames, &names, &format!("hash page {p}"));
         for f in &frames {
-            assert_eq!(f.image, pages[p]);
+            assert_eq!(&f.image, page);
         }
         seen.extend(names);
     }
@@ -674,12 +749,17 @@ fn a_sheet_past_max_size_continues_on_pages_every_loader_follows() {
     assert_eq!(frames.len(), 64);
     assert_eq!(anims.len(), 8);
     for (name, a) in &anims {
-        assert!(a.iter().all(|f| f.image == a[0].image), "{name} spans pages");
+        assert!(
+            a.iter().all(|f| f.image == a[0].image),
+            "{name} spans pages"
+        );
     }
     // Godot: one resource over every page.
     let (gd, _) = godot(&out.join("t.tres"));
-    let images: std::collections::BTreeSet<PathBuf> =
-        gd.values().flat_map(|a| a.frames.iter().map(|f| f.0.image.clone())).collect();
+    let images: std::collections::BTreeSet<PathBuf> = gd
+        .values()
+        .flat_map(|a| a.frames.iter().map(|f| f.0.image.clone()))
+        .collect();
     assert_eq!(images.len(), pages.len());
     // Aseprite: a file per page, frames numbered from 0 in each.
     let tags: usize = (0..pages.len())

@@ -940,7 +940,10 @@ fn engine_keys_resolve() {
     let a = &jobs[0];
     assert_eq!(a.model.animation.root_motion, kiln::RootMotion::Keep);
     assert_eq!(a.view.framing.pixels_per_unit, Some(32.0));
-    assert_eq!(a.framing_group.as_ref().map(|g| (g.name.as_str(), g.line)), Some(("monsters", 9)));
+    assert_eq!(
+        a.framing_group.as_ref().map(|g| (g.name.as_str(), g.line)),
+        Some(("monsters", 9))
+    );
     assert_eq!(
         a.pack,
         PackSpec {
@@ -956,11 +959,17 @@ fn engine_keys_resolve() {
         (a.clips[0].looping, a.clips[0].root_motion),
         (Some(true), Some(kiln::RootMotion::InPlace))
     );
-    assert_eq!((a.clips[1].looping, a.clips[1].root_motion), (Some(false), None));
+    assert_eq!(
+        (a.clips[1].looping, a.clips[1].root_motion),
+        (Some(false), None)
+    );
     assert_eq!(
         a.output.metadata,
         [
-            (MetaFormat::TexturePackerHash, PathBuf::from("recipes/out/a/a.json")),
+            (
+                MetaFormat::TexturePackerHash,
+                PathBuf::from("recipes/out/a/a.json")
+            ),
             (MetaFormat::Godot, PathBuf::from("recipes/out/a/a.tres")),
         ]
     );
@@ -970,7 +979,11 @@ fn engine_keys_resolve() {
         Some(PathBuf::from("recipes/out/a/door_03.png"))
     );
     let b = &jobs[1];
-    assert_eq!(b.model.animation.root_motion, kiln::RootMotion::Keep, "`travel: true` is keep");
+    assert_eq!(
+        b.model.animation.root_motion,
+        kiln::RootMotion::Keep,
+        "`travel: true` is keep"
+    );
     // `pack:` merges key by key: the defaults' padding stays.
     assert_eq!(
         b.pack,
@@ -982,7 +995,10 @@ fn engine_keys_resolve() {
     assert_eq!(b.output.meta, None);
     let names: Vec<&str> = b.output.metadata.iter().map(|(f, _)| f.name()).collect();
     assert_eq!(names, ["pixi", "aseprite", "texturepacker-array"]);
-    assert_eq!(b.output.metadata[2].1, PathBuf::from("recipes/out/b/b.array.json"));
+    assert_eq!(
+        b.output.metadata[2].1,
+        PathBuf::from("recipes/out/b/b.array.json")
+    );
     assert!(jobs[2].output.metadata.is_empty());
     // Unset, everything stays as before: in place, fitted, a grid, the
     // JSON hash, looping as the format says.
@@ -993,7 +1009,13 @@ fn engine_keys_resolve() {
     assert_eq!(plain.pack, PackSpec::default());
     assert_eq!(plain.pack.max_size, (32768, 32768));
     assert_eq!(plain.clips[0].looping, None);
-    assert_eq!(plain.output.metadata, [(MetaFormat::TexturePackerHash, PathBuf::from("recipes/out/p/p.json"))]);
+    assert_eq!(
+        plain.output.metadata,
+        [(
+            MetaFormat::TexturePackerHash,
+            PathBuf::from("recipes/out/p/p.json")
+        )]
+    );
     assert!(!plain.output.prune);
     let packed = &parse("jobs:\n  - name: p\n    model: m.rsm\n    pack: { layout: packed }\n")[0];
     assert_eq!(packed.pack.max_size, (4096, 4096));

@@ -101,8 +101,15 @@ fn warrior_walk_in_place_keeps_its_box_and_reports_its_travel() {
     let frames = frames_in(&tmp.join("in_place"));
     assert_eq!(frames.len(), 28, "55 frames at 30 fps, sampled at 15");
     let xs: Vec<f32> = frames.iter().map(centre_x).collect();
-    assert!((xs[27] - xs[0]).abs() <= 2.0, "box centre drifts in place: {xs:?}");
-    assert!(spread(&xs) <= 8.0, "box centre swings {} px in place: {xs:?}", spread(&xs));
+    assert!(
+        (xs[27] - xs[0]).abs() <= 2.0,
+        "box centre drifts in place: {xs:?}"
+    );
+    assert!(
+        spread(&xs) <= 8.0,
+        "box centre swings {} px in place: {xs:?}",
+        spread(&xs)
+    );
 
     // The hip's travel as the file stores it: first and last key.
     let anim = kiln::formats::grimrock::parse_animation_file(&walk).unwrap();
@@ -187,9 +194,21 @@ fn arma_zombie_walk_in_place_reports_the_rtm_step() {
             xs[k]
         );
     }
-    assert!(spread(&xs) <= 10.0, "box centre swings {} px in place: {xs:?}", spread(&xs));
-    assert!((xs[15] - xs[0]).abs() <= 2.0, "a cycle ends {} px away", xs[15] - xs[0]);
-    let kept: Vec<f32> = frames_in(&tmp.join("keep")).iter().take(15).map(centre_x).collect();
+    assert!(
+        spread(&xs) <= 10.0,
+        "box centre swings {} px in place: {xs:?}",
+        spread(&xs)
+    );
+    assert!(
+        (xs[15] - xs[0]).abs() <= 2.0,
+        "a cycle ends {} px away",
+        xs[15] - xs[0]
+    );
+    let kept: Vec<f32> = frames_in(&tmp.join("keep"))
+        .iter()
+        .take(15)
+        .map(centre_x)
+        .collect();
     assert!(spread(&kept) > 90.0, "kept walk moves {} px", spread(&kept));
     let step = match kiln::formats::arma::rtm::parse(&std::fs::read(&rtm).unwrap(), &rtm).unwrap() {
         kiln::formats::arma::rtm::Rtm::Binarised(b) => b.step,
@@ -199,7 +218,11 @@ fn arma_zombie_walk_in_place_reports_the_rtm_step() {
     // One cycle: the moves of frames 0..15 (the 16th moves past the cycle's end).
     let meta = json(&tmp.join("in_place/z.json"));
     let sum: f64 = (0..15)
-        .map(|k| meta["frames"][format!("z_walk_d0_f{k}")]["rootMotion"]["x"].as_f64().unwrap())
+        .map(|k| {
+            meta["frames"][format!("z_walk_d0_f{k}")]["rootMotion"]["x"]
+                .as_f64()
+                .unwrap()
+        })
         .sum();
     let want = -(step.z as f64) * 30.0;
     assert!(
@@ -215,7 +238,8 @@ fn arma_zombie_walk_in_place_reports_the_rtm_step() {
 #[test]
 fn a_framing_group_keeps_relative_sizes_and_pixels_per_unit_is_exact() {
     let tmp = tempdir("rm-group");
-    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("recipes/samples/grimrock/mod_assets/models");
+    let models =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("recipes/samples/grimrock/mod_assets/models");
     let job = |name: &str, model: &str, extra: &str| {
         format!(
             "  - name: {name}\n    model: '{}'\n    clip: {{ time: 0 }}\n    directions: [0]\n    pitch: 0\n    size: 96x96\n    antialias: 1\n{extra}    output: {{ dir: out, sheet: false, frames: '{name}.png' }}\n",
@@ -229,7 +253,11 @@ fn a_framing_group_keeps_relative_sizes_and_pixels_per_unit_is_exact() {
         job("sign", "kiln_sign.model", group),
         job("tentacle_alone", "kiln_tentacle.model", ""),
         job("sign_alone", "kiln_sign.model", ""),
-        job("sign_scaled", "kiln_sign.model", "    scale: { pixels_per_unit: 20 }\n"),
+        job(
+            "sign_scaled",
+            "kiln_sign.model",
+            "    scale: { pixels_per_unit: 20 }\n"
+        ),
     );
     bake(&tmp, &recipe);
     let height = |name: &str| {
@@ -239,11 +267,17 @@ fn a_framing_group_keeps_relative_sizes_and_pixels_per_unit_is_exact() {
     // The models' own heights, from their posed vertices.
     let model_height = |file: &str| {
         let m = common::load(&models.join(file));
-        let pts: Vec<glam::Vec3> = kiln::render::posed_points(&kiln::scene::pose(&m, 0.0)).collect();
-        let (lo, hi) = pts.iter().fold((f32::MAX, f32::MIN), |(a, b), p| (a.min(p.y), b.max(p.y)));
+        let pts: Vec<glam::Vec3> =
+            kiln::render::posed_points(&kiln::scene::pose(&m, 0.0)).collect();
+        let (lo, hi) = pts
+            .iter()
+            .fold((f32::MAX, f32::MIN), |(a, b), p| (a.min(p.y), b.max(p.y)));
         hi - lo
     };
-    let (mt, ms) = (model_height("kiln_tentacle.model"), model_height("kiln_sign.model"));
+    let (mt, ms) = (
+        model_height("kiln_tentacle.model"),
+        model_height("kiln_sign.model"),
+    );
     assert!((mt / ms - 1.5).abs() < 0.01, "{mt} / {ms}");
     let (t, s) = (height("tentacle"), height("sign"));
     assert!(
@@ -283,12 +317,18 @@ fn a_one_shot_door_ends_open() {
     let mut anim = gr::Animation::new(1, 30.0, 30);
     let mut track = gr::Track::new(b"sign");
     for k in 0..30 {
-        track.positions.push(glam::Vec3::new(0.0, 2.0 * k as f32 / 29.0, 0.0));
+        track
+            .positions
+            .push(glam::Vec3::new(0.0, 2.0 * k as f32 / 29.0, 0.0));
         track.rotations.push(glam::Quat::IDENTITY);
         track.scales.push(glam::Vec3::ONE);
     }
     anim.tracks.push(track);
-    std::fs::write(assets.join("door_open.animation"), gr::write_animation(&anim)).unwrap();
+    std::fs::write(
+        assets.join("door_open.animation"),
+        gr::write_animation(&anim),
+    )
+    .unwrap();
     let recipe = |name: &str, extra: &str| {
         format!(
             "  - name: {name}\n    model: mod_assets/models/door.model\n    clips: [{{ name: open, animation: mod_assets/door_open.animation{extra} }}]\n    directions: [0]\n    pitch: 0\n    size: 64x128\n    antialias: 1\n    scale: {{ pixels_per_unit: 20 }}\n    framing: {{ group: doors }}\n    output: {{ dir: {name}, frames: 'f_{{frame:03}}.png' }}\n"
@@ -321,7 +361,10 @@ fn a_one_shot_door_ends_open() {
     assert!((last - 40.0).abs() <= 1.0, "{last}");
     let fast_loop = frames_in(&tmp.join("looped_fast"));
     let back = bottom(&fast_loop[0]) - bottom(fast_loop.last().unwrap());
-    assert!(back < 30.0, "the looping door is at {back} px, not swinging back");
+    assert!(
+        back < 30.0,
+        "the looping door is at {back} px, not swinging back"
+    );
     let meta = json(&tmp.join("once/once.json"));
     assert_eq!(meta["meta"]["clips"][0]["loop"], false);
     assert_eq!(meta["meta"]["clips"][0]["fps"], 12.0);

@@ -39,7 +39,11 @@ fn restore(page: &RgbaImage, entry: &Value) -> RgbaImage {
     let mut out = RgbaImage::new(g(&entry["sourceSize"]["w"]), g(&entry["sourceSize"]["h"]));
     for y in 0..g(&f["h"]) {
         for x in 0..g(&f["w"]) {
-            out.put_pixel(g(&s["x"]) + x, g(&s["y"]) + y, *page.get_pixel(g(&f["x"]) + x, g(&f["y"]) + y));
+            out.put_pixel(
+                g(&s["x"]) + x,
+                g(&s["y"]) + y,
+                *page.get_pixel(g(&f["x"]) + x, g(&f["y"]) + y),
+            );
         }
     }
     out
@@ -83,7 +87,10 @@ fn packed_trimmed_warrior_takes_a_quarter_of_the_grid_and_restores_exactly() {
         let (clip, rest) = rest.split_once("_d").unwrap();
         let (dir, f) = rest.split_once("_f").unwrap();
         let file = out.join(format!("{clip}_{dir}_{:02}.png", f.parse::<u32>().unwrap()));
-        assert!(restore(&page, entry) == png(&file), "{name} differs from its frame");
+        assert!(
+            restore(&page, entry) == png(&file),
+            "{name} differs from its frame"
+        );
     }
     println!(
         "warrior: grid {}x{}, packed {}x{} ({:.1} %)",
@@ -102,7 +109,8 @@ fn packed_trimmed_warrior_takes_a_quarter_of_the_grid_and_restores_exactly() {
 #[test]
 fn a_grid_past_max_size_continues_on_pages_of_whole_rows() {
     let tmp = tempdir("sheets-grid-pages");
-    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("recipes/samples/data/model/kiln/beacon.rsm");
+    let model =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("recipes/samples/data/model/kiln/beacon.rsm");
     let recipe = |pack: &str| {
         format!(
             "jobs:\n  - name: b\n    model: '{}'\n    clip: {{ frames: 3 }}\n    size: 16x16\n    antialias: 1\n    background: '#203040'\n    pack: {pack}\n    output: {{ dir: out, frames: 'f_{{dir}}_{{frame}}.png' }}\n",
@@ -136,7 +144,10 @@ fn a_grid_past_max_size_continues_on_pages_of_whole_rows() {
             let f: u32 = f.parse().unwrap();
             assert_eq!(d / 2, p, "{name} on page {p}");
             let (x, y) = (f * 20 + 1, (d % 2) * 20 + 1);
-            assert_eq!((entry["frame"]["x"].as_u64(), entry["frame"]["y"].as_u64()), (Some(x as u64), Some(y as u64)));
+            assert_eq!(
+                (entry["frame"]["x"].as_u64(), entry["frame"]["y"].as_u64()),
+                (Some(x as u64), Some(y as u64))
+            );
             let rendered = png(&out.join(format!("f_{d}_{f}.png")));
             assert!(restore(&page, entry) == rendered, "{name}");
             // The extruded border repeats the frame's edge.
@@ -147,13 +158,24 @@ fn a_grid_past_max_size_continues_on_pages_of_whole_rows() {
     }
     // Powers of two: pages as large as 64 × 32 (the largest power of two
     // within 48), one row each, eight pages.
-    bake(&tmp, &recipe("{ max_size: 64x48, padding: 2, extrude: 1, power_of_two: true }"));
+    bake(
+        &tmp,
+        &recipe("{ max_size: 64x48, padding: 2, extrude: 1, power_of_two: true }"),
+    );
     for p in 0..8 {
-        assert_eq!(image::image_dimensions(out.join(format!("b-{p}.png"))).unwrap(), (64, 32));
+        assert_eq!(
+            image::image_dimensions(out.join(format!("b-{p}.png"))).unwrap(),
+            (64, 32)
+        );
     }
     // A row wider than a page is refused before anything is rendered.
     std::fs::write(tmp.join("r.yaml"), recipe("{ max_size: 40x64 }")).unwrap();
-    let report = kiln::bake_files(&[tmp.join("r.yaml")], &kiln::BakeOptions::default(), &kiln::NoProgress).unwrap();
+    let report = kiln::bake_files(
+        &[tmp.join("r.yaml")],
+        &kiln::BakeOptions::default(),
+        &kiln::NoProgress,
+    )
+    .unwrap();
     let e = report.jobs[0].result.as_ref().unwrap_err().to_string();
     assert!(
         e.contains("a grid row of 3 frames of 16x16 (with spacing) is 48x16 pixels, more than the page's max_size 40x64"),
@@ -169,7 +191,8 @@ fn a_grid_past_max_size_continues_on_pages_of_whole_rows() {
 #[test]
 fn animations_hold_the_clip_exactly() {
     let tmp = tempdir("sheets-timing");
-    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("recipes/samples/data/model/kiln/windmill.rsm2");
+    let model =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("recipes/samples/data/model/kiln/windmill.rsm2");
     bake(
         &tmp,
         &format!(
@@ -194,7 +217,11 @@ fn animations_hold_the_clip_exactly() {
     assert_eq!(repeat, gif::Repeat::Infinite);
     let meta = json(&out.join("w.json"));
     let ms: Vec<u64> = (0..12)
-        .map(|f| meta["frames"][format!("w_spin_d0_f{f}")]["duration"].as_u64().unwrap())
+        .map(|f| {
+            meta["frames"][format!("w_spin_d0_f{f}")]["duration"]
+                .as_u64()
+                .unwrap()
+        })
         .collect();
     assert_eq!(ms, spin.iter().map(|c| c * 10).collect::<Vec<_>>());
     assert_eq!(meta["meta"]["clips"][0]["fps"], 12.0);
@@ -205,7 +232,9 @@ fn animations_hold_the_clip_exactly() {
     assert_eq!(meta["meta"]["clips"][1]["loop"], false);
 
     let apng = |name: &str| {
-        let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(out.join(name)).unwrap()));
+        let dec = png::Decoder::new(std::io::BufReader::new(
+            std::fs::File::open(out.join(name)).unwrap(),
+        ));
         let mut reader = dec.read_info().unwrap();
         let actl = reader.info().animation_control.unwrap();
         let mut frames = Vec::new();
@@ -223,7 +252,10 @@ fn animations_hold_the_clip_exactly() {
     for (f, (delay, pixels)) in frames.iter().enumerate() {
         assert_eq!(*delay, (1, 12));
         let want = png(&out.join(format!("spin_{f:02}.png")));
-        assert!(pixels == want.as_raw(), "APNG frame {f} is not the rendered frame");
+        assert!(
+            pixels == want.as_raw(),
+            "APNG frame {f} is not the rendered frame"
+        );
     }
     assert!(
         frames[0].1.chunks(4).any(|p| p[3] > 0 && p[3] < 255),
@@ -239,7 +271,8 @@ fn animations_hold_the_clip_exactly() {
 #[test]
 fn prune_removes_what_an_earlier_bake_left_and_nothing_else() {
     let tmp = tempdir("sheets-prune");
-    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("recipes/samples/data/model/kiln/beacon.rsm");
+    let model =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("recipes/samples/data/model/kiln/beacon.rsm");
     let recipe = |dirs: u32| {
         format!(
             "jobs:\n  - name: b\n    model: '{m}'\n    clip: {{ frames: 2 }}\n    directions: {dirs}\n    size: 16x16\n    antialias: 1\n    output: {{ dir: out, gif: '{{name}}_{{dir}}.gif' }}\n  - name: b_x\n    model: '{m}'\n    clip: {{ time: 0 }}\n    directions: [0]\n    size: 16x16\n    output: {{ dir: out, sheet: false, gif: 'b_9.gif' }}\n",
@@ -288,7 +321,17 @@ fn prune_removes_what_an_earlier_bake_left_and_nothing_else() {
     left.sort();
     assert_eq!(
         left,
-        ["b.json", "b.png", "b_0.gif", "b_1.gif", "b_2.gif", "b_3.gif", "b_9.gif", "b_notes.gif", "notes.txt"]
+        [
+            "b.json",
+            "b.png",
+            "b_0.gif",
+            "b_1.gif",
+            "b_2.gif",
+            "b_3.gif",
+            "b_9.gif",
+            "b_notes.gif",
+            "notes.txt"
+        ]
     );
     let _ = std::fs::remove_dir_all(&tmp);
 }
@@ -316,7 +359,12 @@ fn top_down_views_turn_with_yaw() {
     let images: Vec<RgbaImage> = yaws.iter().map(|&yaw| render(yaw, &view)).collect();
     for i in 0..4 {
         for j in i + 1..4 {
-            assert!(images[i] != images[j], "yaws {} and {} give the same image", i * 90, j * 90);
+            assert!(
+                images[i] != images[j],
+                "yaws {} and {} give the same image",
+                i * 90,
+                j * 90
+            );
         }
     }
     let world_lit = kiln::ViewSpec {
@@ -335,12 +383,24 @@ fn top_down_views_turn_with_yaw() {
             .zip(next.pixels())
             .filter(|(a, b)| a.0.iter().zip(b.0).all(|(x, y)| x.abs_diff(y) <= 2))
             .count();
-        assert!(close * 100 >= 99 * 96 * 96, "yaw {} turned is not yaw {}: {close}", i * 90, (i + 1) * 90);
+        assert!(
+            close * 100 >= 99 * 96 * 96,
+            "yaw {} turned is not yaw {}: {close}",
+            i * 90,
+            (i + 1) * 90
+        );
     }
     common::assert_golden("corpus/box_error_top_yaw0", &images[0]);
     // Straight up mirrors it: the box's other face, front at the top.
     let below = model
-        .render(0.0, 0.0, &kiln::ViewSpec { pitch: -90.0, ..view })
+        .render(
+            0.0,
+            0.0,
+            &kiln::ViewSpec {
+                pitch: -90.0,
+                ..view
+            },
+        )
         .unwrap()
         .image;
     assert!(below != images[0]);
@@ -351,12 +411,17 @@ fn top_down_views_turn_with_yaw() {
 #[test]
 fn render_refuses_a_file_it_cannot_write() {
     let tmp = tempdir("sheets-jpg");
-    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("recipes/samples/data/model/kiln/beacon.rsm");
+    let model =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("recipes/samples/data/model/kiln/beacon.rsm");
     let m = model.to_str().unwrap();
     for name in ["x.jpg", "x.JPEG", "x"] {
         let o = kiln(&["render", m, "-o", name], &tmp);
         assert_eq!(o.status.code(), Some(2), "{name}: {}", stderr(&o));
-        assert!(stderr(&o).contains("kiln writes PNG images only"), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("kiln writes PNG images only"),
+            "{}",
+            stderr(&o)
+        );
         assert!(!tmp.join(name).exists());
     }
     let o = kiln(&["render", m, "-o", "x.PNG", "--size", "16x16"], &tmp);

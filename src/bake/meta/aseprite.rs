@@ -152,11 +152,7 @@ pub fn json(atlas: &Atlas, job: &AtlasJob<'_>) -> String {
                     to: t.to,
                     direction: "forward",
                     color: "#000000ff",
-                    repeat: job
-                        .clips
-                        .get(t.clip)
-                        .filter(|c| !c.looping)
-                        .map(|_| "1"),
+                    repeat: job.clips.get(t.clip).filter(|c| !c.looping).map(|_| "1"),
                 })
                 .collect(),
             layers: [Layer {

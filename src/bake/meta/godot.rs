@@ -63,7 +63,10 @@ pub fn tres(atlas: &Atlas, job: &AtlasJob<'_>, images: &[String]) -> String {
     }
     out.push('\n');
     for (i, (page, rect, source, (w, h))) in subs.iter().enumerate() {
-        let _ = writeln!(out, "[sub_resource type=\"AtlasTexture\" id=\"AtlasTexture_{i}\"]");
+        let _ = writeln!(
+            out,
+            "[sub_resource type=\"AtlasTexture\" id=\"AtlasTexture_{i}\"]"
+        );
         let _ = writeln!(out, "atlas = ExtResource(\"{}_page{page}\")", page + 1);
         let _ = writeln!(
             out,
@@ -120,7 +123,9 @@ pub fn tres(atlas: &Atlas, job: &AtlasJob<'_>, images: &[String]) -> String {
     out.push_str("]\n");
     out.push_str("metadata/pivots = {");
     for (k, t) in atlas.tags.iter().enumerate() {
-        let Some(f) = atlas.frames.get(t.from) else { continue };
+        let Some(f) = atlas.frames.get(t.from) else {
+            continue;
+        };
         let _ = write!(
             out,
             "{}\n{}: Vector2({}, {})",

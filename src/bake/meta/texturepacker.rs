@@ -137,7 +137,10 @@ struct Meta<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     size: Option<Wh>,
     scale: &'static str,
-    #[serde(rename = "related_multi_packs", skip_serializing_if = "<[_]>::is_empty")]
+    #[serde(
+        rename = "related_multi_packs",
+        skip_serializing_if = "<[_]>::is_empty"
+    )]
     related_multi_packs: &'a [String],
     frame_tags: Vec<TagEntry<'a>>,
     directions: Vec<DirEntry>,

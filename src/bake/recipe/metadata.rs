@@ -33,7 +33,8 @@ impl MetaFormat {
     ];
 
     /// The names a recipe may write, for messages.
-    pub const NAMES: &'static str = "texturepacker-hash, texturepacker-array, aseprite, pixi, godot";
+    pub const NAMES: &'static str =
+        "texturepacker-hash, texturepacker-array, aseprite, pixi, godot";
 
     /// The format's name as a recipe writes it.
     pub fn name(self) -> &'static str {
@@ -120,7 +121,10 @@ mod tests {
     fn pages_are_numbered_before_the_suffix() {
         let p = |s: &str, suffix: &str| page_path(Path::new(s), 2, suffix);
         assert_eq!(p("out/w.png", ""), PathBuf::from("out/w-2.png"));
-        assert_eq!(p("out/w.pixi.json", ".pixi.json"), PathBuf::from("out/w-2.pixi.json"));
+        assert_eq!(
+            p("out/w.pixi.json", ".pixi.json"),
+            PathBuf::from("out/w-2.pixi.json")
+        );
         assert_eq!(p("out/a.b.json", ".json"), PathBuf::from("out/a.b-2.json"));
         assert_eq!(p("out/a.b.png", ""), PathBuf::from("out/a.b-2.png"));
         assert_eq!(p("out/sheet", ""), PathBuf::from("out/sheet-2"));

@@ -49,12 +49,12 @@ pub use clips::ClipSpec;
 pub use directions::Direction;
 pub use error::RecipeError;
 pub use job::{FramingGroup, Job};
-pub use metadata::{page_path, MetaFormat};
-pub use pack::PackSpec;
 #[cfg(feature = "internals")]
 pub use maps::MapViewCamera;
 pub use maps::{GifSpec, MapJob, MapViewSpec};
+pub use metadata::{page_path, MetaFormat};
 pub use output::Outputs;
+pub use pack::PackSpec;
 pub use template::{Matcher, Template};
 pub use values::PackLayout;
 
@@ -259,7 +259,9 @@ fn output_patterns(job: &Job) -> Vec<(PathBuf, Option<Location>)> {
 /// that differs from the group's first.
 fn check_framing_groups(file: &Path, jobs: &[Job]) -> Result<(), RecipeError> {
     for (i, job) in jobs.iter().enumerate() {
-        let Some(g) = &job.framing_group else { continue };
+        let Some(g) = &job.framing_group else {
+            continue;
+        };
         let Some(first) = jobs[..i]
             .iter()
             .find(|o| o.framing_group.as_ref().is_some_and(|h| h.name == g.name))

@@ -118,7 +118,8 @@ pub(super) fn resolve_output(
     let meta = match meta_named {
         Some(s) => match &s.value {
             OutName::Off => {
-                if let (Some(l), true) = (listed, formats.contains(&MetaFormat::TexturePackerHash)) {
+                if let (Some(l), true) = (listed, formats.contains(&MetaFormat::TexturePackerHash))
+                {
                     return Err(ctx.err(
                         &l.referenced,
                         &lab.of(j.metadata.is_some()),

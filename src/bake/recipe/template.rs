@@ -246,12 +246,27 @@ mod tests {
     #[test]
     fn numbers_take_a_zero_padded_width() {
         let t = Template::parse("{name}_{clip}_{dir:02}_{frame:03}.png", ALL).unwrap();
-        let d = Direction { index: 4, yaw: -45.0 };
-        assert_eq!(t.render("w", Some("walk"), Some(&d), Some(7)), "w_walk_04_007.png");
-        assert_eq!(t.render("w", Some("walk"), Some(&d), Some(1234)), "w_walk_04_1234.png");
+        let d = Direction {
+            index: 4,
+            yaw: -45.0,
+        };
+        assert_eq!(
+            t.render("w", Some("walk"), Some(&d), Some(7)),
+            "w_walk_04_007.png"
+        );
+        assert_eq!(
+            t.render("w", Some("walk"), Some(&d), Some(1234)),
+            "w_walk_04_1234.png"
+        );
         let y = Template::parse("{yaw:04}", ALL).unwrap();
         assert_eq!(y.render("w", None, Some(&d), None), "-045");
-        for bad in ["{frame:3}", "{frame:0}", "{frame:010}", "{frame:0x}", "{name:03}"] {
+        for bad in [
+            "{frame:3}",
+            "{frame:0}",
+            "{frame:010}",
+            "{frame:0x}",
+            "{name:03}",
+        ] {
             assert!(Template::parse(bad, ALL).is_err(), "{bad}");
         }
         assert_eq!(
@@ -262,7 +277,9 @@ mod tests {
 
     #[test]
     fn matchers_find_what_the_template_could_write() {
-        let m = Template::parse("{name}_{clip}_{dir}.gif", ALL).unwrap().matcher("orc");
+        let m = Template::parse("{name}_{clip}_{dir}.gif", ALL)
+            .unwrap()
+            .matcher("orc");
         assert!(m.matches("orc_walk_7.gif"));
         assert!(m.matches("orc_run_fast_12.gif"));
         assert!(!m.matches("orc_walk_.gif"));
@@ -270,7 +287,9 @@ mod tests {
         assert!(!m.matches("orcs_walk_3.gif"));
         assert!(!m.matches("orc_walk_3.png"));
         assert!(!m.matches("sub/orc_walk_3.gif"));
-        let y = Template::parse("f/{yaw}/{frame:03}.png", ALL).unwrap().matcher("orc");
+        let y = Template::parse("f/{yaw}/{frame:03}.png", ALL)
+            .unwrap()
+            .matcher("orc");
         assert!(y.matches("f/-45/001.png"));
         assert!(y.matches("f/90/12.png"));
         assert!(!y.matches("f/x/12.png"));

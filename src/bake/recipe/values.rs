@@ -7,8 +7,8 @@
 //! the value itself.
 
 use super::defaults::MAX_DIRECTIONS;
-use super::metadata::MetaFormat;
 use super::error::{Ctx, RecipeError};
+use super::metadata::MetaFormat;
 use crate::color::parse_color;
 use glam::Vec3;
 use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
