@@ -1,12 +1,12 @@
 //! The atlas: where each rendered frame sits on which page, between the
 //! renderer's images and every file made from them.
 //!
-//! A producer lays frames out (the grid of [`super::grid`]: one row
-//! per clip × direction, one column per frame); the sheet compositor
-//! ([`super::sheet`]) copies pixels by it and each metadata writer
-//! ([`super::meta`]) describes it. Neither needs to know how the layout was
-//! chosen, so a packer that trims frames or spreads them over several pages
-//! only has to produce an [`Atlas`].
+//! A producer lays frames out — the grid of [`super::grid`] (one row per
+//! clip × direction, one column per frame) or the packed pages of
+//! [`super::packed`] (trimmed frames, twins stored once) — on one page or
+//! several; the sheet compositor ([`super::sheet`]) copies pixels by it and
+//! each metadata writer ([`super::meta`]) describes it. Neither needs to
+//! know how the layout was chosen.
 //!
 //! Frames are in sheet order: clip by clip, direction by direction, frame
 //! by frame. That order is the frame list the metadata writes, and tags
