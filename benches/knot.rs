@@ -69,6 +69,7 @@ fn bench(c: &mut Criterion) {
         projection: Projection::Perspective { fov_deg: 35.0 },
         padding: 0.05,
         zoom: 1.0,
+        pixels_per_unit: None,
     };
     let cameras = fit_cameras(&points, &views, 1.0, &framing);
     let batches = kiln::render::batches(&model, &posed);

@@ -41,6 +41,11 @@ pub struct Framing {
     pub padding: f32,
     /// > 1 enlarges the model beyond the fitted size (may crop), < 1 shrinks it.
     pub zoom: f32,
+    /// A fixed scale instead of fitting: this many pixels per model unit
+    /// (metres for Grimrock and Arma, RO units for RSM), measured at the
+    /// framed centre for a perspective camera. Padding and zoom apply to
+    /// fitting only.
+    pub pixels_per_unit: Option<f32>,
 }
 
 impl Default for Framing {
@@ -49,6 +54,7 @@ impl Default for Framing {
             projection: Projection::Orthographic,
             padding: 0.05,
             zoom: 1.0,
+            pixels_per_unit: None,
         }
     }
 }
@@ -62,16 +68,116 @@ pub fn yaw_pitch_vector(yaw: f32, pitch: f32) -> Vec3 {
     Vec3::new(sy * cp, sp, cy * cp)
 }
 
-/// The rotation-only view matrix looking from `dir` toward the origin.
-fn view_rotation(dir: Vec3) -> Mat4 {
-    // Straight up or down: any horizontal up vector works; pick one that
-    // keeps yaw 0's image upright.
+/// The rotation-only view matrix of a camera at `yaw`/`pitch` looking at
+/// the origin.
+///
+/// Straight down (pitch 90) the screen's up is the way the camera faces at
+/// that yaw, the limit of tilting it down from the horizon: at yaw 0 the
+/// model's back (−Z) is up and its front at the bottom of the image, and
+/// the image turns with the yaw. Straight up (pitch −90) mirrors that: the
+/// model's front is up at yaw 0.
+pub fn view_rotation(yaw: f32, pitch: f32) -> Mat4 {
+    let dir = yaw_pitch_vector(yaw, pitch);
     let up = if dir.cross(Vec3::Y).length_squared() < 1e-8 {
-        Vec3::NEG_Z * dir.y.signum()
+        let (sy, cy) = yaw.to_radians().sin_cos();
+        -Vec3::new(sy, 0.0, cy) * dir.y.signum()
     } else {
         Vec3::Y
     };
     Mat4::look_to_rh(Vec3::ZERO, -dir, up)
+}
+
+/// One camera per view: fitted around `points` ([`fit_cameras`]), or at
+/// the fixed scale of `framing.pixels_per_unit` ([`scaled_cameras`]), for
+/// images of `width × height` pixels.
+pub fn frame_cameras(
+    points: &[Vec3],
+    views: &[(f32, f32)],
+    width: u32,
+    height: u32,
+    framing: &Framing,
+) -> Vec<Camera> {
+    let aspect = width as f32 / height.max(1) as f32;
+    match framing.pixels_per_unit {
+        Some(ppu) => scaled_cameras(points, views, width, height, framing.projection, ppu),
+        None => fit_cameras(points, views, aspect, framing),
+    }
+}
+
+/// Cameras at a fixed scale of `ppu` pixels per unit, centred on the
+/// points' bounding box like a fitted camera; what does not fit is cut.
+/// A perspective camera has that scale at the centre's depth.
+pub fn scaled_cameras(
+    points: &[Vec3],
+    views: &[(f32, f32)],
+    width: u32,
+    height: u32,
+    projection: Projection,
+    ppu: f32,
+) -> Vec<Camera> {
+    let (centre, radius) = bounds(points);
+    let ppu = if ppu.is_finite() && ppu > 0.0 {
+        ppu
+    } else {
+        1.0
+    };
+    let half_h = height.max(1) as f32 * 0.5 / ppu;
+    let half_w = width.max(1) as f32 * 0.5 / ppu;
+    views
+        .iter()
+        .map(|&(y, p)| {
+            let r = view_rotation(y, p);
+            match projection {
+                Projection::Orthographic => {
+                    let dist = radius * 2.0 + 1.0;
+                    let view = Mat4::from_translation(Vec3::new(0.0, 0.0, -dist))
+                        * r
+                        * Mat4::from_translation(-centre);
+                    let proj = Mat4::orthographic_rh(
+                        -half_w,
+                        half_w,
+                        -half_h,
+                        half_h,
+                        dist - radius * 1.01 - 1e-3,
+                        dist + radius * 1.01 + 1e-3,
+                    );
+                    Camera { view, proj }
+                }
+                Projection::Perspective { fov_deg } => {
+                    let fov = fov_deg.clamp(1.0, 170.0).to_radians();
+                    let dist = half_h / (fov * 0.5).tan();
+                    let near = (dist - radius).max(dist * 1e-3).max(1e-4);
+                    let far = dist + radius * 1.01 + 1e-3;
+                    let view = Mat4::from_translation(Vec3::new(0.0, 0.0, -dist))
+                        * r
+                        * Mat4::from_translation(-centre);
+                    Camera {
+                        view,
+                        proj: Mat4::perspective_rh(fov, half_w / half_h, near, far),
+                    }
+                }
+            }
+        })
+        .collect()
+}
+
+/// The centre of the finite points' bounding box and their largest
+/// distance from it (1 for no points).
+fn bounds(points: &[Vec3]) -> (Vec3, f32) {
+    let (min, max) = points.iter().filter(|p| p.is_finite()).fold(
+        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+        |(lo, hi), &p| (lo.min(p), hi.max(p)),
+    );
+    if min.x > max.x {
+        return (Vec3::ZERO, 1.0);
+    }
+    let c = (min + max) * 0.5;
+    let r = points
+        .iter()
+        .filter(|p| p.is_finite())
+        .map(|p| (*p - c).length())
+        .fold(0.0f32, f32::max);
+    (c, r.max(1e-3))
 }
 
 /// Fits one camera per view (yaw, pitch) so that every point stays in frame
@@ -103,10 +209,7 @@ pub fn fit_cameras(
         1.0
     };
     let fill = (1.0 - 2.0 * framing.padding.clamp(0.0, 0.45)) * framing.zoom.max(1e-3);
-    let rots: Vec<Mat4> = views
-        .iter()
-        .map(|&(y, p)| view_rotation(yaw_pitch_vector(y, p)))
-        .collect();
+    let rots: Vec<Mat4> = views.iter().map(|&(y, p)| view_rotation(y, p)).collect();
 
     match framing.projection {
         Projection::Orthographic => {
@@ -269,6 +372,7 @@ mod tests {
                 projection,
                 padding: 0.1,
                 zoom: 1.0,
+                pixels_per_unit: None,
             };
             for aspect in [1.0, 2.0, 0.5] {
                 let cams = fit_cameras(&cloud(), &views, aspect, &framing);

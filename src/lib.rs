@@ -180,7 +180,10 @@ pub mod verify;
 #[cfg(not(feature = "internals"))]
 mod verify;
 
-pub use bake::recipe::{ClipSpec, Direction, GifSpec, Job, MapJob, MapViewSpec, Outputs, Template};
+pub use bake::recipe::{
+    ClipSpec, Direction, FramingGroup, GifSpec, Job, MapJob, MapViewSpec, MetaFormat, Outputs,
+    PackLayout, PackSpec, Template,
+};
 pub use bake::shard::{plan, plan_json, PlannedJob};
 pub use bake::state::STATE_FILE;
 pub use bake::{
@@ -222,7 +225,7 @@ pub mod archives {
     pub use crate::source::lzss;
     pub use crate::source::pbo::{write_pbo, Pbo};
 }
-pub use spec::{AnimationSettings, FileRef, Lod, ModelSpec, RestPose, SkeletonSpec};
+pub use spec::{AnimationSettings, FileRef, Lod, ModelSpec, RestPose, RootMotion, SkeletonSpec};
 pub use verify::compare::{
     compare_files, compare_images, ImageDiff, PixelBudget, Tolerance, Verdict,
 };

@@ -4,8 +4,8 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use kiln::{
     BakeOptions, Clip, Error, ExportClip, FileKind, FileRef, JobOutcome, Lod, Map, MapView,
-    MapViewCamera, Model, ModelSpec, Progress, Projection, Recipe, RestPose, SkeletonSpec, Step,
-    ViewSpec,
+    MapViewCamera, Model, ModelSpec, Progress, Projection, Recipe, RestPose, RootMotion,
+    SkeletonSpec, Step, ViewSpec,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -106,6 +106,9 @@ struct BakeArgs {
     /// Bake shard K of N (1-based), or `auto` (KILN_SHARD, Kubernetes JOB_COMPLETION_INDEX with KILN_SHARD_COUNT, Slurm array variables)
     #[arg(long, value_name = "K/N|auto", value_parser = parse_shard)]
     shard: Option<kiln::Shard>,
+    /// Remove files an earlier bake of a job wrote and this one does not (as `output: { prune: true }`)
+    #[arg(long)]
+    prune: bool,
 }
 
 #[derive(Args)]
@@ -229,6 +232,13 @@ enum ProjectionArg {
     Perspective,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum RootMotionArg {
+    #[value(name = "in-place", alias = "in_place")]
+    InPlace,
+    Keep,
+}
+
 #[derive(Args)]
 struct ViewArgs {
     /// Camera yaw in degrees (0 = front, positive turns the camera counter-clockwise seen from above)
@@ -291,8 +301,11 @@ struct ModelArgs {
     /// Arma: the skeleton's class name in --skeleton-config
     #[arg(long, value_name = "NAME", requires = "skeleton_config")]
     skeleton_class: Option<String>,
-    /// Arma: move the model by the RTM's step instead of animating in place
-    #[arg(long)]
+    /// What happens to a clip's root travel: taken out so the model animates in place, or kept
+    #[arg(long, value_enum, value_name = "MODE", default_value = "in-place")]
+    root_motion: RootMotionArg,
+    /// Deprecated: the same as --root-motion keep
+    #[arg(long, hide = true, conflicts_with = "root_motion")]
     travel: bool,
     /// Arma: which LOD of a P3D, by index (default: the most detailed visual LOD)
     #[arg(long, value_name = "INDEX")]
@@ -313,7 +326,10 @@ impl ModelArgs {
         }
         spec.lod = self.lod.map(|i| Lod::Index(i as u32));
         spec.animation.duration = self.duration;
-        spec.animation.travel = self.travel;
+        spec.animation.root_motion = match (self.root_motion, self.travel) {
+            (_, true) | (RootMotionArg::Keep, _) => RootMotion::Keep,
+            (RootMotionArg::InPlace, false) => RootMotion::InPlace,
+        };
         if let (Some(config), Some(class)) = (&self.skeleton_config, &self.skeleton_class) {
             spec.animation.skeleton = Some(SkeletonSpec::Config {
                 config: FileRef::from(config.as_path()),
@@ -451,6 +467,17 @@ fn model_time(model: &Model, t: &TimeArgs) -> f32 {
 }
 
 fn cmd_render(a: RenderArgs) -> Result<(), Error> {
+    // The image is always PNG; another extension would name it wrongly.
+    let png = a
+        .output
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    if !png {
+        return Err(Error::Usage(format!(
+            "{}: kiln writes PNG images only; name the output .png",
+            a.output.display()
+        )));
+    }
     let file = FileRef::from(a.model.model.as_path());
     if kiln::file_kind(&file, &a.model.data)? == FileKind::Map {
         return render_map(&a);
@@ -785,6 +812,7 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
         force: a.force,
         cache: a.cache.clone(),
         shard: a.shard,
+        prune: a.prune,
         ..BakeOptions::default()
     };
     let report = match kiln::bake(&recipes, &options, &progress) {

@@ -5,11 +5,11 @@
 use crate::error::{Error, Result};
 use crate::export::gltf::{animated_glb_bytes, ClipInput, GltfReport};
 use crate::load;
-use crate::render::{render_clip, ClipPlan, ViewSpec};
+use crate::render::{fit, pivot, pose_frames, render_clip, render_frames, ClipPlan, ViewSpec};
 use crate::scene;
 use crate::scene::clip::Clip;
 use crate::source::{Lookup, SourceRef};
-use crate::spec::{FileRef, ModelSpec};
+use crate::spec::{FileRef, ModelSpec, RootMotion};
 use std::path::{Path, PathBuf};
 
 /// A rendered image and where the model's origin lands in it.
@@ -71,7 +71,7 @@ impl Model {
 
     /// A copy posed by an animation file (Grimrock `.animation`, Arma
     /// `.rtm`), read with the spec's animation settings (duration,
-    /// skeleton, travel) from the same places as the model.
+    /// skeleton, root motion) from the same places as the model.
     pub fn animated(&self, animation: impl Into<FileRef>) -> Result<Model> {
         let lookup = Lookup::with_folders(&self.spec.data, &self.sources)?;
         let scene = load::animate(
@@ -130,7 +130,9 @@ impl Model {
 
     /// Renders the model posed at `time` seconds from `yaw` degrees (0 looks
     /// at its front, positive turns the camera counter-clockwise seen from
-    /// above), the camera fitted around that pose.
+    /// above), the camera framed on that pose. With the spec's
+    /// `root_motion` in place (the default), a clip's root travel is taken
+    /// out: the figure is drawn where its root was at time 0.
     pub fn render(&self, time: f32, yaw: f32, view: &ViewSpec) -> Result<Sprite> {
         view.check()?;
         let plan = ClipPlan {
@@ -138,16 +140,39 @@ impl Model {
             yaws: vec![yaw],
             view: *view,
         };
-        let clip = render_clip(&self.scene, &plan, &|| {});
-        let image = clip
-            .images
+        let root = match self.spec.animation.root_motion {
+            RootMotion::InPlace => scene::root_motion::root_node(&self.scene),
+            RootMotion::Keep => None,
+        };
+        let Some(root) = root else {
+            let clip = render_clip(&self.scene, &plan, &|| {});
+            let image = clip
+                .images
+                .into_iter()
+                .next()
+                .and_then(|row| row.into_iter().next())
+                .ok_or_else(|| crate::Error::Other("no image rendered".into()))?;
+            return Ok(Sprite {
+                image,
+                pivot: clip.pivot,
+            });
+        };
+        let mut posed = pose_frames(&self.scene, &plan.times);
+        let off = scene::root_motion::drawn_offset(&self.scene, root, time);
+        for m in posed.iter_mut().flat_map(|p| p.meshes.iter_mut()) {
+            for v in &mut m.positions {
+                *v -= off;
+            }
+        }
+        let cameras = fit(&[posed.as_slice()], &plan);
+        let image = render_frames(&self.scene, &posed, &cameras, &plan, &|| {})
             .into_iter()
             .next()
             .and_then(|row| row.into_iter().next())
             .ok_or_else(|| crate::Error::Other("no image rendered".into()))?;
         Ok(Sprite {
             image,
-            pivot: clip.pivot,
+            pivot: pivot(&cameras),
         })
     }
 

@@ -57,6 +57,13 @@ impl ViewSpec {
         if !(f.zoom.is_finite() && f.zoom > 0.0 && f.zoom <= 100.0) {
             return bad(format!("zoom must be in (0, 100], got {}", f.zoom));
         }
+        if let Some(ppu) = f.pixels_per_unit {
+            if !(ppu.is_finite() && ppu > 0.0 && ppu <= 1.0e6) {
+                return bad(format!(
+                    "pixels per unit must be in (0, 1000000], got {ppu}"
+                ));
+            }
+        }
         if let crate::camera::Projection::Perspective { fov_deg } = f.projection {
             if !(fov_deg.is_finite() && (1.0..=170.0).contains(&fov_deg)) {
                 return bad(format!("fov must be in [1, 170], got {fov_deg}"));
@@ -131,8 +138,9 @@ pub fn pose_frames(model: &Model, times: &[f32]) -> Vec<PosedModel> {
     times.par_iter().map(|&t| scene::pose(model, t)).collect()
 }
 
-/// One camera per direction of `plan`, fitted around every posed frame of
-/// every set together (`plan.times` is not used).
+/// One camera per direction of `plan`, framed on every posed frame of
+/// every set together (`plan.times` is not used): fitted, or at the fixed
+/// scale of `framing.pixels_per_unit`.
 pub fn fit(posed: &[&[PosedModel]], plan: &ClipPlan) -> Vec<Camera> {
     let points: Vec<Vec3> = posed
         .iter()
@@ -141,8 +149,7 @@ pub fn fit(posed: &[&[PosedModel]], plan: &ClipPlan) -> Vec<Camera> {
         .collect();
     let v = &plan.view;
     let views: Vec<(f32, f32)> = plan.yaws.iter().map(|&y| (y, v.pitch)).collect();
-    let aspect = v.width as f32 / v.height.max(1) as f32;
-    camera::fit_cameras(&points, &views, aspect, &v.framing)
+    camera::frame_cameras(&points, &views, v.width, v.height, &v.framing)
 }
 
 /// Renders `posed` from every camera: `[direction][frame]`.

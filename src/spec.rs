@@ -53,8 +53,24 @@ pub struct AnimationSettings {
     pub duration: Option<f32>,
     /// The skeleton a binarised RTM needs.
     pub skeleton: Option<SkeletonSpec>,
-    /// Arma: move the model by the RTM's `step` instead of animating in place.
-    pub travel: bool,
+    /// What happens to the travel of a clip's root: removed so the model
+    /// animates in place (the default), or kept in the frames. For Arma
+    /// `Keep` moves the model by the RTM's `step`.
+    pub root_motion: RootMotion,
+}
+
+/// What a bake does with the horizontal travel of a clip's root (a walk's
+/// forward motion).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RootMotion {
+    /// The root's horizontal travel is taken out of every frame, so the
+    /// figure stays on its pivot; the removed offsets go to the metadata
+    /// for the engine to move the sprite by.
+    #[default]
+    InPlace,
+    /// The frames show the travel, framed over the whole path.
+    Keep,
 }
 
 /// A model to load: the file, where its textures and other files are

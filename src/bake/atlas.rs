@@ -1,12 +1,12 @@
 //! The atlas: where each rendered frame sits on which page, between the
 //! renderer's images and every file made from them.
 //!
-//! A producer lays frames out (the grid of [`super::grid`]: one row
-//! per clip × direction, one column per frame); the sheet compositor
-//! ([`super::sheet`]) copies pixels by it and each metadata writer
-//! ([`super::meta`]) describes it. Neither needs to know how the layout was
-//! chosen, so a packer that trims frames or spreads them over several pages
-//! only has to produce an [`Atlas`].
+//! A producer lays frames out — the grid of [`super::grid`] (one row per
+//! clip × direction, one column per frame) or the packed pages of
+//! [`super::packed`] (trimmed frames, twins stored once) — on one page or
+//! several; the sheet compositor ([`super::sheet`]) copies pixels by it and
+//! each metadata writer ([`super::meta`]) describes it. Neither needs to
+//! know how the layout was chosen.
 //!
 //! Frames are in sheet order: clip by clip, direction by direction, frame
 //! by frame. That order is the frame list the metadata writes, and tags
@@ -56,6 +56,10 @@ pub struct AtlasFrame {
     pub pivot: [f32; 2],
     /// How long the frame shows, whole milliseconds (0 for a still).
     pub duration_ms: u32,
+    /// Pixels the engine moves the sprite by while this frame shows (x
+    /// right, y down): the root's travel taken out of the frame. `None`
+    /// when the clip keeps its travel in the frames or has none.
+    pub root_motion: Option<[f32; 2]>,
 }
 
 /// A run of frames played together: one clip seen from one direction.
@@ -107,6 +111,38 @@ impl Atlas {
             .enumerate()
             .filter(move |(_, f)| f.page == page)
     }
+
+    /// Page `page` alone, as an atlas of one page: its frames (now on page
+    /// 0) and the tags over them, indices counted in it. Producers keep
+    /// every tag on one page, so a tag is never cut.
+    pub fn page(&self, page: usize) -> Atlas {
+        let keep: Vec<usize> = self.page_frames(page).map(|(i, _)| i).collect();
+        let frames: Vec<AtlasFrame> = keep
+            .iter()
+            .map(|&i| AtlasFrame {
+                page: 0,
+                ..self.frames[i].clone()
+            })
+            .collect();
+        let tags = self
+            .tags
+            .iter()
+            .filter_map(|t| {
+                let from = keep.iter().position(|&i| i == t.from)?;
+                let to = keep.iter().position(|&i| i == t.to)?;
+                Some(Tag {
+                    from,
+                    to,
+                    ..t.clone()
+                })
+            })
+            .collect();
+        Atlas {
+            pages: self.pages.get(page).copied().into_iter().collect(),
+            frames,
+            tags,
+        }
+    }
 }
 
 /// What the atlas and its metadata know of the job beyond single frames.
@@ -125,6 +161,8 @@ pub struct AtlasJob<'a> {
     /// `<name>_d<dir>`; one listing `clips:` names frames
     /// `<name>_<clip>_d<dir>_f<frame>` and tags `<clip>_d<dir>`.
     pub named_clips: bool,
+    /// The fixed scale the job was drawn at (`scale.pixels_per_unit`).
+    pub pixels_per_unit: Option<f32>,
 }
 
 /// One clip of the job.
@@ -135,16 +173,16 @@ pub struct AtlasClip<'a> {
     pub frames: u32,
     /// How long each frame shows, seconds (0 for a still).
     pub frame_seconds: f32,
+    /// Frames per second as the recipe gives them (0 for a still).
+    pub rate: f32,
+    /// Whether the clip loops (else it plays once and holds its last frame).
+    pub looping: bool,
 }
 
 impl AtlasClip<'_> {
-    /// Frames per second (0 for a still).
+    /// Frames per second as the recipe gives them (0 for a still).
     pub fn fps(&self) -> f32 {
-        if self.frame_seconds > 0.0 {
-            1.0 / self.frame_seconds
-        } else {
-            0.0
-        }
+        self.rate
     }
 }
 

@@ -2,12 +2,15 @@
 //! command line and a `build.rs` call the same [`bake`].
 
 use super::map_run::{plan_map, run_map, MapPlan};
+use super::prune::stale_files;
 use super::recipe::{Job, MapJob, Recipe};
-use super::run::{plan_job, run_planned, JobPlan, JobReport};
+use super::run::{framing_points, plan_job, run_framed, JobPlan, JobReport};
 use super::sink::{DryRunSink, FileSink, OutputRecord, Sink, VerifySink};
 use super::state::{self, Cache, Recorder};
 use crate::error::{Error, Result};
+use crate::raster::Camera;
 use crate::source::SourceRef;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// How a bake runs.
@@ -32,6 +35,9 @@ pub struct BakeOptions {
     pub cache: Option<PathBuf>,
     /// Bake only this shard of the jobs (and maps).
     pub shard: Option<Shard>,
+    /// Remove, after each job, the files an earlier bake of it wrote and
+    /// this one did not (as every job's `output.prune`).
+    pub prune: bool,
 }
 
 /// One of `count` deterministic, cost-balanced parts of a bake's jobs: N
@@ -334,7 +340,8 @@ pub(crate) fn bake_into(
     progress: &dyn Progress,
     sinks: &(dyn Fn() -> Box<dyn Sink> + Sync),
 ) -> Result<BakeReport> {
-    let jobs: Vec<Job> = recipes.iter().flat_map(|r| r.jobs()).collect();
+    let every_job: Vec<Job> = recipes.iter().flat_map(|r| r.jobs()).collect();
+    let jobs = &every_job;
     let maps: Vec<MapJob> = recipes.iter().flat_map(|r| r.maps()).collect();
     for name in &options.only {
         if !jobs.iter().any(|j| &j.name == name) && !maps.iter().any(|m| &m.name == name) {
@@ -357,13 +364,40 @@ pub(crate) fn bake_into(
             jobs: Vec::new(),
             recipes: recipes.iter().map(|r| r.path().to_path_buf()).collect(),
         };
+        // Framing groups' cameras, fitted when a group's first job runs,
+        // over every job of the group (also those --only or the shard
+        // leave out, so sizes stay relative whatever is baked).
+        let mut groups: BTreeMap<String, std::result::Result<Vec<Camera>, String>> =
+            BTreeMap::new();
         for job in &jobs {
-            let outcome = one(options, cache.as_ref(), progress, sinks, Work::Job(job));
+            let cameras = job.framing_group.as_ref().map(|g| {
+                groups
+                    .entry(g.name.clone())
+                    .or_insert_with(|| group_cameras(&g.name, &every_job, &options.sources))
+                    .clone()
+            });
+            let outcome = one(
+                options,
+                cache.as_ref(),
+                progress,
+                sinks,
+                Work::Job(job),
+                cameras,
+                &every_job,
+            );
             progress.job_finished(&outcome);
             report.jobs.push(outcome);
         }
         for map in &maps {
-            let outcome = one(options, cache.as_ref(), progress, sinks, Work::Map(map));
+            let outcome = one(
+                options,
+                cache.as_ref(),
+                progress,
+                sinks,
+                Work::Map(map),
+                None,
+                &every_job,
+            );
             progress.job_finished(&outcome);
             report.jobs.push(outcome);
         }
@@ -426,6 +460,8 @@ fn one(
     progress: &dyn Progress,
     sinks: &(dyn Fn() -> Box<dyn Sink> + Sync),
     work: Work,
+    group: Option<std::result::Result<Vec<Camera>, String>>,
+    every_job: &[Job],
 ) -> JobOutcome {
     let started = std::time::Instant::now();
     let sink = sinks();
@@ -433,6 +469,7 @@ fn one(
     let mut key = None;
     let tick = || progress.image_done();
     let result = (|| -> Result<JobReport> {
+        let cameras = group.transpose().map_err(Error::Other)?;
         let planned = match work {
             Work::Job(j) => Planned::Job(plan_job(j, &options.sources)?),
             Work::Map(m) => Planned::Map(Box::new(plan_map(m, &options.sources)?)),
@@ -443,7 +480,13 @@ fn one(
             .iter()
             .map(|(p, d)| (state::from_recipe(base, p), d.clone()))
             .collect();
-        let k = state::job_key(&state::unlocated(&describe(work), base), &reads);
+        let mut description = describe(work);
+        // A framing group's cameras depend on the other jobs of the group:
+        // they are part of what this job's images are made from.
+        if let Some(c) = &cameras {
+            description.push_str(&format!("\ncameras: {c:?}"));
+        }
+        let k = state::job_key(&state::unlocated(&description, base), &reads);
         key = Some(k.clone());
         let dir = work.dir();
         let id = work.id();
@@ -452,7 +495,8 @@ fn one(
             if let Some(st) = state::load(dir, &id) {
                 if st.key == k && state::outputs_intact(dir, &st) {
                     status = JobStatus::Skipped;
-                    return Ok(planned.report_without_rendering(work, dir, &st.outputs));
+                    let report = planned.report_without_rendering(work, dir, &st.outputs);
+                    return prune(options, work, report, every_job, sink.as_ref());
                 }
             }
         }
@@ -479,14 +523,17 @@ fn one(
                     },
                 )?;
                 status = JobStatus::Restored;
-                return Ok(planned.report_without_rendering(work, dir, &outputs));
+                let report = planned.report_without_rendering(work, dir, &outputs);
+                return prune(options, work, report, every_job, sink.as_ref());
             }
         }
         let keep = (mode == OutputMode::Write).then_some(cache).flatten();
         let recorder = Recorder::new(sink.as_ref(), dir, keep);
         progress.job_started(work.name(), planned.images());
         let report = match (&planned, work) {
-            (Planned::Job(plan), Work::Job(j)) => run_planned(j, plan, &tick, &recorder)?,
+            (Planned::Job(plan), Work::Job(j)) => {
+                run_framed(j, plan, cameras.as_deref(), &tick, &recorder)?
+            }
             (Planned::Map(plan), Work::Map(m)) => run_map(m, plan, &tick, &recorder)?,
             _ => unreachable!("a job's plan runs as a job, a map's as a map"),
         };
@@ -497,7 +544,7 @@ fn one(
             }
             state::save(dir, &id, state::JobState { key: k, outputs })?;
         }
-        Ok(report)
+        prune(options, work, report, every_job, sink.as_ref())
     })();
     if result.is_err() {
         status = JobStatus::Failed;
@@ -515,6 +562,25 @@ fn one(
         key,
         seconds: started.elapsed().as_secs_f64(),
     }
+}
+
+/// With `--prune` or the job's `output.prune`, hands the files an earlier
+/// bake of the job wrote and this one did not to `sink` for removal.
+fn prune(
+    options: &BakeOptions,
+    work: Work,
+    report: JobReport,
+    every_job: &[Job],
+    sink: &dyn Sink,
+) -> Result<JobReport> {
+    if let Work::Job(job) = work {
+        if options.prune || job.output.prune {
+            for stale in stale_files(job, &report.files, every_job) {
+                sink.remove(&stale)?;
+            }
+        }
+    }
+    Ok(report)
 }
 
 /// A job's or a map's plan.
@@ -585,4 +651,39 @@ fn describe(work: Work) -> String {
             format!("{m:?}")
         }
     }
+}
+
+/// The cameras of framing group `group`: fitted over the frames of every
+/// job of the group in `jobs` — also those `--only` leaves out, so a
+/// monster baked alone keeps its size relative to the others. The recipe
+/// checked that the group's jobs share directions, pitch, size and
+/// framing, so the first job's view serves all.
+fn group_cameras(
+    group: &str,
+    jobs: &[Job],
+    sources: &[SourceRef],
+) -> std::result::Result<Vec<Camera>, String> {
+    let members: Vec<&Job> = jobs
+        .iter()
+        .filter(|j| j.framing_group.as_ref().is_some_and(|g| g.name == group))
+        .collect();
+    let mut points = Vec::new();
+    let mut view = None;
+    for m in &members {
+        let plan = plan_job(m, sources)
+            .map_err(|e| format!("framing group `{group}`: job '{}': {e}", m.name))?;
+        points.extend(framing_points(&plan));
+        view.get_or_insert(plan.view);
+    }
+    let Some(view) = view else {
+        return Err(format!("framing group `{group}` has no jobs"));
+    };
+    let views: Vec<(f32, f32)> = view.yaws.iter().map(|&y| (y, view.view.pitch)).collect();
+    Ok(crate::camera::frame_cameras(
+        &points,
+        &views,
+        view.view.width,
+        view.view.height,
+        &view.view.framing,
+    ))
 }

@@ -1,6 +1,7 @@
 //! Animated GIFs, one per clip × direction.
 //!
-//! One palette serves the whole animation (the GIF's global table), computed
+//! One palette per animation, kiln's own quantizer: it serves the whole GIF
+//! (its global table) and is computed
 //! over every frame so a colour keeps the same index from frame to frame and
 //! nothing flickers. Index 0 is reserved for transparency; up to 255 colours
 //! follow. A sprite with at most 255 distinct opaque colours keeps them
@@ -250,7 +251,25 @@ fn median_cut(hist: &mut [(u32, u64)], k: usize) -> (Vec<[u8; 3]>, Vec<(u32, u8)
 /// palette, `delay` centiseconds per frame, and "restore to background"
 /// disposal so transparent areas do not keep the previous frame's pixels.
 pub fn encode(frames: &[&RgbaImage], delay: u16) -> Result<Vec<u8>, String> {
+    encode_timed(frames, &vec![delay; frames.len()], true)
+}
+
+/// As [`encode`], with each frame's own delay (centiseconds, see
+/// [`super::timing::gif_delays`]). A GIF that does not loop plays once:
+/// it has no NETSCAPE loop extension, which is how browsers tell.
+pub fn encode_timed(
+    frames: &[&RgbaImage],
+    delays: &[u16],
+    looping: bool,
+) -> Result<Vec<u8>, String> {
     let first = frames.first().ok_or("a GIF needs at least one frame")?;
+    if delays.len() != frames.len() {
+        return Err(format!(
+            "{} delays for {} GIF frames",
+            delays.len(),
+            frames.len()
+        ));
+    }
     let (w, h) = (first.width(), first.height());
     if let Some(f) = frames.iter().find(|f| f.dimensions() != (w, h)) {
         return Err(format!(
@@ -268,8 +287,10 @@ pub fn encode(frames: &[&RgbaImage], delay: u16) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
     {
         let mut enc = gif::Encoder::new(&mut out, gw, gh, &palette.table()).map_err(fail)?;
-        enc.set_repeat(gif::Repeat::Infinite).map_err(fail)?;
-        for f in frames {
+        if looping {
+            enc.set_repeat(gif::Repeat::Infinite).map_err(fail)?;
+        }
+        for (f, &delay) in frames.iter().zip(delays) {
             let indices: Vec<u8> = f.pixels().map(|p| palette.index_of(p.0)).collect();
             let frame = gif::Frame {
                 delay,

@@ -3,13 +3,19 @@
 //! A bake goes: [`Recipe::load`] → [`Recipe::jobs`] (resolved, validated
 //! [`Job`](recipe::Job)s) → per job,
 //! [`Clip::frame_times`](crate::scene::clip::Clip::frame_times) with the
-//! model's duration → render `directions × times` frames →
+//! model's duration (looping, or once) → pose every frame, clips drawn in
+//! place taken back to their root → frame them (the job alone, or its
+//! framing group) → render `directions × times` frames →
 //! [`write_outputs`], which lays the frames out in an [`atlas`] (the
-//! [`grid`]'s rows and columns), composes the sheet from it
-//! ([`sheet`]), describes it in JSON ([`meta`]), encodes the per-frame PNGs
-//! and one GIF per direction ([`gif`]), and hands every file to a [`sink`]
-//! (written, dry run or verified).
+//! [`grid`]'s rows and columns, or [`packed`]: trimmed, twins stored once,
+//! placed by the [`skyline`] packer on pages), composes the pages from it
+//! ([`sheet`]), describes them for each engine ([`meta`]), encodes the
+//! per-frame PNGs and one GIF ([`gif`]) and APNG ([`apng`]) per clip ×
+//! direction with exact timing ([`timing`]), and hands every file to a
+//! [`sink`] (written, dry run or verified); [`prune`] then hands over the
+//! files an earlier bake left behind.
 
+pub mod apng;
 pub mod atlas;
 pub mod batch;
 pub mod claims;
@@ -18,12 +24,16 @@ pub mod grid;
 pub mod map_run;
 pub mod meta;
 pub mod outputs;
+pub mod packed;
+pub mod prune;
 pub mod recipe;
 pub mod run;
 pub mod shard;
 pub mod sheet;
 pub mod sink;
+pub mod skyline;
 pub mod state;
+pub mod timing;
 
 pub use batch::{
     bake, bake_files, BakeOptions, BakeReport, JobKind, JobOutcome, JobStatus, NoProgress,

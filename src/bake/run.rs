@@ -1,21 +1,25 @@
 //! One job of a bake: load its model and clips, pose every sampled frame of
-//! every clip once, frame the job once over all clips, frames and
-//! directions (so the model keeps its size and pivot from clip to clip),
-//! render every (clip, direction, frame) image in parallel
-//! ([`crate::render`]), then hand the job's outputs to the sink, the
-//! glTF export of its clips among them.
+//! every clip once (clips drawn in place taken back to their root's
+//! start), frame the job once over all clips, frames and directions (so
+//! the model keeps its size and pivot from clip to clip) or take its
+//! framing group's cameras, render every (clip, direction, frame) image in
+//! parallel ([`crate::render`]), then hand the job's outputs to the sink,
+//! the glTF export of its clips among them.
 
+use super::atlas::{AtlasClip, AtlasJob};
 use super::outputs::ClipFrames;
-use super::recipe::{ClipSpec, Job};
+use super::recipe::{ClipSpec, Job, PackLayout};
 use super::sink::Sink;
 use crate::error::{Error, Result};
 use crate::export::gltf::GltfReport;
 use crate::model::ExportClip;
-use crate::render::{fit, pivot, pose_frames, render_frames, ClipPlan};
+use crate::raster::Camera;
+use crate::render::{fit, pose_frames, render_frames, ClipPlan, ViewSpec};
 use crate::scene::clip::FrameTimes;
-use crate::scene::{Model, PosedModel};
+use crate::scene::{playback, root_motion, Model, PosedModel};
 use crate::source::{Lookup, SourceRef};
-use crate::spec::ModelSpec;
+use crate::spec::{ModelSpec, RootMotion};
+use glam::{Vec3, Vec4Swizzles};
 use std::path::PathBuf;
 
 /// What one finished job (or map) did.
@@ -35,11 +39,24 @@ pub struct JobReport {
     pub inputs: Vec<PathBuf>,
 }
 
-/// One clip ready to render: the model it animates and its sample times.
+/// One clip ready to render: the model it animates, its sample times and
+/// how it plays.
 #[derive(Debug, Clone)]
 pub struct PlannedClip {
+    /// The job's model posed by the clip's animation; a one-shot's tracks
+    /// hold their last key.
     pub model: Model,
+    /// The sample times.
     pub times: FrameTimes,
+    /// Whether the clip loops (else it plays once and ends on its last
+    /// pose).
+    pub looping: bool,
+    /// Whether the clip's travel is taken out of its frames
+    /// (`root_motion: in_place`).
+    pub in_place: bool,
+    /// The node whose sideways travel is taken out, when the clip is drawn
+    /// in place and has one ([`root_motion::root_node`]).
+    pub root: Option<usize>,
 }
 
 /// A job ready to render: its clips in job order, and the views and render
@@ -70,6 +87,28 @@ impl JobPlan {
             .sum::<usize>()
             * self.view.yaws.len()
     }
+
+    /// Every clip's frames posed, each clip drawn in place taken back to its
+    /// root's start, sideways: `[clip][frame]`.
+    pub fn posed(&self) -> Vec<Vec<PosedModel>> {
+        self.clips
+            .iter()
+            .map(|c| {
+                let mut posed = pose_frames(&c.model, &c.times.times);
+                if let Some(root) = c.root {
+                    for (p, &t) in posed.iter_mut().zip(&c.times.times) {
+                        let off = root_motion::drawn_offset(&c.model, root, t);
+                        for m in &mut p.meshes {
+                            for v in &mut m.positions {
+                                *v -= off;
+                            }
+                        }
+                    }
+                }
+                posed
+            })
+            .collect()
+    }
 }
 
 /// The model a clip animates: the job's model posed by the clip's
@@ -97,13 +136,28 @@ pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
     let model = crate::load::load_model(spec, &lookup)?;
     let mut clips = Vec::with_capacity(job.clips.len());
     for clip in &job.clips {
-        let m = clip_model(&model, clip, spec, &lookup)?;
+        let root_mode = clip.root_motion.unwrap_or(spec.animation.root_motion);
+        let mut clip_spec = spec.clone();
+        clip_spec.animation.root_motion = root_mode;
+        let m = clip_model(&model, clip, &clip_spec, &lookup)?;
+        let looping = clip.looping.unwrap_or(m.looping);
+        let m = if looping { m } else { playback::one_shot(&m) };
         // `duration` stands in for animations that do not know their length.
         let length = match spec.animation.duration {
             Some(d) if m.duration <= 0.0 => d,
             _ => m.duration,
         };
-        let times = clip.clip.frame_times(length).map_err(|msg| {
+        let times = if looping {
+            clip.clip.frame_times(length)
+        } else {
+            let end = if m.duration > 0.0 {
+                playback::one_shot_end(&m)
+            } else {
+                length
+            };
+            clip.clip.frame_times_once(end)
+        };
+        let times = times.map_err(|msg| {
             let name = if job.named_clips {
                 format!("clip '{}': ", clip.name)
             } else {
@@ -116,14 +170,23 @@ pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
                 job.name
             ))
         })?;
-        clips.push(PlannedClip { model: m, times });
+        let in_place = root_mode == RootMotion::InPlace;
+        let root = if in_place {
+            root_motion::root_node(&m)
+        } else {
+            None
+        };
+        clips.push(PlannedClip {
+            model: m,
+            times,
+            looping,
+            in_place,
+            root,
+        });
     }
-    // Refuse an oversized sheet before rendering every frame of every clip.
+    // Refuse a sheet that cannot be laid out before rendering every frame.
     if job.output.sheet.is_some() {
-        let lengths: Vec<usize> = clips.iter().map(|c| c.times.times.len()).collect();
-        let (w, h) = (job.view.width, job.view.height);
-        super::grid::GridLayout::for_clips(w, h, &lengths, job.directions.len())
-            .map_err(Error::Usage)?;
+        check_layout(job, &clips).map_err(|m| Error::Usage(format!("job '{}': {m}", job.name)))?;
     }
     let view = ClipPlan {
         times: Vec::new(),
@@ -171,33 +234,84 @@ fn gltf_export(job: &Job, model: &Model, lookup: &Lookup) -> Result<(Vec<u8>, Gl
     })
 }
 
-/// Renders a planned job and hands its outputs to `sink`.
+/// Whether the job's frames can be laid out as `pack` asks, judged before
+/// they are rendered: a grid's rows must fit a page; a packed frame, even
+/// untrimmed, must fit one.
+fn check_layout(job: &Job, clips: &[PlannedClip]) -> std::result::Result<(), String> {
+    let (w, h) = (job.view.width, job.view.height);
+    match job.pack.layout {
+        PackLayout::Grid => {
+            let metas: Vec<AtlasClip> = job
+                .clips
+                .iter()
+                .zip(clips)
+                .map(|(s, c)| AtlasClip {
+                    name: &s.name,
+                    frames: c.times.times.len() as u32,
+                    frame_seconds: c.times.frame_seconds,
+                    rate: c.times.rate,
+                    looping: c.looping,
+                })
+                .collect();
+            let info = AtlasJob {
+                name: &job.name,
+                image: "",
+                directions: &job.directions,
+                clips: &metas,
+                named_clips: job.named_clips,
+                pixels_per_unit: None,
+            };
+            super::grid::paged_atlas(&info, w, h, [0.5, 0.5], &job.pack).map(|_| ())
+        }
+        PackLayout::Packed if !job.pack.trim => {
+            let (mw, mh) = super::grid::page_limits(&job.pack);
+            let e = 2 * job.pack.extrude as u64;
+            if w as u64 + e > mw || h as u64 + e > mh {
+                return Err(format!(
+                    "frames of {w}x{h} (with extrusion) do not fit a page of max_size {mw}x{mh}"
+                ));
+            }
+            Ok(())
+        }
+        PackLayout::Packed => Ok(()),
+    }
+}
+
+/// Renders a planned job, framed on its own frames, and hands its outputs
+/// to `sink`.
 pub fn run_planned(
     job: &Job,
     plan: &JobPlan,
     tick: &(dyn Fn() + Sync),
     sink: &dyn Sink,
 ) -> Result<JobReport> {
+    run_framed(job, plan, None, tick, sink)
+}
+
+/// Every posed point of the job's frames (clips drawn in place taken back
+/// to their start): what a framing group fits its shared cameras to.
+pub fn framing_points(plan: &JobPlan) -> Vec<Vec3> {
+    plan.posed()
+        .iter()
+        .flatten()
+        .flat_map(|p| crate::render::posed_points(p).collect::<Vec<_>>())
+        .collect()
+}
+
+/// Renders a planned job with the given cameras (one per direction, a
+/// framing group's), or framed on its own frames, and hands its outputs to
+/// `sink`.
+pub fn run_framed(
+    job: &Job,
+    plan: &JobPlan,
+    cameras: Option<&[Camera]>,
+    tick: &(dyn Fn() + Sync),
+    sink: &dyn Sink,
+) -> Result<JobReport> {
     let mut files = Vec::new();
     let mut rendered: Vec<ClipFrames> = Vec::new();
     if plan.renders {
-        let posed: Vec<Vec<PosedModel>> = plan
-            .clips
-            .iter()
-            .map(|c| pose_frames(&c.model, &c.times.times))
-            .collect();
-        let sets: Vec<&[PosedModel]> = posed.iter().map(Vec::as_slice).collect();
-        let cameras = fit(&sets, &plan.view);
-        rendered = plan
-            .clips
-            .iter()
-            .zip(&posed)
-            .map(|(c, p)| ClipFrames {
-                times: c.times.clone(),
-                frames: render_frames(&c.model, p, &cameras, &plan.view, tick),
-            })
-            .collect();
-        files = super::write_outputs(job, &rendered, pivot(&cameras), sink)?;
+        (rendered, files) = render_and_write(job, plan, cameras, tick, sink)?;
     }
     let warnings = plan_warnings(plan);
     if let (Some(path), Some((bytes, _))) = (&job.output.gltf, &plan.gltf) {
@@ -216,6 +330,40 @@ pub fn run_planned(
     })
 }
 
+/// Frames (or takes the given cameras), renders every image and writes the
+/// job's image outputs.
+fn render_and_write(
+    job: &Job,
+    plan: &JobPlan,
+    cameras: Option<&[Camera]>,
+    tick: &(dyn Fn() + Sync),
+    sink: &dyn Sink,
+) -> Result<(Vec<ClipFrames>, Vec<PathBuf>)> {
+    let posed = plan.posed();
+    let cameras: Vec<Camera> = match cameras {
+        Some(c) if c.len() == plan.view.yaws.len() => c.to_vec(),
+        _ => {
+            let sets: Vec<&[PosedModel]> = posed.iter().map(Vec::as_slice).collect();
+            fit(&sets, &plan.view)
+        }
+    };
+    let pivots: Vec<[f32; 2]> = cameras.iter().map(pivot_of).collect();
+    let rendered: Vec<ClipFrames> = plan
+        .clips
+        .iter()
+        .zip(&posed)
+        .map(|(c, p)| ClipFrames {
+            times: c.times.clone(),
+            frames: render_frames(&c.model, p, &cameras, &plan.view, tick),
+            pivots: pivots.clone(),
+            root_motion: root_motion_pixels(c, &cameras, &plan.view.view),
+            looping: c.looping,
+        })
+        .collect();
+    let files = super::write_outputs(job, &rendered, sink)?;
+    Ok((rendered, files))
+}
+
 /// The warnings of a planned job's models and its glTF export, each once
 /// (every clip's model repeats the job model's).
 pub fn plan_warnings(plan: &JobPlan) -> Vec<String> {
@@ -232,4 +380,63 @@ pub fn plan_warnings(plan: &JobPlan) -> Vec<String> {
         }
     }
     warnings
+}
+
+/// Where the model's ground point under its origin lands in a frame drawn
+/// by `cam`, as fractions of the frame from its top-left corner.
+pub fn pivot_of(cam: &Camera) -> [f32; 2] {
+    let clip = cam.proj * cam.view * glam::Vec4::new(0.0, 0.0, 0.0, 1.0);
+    let ndc = clip.xy() / clip.w;
+    [(ndc.x + 1.0) * 0.5, (1.0 - ndc.y) * 0.5]
+}
+
+/// The pixels each frame of an in-place clip moves the sprite by, per
+/// direction: the clip's travel from this frame's time to the next one's —
+/// to the clip's end after the last frame of a loop, so one pass through
+/// the frames moves the sprite by the clip's whole travel; nothing after
+/// the held last frame of a one-shot — seen through each camera from the
+/// pivot. Empty when the clip keeps its travel or has none.
+fn root_motion_pixels(c: &PlannedClip, cameras: &[Camera], view: &ViewSpec) -> Vec<Vec<[f32; 2]>> {
+    if !c.in_place {
+        return Vec::new();
+    }
+    let times = &c.times.times;
+    let next = |i: usize| match times.get(i + 1) {
+        Some(&t) => t,
+        None if c.looping => c.times.end.max(times[i]),
+        None => times[i],
+    };
+    let deltas: Vec<Vec3> = (0..times.len())
+        .map(|i| {
+            root_motion::travel(&c.model, c.root, next(i))
+                - root_motion::travel(&c.model, c.root, times[i])
+        })
+        .collect();
+    if deltas.iter().all(|d| d.length() < 1e-6) {
+        return Vec::new();
+    }
+    cameras
+        .iter()
+        .map(|cam| {
+            deltas
+                .iter()
+                .map(|&d| screen_delta(cam, view.width, view.height, d))
+                .collect()
+        })
+        .collect()
+}
+
+/// `d` (kiln's world, from the origin) in pixels on a `w × h` frame drawn
+/// by `cam`, x right and y down, to 1/1000 pixel.
+fn screen_delta(cam: &Camera, w: u32, h: u32, d: Vec3) -> [f32; 2] {
+    let ndc = |v: Vec3| {
+        let c = cam.proj * cam.view * v.extend(1.0);
+        c.xy() / c.w
+    };
+    let (a, b) = (ndc(Vec3::ZERO), ndc(d));
+    let round = |v: f32| (v * 1000.0).round() / 1000.0 + 0.0;
+    [
+        round((b.x - a.x) * w as f32 * 0.5),
+        round(-(b.y - a.y) * h as f32 * 0.5),
+    ]
 }

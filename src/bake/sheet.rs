@@ -10,7 +10,7 @@
 //! `copy_matches_tiny_skia_on_premultiplied_exact_pixels` pins the
 //! equivalence where tiny-skia is itself lossless.
 
-use super::atlas::{Atlas, AtlasFrame};
+use super::atlas::{Atlas, AtlasFrame, Rect};
 use image::RgbaImage;
 
 /// Composes page `page` of `atlas` into a new transparent image.
@@ -35,6 +35,37 @@ pub fn compose(atlas: &Atlas, page: usize, images: &[&RgbaImage]) -> Result<Rgba
         copy_frame(&mut sheet, frame, images[i])?;
     }
     Ok(sheet)
+}
+
+/// Repeats the edge pixels of `rect` outward by `by` pixels on every side
+/// (corners take the corner pixel), so an engine that filters the sheet
+/// samples the frame's own edge instead of its neighbour or transparency.
+/// The border must lie within the sheet; the packers leave room for it.
+pub fn extrude(sheet: &mut RgbaImage, rect: Rect, by: u32) {
+    if by == 0 || rect.w == 0 || rect.h == 0 {
+        return;
+    }
+    let (sw, sh) = sheet.dimensions();
+    if rect.x < by || rect.y < by || rect.x + rect.w + by > sw || rect.y + rect.h + by > sh {
+        return;
+    }
+    for y in rect.y..rect.y + rect.h {
+        let left = *sheet.get_pixel(rect.x, y);
+        let right = *sheet.get_pixel(rect.x + rect.w - 1, y);
+        for k in 1..=by {
+            sheet.put_pixel(rect.x - k, y, left);
+            sheet.put_pixel(rect.x + rect.w - 1 + k, y, right);
+        }
+    }
+    let (x0, x1) = (rect.x - by, rect.x + rect.w + by);
+    for k in 1..=by {
+        for x in x0..x1 {
+            let top = *sheet.get_pixel(x, rect.y);
+            let bottom = *sheet.get_pixel(x, rect.y + rect.h - 1);
+            sheet.put_pixel(x, rect.y - k, top);
+            sheet.put_pixel(x, rect.y + rect.h - 1 + k, bottom);
+        }
+    }
 }
 
 /// Copies `frame.source` of `image` to `frame.rect` of `sheet`, after
@@ -116,6 +147,8 @@ mod tests {
             name: "c",
             frames: layout.columns,
             frame_seconds: 0.1,
+            rate: 10.0,
+            looping: true,
         }];
         layout.atlas(
             &AtlasJob {
@@ -124,6 +157,7 @@ mod tests {
                 directions: &dirs,
                 clips: &clips,
                 named_clips: false,
+                pixels_per_unit: None,
             },
             [0.5, 0.5],
         )

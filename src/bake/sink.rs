@@ -2,8 +2,9 @@
 //! metadata, GIFs, map images — is handed to one [`Sink`] as a path and its
 //! bytes, never written by the code that made it. The sink decides what that
 //! means: [`FileSink`] writes it, [`DryRunSink`] only notes it, and
-//! [`VerifySink`] compares it with the file already there. Each notes what
-//! it did per file, in order, for reports.
+//! [`VerifySink`] compares it with the file already there. Files an
+//! earlier bake left behind are handed over the same way to be removed
+//! (`prune`). Each notes what it did per file, in order, for reports.
 //!
 //! Sinks are `Sync`: files may be handed over from several threads. The
 //! records are in the order the calls finished.
@@ -18,6 +19,10 @@ use std::sync::Mutex;
 pub trait Sink: Sync {
     /// Takes `bytes` as the contents of `path`.
     fn write(&self, path: &Path, bytes: &[u8]) -> Result<()>;
+
+    /// Takes away `path`, a file an earlier bake left that this one does
+    /// not write (`prune`).
+    fn remove(&self, path: &Path) -> Result<()>;
 
     /// What was done with each file so far, in order.
     fn records(&self) -> Vec<OutputRecord>;
@@ -52,6 +57,13 @@ pub enum OutputStatus {
     Different,
     /// No file at the path.
     Missing,
+    /// Removed: an earlier bake's file this one does not write.
+    Removed,
+    /// Not removed: a dry run.
+    WouldRemove,
+    /// An earlier bake's file this one does not write is still there
+    /// (verify with prune).
+    Stale,
 }
 
 /// Records kept behind a lock, so a sink can be shared between threads.
@@ -89,6 +101,17 @@ impl Sink for FileSink {
         Ok(())
     }
 
+    fn remove(&self, path: &Path) -> Result<()> {
+        match std::fs::remove_file(path) {
+            Ok(()) => {}
+            // Already gone is what was wanted.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io(path, e)),
+        }
+        self.log.push(path, 0, OutputStatus::Removed);
+        Ok(())
+    }
+
     fn records(&self) -> Vec<OutputRecord> {
         self.log.get()
     }
@@ -103,6 +126,11 @@ pub struct DryRunSink {
 impl Sink for DryRunSink {
     fn write(&self, path: &Path, bytes: &[u8]) -> Result<()> {
         self.log.push(path, bytes.len(), OutputStatus::WouldWrite);
+        Ok(())
+    }
+
+    fn remove(&self, path: &Path) -> Result<()> {
+        self.log.push(path, 0, OutputStatus::WouldRemove);
         Ok(())
     }
 
@@ -128,6 +156,11 @@ impl Sink for VerifySink {
             Err(e) => return Err(Error::io(path, e)),
         };
         self.log.push(path, bytes.len(), outcome);
+        Ok(())
+    }
+
+    fn remove(&self, path: &Path) -> Result<()> {
+        self.log.push(path, 0, OutputStatus::Stale);
         Ok(())
     }
 

@@ -258,6 +258,10 @@ impl Sink for Recorder<'_> {
         Ok(())
     }
 
+    fn remove(&self, path: &Path) -> Result<()> {
+        self.inner.remove(path)
+    }
+
     fn records(&self) -> Vec<super::sink::OutputRecord> {
         self.inner.records()
     }

@@ -217,6 +217,7 @@ pub fn angled(
         projection,
         padding: 0.02,
         zoom: 1.0,
+        pixels_per_unit: None,
     };
     let aspect = width as f32 / height.max(1) as f32;
     let camera = fit_cameras(&corners, &[(yaw, pitch)], aspect, &framing)

@@ -498,6 +498,8 @@ fn placeholder_box() -> Model {
         }],
         duration: 0.0,
         frame_rate: 30.0,
+        looping: true,
+        travel: Vec3::ZERO,
         display: Mat4::IDENTITY,
         warnings: Vec::new(),
     }

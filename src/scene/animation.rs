@@ -16,6 +16,9 @@ pub struct Animation {
     pub duration: f32,
     pub frame_rate: f32,
     pub tracks: Vec<NodeTrack>,
+    /// Displacement per `duration` the file declares but the tracks do
+    /// not apply (see [`Model::travel`]).
+    pub travel: glam::Vec3,
 }
 
 /// A copy of `model` animated by `anim`: nodes with a track take it (names
@@ -40,5 +43,6 @@ pub fn apply(model: &Model, anim: &Animation) -> (Model, Vec<String>) {
     }
     out.duration = anim.duration;
     out.frame_rate = anim.frame_rate;
+    out.travel = anim.travel;
     (out, unmatched)
 }

@@ -10,7 +10,9 @@ pub mod clip;
 pub mod decompose;
 pub(crate) mod geometry;
 mod model;
+pub mod playback;
 pub mod pose;
+pub mod root_motion;
 pub mod skeleton;
 mod track;
 

@@ -17,6 +17,15 @@ pub struct Model {
     pub duration: f32,
     /// The file's own frame rate, used as the default sampling rate.
     pub frame_rate: f32,
+    /// Whether the animation loops: time wraps into `duration`. A one-shot
+    /// (`false`) holds its last pose from its last key on
+    /// ([`crate::scene::playback::one_shot`]).
+    pub looping: bool,
+    /// Displacement per `duration` that the animation declares but does
+    /// not apply to the geometry (Arma's `step` when the model animates in
+    /// place), in the model's own space before `display`. Root motion
+    /// reports it; drawing ignores it.
+    pub travel: Vec3,
     /// Maps the format's model space into kiln's world (Y up, right-handed,
     /// ground at y = 0). Applied after every node transform.
     pub display: Mat4,

@@ -28,10 +28,15 @@ pub struct PosedModel {
     pub primitives: Vec<PosedPrimitive>,
 }
 
-/// Wraps a time into the model's loop.
+/// Wraps a time into the model's loop; a one-shot's time is held within
+/// `[0, duration]` instead, so its end never turns back into its start.
 pub fn clip_time(model: &Model, t: f32) -> f32 {
     if model.duration > 0.0 && t.is_finite() {
-        t.rem_euclid(model.duration)
+        if model.looping {
+            t.rem_euclid(model.duration)
+        } else {
+            t.clamp(0.0, model.duration)
+        }
     } else {
         0.0
     }

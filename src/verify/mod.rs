@@ -231,6 +231,11 @@ impl CompareSink {
 }
 
 impl Sink for CompareSink {
+    /// Files a bake would prune are no outputs: nothing to compare.
+    fn remove(&self, _: &Path) -> Result<()> {
+        Ok(())
+    }
+
     fn write(&self, path: &Path, bytes: &[u8]) -> Result<()> {
         let reference = self.reference(path)?;
         let mut check = FileCheck {

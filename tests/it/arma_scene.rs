@@ -212,7 +212,7 @@ fn agm_rig_walks_with_the_dayz_zombie_walk() {
     spec.animation = AnimationSettings {
         duration: Some(2.0),
         skeleton: Some(SkeletonSpec::Bones(bones)),
-        travel: false,
+        root_motion: kiln::RootMotion::InPlace,
     };
     let walking = common::animated(&spec, &walk).unwrap();
     let skin = walking.meshes[0]
@@ -242,7 +242,7 @@ fn agm_rig_walks_with_the_dayz_zombie_walk() {
     // In place: the body stays within a step's width.
     assert!((centre(0.1) - centre(1.9)).length() < 0.5);
     // With travel the body advances by the step (about 3.76 m per cycle).
-    spec.animation.travel = true;
+    spec.animation.root_motion = kiln::RootMotion::Keep;
     let travelling = common::animated(&spec, &walk).unwrap();
     let c = |t: f32| {
         let pts: Vec<Vec3> = kiln::render::posed_points(&scene::pose(&travelling, t)).collect();
@@ -278,7 +278,7 @@ fn zombie_walk_plain_and_binarised_agree_between_keys_too() {
     spec.animation = AnimationSettings {
         duration: Some(1.0),
         skeleton: Some(SkeletonSpec::Bones(bones)),
-        travel: false,
+        root_motion: kiln::RootMotion::InPlace,
     };
     let bin_file = dayz.join("SQF/dayz_anim/zmb/zombie2_walk.rtm");
     let plain_file = dayz.join("Legacy/dayz_anim/zmb/zombie2_walk.rtm");

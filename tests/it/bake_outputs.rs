@@ -4,7 +4,7 @@ use kiln::bake::gif::{delay_cs, encode};
 use kiln::bake::grid::GridLayout;
 use kiln::bake::meta::texturepacker;
 use kiln::bake::outputs::ClipFrames;
-use kiln::bake::recipe::{Direction, Recipe};
+use kiln::bake::recipe::{Direction, PackSpec, Recipe};
 use kiln::bake::sheet::compose;
 use kiln::bake::sink::{DryRunSink, FileSink, OutputStatus, Sink, VerifySink};
 use kiln::bake::write_outputs;
@@ -61,6 +61,7 @@ fn one_clip<'a>(directions: &'a [Direction], clips: &'a [AtlasClip<'a>]) -> Atla
         directions,
         clips,
         named_clips: false,
+        pixels_per_unit: None,
     }
 }
 
@@ -72,6 +73,8 @@ fn sheet_places_each_frame_in_its_cell() {
         name: "c",
         frames: 3,
         frame_seconds: 0.1,
+        rate: 10.0,
+        looping: true,
     }];
     let atlas = l.atlas(&one_clip(&d, &clips), [0.5, 0.5]);
     let rects: Vec<Rect> = atlas.frames.iter().map(|f| f.rect).collect();
@@ -127,7 +130,11 @@ const META_2X3: &str = r#"{
         "w": 32,
         "h": 16
       },
-      "duration": 100
+      "duration": 100,
+      "pivot": {
+        "x": 0.5,
+        "y": 0.875
+      }
     },
     "hero_d0_f1": {
       "frame": {
@@ -148,7 +155,11 @@ const META_2X3: &str = r#"{
         "w": 32,
         "h": 16
       },
-      "duration": 100
+      "duration": 100,
+      "pivot": {
+        "x": 0.5,
+        "y": 0.875
+      }
     },
     "hero_d0_f2": {
       "frame": {
@@ -169,7 +180,11 @@ const META_2X3: &str = r#"{
         "w": 32,
         "h": 16
       },
-      "duration": 100
+      "duration": 100,
+      "pivot": {
+        "x": 0.5,
+        "y": 0.875
+      }
     },
     "hero_d1_f0": {
       "frame": {
@@ -190,7 +205,11 @@ const META_2X3: &str = r#"{
         "w": 32,
         "h": 16
       },
-      "duration": 100
+      "duration": 100,
+      "pivot": {
+        "x": 0.5,
+        "y": 0.875
+      }
     },
     "hero_d1_f1": {
       "frame": {
@@ -211,7 +230,11 @@ const META_2X3: &str = r#"{
         "w": 32,
         "h": 16
       },
-      "duration": 100
+      "duration": 100,
+      "pivot": {
+        "x": 0.5,
+        "y": 0.875
+      }
     },
     "hero_d1_f2": {
       "frame": {
@@ -232,7 +255,11 @@ const META_2X3: &str = r#"{
         "w": 32,
         "h": 16
       },
-      "duration": 100
+      "duration": 100,
+      "pivot": {
+        "x": 0.5,
+        "y": 0.875
+      }
     }
   },
   "meta": {
@@ -270,6 +297,7 @@ const META_2X3: &str = r#"{
       }
     ],
     "fps": 10.0,
+    "loop": true,
     "pivot": {
       "x": 0.5,
       "y": 0.875
@@ -294,14 +322,17 @@ fn meta_2x3() -> String {
             name: "default",
             frames: 3,
             frame_seconds: 0.1,
+            rate: 10.0,
+            looping: true,
         }],
         named_clips: false,
+        pixels_per_unit: None,
     };
     let atlas = GridLayout::new(32, 16, 3, 2)
         .unwrap()
         .atlas(&job, [0.5, 0.875]);
     assert_eq!(
-        kiln::bake::grid::atlas(&job, 32, 16, [0.5, 0.875]).unwrap(),
+        kiln::bake::grid::paged_atlas(&job, 32, 16, [0.5, 0.875], &PackSpec::default()).unwrap(),
         atlas
     );
     texturepacker::json(&atlas, &job)
@@ -395,11 +426,8 @@ fn write_outputs_writes_every_requested_file() {
     let text = "jobs:\n  - name: hero\n    model: hero.rsm\n    size: 4x3\n    directions: [0, 90]\n    clip: {frames: 3, end: 0.3}\n    output: {dir: out, frames: '{name}_{yaw}_{frame}.png', gif: '{name}_{dir}.gif'}\n";
     let job = Recipe::from_str(text, &recipe).unwrap().jobs().remove(0);
     let times = job.clips[0].clip.frame_times(5.0).unwrap();
-    let clips = vec![ClipFrames {
-        times,
-        frames: vec![anim(), anim()],
-    }];
-    let written = write_outputs(&job, &clips, [0.5, 1.0], &FileSink::default()).unwrap();
+    let clips = vec![ClipFrames::new(times, vec![anim(), anim()], [0.5, 1.0])];
+    let written = write_outputs(&job, &clips, &FileSink::default()).unwrap();
     let rel: Vec<String> = written
         .iter()
         .map(|p| {
@@ -438,14 +466,14 @@ fn write_outputs_writes_every_requested_file() {
 
     // Same inputs, same bytes.
     let first: Vec<Vec<u8>> = written.iter().map(|p| std::fs::read(p).unwrap()).collect();
-    write_outputs(&job, &clips, [0.5, 1.0], &FileSink::default()).unwrap();
+    write_outputs(&job, &clips, &FileSink::default()).unwrap();
     let second: Vec<Vec<u8>> = written.iter().map(|p| std::fs::read(p).unwrap()).collect();
     assert_eq!(first, second);
 
     let mut short = clips.clone();
     short[0].frames.pop();
     assert_eq!(
-        write_outputs(&job, &short, [0.5, 1.0], &FileSink::default())
+        write_outputs(&job, &short, &FileSink::default())
             .unwrap_err()
             .to_string(),
         "job 'hero': clip 'default': 1 rows of frames for 2 directions"
@@ -476,11 +504,15 @@ fn clips_of_different_lengths_share_a_sheet() {
             name: "a",
             frames: 3,
             frame_seconds: 0.1,
+            rate: 10.0,
+            looping: true,
         },
         AtlasClip {
             name: "b",
             frames: 1,
             frame_seconds: 0.0,
+            rate: 0.0,
+            looping: true,
         },
     ];
     let job = AtlasJob {
@@ -540,11 +572,15 @@ fn grid_atlas_of_two_clips_of_different_lengths() {
             name: "walk",
             frames: 3,
             frame_seconds: 0.125,
+            rate: 8.0,
+            looping: true,
         },
         AtlasClip {
             name: "idle",
             frames: 1,
             frame_seconds: 0.0,
+            rate: 0.0,
+            looping: true,
         },
     ];
     let job = AtlasJob {
@@ -553,8 +589,10 @@ fn grid_atlas_of_two_clips_of_different_lengths() {
         directions: &d,
         clips: &clips,
         named_clips: true,
+        pixels_per_unit: None,
     };
-    let atlas = kiln::bake::grid::atlas(&job, 10, 20, [0.25, 0.75]).unwrap();
+    let atlas =
+        kiln::bake::grid::paged_atlas(&job, 10, 20, [0.25, 0.75], &PackSpec::default()).unwrap();
     assert_eq!(
         atlas.pages,
         [kiln::bake::atlas::Page {
@@ -614,7 +652,7 @@ fn grid_atlas_of_two_clips_of_different_lengths() {
         ]
     );
     // A single-clip job names frames and tags by the job.
-    let single = kiln::bake::grid::atlas(
+    let single = kiln::bake::grid::paged_atlas(
         &AtlasJob {
             clips: &clips[..1],
             named_clips: false,
@@ -623,15 +661,36 @@ fn grid_atlas_of_two_clips_of_different_lengths() {
         10,
         20,
         [0.5, 0.5],
+        &PackSpec::default(),
     )
     .unwrap();
     assert_eq!(single.frames[4].name, "orc_d1_f1");
     assert_eq!(single.tags[1].name, "orc_d1");
-    // The size limits of the grid hold for its atlas.
+    // The size limits of the grid hold for every page: a sheet past them
+    // continues on the next page, whole rows at a time (24576 × 8192 is as
+    // many pixels as a page may hold), each row on one page.
+    let big =
+        kiln::bake::grid::paged_atlas(&job, 8192, 8192, [0.5, 0.5], &PackSpec::default()).unwrap();
     assert_eq!(
-        kiln::bake::grid::atlas(&job, 8192, 8192, [0.5, 0.5]).unwrap_err(),
-        "sheet of 3x4 frames of 8192x8192 would be 24576x32768 pixels, over the limit of 32768 per side and 268435456 pixels; use fewer frames or directions, or a smaller size"
+        big.pages,
+        vec![
+            kiln::bake::atlas::Page {
+                width: 24576,
+                height: 8192
+            };
+            4
+        ]
     );
+    for t in &big.tags {
+        let pages: Vec<usize> = big.frames[t.from..=t.to].iter().map(|f| f.page).collect();
+        assert!(
+            pages.iter().all(|&p| p == pages[0]),
+            "{} spans pages",
+            t.name
+        );
+    }
+    assert_eq!(big.frames[7].page, 3);
+    assert_eq!((big.frames[7].rect.x, big.frames[7].rect.y), (0, 0));
 }
 
 /// A frame whose `source` is part of its rendered image (as a trimming
@@ -643,6 +702,8 @@ fn compose_copies_a_source_sub_rect() {
         name: "c",
         frames: 2,
         frame_seconds: 0.1,
+        rate: 10.0,
+        looping: true,
     }];
     let mut atlas: Atlas = GridLayout::new(6, 5, 2, 1)
         .unwrap()
@@ -737,7 +798,11 @@ const META_2CLIPS: &str = r#"{
         "w": 8,
         "h": 4
       },
-      "duration": 100
+      "duration": 100,
+      "pivot": {
+        "x": 0.5,
+        "y": 1.0
+      }
     },
     "orc_walk_d0_f1": {
       "frame": {
@@ -758,7 +823,11 @@ const META_2CLIPS: &str = r#"{
         "w": 8,
         "h": 4
       },
-      "duration": 100
+      "duration": 100,
+      "pivot": {
+        "x": 0.5,
+        "y": 1.0
+      }
     },
     "orc_walk_d1_f0": {
       "frame": {
@@ -779,7 +848,11 @@ const META_2CLIPS: &str = r#"{
         "w": 8,
         "h": 4
       },
-      "duration": 100
+      "duration": 100,
+      "pivot": {
+        "x": 0.5,
+        "y": 1.0
+      }
     },
     "orc_walk_d1_f1": {
       "frame": {
@@ -800,7 +873,11 @@ const META_2CLIPS: &str = r#"{
         "w": 8,
         "h": 4
       },
-      "duration": 100
+      "duration": 100,
+      "pivot": {
+        "x": 0.5,
+        "y": 1.0
+      }
     },
     "orc_still_d0_f0": {
       "frame": {
@@ -821,7 +898,11 @@ const META_2CLIPS: &str = r#"{
         "w": 8,
         "h": 4
       },
-      "duration": 0
+      "duration": 0,
+      "pivot": {
+        "x": 0.5,
+        "y": 1.0
+      }
     },
     "orc_still_d1_f0": {
       "frame": {
@@ -842,7 +923,11 @@ const META_2CLIPS: &str = r#"{
         "w": 8,
         "h": 4
       },
-      "duration": 0
+      "duration": 0,
+      "pivot": {
+        "x": 0.5,
+        "y": 1.0
+      }
     }
   },
   "meta": {
@@ -895,13 +980,14 @@ const META_2CLIPS: &str = r#"{
       {
         "name": "walk",
         "fps": 10.0,
+        "loop": true,
         "frames": 2,
         "firstRow": 0,
         "directions": 2
       },
       {
         "name": "still",
-        "fps": 0.0,
+        "loop": true,
         "frames": 1,
         "firstRow": 2,
         "directions": 2
@@ -932,14 +1018,19 @@ fn meta_2clips() -> String {
                 name: "walk",
                 frames: 2,
                 frame_seconds: 0.1,
+                rate: 10.0,
+                looping: true,
             },
             AtlasClip {
                 name: "still",
                 frames: 1,
                 frame_seconds: 0.0,
+                rate: 0.0,
+                looping: true,
             },
         ],
         named_clips: true,
+        pixels_per_unit: None,
     };
     let atlas = GridLayout::new(8, 4, 2, 4).unwrap().atlas(&job, [0.5, 1.0]);
     texturepacker::json(&atlas, &job)
@@ -963,13 +1054,14 @@ fn write_outputs_names_files_by_clip() {
         .map(|c| {
             let times = c.clip.frame_times(5.0).unwrap();
             let n = times.times.len();
-            ClipFrames {
+            ClipFrames::new(
                 times,
-                frames: vec![anim()[..n].to_vec(), anim()[..n].to_vec()],
-            }
+                vec![anim()[..n].to_vec(), anim()[..n].to_vec()],
+                [0.5, 1.0],
+            )
         })
         .collect();
-    let written = write_outputs(&job, &clips, [0.5, 1.0], &FileSink::default()).unwrap();
+    let written = write_outputs(&job, &clips, &FileSink::default()).unwrap();
     let rel: Vec<String> = written
         .iter()
         .map(|p| {
@@ -1038,7 +1130,7 @@ fn write_outputs_names_files_by_clip() {
     let mut missing = clips.clone();
     missing.pop();
     assert_eq!(
-        write_outputs(&job, &missing, [0.5, 1.0], &FileSink::default())
+        write_outputs(&job, &missing, &FileSink::default())
             .unwrap_err()
             .to_string(),
         "job 'orc': 1 clips of frames for 2 clips"
@@ -1046,7 +1138,7 @@ fn write_outputs_names_files_by_clip() {
     let mut short = clips.clone();
     short[1].frames[0].pop();
     assert_eq!(
-        write_outputs(&job, &short, [0.5, 1.0], &FileSink::default())
+        write_outputs(&job, &short, &FileSink::default())
             .unwrap_err()
             .to_string(),
         "job 'orc': clip 'idle': a row has 1 frames, expected 2"
@@ -1151,10 +1243,7 @@ fn hero(dir: &Path) -> (kiln::bake::recipe::Job, Vec<ClipFrames>) {
         .jobs()
         .remove(0);
     let times = job.clips[0].clip.frame_times(5.0).unwrap();
-    let clips = vec![ClipFrames {
-        times,
-        frames: vec![anim(), anim()],
-    }];
+    let clips = vec![ClipFrames::new(times, vec![anim(), anim()], [0.5, 1.0])];
     (job, clips)
 }
 
@@ -1163,11 +1252,11 @@ fn dry_run_writes_nothing_and_lists_what_a_bake_writes() {
     let dir = scratch("dry-run");
     let (job, clips) = hero(&dir);
     let dry = DryRunSink::default();
-    let listed = write_outputs(&job, &clips, [0.5, 1.0], &dry).unwrap();
+    let listed = write_outputs(&job, &clips, &dry).unwrap();
     assert!(!dir.join("out").exists(), "a dry run wrote");
 
     let real = FileSink::default();
-    let written = write_outputs(&job, &clips, [0.5, 1.0], &real).unwrap();
+    let written = write_outputs(&job, &clips, &real).unwrap();
     assert_eq!(listed, written);
     let (planned, done) = (dry.records(), real.records());
     assert_eq!(planned.len(), 10);
@@ -1191,10 +1280,10 @@ fn dry_run_writes_nothing_and_lists_what_a_bake_writes() {
 fn verify_compares_with_the_files_on_disk() {
     let dir = scratch("verify");
     let (job, clips) = hero(&dir);
-    let written = write_outputs(&job, &clips, [0.5, 1.0], &FileSink::default()).unwrap();
+    let written = write_outputs(&job, &clips, &FileSink::default()).unwrap();
     let verify = || {
         let v = VerifySink::default();
-        let files = write_outputs(&job, &clips, [0.5, 1.0], &v).unwrap();
+        let files = write_outputs(&job, &clips, &v).unwrap();
         assert_eq!(files, written);
         v.records()
     };

@@ -146,6 +146,8 @@ fn fixture_model() -> Model {
         }],
         duration: 1.0,
         frame_rate: 10.0,
+        looping: true,
+        travel: Vec3::ZERO,
         display: Mat4::IDENTITY,
         warnings: vec![],
     }

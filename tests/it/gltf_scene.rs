@@ -206,6 +206,8 @@ fn fixture() -> Model {
         }],
         duration: 2.0,
         frame_rate: 10.0,
+        looping: true,
+        travel: Vec3::ZERO,
         display: Mat4::from_translation(Vec3::new(1.0, 2.0, 3.0))
             * Mat4::from_scale(Vec3::new(1.0, 1.0, -1.0)),
         warnings: Vec::new(),

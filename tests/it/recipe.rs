@@ -79,7 +79,8 @@ fn example_recipe_resolves_every_key() {
         Framing {
             projection: Projection::Orthographic,
             padding: 0.05,
-            zoom: 1.0
+            zoom: 1.0,
+            pixels_per_unit: None,
         }
     );
     assert!(close(w.view.light.direction, yaw_pitch_vector(-45.0, 45.0)));
@@ -149,7 +150,8 @@ fn built_in_defaults_and_merged_defaults() {
         Framing {
             projection: Projection::Orthographic,
             padding: 0.05,
-            zoom: 1.0
+            zoom: 1.0,
+            pixels_per_unit: None,
         }
     );
     assert!(close(a.view.light.direction, yaw_pitch_vector(-45.0, 45.0)));
@@ -172,7 +174,8 @@ fn built_in_defaults_and_merged_defaults() {
         Framing {
             projection: Projection::Perspective { fov_deg: 50.0 },
             padding: 0.05,
-            zoom: 2.0
+            zoom: 2.0,
+            pixels_per_unit: None,
         }
     );
     assert_eq!(b.view.light.direction, Vec3::Z);
@@ -297,7 +300,7 @@ fn errors_name_file_line_column_and_job() {
     let cases: &[(&str, &str)] = &[
         (
             "jobs:\n  - name: windmill\n    model: m.rsm\n    sise: 3\n",
-            "recipe.yaml:4:5: job 'windmill': unknown key `sise`, expected one of name, model, data, clip, clips, pose, materials, skeleton, duration, travel, lod, directions, pitch, size, camera, light, background, antialias, output",
+            "recipe.yaml:4:5: job 'windmill': unknown key `sise`, expected one of name, model, data, clip, clips, pose, materials, skeleton, duration, travel, root_motion, lod, directions, pitch, size, camera, scale, framing, light, background, antialias, pack, metadata, output",
         ),
         (
             "jobs:\n  - name: a\n    model: m.rsm\nfoo: 1\n",
@@ -597,6 +600,8 @@ fn clips_and_model_options_resolve() {
                     written: "animations/walk.animation".into()
                 }),
                 clip: fps24,
+                looping: None,
+                root_motion: None,
                 line: 5,
             },
             ClipSpec {
@@ -610,12 +615,16 @@ fn clips_and_model_options_resolve() {
                     end: None,
                     step: Step::Frames(8)
                 },
+                looping: None,
+                root_motion: None,
                 line: 6,
             },
             ClipSpec {
                 name: "still".into(),
                 animation: None,
                 clip: Clip::Still { time: 0.5 },
+                looping: None,
+                root_motion: None,
                 line: 7,
             },
             // Unnamed: named after the animation file, else the position.
@@ -630,6 +639,8 @@ fn clips_and_model_options_resolve() {
                     end: Some(1.0),
                     step: Step::Fps(12.0)
                 },
+                looping: None,
+                root_motion: None,
                 line: 8,
             },
             ClipSpec {
@@ -640,6 +651,8 @@ fn clips_and_model_options_resolve() {
                     end: Some(1.0),
                     step: Step::Fps(12.0)
                 },
+                looping: None,
+                root_motion: None,
                 line: 9,
             },
         ]
@@ -694,6 +707,8 @@ fn clips_and_model_options_resolve() {
             name: DEFAULT_CLIP_NAME.into(),
             animation: None,
             clip: Clip::Still { time: 0.0 },
+            looping: None,
+            root_motion: None,
             line: 20,
         }]
     );
@@ -760,7 +775,7 @@ fn clip_and_model_option_errors() {
         ),
         (
             "    clips: [{name: w, speed: 2}]\n",
-            "recipe.yaml:4:23: job 'a': unknown key `speed`, expected one of name, animation, start, end, fps, frames, time",
+            "recipe.yaml:4:23: job 'a': unknown key `speed`, expected one of name, animation, start, end, fps, frames, time, loop, root_motion",
         ),
         (
             "    clips: [{name: 'w/x'}]\n",
@@ -912,4 +927,192 @@ fn skeleton_inline_bones_and_their_errors() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("either `config` and `class`, or `bones"), "{e}");
+}
+
+/// The keys of sheets an engine takes as they are — root motion, scale,
+/// framing groups, packing, metadata formats, clip loops, APNG, prune —
+/// resolve to what they say, with the defaults existing recipes keep.
+#[test]
+fn engine_keys_resolve() {
+    let jobs = parse(
+        "defaults:\n  pack: { layout: packed, padding: 2 }\n  metadata: [texturepacker-hash, godot]\njobs:\n  - name: a\n    model: m.model\n    root_motion: keep\n    scale: { pixels_per_unit: 32 }\n    framing: { group: monsters }\n    pack: { trim: true, extrude: 1, max_size: 2048x1024, power_of_two: true }\n    clips:\n      - { name: walk, loop: true, root_motion: in_place }\n      - { name: door, loop: false }\n    output: { apng: '{clip}_{dir:02}.png', prune: true }\n  - name: b\n    model: m.model\n    travel: true\n    metadata: [pixi, aseprite, texturepacker-array]\n    pack: { layout: grid }\n  - name: c\n    model: m.model\n    metadata: []\n",
+    );
+    let a = &jobs[0];
+    assert_eq!(a.model.animation.root_motion, kiln::RootMotion::Keep);
+    assert_eq!(a.view.framing.pixels_per_unit, Some(32.0));
+    assert_eq!(
+        a.framing_group.as_ref().map(|g| (g.name.as_str(), g.line)),
+        Some(("monsters", 9))
+    );
+    assert_eq!(
+        a.pack,
+        PackSpec {
+            layout: PackLayout::Packed,
+            trim: true,
+            padding: 2,
+            extrude: 1,
+            max_size: (2048, 1024),
+            power_of_two: true,
+        }
+    );
+    assert_eq!(
+        (a.clips[0].looping, a.clips[0].root_motion),
+        (Some(true), Some(kiln::RootMotion::InPlace))
+    );
+    assert_eq!(
+        (a.clips[1].looping, a.clips[1].root_motion),
+        (Some(false), None)
+    );
+    assert_eq!(
+        a.output.metadata,
+        [
+            (
+                MetaFormat::TexturePackerHash,
+                PathBuf::from("recipes/out/a/a.json")
+            ),
+            (MetaFormat::Godot, PathBuf::from("recipes/out/a/a.tres")),
+        ]
+    );
+    assert!(a.output.prune);
+    assert_eq!(
+        a.apng_path(1, 3),
+        Some(PathBuf::from("recipes/out/a/door_03.png"))
+    );
+    let b = &jobs[1];
+    assert_eq!(
+        b.model.animation.root_motion,
+        kiln::RootMotion::Keep,
+        "`travel: true` is keep"
+    );
+    // `pack:` merges key by key: the defaults' padding stays.
+    assert_eq!(
+        b.pack,
+        PackSpec {
+            padding: 2,
+            ..PackSpec::default()
+        }
+    );
+    assert_eq!(b.output.meta, None);
+    let names: Vec<&str> = b.output.metadata.iter().map(|(f, _)| f.name()).collect();
+    assert_eq!(names, ["pixi", "aseprite", "texturepacker-array"]);
+    assert_eq!(
+        b.output.metadata[2].1,
+        PathBuf::from("recipes/out/b/b.array.json")
+    );
+    assert!(jobs[2].output.metadata.is_empty());
+    // Unset, everything stays as before: in place, fitted, a grid, the
+    // JSON hash, looping as the format says.
+    let plain = &parse("jobs:\n  - name: p\n    model: m.rsm\n")[0];
+    assert_eq!(plain.model.animation.root_motion, kiln::RootMotion::InPlace);
+    assert_eq!(plain.view.framing.pixels_per_unit, None);
+    assert_eq!(plain.framing_group, None);
+    assert_eq!(plain.pack, PackSpec::default());
+    assert_eq!(plain.pack.max_size, (32768, 32768));
+    assert_eq!(plain.clips[0].looping, None);
+    assert_eq!(
+        plain.output.metadata,
+        [(
+            MetaFormat::TexturePackerHash,
+            PathBuf::from("recipes/out/p/p.json")
+        )]
+    );
+    assert!(!plain.output.prune);
+    let packed = &parse("jobs:\n  - name: p\n    model: m.rsm\n    pack: { layout: packed }\n")[0];
+    assert_eq!(packed.pack.max_size, (4096, 4096));
+}
+
+#[test]
+fn engine_key_errors_point_at_the_value() {
+    let head = "jobs:\n  - name: a\n    model: m.rsm\n";
+    let cases: &[(&str, &str)] = &[
+        (
+            "    root_motion: inplace\n",
+            "recipe.yaml:4:18: job 'a': unknown variant `inplace`, expected one of in_place, keep",
+        ),
+        (
+            "    root_motion: keep\n    travel: true\n",
+            "recipe.yaml:5:13: job 'a': give `root_motion` or the older `travel`, not both (`travel: true` is `root_motion: keep`)",
+        ),
+        (
+            "    scale: { pixels_per_unit: 0 }\n",
+            "recipe.yaml:4:31: job 'a': `scale.pixels_per_unit` must be in (0, 1000000], got 0",
+        ),
+        (
+            "    scale: { ppu: 3 }\n",
+            "recipe.yaml:4:14: job 'a': unknown key `ppu`, expected one of pixels_per_unit",
+        ),
+        (
+            "    scale: {}\n",
+            "recipe.yaml:4:12: job 'a': `scale` needs `pixels_per_unit: N` (pixels per model unit)",
+        ),
+        (
+            "    framing: { group: '' }\n",
+            "recipe.yaml:4:23: job 'a': `framing.group` is empty",
+        ),
+        (
+            "    pack: { trim: true }\n",
+            "recipe.yaml:4:19: job 'a': `pack.trim` needs `pack.layout: packed`: a grid keeps every cell whole",
+        ),
+        (
+            "    pack: { layout: tight }\n",
+            "recipe.yaml:4:21: job 'a': unknown variant `tight`, expected one of grid, packed",
+        ),
+        (
+            "    pack: { layout: packed, padding: 300 }\n",
+            "recipe.yaml:4:38: job 'a': `pack.padding` must be in 0..=256, got 300",
+        ),
+        (
+            "    pack: { max_size: 40000x10 }\n",
+            "recipe.yaml:4:23: job 'a': `pack.max_size` sides must be in 1..=32768, got 40000x10",
+        ),
+        (
+            "    pack: { max_size: 0x100 }\n",
+            "recipe.yaml:4:23: job 'a': `pack.max_size` `0x100` reads as a number; write it as WIDTHxHEIGHT",
+        ),
+        (
+            "    metadata: [pixi, unity]\n",
+            "recipe.yaml:4:22: job 'a': unknown metadata format `unity`, expected one of texturepacker-hash, texturepacker-array, aseprite, pixi, godot",
+        ),
+        (
+            "    metadata: [pixi, godot, pixi]\n",
+            "recipe.yaml:4:29: job 'a': `metadata` lists pixi twice",
+        ),
+        (
+            "    metadata: [texturepacker-hash]\n    output: { meta: false }\n",
+            "recipe.yaml:4:15: job 'a': `metadata` lists texturepacker-hash, whose file `output.meta: false` switches off",
+        ),
+        (
+            "    metadata: [pixi]\n    output: { meta: x.json }\n",
+            "recipe.yaml:5:21: job 'a': `output.meta` names the texturepacker-hash file, which `metadata` does not list",
+        ),
+        (
+            "    clips: [{ name: w, loop: maybe }]\n",
+            "recipe.yaml:4:30: job 'a': invalid boolean",
+        ),
+        (
+            "    output: { apng: '{name}.png' }\n",
+            "recipe.yaml:4:21: job 'a': `output.apng` must contain `{dir}` or `{yaw}`, or its files overwrite each other",
+        ),
+        (
+            "    output: { frames: '{dir}_{frame:3}.png' }\n",
+            "recipe.yaml:4:23: job 'a': `output.frames`: `{frame:3}` in `{dir}_{frame:3}.png`: write a zero-padded width as `{frame:03}` (1 to 9 digits)",
+        ),
+    ];
+    let wrong: Vec<String> = cases
+        .iter()
+        .filter_map(|(tail, want)| {
+            let got = err(&format!("{head}{tail}"));
+            (&got != want).then(|| format!("{tail}  got:  {got}\n  want: {want}"))
+        })
+        .collect();
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // Jobs of one framing group must agree on what their camera depends on.
+    assert_eq!(
+        err("jobs:\n  - name: a\n    model: m.rsm\n    framing: { group: g }\n  - name: b\n    model: m.rsm\n    size: 64x64\n    framing: { group: g }\n"),
+        "recipe.yaml:8:23: job 'b': framing group `g` shares one camera, but `size` differs from job 'a' in the same group"
+    );
+    assert_eq!(
+        err("defaults:\n  framing: { group: g }\njobs:\n  - name: a\n    model: m.rsm\n  - name: b\n    model: m.rsm\n    directions: 4\n"),
+        "recipe.yaml:2:21: job 'b': framing group `g` shares one camera, but `directions` differs from job 'a' in the same group"
+    );
 }

@@ -123,6 +123,7 @@ fn plan(times: Vec<f32>, yaws: &[f32], size: u32) -> ClipPlan {
                 projection: Projection::Orthographic,
                 padding: 0.06,
                 zoom: 1.0,
+                pixels_per_unit: None,
             },
             light: LightSpec {
                 direction: kiln::camera::yaw_pitch_vector(-35.0, 40.0),

@@ -1,17 +1,28 @@
-//! TexturePacker's "JSON hash" shape, which Phaser, PixiJS, Godot importers
-//! and most engines read, plus Aseprite-style `frameTags` (one per clip ×
-//! direction) and kiln's own `directions`, `clips`, `fps` and `pivot`.
+//! TexturePacker's JSON shapes, which Phaser, PixiJS and most engines
+//! read: the "JSON hash" (frames keyed by name) and the "JSON array"
+//! (frames listed with a `filename`), plus Aseprite-style `frameTags` (one
+//! per clip × direction) and kiln's own `directions`, `clips`, `fps`,
+//! `loop` and `pivot`.
+//!
+//! Per frame, besides TexturePacker's rect, trim and size: its `duration`
+//! (what the GIF holds), its pivot — `pivot` in the hash, which Phaser 3's
+//! JSONHash parser takes as the frame's origin (`src.anchor || src.pivot`),
+//! `anchor` in the array, which its JSONArray parser reads — as fractions
+//! of the untrimmed frame, and `rootMotion`, the pixels an engine moves the
+//! sprite by while the frame shows, for clips drawn in place.
+//!
+//! Over several pages the hash is written once per page (TexturePacker's
+//! multipack: the first page's file lists the others in
+//! `meta.related_multi_packs`, which PixiJS follows), and the array becomes
+//! Phaser 3's multi-atlas shape, `textures: [{image, size, frames}]`.
 //!
 //! Key order is fixed by the structs below and frames are written in sheet
-//! order (serde_json's own map would sort `f10` before `f2`), so the same bake
-//! always writes the same bytes.
-//!
-//! A job given a single `clip:` keeps the older shape exactly: a top-level
-//! `fps` and no `clips`. A job listing `clips:` describes each clip (its own
-//! fps, and its first row: clip × directions) in `clips` instead of a single
-//! `fps`. Frame and tag names come from the atlas.
+//! order (serde_json's own map would sort `f10` before `f2`), so the same
+//! bake always writes the same bytes. A job given a single `clip:` keeps a
+//! top-level `fps` and no `clips`; a job listing `clips:` describes each
+//! clip (its fps, whether it loops, and its first row: clip × directions).
 
-use crate::bake::atlas::{Atlas, AtlasClip, AtlasFrame, AtlasJob, Rect};
+use crate::bake::atlas::{Atlas, AtlasClip, AtlasFrame, AtlasJob, Page, Rect};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
@@ -24,7 +35,29 @@ struct Doc<'a> {
 struct Frames<'a>(&'a [AtlasFrame]);
 
 #[derive(Serialize)]
-struct Xywh {
+struct ArrayDoc<'a> {
+    frames: Vec<Entry<'a>>,
+    meta: Meta<'a>,
+}
+
+#[derive(Serialize)]
+struct MultiDoc<'a> {
+    textures: Vec<Texture<'a>>,
+    meta: Meta<'a>,
+}
+
+/// One page of Phaser 3's multi-atlas.
+#[derive(Serialize)]
+struct Texture<'a> {
+    image: &'a str,
+    format: &'static str,
+    size: Wh,
+    scale: u32,
+    frames: Vec<Entry<'a>>,
+}
+
+#[derive(Serialize)]
+pub(super) struct Xywh {
     x: u32,
     y: u32,
     w: u32,
@@ -43,9 +76,24 @@ impl From<Rect> for Xywh {
 }
 
 #[derive(Serialize)]
-struct Wh {
+pub(super) struct Wh {
     w: u32,
     h: u32,
+}
+
+impl Wh {
+    pub(super) fn new(w: u32, h: u32) -> Wh {
+        Wh { w, h }
+    }
+}
+
+impl From<Page> for Wh {
+    fn from(p: Page) -> Wh {
+        Wh {
+            w: p.width,
+            h: p.height,
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -57,6 +105,25 @@ struct FrameEntry {
     sprite_source_size: Xywh,
     source_size: Wh,
     duration: u32,
+    pivot: Xy,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    root_motion: Option<Xy>,
+}
+
+/// A frame of the array shapes: its name first, `anchor` for its pivot.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Entry<'a> {
+    filename: &'a str,
+    frame: Xywh,
+    rotated: bool,
+    trimmed: bool,
+    sprite_source_size: Xywh,
+    source_size: Wh,
+    duration: u32,
+    anchor: Xy,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    root_motion: Option<Xy>,
 }
 
 #[derive(Serialize)]
@@ -64,24 +131,38 @@ struct FrameEntry {
 struct Meta<'a> {
     app: &'static str,
     version: &'static str,
-    image: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    image: Option<&'a str>,
     format: &'static str,
-    size: Wh,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    size: Option<Wh>,
     scale: &'static str,
+    #[serde(
+        rename = "related_multi_packs",
+        skip_serializing_if = "<[_]>::is_empty"
+    )]
+    related_multi_packs: &'a [String],
     frame_tags: Vec<TagEntry<'a>>,
     directions: Vec<DirEntry>,
     #[serde(skip_serializing_if = "Option::is_none")]
     clips: Option<Vec<ClipEntry<'a>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     fps: Option<f32>,
-    pivot: Pivot,
+    #[serde(rename = "loop", skip_serializing_if = "Option::is_none")]
+    looping: Option<bool>,
+    pivot: Xy,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pixels_per_unit: Option<f32>,
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct ClipEntry<'a> {
     name: &'a str,
-    fps: f32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fps: Option<f32>,
+    #[serde(rename = "loop")]
+    looping: bool,
     frames: u32,
     first_row: usize,
     directions: usize,
@@ -102,95 +183,182 @@ struct DirEntry {
 }
 
 #[derive(Serialize)]
-struct Pivot {
+pub(super) struct Xy {
     x: f32,
     y: f32,
+}
+
+impl From<[f32; 2]> for Xy {
+    fn from(v: [f32; 2]) -> Xy {
+        Xy { x: v[0], y: v[1] }
+    }
+}
+
+/// Whether a frame is cut from its rendered image.
+pub(super) fn trimmed(f: &AtlasFrame) -> bool {
+    let (w, h) = f.source_size;
+    f.source != Rect { x: 0, y: 0, w, h }
+}
+
+fn frame_entry(f: &AtlasFrame) -> FrameEntry {
+    let (w, h) = f.source_size;
+    FrameEntry {
+        frame: f.rect.into(),
+        rotated: false,
+        trimmed: trimmed(f),
+        sprite_source_size: f.source.into(),
+        source_size: Wh { w, h },
+        duration: f.duration_ms,
+        pivot: f.pivot.into(),
+        root_motion: f.root_motion.map(Xy::from),
+    }
+}
+
+fn entry(f: &AtlasFrame) -> Entry<'_> {
+    let e = frame_entry(f);
+    Entry {
+        filename: &f.name,
+        frame: e.frame,
+        rotated: e.rotated,
+        trimmed: e.trimmed,
+        sprite_source_size: e.sprite_source_size,
+        source_size: e.source_size,
+        duration: e.duration,
+        anchor: e.pivot,
+        root_motion: e.root_motion,
+    }
 }
 
 impl Serialize for Frames<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut map = s.serialize_map(Some(self.0.len()))?;
         for f in self.0 {
-            let (w, h) = f.source_size;
-            map.serialize_entry(
-                &f.name,
-                &FrameEntry {
-                    frame: f.rect.into(),
-                    rotated: false,
-                    trimmed: f.source != Rect { x: 0, y: 0, w, h },
-                    sprite_source_size: f.source.into(),
-                    source_size: Wh { w, h },
-                    duration: f.duration_ms,
-                },
-            )?;
+            map.serialize_entry(&f.name, &frame_entry(f))?;
         }
         map.end()
     }
 }
 
-/// The document for `atlas`, pretty-printed with a trailing newline. The
-/// format names one image: `size` is the first page's. The pivot is the
-/// first frame's, as one framing serves the whole job.
-pub fn json(atlas: &Atlas, job: &AtlasJob<'_>) -> String {
+/// kiln's meta block for `atlas`; `image` and `size` name one page.
+fn meta<'a>(
+    atlas: &'a Atlas,
+    job: &AtlasJob<'a>,
+    page: Option<(&'a str, Page)>,
+    related: &'a [String],
+) -> Meta<'a> {
     let n_dirs = job.directions.len();
-    let size = atlas.pages.first().map_or(Wh { w: 0, h: 0 }, |p| Wh {
-        w: p.width,
-        h: p.height,
-    });
     let pivot = atlas.frames.first().map_or([0.5, 0.5], |f| f.pivot);
-    let doc = Doc {
-        frames: Frames(&atlas.frames),
-        meta: Meta {
-            app: "kiln",
-            version: env!("CARGO_PKG_VERSION"),
-            image: job.image,
-            format: "RGBA8888",
-            size,
-            scale: "1",
-            frame_tags: atlas
-                .tags
+    let still = |c: &AtlasClip| c.frame_seconds <= 0.0;
+    Meta {
+        app: "kiln",
+        version: env!("CARGO_PKG_VERSION"),
+        image: page.map(|p| p.0),
+        format: "RGBA8888",
+        size: page.map(|p| p.1.into()),
+        scale: "1",
+        related_multi_packs: related,
+        frame_tags: atlas
+            .tags
+            .iter()
+            .map(|t| TagEntry {
+                name: &t.name,
+                from: t.from,
+                to: t.to,
+                direction: "forward",
+            })
+            .collect(),
+        directions: job
+            .directions
+            .iter()
+            .map(|d| DirEntry {
+                index: d.index,
+                yaw: d.yaw,
+            })
+            .collect(),
+        clips: job.named_clips.then(|| {
+            job.clips
                 .iter()
-                .map(|t| TagEntry {
-                    name: &t.name,
-                    from: t.from,
-                    to: t.to,
-                    direction: "forward",
+                .enumerate()
+                .map(|(i, c)| ClipEntry {
+                    name: c.name,
+                    fps: (!still(c)).then(|| c.fps()),
+                    looping: c.looping,
+                    frames: c.frames,
+                    first_row: i * n_dirs,
+                    directions: n_dirs,
                 })
-                .collect(),
-            directions: job
-                .directions
-                .iter()
-                .map(|d| DirEntry {
-                    index: d.index,
-                    yaw: d.yaw,
-                })
-                .collect(),
-            clips: job.named_clips.then(|| {
-                job.clips
-                    .iter()
-                    .enumerate()
-                    .map(|(i, c)| ClipEntry {
-                        name: c.name,
-                        fps: c.fps(),
-                        frames: c.frames,
-                        first_row: i * n_dirs,
-                        directions: n_dirs,
-                    })
-                    .collect()
-            }),
-            fps: if job.named_clips {
-                None
-            } else {
-                Some(job.clips.first().map_or(0.0, AtlasClip::fps))
-            },
-            pivot: Pivot {
-                x: pivot[0],
-                y: pivot[1],
-            },
+                .collect()
+        }),
+        fps: if job.named_clips {
+            None
+        } else {
+            job.clips.first().filter(|c| !still(c)).map(AtlasClip::fps)
         },
-    };
+        looping: if job.named_clips {
+            None
+        } else {
+            job.clips.first().map(|c| c.looping)
+        },
+        pivot: pivot.into(),
+        pixels_per_unit: job.pixels_per_unit,
+    }
+}
+
+fn finish(doc: &impl Serialize) -> String {
     // Serializing plain structs and strings into a String cannot fail.
-    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    let mut s = serde_json::to_string_pretty(doc).unwrap_or_default();
     s.push('\n');
     s
+}
+
+/// The JSON hash of a one-page `atlas`, its image named by `job.image`.
+/// The pivot in `meta` is the first frame's.
+pub fn json(atlas: &Atlas, job: &AtlasJob<'_>) -> String {
+    json_page(atlas, job, &[])
+}
+
+/// As [`json`], naming the other pages' files in `related_multi_packs`
+/// (TexturePacker's multipack; empty for a single page).
+pub fn json_page(atlas: &Atlas, job: &AtlasJob<'_>, related: &[String]) -> String {
+    let page = atlas.pages.first().copied().unwrap_or(Page {
+        width: 0,
+        height: 0,
+    });
+    finish(&Doc {
+        frames: Frames(&atlas.frames),
+        meta: meta(atlas, job, Some((job.image, page)), related),
+    })
+}
+
+/// The JSON array of `atlas`: one page as TexturePacker writes it, several
+/// as Phaser 3's multi-atlas, `images[p]` naming page `p`. Tags index the
+/// frames in page order, which is sheet order.
+pub fn array_json(atlas: &Atlas, job: &AtlasJob<'_>, images: &[String]) -> String {
+    if atlas.pages.len() <= 1 {
+        let page = atlas.pages.first().copied().unwrap_or(Page {
+            width: 0,
+            height: 0,
+        });
+        let image = images.first().map_or(job.image, String::as_str);
+        return finish(&ArrayDoc {
+            frames: atlas.frames.iter().map(entry).collect(),
+            meta: meta(atlas, job, Some((image, page)), &[]),
+        });
+    }
+    let textures = atlas
+        .pages
+        .iter()
+        .enumerate()
+        .map(|(p, page)| Texture {
+            image: images.get(p).map_or("", String::as_str),
+            format: "RGBA8888",
+            size: (*page).into(),
+            scale: 1,
+            frames: atlas.page_frames(p).map(|(_, f)| entry(f)).collect(),
+        })
+        .collect();
+    finish(&MultiDoc {
+        textures,
+        meta: meta(atlas, job, None, &[]),
+    })
 }

@@ -7,7 +7,7 @@ use super::error::{Ctx, JobLabel, RecipeError};
 use super::raw::{RawClip, RawJob};
 use super::values::{check_file_name, finite, in_range, int_range, non_negative};
 use crate::scene::clip::{Clip, Step, MAX_FRAMES};
-use crate::spec::FileRef;
+use crate::spec::{FileRef, RootMotion};
 use serde_saphyr::Location;
 
 /// One clip of a job: where its animation comes from and which moments of
@@ -22,6 +22,12 @@ pub struct ClipSpec {
     pub animation: Option<FileRef>,
     /// Which moments of the animation become frames.
     pub clip: Clip,
+    /// `loop:` — whether the clip loops; `None` follows the format (every
+    /// format kiln reads loops). A one-shot never blends its last key into
+    /// its first and its frames end on its last pose.
+    pub looping: Option<bool>,
+    /// `root_motion:` for this clip; `None` follows the job's.
+    pub root_motion: Option<RootMotion>,
     /// The recipe line the clip is written on, for messages.
     pub line: u64,
 }
@@ -50,6 +56,8 @@ pub(super) fn resolve_clips(
                 name: DEFAULT_CLIP_NAME.to_string(),
                 animation: None,
                 clip: resolve_clip(ctx, &l, "clip", &c.value)?,
+                looping: c.value.looping.as_ref().map(|b| b.value),
+                root_motion: c.value.root_motion.as_ref().map(|r| r.value),
                 line: c.referenced.line(),
             }],
             false,
@@ -63,6 +71,8 @@ pub(super) fn resolve_clips(
                     end: None,
                     step: Step::Fps(defaults::FPS),
                 },
+                looping: None,
+                root_motion: None,
                 line: at.line(),
             }],
             false,
@@ -129,11 +139,15 @@ pub(super) fn resolve_clips(
                     fps: r.fps.clone(),
                     frames: r.frames.clone(),
                     time: r.time.clone(),
+                    looping: r.looping.clone(),
+                    root_motion: r.root_motion.clone(),
                 };
                 out.push(ClipSpec {
                     name,
                     animation,
                     clip: resolve_clip(ctx, &l, &key, &raw)?,
+                    looping: r.looping.as_ref().map(|b| b.value),
+                    root_motion: r.root_motion.as_ref().map(|m| m.value),
                     line: e.referenced.line(),
                 });
             }

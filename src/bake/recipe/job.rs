@@ -12,11 +12,12 @@ use super::defaults::{self, MAX_DURATION, MAX_LOD_INDEX, MAX_SIZE};
 use super::directions::{resolve_directions, Direction};
 use super::error::{Ctx, JobLabel, RecipeError};
 use super::output::{resolve_output, Outputs};
-use super::raw::{pick, RawCamera, RawJob, RawLight, RawSkeleton};
+use super::pack::{resolve_pack, PackSpec};
+use super::raw::{pick, RawCamera, RawJob, RawLight, RawScale, RawSkeleton};
 use super::values::{color3, finite, in_range, int_range, Lod, Materials, ProjectionKind, Size, S};
 use crate::camera::{yaw_pitch_vector, Framing, LightSpace, LightSpec, Projection};
 use crate::render::ViewSpec;
-use crate::spec::{self, AnimationSettings, FileRef, ModelSpec, SkeletonSpec};
+use crate::spec::{self, AnimationSettings, FileRef, ModelSpec, RootMotion, SkeletonSpec};
 use glam::Vec3;
 use serde_saphyr::Location;
 use std::path::PathBuf;
@@ -47,8 +48,24 @@ pub struct Job {
     pub directions: Vec<Direction>,
     /// How every frame is drawn: the same view the command line renders.
     pub view: ViewSpec,
+    /// `framing: { group }`: jobs of one group share one framing, fitted
+    /// over all of them, so they keep their relative sizes.
+    pub framing_group: Option<FramingGroup>,
+    /// How frames are laid out on the sheet.
+    pub pack: PackSpec,
     /// The files it writes.
     pub output: Outputs,
+}
+
+/// A job's framing group, and where the recipe names it (for messages).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FramingGroup {
+    /// The group's name, shared by its jobs.
+    pub name: String,
+    /// Line of the `group` value.
+    pub line: u64,
+    /// Column of the `group` value.
+    pub column: u64,
 }
 
 impl Job {
@@ -62,6 +79,19 @@ impl Job {
             self.output
                 .dir
                 .join(t.render(&self.name, Some(&c.name), Some(d), Some(frame))),
+        )
+    }
+
+    /// The animated PNG path for one clip and direction, when that output
+    /// is on.
+    pub fn apng_path(&self, clip: usize, dir: usize) -> Option<PathBuf> {
+        let t = self.output.apng.as_ref()?;
+        let c = self.clips.get(clip)?;
+        let d = self.directions.get(dir)?;
+        Some(
+            self.output
+                .dir
+                .join(t.render(&self.name, Some(&c.name), Some(d), None)),
         )
     }
 
@@ -117,7 +147,7 @@ pub(super) fn resolve_job(
         )?),
         None => None,
     };
-    let travel = pick(&j.travel, &d.travel).is_some_and(|t| t.value);
+    let root_motion = resolve_root_motion(ctx, lab, j, d)?;
     let lod = match pick(&j.lod, &d.lod) {
         Some(x) => Some(resolve_lod(ctx, &lab.of(j.lod.is_some()), x)?),
         None => None,
@@ -139,11 +169,37 @@ pub(super) fn resolve_job(
         Some(s) => resolve_size(ctx, &lab.of(j.size.is_some()), s)?,
         None => defaults::SIZE,
     };
-    let framing = resolve_camera(
+    let mut framing = resolve_camera(
         ctx,
         lab,
         &j.camera.clone().unwrap_or_default(),
         &d.camera.clone().unwrap_or_default(),
+    )?;
+    if let Some(sc) = pick(&j.scale, &d.scale) {
+        framing.pixels_per_unit = Some(resolve_scale(ctx, &lab.of(j.scale.is_some()), sc)?);
+    }
+    let framing_group = match pick(&j.framing, &d.framing) {
+        Some(f) => {
+            let l = lab.of(j.framing.is_some());
+            let Some(g) = &f.value.group else {
+                return Err(ctx.err(&f.referenced, &l, "`framing` needs `group: NAME`"));
+            };
+            if g.value.trim().is_empty() {
+                return Err(ctx.err(&g.referenced, &l, "`framing.group` is empty"));
+            }
+            Some(FramingGroup {
+                name: g.value.clone(),
+                line: g.referenced.line(),
+                column: g.referenced.column(),
+            })
+        }
+        None => None,
+    };
+    let pack = resolve_pack(
+        ctx,
+        lab,
+        &j.pack.clone().unwrap_or_default(),
+        &d.pack.clone().unwrap_or_default(),
     )?;
     let light = resolve_light(ctx, lab, j.light.as_ref(), d.light.as_ref())?;
     let background = pick(&j.background, &d.background)
@@ -168,7 +224,7 @@ pub(super) fn resolve_job(
             animation: AnimationSettings {
                 duration,
                 skeleton,
-                travel,
+                root_motion,
             },
         },
         clips,
@@ -183,8 +239,44 @@ pub(super) fn resolve_job(
             background,
             antialias,
         },
+        framing_group,
+        pack,
         output,
     })
+}
+
+/// `root_motion`, or the older Arma `travel: true` (= `keep`); not both.
+fn resolve_root_motion(
+    ctx: &Ctx,
+    lab: JobLabel,
+    j: &RawJob,
+    d: &RawJob,
+) -> Result<RootMotion, RecipeError> {
+    // The job's own key wins over either key from the defaults.
+    let job_sets = j.root_motion.is_some() || j.travel.is_some();
+    let src = if job_sets { j } else { d };
+    match (&src.root_motion, &src.travel) {
+        (Some(_), Some(t)) => Err(ctx.err(
+            &t.referenced,
+            &lab.of(job_sets),
+            "give `root_motion` or the older `travel`, not both (`travel: true` is `root_motion: keep`)",
+        )),
+        (Some(r), None) => Ok(r.value),
+        (None, Some(t)) if t.value => Ok(RootMotion::Keep),
+        _ => Ok(RootMotion::InPlace),
+    }
+}
+
+/// `scale: { pixels_per_unit: N }`, N in (0, 1e6].
+fn resolve_scale(ctx: &Ctx, l: &str, sc: &S<RawScale>) -> Result<f32, RecipeError> {
+    match &sc.value.pixels_per_unit {
+        Some(p) => in_range(ctx, l, "scale.pixels_per_unit", p, 0.0, 1.0e6, true),
+        None => Err(ctx.err(
+            &sc.referenced,
+            l,
+            "`scale` needs `pixels_per_unit: N` (pixels per model unit)",
+        )),
+    }
 }
 
 /// `model`, joined to the recipe's folder; every job needs one.
@@ -409,6 +501,7 @@ fn resolve_camera(
         projection,
         padding,
         zoom,
+        pixels_per_unit: None,
     })
 }
 

@@ -21,13 +21,16 @@
 //!   `directions`, `lod`, ...) with their serde messages, and the range
 //!   checks every part shares.
 //! - `raw`: the whole file as serde reads it, jobs and maps.
-//! - `directions`, `template`, `clips`, `output`: one part of a job each,
-//!   its resolved type and how it resolves.
+//! - `metadata`: the engine formats a job can describe its sheet in, and
+//!   their file names.
+//! - `directions`, `template`, `clips`, `pack`, `output`: one part of a
+//!   job each, its resolved type and how it resolves.
 //! - `job`: a job entry merged with `defaults:` into a [`Job`].
 //! - `maps`: the `maps:` section into [`MapJob`]s.
 //! - this file: [`Recipe`], which runs the parse, resolves every entry and
 //!   checks what no single entry can see: names and output files shared
-//!   across jobs and maps.
+//!   across jobs and maps, and framing groups whose jobs must share one
+//!   camera.
 
 mod clips;
 pub mod defaults;
@@ -35,7 +38,9 @@ mod directions;
 mod error;
 mod job;
 mod maps;
+mod metadata;
 mod output;
+mod pack;
 pub mod pattern;
 mod raw;
 mod template;
@@ -44,12 +49,15 @@ mod values;
 pub use clips::ClipSpec;
 pub use directions::Direction;
 pub use error::RecipeError;
-pub use job::Job;
+pub use job::{FramingGroup, Job};
 #[cfg(feature = "internals")]
 pub use maps::MapViewCamera;
 pub use maps::{GifSpec, MapJob, MapViewSpec};
+pub use metadata::{page_path, MetaFormat};
 pub use output::Outputs;
-pub use template::Template;
+pub use pack::PackSpec;
+pub use template::{Matcher, Template};
+pub use values::PackLayout;
 
 use error::{job_label, Ctx};
 use pattern::{job_patterns, map_patterns, FilePattern};
@@ -112,6 +120,7 @@ impl Recipe {
                 &mut claimed,
             )?);
         }
+        check_framing_groups(path, &jobs)?;
         let raw_maps = raw.maps.as_ref().map_or(&[][..], |m| m.value.as_slice());
         let maps = maps::resolve_maps(&ctx, raw_maps, &mut names)?;
         claim_map_views(path, &maps, &mut claimed)?;
@@ -223,6 +232,50 @@ fn first_overlap<'a>(
     claimed
         .iter()
         .find_map(|(p, who)| p.overlap(pattern).map(|name| (name, who.as_str())))
+}
+
+/// Jobs of one framing group are drawn with one set of cameras, so they
+/// must agree on everything a camera depends on: directions, pitch, frame
+/// size, projection and framing. Reported at the `group` of the first job
+/// that differs from the group's first.
+fn check_framing_groups(file: &Path, jobs: &[Job]) -> Result<(), RecipeError> {
+    for (i, job) in jobs.iter().enumerate() {
+        let Some(g) = &job.framing_group else {
+            continue;
+        };
+        let Some(first) = jobs[..i]
+            .iter()
+            .find(|o| o.framing_group.as_ref().is_some_and(|h| h.name == g.name))
+        else {
+            continue;
+        };
+        let (a, b) = (&first.view, &job.view);
+        let yaws = |j: &Job| j.directions.iter().map(|d| d.yaw).collect::<Vec<f32>>();
+        let differs = if yaws(first) != yaws(job) {
+            Some("`directions`")
+        } else if a.pitch != b.pitch {
+            Some("`pitch`")
+        } else if (a.width, a.height) != (b.width, b.height) {
+            Some("`size`")
+        } else if a.framing != b.framing {
+            Some("`camera` or `scale`")
+        } else {
+            None
+        };
+        if let Some(what) = differs {
+            return Err(RecipeError {
+                file: file.to_path_buf(),
+                line: g.line,
+                column: g.column,
+                context: Some(format!("job '{}'", job.name)),
+                message: format!(
+                    "framing group `{}` shares one camera, but {what} differs from job '{}' in the same group",
+                    g.name, first.name
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// A map view may not write a file a job writes (views among themselves are

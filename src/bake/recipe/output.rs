@@ -6,6 +6,7 @@ use super::clips::ClipSpec;
 use super::defaults;
 use super::directions::Direction;
 use super::error::{Ctx, JobLabel, RecipeError};
+use super::metadata::MetaFormat;
 use super::raw::{pick, RawJob};
 use super::template::{Part, Template};
 use super::values::{OutName, S};
@@ -26,10 +27,22 @@ pub struct Outputs {
     pub frames: Option<Template>,
     /// The sprite sheet, when that output is on.
     pub sheet: Option<PathBuf>,
-    /// JSON metadata; only written with a sheet.
+    /// TexturePacker JSON-hash metadata; only written with a sheet.
     pub meta: Option<PathBuf>,
+    /// Every metadata format the job writes (`metadata:`), in the order
+    /// listed, with its file: `meta` for the JSON hash, else beside the
+    /// sheet ([`MetaFormat::default_path`]). Over several pages the formats
+    /// written per page number their files like the sheet's pages. Empty
+    /// without a sheet.
+    pub metadata: Vec<(MetaFormat, PathBuf)>,
     /// GIF names (one per clip × direction), when that output is on.
     pub gif: Option<Template>,
+    /// Animated PNG names (one per clip × direction), when that output is
+    /// on.
+    pub apng: Option<Template>,
+    /// Whether files an earlier bake of this job wrote and this one does
+    /// not are removed (`output.prune`, or `kiln bake --prune`).
+    pub prune: bool,
     /// The model with one glTF animation per clip (`.glb`), when that
     /// output is on.
     pub gltf: Option<PathBuf>,
@@ -47,10 +60,10 @@ impl Outputs {
             .and_then(|(_, l)| *l)
     }
 
-    /// Whether the job renders images (a sheet, frames or GIFs), rather
-    /// than only exporting its animation.
+    /// Whether the job renders images (a sheet, frames, GIFs or APNGs),
+    /// rather than only exporting its animation.
     pub fn renders(&self) -> bool {
-        self.sheet.is_some() || self.frames.is_some() || self.gif.is_some()
+        self.sheet.is_some() || self.frames.is_some() || self.gif.is_some() || self.apng.is_some()
     }
 }
 
@@ -96,7 +109,7 @@ pub(super) fn resolve_output(
         None,
     )?;
     if clips.iter().any(|c| !c.clip.is_single()) {
-        c.require("frames", &frames, &[Part::Frame], "`{frame}`")?;
+        c.require("frames", &frames, &[Part::Frame(0)], "`{frame}`")?;
     }
     if clips.len() > 1 {
         c.require("frames", &frames, &[Part::Clip], "`{clip}`")?;
@@ -105,25 +118,13 @@ pub(super) fn resolve_output(
         c.require(
             "frames",
             &frames,
-            &[Part::Dir, Part::Yaw],
+            &[Part::Dir(0), Part::Yaw(0)],
             "`{dir}` or `{yaw}`",
         )?;
     }
-    let gif = c.template(
-        "gif",
-        &jo.gif,
-        &do_.gif,
-        &["name", "clip", "dir", "yaw"],
-        None,
-    )?;
-    if clips.len() > 1 {
-        c.require("gif", &gif, &[Part::Clip], "`{clip}`")?;
-    }
-    if dirs.len() > 1 {
-        c.require("gif", &gif, &[Part::Dir, Part::Yaw], "`{dir}` or `{yaw}`")?;
-    }
+    let gif = c.animation("gif", &jo.gif, &do_.gif, clips, dirs)?;
+    let apng = c.animation("apng", &jo.apng, &do_.apng, clips, dirs)?;
     c.whole_degree_yaws("frames", &frames, dirs)?;
-    c.whole_degree_yaws("gif", &gif, dirs)?;
 
     let sheet_written = c.template(
         "sheet",
@@ -135,20 +136,37 @@ pub(super) fn resolve_output(
     let mut sites = vec![
         ("frames", frames.as_ref().and_then(|(_, l)| *l)),
         ("gif", gif.as_ref().and_then(|(_, l)| *l)),
+        ("apng", apng.as_ref().and_then(|(_, l)| *l)),
         ("sheet", sheet_written.as_ref().and_then(|(_, l)| *l)),
     ];
     let sheet = sheet_written.map(|(t, _)| dir.join(t.render(name, None, None, None)));
-    let meta = match pick(&jo.meta, &do_.meta) {
+    let listed = pick(&j.metadata, &d.metadata);
+    let formats = metadata_formats(ctx, lab, j, listed)?;
+    let meta_named = pick(&jo.meta, &do_.meta);
+    let meta = match meta_named {
         Some(s) => match &s.value {
-            OutName::Off => None,
+            OutName::Off => {
+                if let (Some(l), true) = (listed, formats.contains(&MetaFormat::TexturePackerHash))
+                {
+                    return Err(ctx.err(
+                        &l.referenced,
+                        &lab.of(j.metadata.is_some()),
+                        "`metadata` lists texturepacker-hash, whose file `output.meta: false` switches off",
+                    ));
+                }
+                None
+            }
             OutName::Name(n) => {
-                let t = Template::parse(n, &["name"]).map_err(|m| {
-                    ctx.err(
+                let l = lab.of(jo.meta.is_some());
+                if listed.is_some() && !formats.contains(&MetaFormat::TexturePackerHash) {
+                    return Err(ctx.err(
                         &s.referenced,
-                        &lab.of(jo.meta.is_some()),
-                        format!("`output.meta`: {m}"),
-                    )
-                })?;
+                        &l,
+                        "`output.meta` names the texturepacker-hash file, which `metadata` does not list",
+                    ));
+                }
+                let t = Template::parse(n, &["name"])
+                    .map_err(|m| ctx.err(&s.referenced, &l, format!("`output.meta`: {m}")))?;
                 c.confined("meta", n, &Some(s.referenced), jo.meta.is_some())?;
                 sites.push(("meta", Some(s.referenced)));
                 Some(dir.join(t.render(name, None, None, None)))
@@ -156,16 +174,33 @@ pub(super) fn resolve_output(
         },
         None => sheet.as_ref().map(|s| s.with_extension("json")),
     };
-    if let (Some(s), Some(m)) = (&sheet, &meta) {
-        if normalize(s) == normalize(m) {
-            return Err(ctx.err(
-                at,
-                &lab.of(true),
-                format!(
-                    "`output.sheet` and `output.meta` are the same file `{}`",
-                    s.display()
-                ),
-            ));
+    let meta = meta.filter(|_| formats.contains(&MetaFormat::TexturePackerHash));
+    let metadata: Vec<(MetaFormat, PathBuf)> = match &sheet {
+        None => Vec::new(),
+        Some(sheet_path) => formats
+            .iter()
+            .filter_map(|&f| match f {
+                MetaFormat::TexturePackerHash => meta.clone().map(|m| (f, m)),
+                _ => Some((f, f.default_path(sheet_path))),
+            })
+            .collect(),
+    };
+    if let Some(s) = &sheet {
+        let mut seen: Vec<(PathBuf, String)> = vec![(normalize(s), "`output.sheet`".into())];
+        for (f, path) in &metadata {
+            let key = normalize(path);
+            if let Some((_, other)) = seen.iter().find(|(p, _)| *p == key) {
+                return Err(ctx.err(
+                    at,
+                    &lab.of(true),
+                    format!(
+                        "{other} and the {} metadata are the same file `{}`",
+                        f.name(),
+                        path.display()
+                    ),
+                ));
+            }
+            seen.push((key, format!("the {} metadata", f.name())));
         }
     }
     let gltf = c.template("gltf", &jo.gltf, &do_.gltf, &["name"], None)?;
@@ -198,7 +233,7 @@ pub(super) fn resolve_output(
             }
         }
     }
-    if frames.is_none() && sheet.is_none() && gif.is_none() && gltf.is_none() {
+    if frames.is_none() && sheet.is_none() && gif.is_none() && apng.is_none() && gltf.is_none() {
         return Err(ctx.err(
             at,
             &lab.of(true),
@@ -210,10 +245,37 @@ pub(super) fn resolve_output(
         frames: frames.map(|(t, _)| t),
         sheet,
         meta,
+        metadata,
         gif: gif.map(|(t, _)| t),
+        apng: apng.map(|(t, _)| t),
+        prune: pick(&jo.prune, &do_.prune).is_some_and(|p| p.value),
         gltf,
         sites,
     })
+}
+
+/// The formats `metadata:` lists (each once), or the JSON hash alone.
+fn metadata_formats(
+    ctx: &Ctx,
+    lab: JobLabel,
+    j: &RawJob,
+    listed: Option<&S<super::values::MetaList>>,
+) -> Result<Vec<MetaFormat>, RecipeError> {
+    let Some(l) = listed else {
+        return Ok(vec![MetaFormat::TexturePackerHash]);
+    };
+    let label = lab.of(j.metadata.is_some());
+    let mut out: Vec<MetaFormat> = Vec::new();
+    for (name, loc) in &l.value.0 {
+        let at = loc.unwrap_or(l.referenced);
+        let f = MetaFormat::from_name(name)
+            .ok_or_else(|| ctx.err(&at, &label, MetaFormat::unknown(name)))?;
+        if out.contains(&f) {
+            return Err(ctx.err(&at, &label, format!("`metadata` lists {name} twice")));
+        }
+        out.push(f);
+    }
+    Ok(out)
 }
 
 /// The checks on one job's file-name templates, which report at the
@@ -225,6 +287,28 @@ struct Checks<'a> {
 }
 
 impl Checks<'_> {
+    /// An animation output (`gif`, `apng`): one file per clip × direction,
+    /// so its name needs `{clip}` with several clips and `{dir}` or `{yaw}`
+    /// with several directions.
+    fn animation(
+        &self,
+        key: &str,
+        jv: &Option<S<OutName>>,
+        dv: &Option<S<OutName>>,
+        clips: &[ClipSpec],
+        dirs: &[Direction],
+    ) -> Result<Written, RecipeError> {
+        let t = self.template(key, jv, dv, &["name", "clip", "dir", "yaw"], None)?;
+        if clips.len() > 1 {
+            self.require(key, &t, &[Part::Clip], "`{clip}`")?;
+        }
+        if dirs.len() > 1 {
+            self.require(key, &t, &[Part::Dir(0), Part::Yaw(0)], "`{dir}` or `{yaw}`")?;
+        }
+        self.whole_degree_yaws(key, &t, dirs)?;
+        Ok(t)
+    }
+
     /// `output.<key>` from the job, else the defaults, else `fallback`.
     fn template(
         &self,
@@ -322,7 +406,7 @@ impl Checks<'_> {
         let Some((t, loc)) = t else {
             return Ok(());
         };
-        if !t.uses(&Part::Yaw) || t.uses(&Part::Dir) {
+        if !t.uses(&Part::Yaw(0)) || t.uses(&Part::Dir(0)) {
             return Ok(());
         }
         let mut seen: BTreeMap<i64, f32> = BTreeMap::new();

@@ -6,7 +6,7 @@
 use super::directions::Direction;
 use super::job::Job;
 use super::maps::MapJob;
-use super::template::{Part, Template};
+use super::template::{padded, Part, Template};
 use std::collections::{BTreeSet, VecDeque};
 use std::path::{Component, Path};
 
@@ -53,15 +53,21 @@ impl FilePattern {
                 Part::Text(t) => Tok::Lit(t.replace('\\', "/")),
                 Part::Name => Tok::Lit(holes.name.to_string()),
                 Part::Clip => Tok::Alt(holes.clips.clone()),
-                Part::Dir => Tok::Alt(holes.dirs.iter().map(|d| d.index.to_string()).collect()),
-                Part::Yaw => Tok::Alt(
+                Part::Dir(w) => Tok::Alt(
                     holes
                         .dirs
                         .iter()
-                        .map(|d| format!("{}", d.yaw.round() as i64))
+                        .map(|d| padded(d.index as i64, *w))
                         .collect(),
                 ),
-                Part::Frame => Tok::Digits,
+                Part::Yaw(w) => Tok::Alt(
+                    holes
+                        .dirs
+                        .iter()
+                        .map(|d| padded(d.yaw.round() as i64, *w))
+                        .collect(),
+                ),
+                Part::Frame(_) => Tok::Digits,
             });
         }
         FilePattern { toks }
@@ -242,6 +248,14 @@ pub fn job_patterns(job: &Job, dir: &Path) -> Vec<(&'static str, FilePattern)> {
     }
     if let Some(t) = &o.gif {
         v.push(("gif", FilePattern::template(dir, t, &holes)));
+    }
+    if let Some(t) = &o.apng {
+        v.push(("apng", FilePattern::template(dir, t, &holes)));
+    }
+    for (f, path) in &o.metadata {
+        if *f != super::MetaFormat::TexturePackerHash {
+            v.push(("metadata", FilePattern::literal(&moved(path))));
+        }
     }
     if let Some(g) = &o.gltf {
         v.push(("gltf", FilePattern::literal(&moved(g))));

@@ -3,7 +3,8 @@
 //! that need a range check are [`S`]panned so the check can point at them.
 
 use super::values::{
-    Background, Directions, Int, Lod, Materials, Num, OneOrMany, OutName, ProjectionKind, Size, S,
+    Background, Directions, Int, Lod, Materials, MetaList, Num, OneOrMany, OutName, PackLayout,
+    ProjectionKind, Size, S,
 };
 use crate::camera::LightSpace;
 use serde::Deserialize;
@@ -32,14 +33,19 @@ pub(super) struct RawJob {
     pub(super) skeleton: Option<S<RawSkeleton>>,
     pub(super) duration: Option<S<Num>>,
     pub(super) travel: Option<S<bool>>,
+    pub(super) root_motion: Option<S<crate::spec::RootMotion>>,
     pub(super) lod: Option<S<Lod>>,
     pub(super) directions: Option<S<Directions>>,
     pub(super) pitch: Option<S<Num>>,
     pub(super) size: Option<S<Size>>,
     pub(super) camera: Option<RawCamera>,
+    pub(super) scale: Option<S<RawScale>>,
+    pub(super) framing: Option<S<RawFraming>>,
     pub(super) light: Option<S<RawLight>>,
     pub(super) background: Option<S<Background>>,
     pub(super) antialias: Option<S<Int>>,
+    pub(super) pack: Option<RawPack>,
+    pub(super) metadata: Option<S<MetaList>>,
     pub(super) output: Option<RawOutput>,
 }
 
@@ -51,6 +57,9 @@ pub(super) struct RawClip {
     pub(super) fps: Option<S<Num>>,
     pub(super) frames: Option<S<Int>>,
     pub(super) time: Option<S<Num>>,
+    #[serde(rename = "loop")]
+    pub(super) looping: Option<S<bool>>,
+    pub(super) root_motion: Option<S<crate::spec::RootMotion>>,
 }
 
 /// One entry of `clips:`: a `clip:` plus its name and animation file.
@@ -64,6 +73,9 @@ pub(super) struct RawClipEntry {
     pub(super) fps: Option<S<Num>>,
     pub(super) frames: Option<S<Int>>,
     pub(super) time: Option<S<Num>>,
+    #[serde(rename = "loop")]
+    pub(super) looping: Option<S<bool>>,
+    pub(super) root_motion: Option<S<crate::spec::RootMotion>>,
 }
 
 #[derive(Deserialize, Clone)]
@@ -103,6 +115,34 @@ pub(super) struct RawOutput {
     pub(super) meta: Option<S<OutName>>,
     pub(super) gif: Option<S<OutName>>,
     pub(super) gltf: Option<S<OutName>>,
+    pub(super) apng: Option<S<OutName>>,
+    pub(super) prune: Option<S<bool>>,
+}
+
+/// `scale: { pixels_per_unit: N }`.
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawScale {
+    pub(super) pixels_per_unit: Option<S<Num>>,
+}
+
+/// `framing: { group: NAME }`.
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawFraming {
+    pub(super) group: Option<S<String>>,
+}
+
+/// `pack:`, merged key by key with the defaults'.
+#[derive(Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawPack {
+    pub(super) layout: Option<S<PackLayout>>,
+    pub(super) trim: Option<S<bool>>,
+    pub(super) padding: Option<S<Int>>,
+    pub(super) extrude: Option<S<Int>>,
+    pub(super) max_size: Option<S<Size>>,
+    pub(super) power_of_two: Option<S<bool>>,
 }
 
 #[derive(Deserialize, Clone)]

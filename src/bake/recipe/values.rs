@@ -8,6 +8,7 @@
 
 use super::defaults::MAX_DIRECTIONS;
 use super::error::{Ctx, RecipeError};
+use super::metadata::MetaFormat;
 use crate::color::parse_color;
 use glam::Vec3;
 use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
@@ -428,5 +429,43 @@ pub(super) fn color3(
             label,
             format!("`{key}` components must be in [0, 4], got {c:?}"),
         ))
+    }
+}
+
+/// `pack.layout: grid` or `packed`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename = "Layout", rename_all = "lowercase")]
+pub enum PackLayout {
+    /// One row per clip × direction, one full-size cell per frame.
+    Grid,
+    /// Frames placed wherever they fit, trimmed or not.
+    Packed,
+}
+
+/// `metadata: [texturepacker-hash, pixi]`, or one name alone: the names
+/// as written, each with its position, checked when the job resolves.
+#[derive(Clone)]
+pub(super) struct MetaList(pub(super) Vec<(String, Option<serde_saphyr::Location>)>);
+
+impl<'de> Deserialize<'de> for MetaList {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = MetaList;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                write!(f, "a list of metadata formats ({})", MetaFormat::NAMES)
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<MetaList, E> {
+                Ok(MetaList(vec![(v.to_owned(), None)]))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<MetaList, A::Error> {
+                let mut v = Vec::new();
+                while let Some(s) = a.next_element::<S<String>>()? {
+                    v.push((s.value, Some(s.referenced)));
+                }
+                Ok(MetaList(v))
+            }
+        }
+        d.deserialize_any(V)
     }
 }

@@ -9,7 +9,7 @@ use crate::scene::animation::Animation;
 use crate::scene::skeleton::BoneSpec;
 use crate::scene::Model;
 use crate::source::{Found, GamePath, Layout, Lookup, SourceRef, Tree};
-use crate::spec::{FileRef, Lod, SkeletonSpec};
+use crate::spec::{FileRef, Lod, RootMotion, SkeletonSpec};
 use std::path::Path;
 
 /// Arma MLOD P3D models (`MLOD`; binarised `ODOL` is refused by the parser).
@@ -266,7 +266,7 @@ impl Opened for OpenRtm {
             cx.file,
             settings.duration.unwrap_or(1.0),
             skeleton.as_deref(),
-            settings.travel,
+            settings.root_motion == RootMotion::Keep,
         )
     }
 }

@@ -208,6 +208,9 @@ pub fn lower_mlod(
         textures,
         duration: 0.0,
         frame_rate: 30.0,
+        // RTM files carry no loop flag (it lives in game config): they loop.
+        looping: true,
+        travel: Vec3::ZERO,
         display: Mat4::from_scale(Vec3::new(-1.0, 1.0, 1.0)),
         warnings,
     }
@@ -246,6 +249,9 @@ fn empty_model(source: &Path, warning: String) -> Model {
         textures: Vec::new(),
         duration: 0.0,
         frame_rate: 30.0,
+        // RTM files carry no loop flag (it lives in game config): they loop.
+        looping: true,
+        travel: Vec3::ZERO,
         display: Mat4::from_scale(Vec3::new(-1.0, 1.0, 1.0)),
         warnings: vec![warning],
     }
@@ -262,7 +268,8 @@ fn track<T: crate::scene::Interpolate>(times: &[f32], values: Vec<T>) -> Option<
 /// `inv(world(parent)) · matrix`, so the file interpolates between keys
 /// exactly as its binarised form does. With `travel`, the model also moves
 /// by `step × phase` (the root displacement per cycle); otherwise it
-/// animates in place.
+/// animates in place and the step is kept as the animation's `travel`,
+/// for root-motion metadata.
 ///
 /// A key matrix that is no rotation times an axis scale (shear, or scale
 /// along other directions) puts its bone on a full stretch track, so posing
@@ -316,6 +323,7 @@ pub fn lower_plain(
                 duration,
                 frame_rate: frame_rate(&times),
                 tracks,
+                travel: if travel { Vec3::ZERO } else { r.step },
             },
             bones,
         );
@@ -392,6 +400,7 @@ pub fn lower_plain(
             duration,
             frame_rate: frame_rate(&times),
             tracks,
+            travel: if travel { Vec3::ZERO } else { r.step },
         },
         bones,
     )
@@ -523,6 +532,7 @@ pub fn lower_bmtr(
             duration,
             frame_rate: frame_rate(&times),
             tracks,
+            travel: if travel { Vec3::ZERO } else { r.step },
         },
         bones,
     )

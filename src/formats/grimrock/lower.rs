@@ -198,6 +198,9 @@ pub fn lower(m: &gr::Model, source: &Path, defs: &[MaterialDef], pose: RestPose)
         textures,
         duration: 0.0,
         frame_rate: 30.0,
+        // The format has no loop flag of its own: animations loop.
+        looping: true,
+        travel: Vec3::ZERO,
         display: Mat4::from_scale(Vec3::new(-1.0, 1.0, 1.0)),
         warnings,
     }
@@ -335,5 +338,6 @@ pub fn lower_animation(a: &gr::Animation) -> Animation {
         duration,
         frame_rate: fps,
         tracks,
+        travel: Vec3::ZERO,
     }
 }

@@ -139,6 +139,9 @@ pub fn lower(rsm: &Rsm, source: &Path, texture: &mut dyn FnMut(&[u8]) -> LoadedT
         textures: slots,
         duration,
         frame_rate: if rsm2 { fps } else { 30.0 },
+        // The format has no loop flag of its own: animations loop.
+        looping: true,
+        travel: Vec3::ZERO,
         display: Mat4::IDENTITY,
         warnings,
     };

@@ -1,0 +1,246 @@
+//! Root motion: the horizontal travel of a clip's root (a walk's forward
+//! motion), found once per animated model, so a bake can draw the clip in
+//! place and hand the travel to the engine instead.
+//!
+//! Formats name no root, so it is found from the animation: the shallowest
+//! node whose translation track carries it sideways from its first key to
+//! its last by more than 1 % of the model's size — travel, not sway —
+//! provided the nodes moving with it at that depth carry at least 90 % of
+//! the model's vertices. The skeleton warrior's walk moves `hip` and
+//! `spine` (siblings under a still `local_srt`) three metres forward
+//! together: `hip` is the root and drags the whole body. Its attack lunges
+//! and comes back, the DayZ zombie's pelvis lurches and comes back: no
+//! travel, so those clips keep their motion in the frames. A lever's handle
+//! or a button moving on a still base carries too little of the model to
+//! be a root, so such clips are never pinned.
+//!
+//! Two quantities come out of the root:
+//! - [`drawn_offset`]: where the root is, sideways, relative to time 0, as
+//!   posed (a Grimrock loop's last frame blends the root back to its start
+//!   with the rest of the pose). Subtracting it pins the root in place.
+//! - [`travel`]: the distance covered, which only grows over a loop: the
+//!   root's path up to its last key, plus one whole cycle per loop, plus
+//!   any travel the animation declares without applying (Arma's `step`).
+//!   Per-frame differences of it are what an engine moves the sprite by.
+
+use super::model::Model;
+use super::pose::{node_local, node_worlds, pose};
+use glam::{Mat4, Vec3};
+
+/// Samples over the duration when looking for a root.
+const SAMPLES: usize = 128;
+/// Sideways travel below this fraction of the model's size is not root motion.
+const MIN_TRAVEL: f32 = 0.01;
+/// Share of the vertices the moving root nodes must carry.
+const MIN_COVERAGE: f64 = 0.9;
+
+/// The node whose horizontal travel is the model's root motion, if any.
+pub fn root_node(model: &Model) -> Option<usize> {
+    if model.duration <= 0.0 || !model.duration.is_finite() {
+        return None;
+    }
+    let size = model_size(model)?;
+    let eps = size * MIN_TRAVEL;
+    let times: Vec<f32> = (0..=SAMPLES)
+        .map(|i| model.duration * i as f32 / SAMPLES as f32)
+        .collect();
+    let worlds: Vec<Vec<Mat4>> = times.iter().map(|&t| node_worlds(model, t)).collect();
+    let at = |node: usize, k: usize| -> Vec3 {
+        let w = worlds[k].get(node).copied().unwrap_or(Mat4::IDENTITY);
+        horizontal((model.display * w).transform_point3(Vec3::ZERO))
+    };
+    // Each travelling candidate's sideways path relative to time 0.
+    let mut moving: Vec<(usize, usize, Vec<Vec3>)> = Vec::new();
+    for (i, n) in model.nodes.iter().enumerate() {
+        if n.anim
+            .translation
+            .as_ref()
+            .is_none_or(|t| t.times.len() < 2)
+        {
+            continue;
+        }
+        let last = last_translation_key(model, i)
+            .unwrap_or(model.duration)
+            .clamp(0.0, model.duration);
+        let net = horizontal(world_at(model, i, last) - world_at(model, i, 0.0));
+        if net.length() <= eps {
+            continue;
+        }
+        let start = at(i, 0);
+        let path: Vec<Vec3> = (0..times.len()).map(|k| at(i, k) - start).collect();
+        moving.push((i, depth(model, i), path));
+    }
+    let top = moving.iter().map(|m| m.1).min()?;
+    let (root, _, root_path) = moving.iter().find(|m| m.1 == top)?;
+    let group: Vec<usize> = moving
+        .iter()
+        .filter(|(_, d, path)| {
+            *d == top
+                && path
+                    .iter()
+                    .zip(root_path)
+                    .all(|(a, b)| (*a - *b).length() <= eps)
+        })
+        .map(|m| m.0)
+        .collect();
+    (coverage(model, &group) >= MIN_COVERAGE).then_some(*root)
+}
+
+/// Where `root` is sideways at time `t` relative to time 0, in kiln's world,
+/// as posed. Subtracting it from the posed vertices draws the model in
+/// place.
+pub fn drawn_offset(model: &Model, root: usize, t: f32) -> Vec3 {
+    let p = |t: f32| {
+        let w = node_worlds(model, t)
+            .get(root)
+            .copied()
+            .unwrap_or(Mat4::IDENTITY);
+        horizontal((model.display * w).transform_point3(Vec3::ZERO))
+    };
+    p(t) - p(0.0)
+}
+
+/// The distance the clip has covered sideways from time 0 to `t`, in
+/// kiln's world: the root's path held at its last key, one whole cycle more
+/// per completed loop, plus the travel the animation declares
+/// ([`Model::travel`]) in proportion to time.
+pub fn travel(model: &Model, root: Option<usize>, t: f32) -> Vec3 {
+    let d = model.duration;
+    if !(d > 0.0 && d.is_finite() && t.is_finite()) {
+        return Vec3::ZERO;
+    }
+    let (cycles, local) = if model.looping {
+        let c = (t / d).floor();
+        (c, t - c * d)
+    } else {
+        (0.0, t.clamp(0.0, d))
+    };
+    let declared = horizontal(model.display.transform_vector3(model.travel));
+    let mut out = declared * ((cycles * d + local) / d);
+    if let Some(root) = root {
+        let last = last_translation_key(model, root).unwrap_or(d).clamp(0.0, d);
+        let held = |u: f32| horizontal(world_at(model, root, u.min(last)));
+        let start = held(0.0);
+        out += held(local) - start + (held(last) - start) * cycles;
+    }
+    out
+}
+
+/// The sideways part of a vector of kiln's world (Y is up).
+fn horizontal(v: Vec3) -> Vec3 {
+    Vec3::new(v.x, 0.0, v.z)
+}
+
+/// `node`'s origin in kiln's world at `t` seconds, sampled without wrapping
+/// (`t` within the clip).
+fn world_at(model: &Model, node: usize, t: f32) -> Vec3 {
+    let mut m = Mat4::IDENTITY;
+    let mut chain = Vec::new();
+    let mut cur = Some(node);
+    while let Some(i) = cur {
+        if i >= model.nodes.len() || chain.len() > model.nodes.len() {
+            break;
+        }
+        chain.push(i);
+        cur = model.nodes[i].parent.filter(|&p| p < i);
+    }
+    for &i in chain.iter().rev() {
+        m *= node_local(&model.nodes[i], t);
+    }
+    (model.display * m).transform_point3(Vec3::ZERO)
+}
+
+fn last_translation_key(model: &Model, node: usize) -> Option<f32> {
+    model
+        .nodes
+        .get(node)?
+        .anim
+        .translation
+        .as_ref()?
+        .times
+        .last()
+        .copied()
+}
+
+/// Ancestors above `node` (parents come before their children).
+fn depth(model: &Model, node: usize) -> usize {
+    let mut d = 0;
+    let mut cur = model.nodes.get(node).and_then(|n| n.parent);
+    while let Some(p) = cur.filter(|&p| p < model.nodes.len()) {
+        d += 1;
+        if d > model.nodes.len() {
+            break;
+        }
+        cur = model.nodes[p].parent.filter(|&q| q < p);
+    }
+    d
+}
+
+fn is_under(model: &Model, node: usize, ancestor: usize) -> bool {
+    let mut cur = Some(node);
+    let mut steps = 0;
+    while let Some(i) = cur {
+        if i == ancestor {
+            return true;
+        }
+        steps += 1;
+        if i >= model.nodes.len() || steps > model.nodes.len() {
+            return false;
+        }
+        cur = model.nodes[i].parent.filter(|&p| p < i);
+    }
+    false
+}
+
+/// The share of the model's vertices moved by nodes under `group`: a rigid
+/// mesh's by its node, a skinned vertex's by its heaviest joint.
+fn coverage(model: &Model, group: &[usize]) -> f64 {
+    let under = |node: usize| group.iter().any(|&g| is_under(model, node, g));
+    let (mut total, mut moved) = (0usize, 0usize);
+    for mesh in &model.meshes {
+        match &mesh.skin {
+            None => {
+                total += mesh.positions.len();
+                if under(mesh.node) {
+                    moved += mesh.positions.len();
+                }
+            }
+            Some(skin) => {
+                for v in 0..mesh.positions.len() {
+                    total += 1;
+                    let js = skin.vertex_joints.get(v).copied().unwrap_or([0; 4]);
+                    let ws = skin
+                        .vertex_weights
+                        .get(v)
+                        .copied()
+                        .unwrap_or([1.0, 0.0, 0.0, 0.0]);
+                    let k = (0..4).fold(0, |b, k| if ws[k] > ws[b] { k } else { b });
+                    let joint = skin.joints.get(js[k] as usize).copied();
+                    if joint.is_some_and(under) {
+                        moved += 1;
+                    }
+                }
+            }
+        }
+    }
+    if total == 0 {
+        0.0
+    } else {
+        moved as f64 / total as f64
+    }
+}
+
+/// The diagonal of the model's bounding box at time 0.
+fn model_size(model: &Model) -> Option<f32> {
+    let posed = pose(model, 0.0);
+    let mut lo = Vec3::splat(f32::INFINITY);
+    let mut hi = Vec3::splat(f32::NEG_INFINITY);
+    for p in posed.meshes.iter().flat_map(|m| &m.positions) {
+        if p.is_finite() {
+            lo = lo.min(*p);
+            hi = hi.max(*p);
+        }
+    }
+    let size = (hi - lo).length();
+    (size.is_finite() && size > 0.0).then_some(size)
+}
