@@ -120,10 +120,17 @@ pub(crate) fn classify(texels: &[[u8; 4]]) -> TextureAlpha {
     alpha
 }
 
-/// The Ragnarok colour key (BrowEdit / GRF Editor thresholds): near-magenta
-/// becomes transparent black so filtering leaves no pink fringe.
+/// The Ragnarok colour key: a texel that is magenta at three bits per
+/// channel (r ≥ 224, g < 32, b ≥ 224) becomes transparent black, so
+/// filtering leaves no pink fringe. BrowEdit and GRF Editor key only
+/// r > 247, g < 8, b > 247 and roBrowser r > 230, g < 20, b > 230; real
+/// textures hold texels that an editor's resampling or compression pushed
+/// off pure magenta around their cut-outs — (248, 1, 247), (233, 2, 232),
+/// (225, 5, 224) on a client's tree — which those rules leave as a pink
+/// fringe. Nothing drawn on purpose is that saturated a magenta: every
+/// client keys the colour, so artists keep away from it.
 pub(crate) fn is_color_key(r: u8, g: u8, b: u8) -> bool {
-    r > 247 && g < 8 && b > 247
+    r >= 224 && g < 32 && b >= 224
 }
 
 #[cfg(test)]
@@ -170,8 +177,16 @@ mod tests {
     fn colour_key_thresholds() {
         assert!(is_color_key(255, 0, 255));
         assert!(is_color_key(248, 7, 248));
-        assert!(!is_color_key(247, 0, 255));
-        assert!(!is_color_key(255, 8, 255));
-        assert!(!is_color_key(255, 0, 247));
+        // Texels a real tree texture holds around its leaves.
+        assert!(is_color_key(248, 1, 247));
+        assert!(is_color_key(233, 2, 232));
+        assert!(is_color_key(225, 5, 224));
+        assert!(is_color_key(224, 31, 224));
+        assert!(!is_color_key(223, 0, 255));
+        assert!(!is_color_key(255, 32, 255));
+        assert!(!is_color_key(255, 0, 223));
+        // Pinks and purples art does use.
+        assert!(!is_color_key(255, 105, 180));
+        assert!(!is_color_key(200, 0, 200));
     }
 }

@@ -447,9 +447,29 @@ mod tests {
 
     #[test]
     fn opaque_without_key() {
-        let t = decode(&encode_bmp24(1, 1, &[[247, 0, 255]]), name()).unwrap();
-        assert_eq!(t.texels, vec![[247, 0, 255, 255]]);
+        let t = decode(&encode_bmp24(1, 1, &[[223, 0, 255]]), name()).unwrap();
+        assert_eq!(t.texels, vec![[223, 0, 255, 255]]);
         assert_eq!(t.alpha, TextureAlpha::Opaque);
+    }
+
+    #[test]
+    fn near_magenta_texels_around_a_cut_out_are_keyed() {
+        // A leaf's edge as a real client texture holds it: pure magenta,
+        // magenta that resampling moved, and the leaf's own greens and a
+        // pink blossom that must stay.
+        let px = [
+            [255, 0, 255],
+            [248, 1, 247],
+            [233, 2, 232],
+            [225, 5, 224],
+            [40, 120, 30],
+            [255, 105, 180],
+        ];
+        let t = decode(&encode_bmp24(6, 1, &px), name()).unwrap();
+        let clear: Vec<bool> = t.texels.iter().map(|p| p[3] == 0).collect();
+        assert_eq!(clear, [true, true, true, true, false, false]);
+        assert!(t.texels[..4].iter().all(|p| *p == [0, 0, 0, 0]));
+        assert_eq!(t.alpha, TextureAlpha::ColorKey);
     }
 
     /// Hand-built 32-bit file: header size, compression, masks and height sign vary.
