@@ -47,4 +47,6 @@ mod rsw_versions;
 mod rtm_corpus;
 mod rtm_malformed;
 mod samples;
+mod sprite_corpus;
+mod sprite_versions;
 mod textures;
