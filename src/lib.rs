@@ -69,6 +69,12 @@ mod camera;
 
 #[cfg(feature = "internals")]
 #[doc(hidden)]
+pub mod client_sprite;
+#[cfg(not(feature = "internals"))]
+mod client_sprite;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
 pub mod color;
 #[cfg(not(feature = "internals"))]
 mod color;
@@ -188,6 +194,7 @@ pub use bake::{
     NoProgress, OutputMode, OutputRecord, OutputStatus, Progress, Recipe, RecipeError, Shard,
 };
 pub use camera::{Framing, LightSpace, LightSpec, Projection};
+pub use client_sprite::{compose::Bounds as SpriteBounds, ClientSprite};
 pub use color::{parse_color, ColorError};
 pub use convert::convert_texture;
 pub use error::{Error, ParseError, Result};

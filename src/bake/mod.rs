@@ -23,6 +23,7 @@ pub mod run;
 pub mod shard;
 pub mod sheet;
 pub mod sink;
+pub mod sprite_run;
 pub mod state;
 
 pub use batch::{

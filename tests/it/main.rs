@@ -48,5 +48,6 @@ mod rtm_corpus;
 mod rtm_malformed;
 mod samples;
 mod sprite_corpus;
+mod sprite_preview;
 mod sprite_versions;
 mod textures;

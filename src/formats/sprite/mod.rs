@@ -22,14 +22,24 @@ pub const LAYOUT: Layout = Layout {
 
 /// The SPR beside an ACT (the same name, `.spr`), in the ACT's own source.
 pub fn companion_spr(lookup: &Lookup, act: &Tree) -> Option<Found> {
-    let name = act.file.file_name()?;
+    companion(lookup, act, "spr")
+}
+
+/// The file of the same name with extension `ext` beside `file`, in its
+/// own source (in any case, as the client's sources match names).
+pub fn companion(lookup: &Lookup, file: &Tree, ext: &str) -> Option<Found> {
+    let name = file.file.file_name()?;
     let stem = match name.iter().rposition(|&b| b == b'.') {
         Some(dot) => &name[..dot],
         None => name,
     };
-    let mut spr = stem.to_vec();
-    spr.extend_from_slice(b".spr");
-    lookup.first([(act.source.clone(), act.folder().join(&GamePath::new(&spr)))])
+    let mut other = stem.to_vec();
+    other.push(b'.');
+    other.extend_from_slice(ext.as_bytes());
+    lookup.first([(
+        file.source.clone(),
+        file.folder().join(&GamePath::new(&other)),
+    )])
 }
 
 /// SPR images.
