@@ -135,6 +135,12 @@ mod output;
 
 #[cfg(feature = "internals")]
 #[doc(hidden)]
+pub mod palette;
+#[cfg(not(feature = "internals"))]
+mod palette;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
 pub mod paths;
 #[cfg(not(feature = "internals"))]
 mod paths;
@@ -186,7 +192,10 @@ pub mod verify;
 #[cfg(not(feature = "internals"))]
 mod verify;
 
-pub use bake::recipe::{ClipSpec, Direction, GifSpec, Job, MapJob, MapViewSpec, Outputs, Template};
+pub use bake::recipe::{
+    ClientSpriteSpec, ClipSpec, Direction, GifSpec, Job, MapJob, MapViewSpec, Outputs,
+    SpriteImages, Template,
+};
 pub use bake::shard::{plan, plan_json, PlannedJob};
 pub use bake::state::STATE_FILE;
 pub use bake::{

@@ -19,6 +19,7 @@ pub mod map_run;
 pub mod meta;
 pub mod outputs;
 pub mod recipe;
+pub mod ro_sprite;
 pub mod run;
 pub mod shard;
 pub mod sheet;

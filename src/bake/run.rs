@@ -250,6 +250,12 @@ pub fn run_planned(
             })
             .collect();
         files = super::write_outputs(job, &rendered, pivot(&cameras), sink)?;
+        files.extend(super::ro_sprite::write(
+            job,
+            &rendered,
+            pivot(&cameras),
+            sink,
+        )?);
     }
     let warnings = plan_warnings(plan);
     if let (Some(path), Some((bytes, _))) = (&job.output.gltf, &plan.gltf) {

@@ -164,7 +164,13 @@ pub fn run_sprite(
             }
         })
         .collect();
-    let files = super::write_outputs(&j, &rendered, client_sprite::pivot(bounds), sink)?;
+    let mut files = super::write_outputs(&j, &rendered, client_sprite::pivot(bounds), sink)?;
+    files.extend(super::ro_sprite::write(
+        &j,
+        &rendered,
+        client_sprite::pivot(bounds),
+        sink,
+    )?);
     Ok(JobReport {
         name: job.name.clone(),
         images,

@@ -29,6 +29,7 @@
 //!   checks what no single entry can see: names and output files shared
 //!   across jobs and maps.
 
+mod client_sprite;
 mod clips;
 pub mod defaults;
 mod directions;
@@ -41,6 +42,7 @@ mod raw;
 mod template;
 mod values;
 
+pub use client_sprite::{ClientSpriteSpec, SpriteImages};
 pub use clips::ClipSpec;
 pub use directions::Direction;
 pub use error::RecipeError;

@@ -41,6 +41,7 @@ pub(super) struct RawJob {
     pub(super) background: Option<S<Background>>,
     pub(super) antialias: Option<S<Int>>,
     pub(super) output: Option<RawOutput>,
+    pub(super) client_sprite: Option<S<super::client_sprite::RawClientSprite>>,
 }
 
 #[derive(Deserialize, Clone)]
@@ -81,6 +82,7 @@ pub(super) struct RawCamera {
     pub(super) padding: Option<S<Num>>,
     pub(super) zoom: Option<S<Num>>,
     pub(super) fov: Option<S<Num>>,
+    pub(super) preset: Option<S<super::client_sprite::CameraPreset>>,
 }
 
 #[derive(Deserialize, Default, Clone)]
@@ -103,6 +105,7 @@ pub(super) struct RawOutput {
     pub(super) meta: Option<S<OutName>>,
     pub(super) gif: Option<S<OutName>>,
     pub(super) gltf: Option<S<OutName>>,
+    pub(super) ro_sprite: Option<S<OutName>>,
 }
 
 #[derive(Deserialize, Clone)]

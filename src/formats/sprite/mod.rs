@@ -155,6 +155,9 @@ pub fn missing_images(act: &Act, spr: &Spr) -> Vec<String> {
     out
 }
 
+/// Image sizes listed in the text report.
+const SIZES_SHOWN: usize = 64;
+
 fn spr_summary(s: &Spr, detail: Detail) -> Summary {
     let mut notes = vec![format!(
         "images: {} palette{}, {} RGBA",
@@ -166,11 +169,18 @@ fn spr_summary(s: &Spr, detail: Detail) -> Summary {
         },
         s.rgba.len()
     )];
+    // The first sizes only: a baked monster holds hundreds of images.
     let sizes = |dims: Vec<(u16, u16)>| {
-        dims.iter()
+        let mut s = dims
+            .iter()
+            .take(SIZES_SHOWN)
             .map(|(w, h)| format!("{w}×{h}"))
             .collect::<Vec<_>>()
-            .join(" ")
+            .join(" ");
+        if dims.len() > SIZES_SHOWN {
+            s.push_str(&format!(" … ({} more)", dims.len() - SIZES_SHOWN));
+        }
+        s
     };
     if !s.indexed.is_empty() {
         notes.push(format!(
