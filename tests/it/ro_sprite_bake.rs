@@ -409,3 +409,45 @@ fn a_sprite_needs_the_clients_directions_and_hits_name_clips() {
         assert!(e.contains(says), "{e}");
     }
 }
+
+#[test]
+fn each_direction_shows_the_model_facing_as_the_client_does() {
+    // An asymmetric sample: the model's front (+Z, where kiln's yaw 0
+    // looks from) and its left hand (+X). Seen through the camera of
+    // client direction d (yaw d × 45°, the ragnarok preset's pitch), the
+    // front must point where an entity facing d points on the client's
+    // screen: 0 south → toward the viewer (down the screen), 2 west →
+    // left, 4 north → away (up), 6 east → right; and at 2 (west) the
+    // model shows its left side, its left hand nearer the camera.
+    use glam::{Vec3, Vec4Swizzles};
+    let framing = kiln::Framing {
+        projection: kiln::Projection::Perspective { fov_deg: 15.0 },
+        ..kiln::Framing::default()
+    };
+    let points = [Vec3::ZERO, Vec3::Z, Vec3::X, Vec3::Y];
+    let views: Vec<(f32, f32)> = (0..8).map(|d| (d as f32 * 45.0, 45.0)).collect();
+    let cams = kiln::camera::fit_cameras(&points, &views, 1.0, &framing);
+    let screen = |d: usize, p: Vec3| {
+        let c = cams[d].proj * cams[d].view * p.extend(1.0);
+        c.xy() / c.w
+    };
+    let depth = |d: usize, p: Vec3| (cams[d].view * p.extend(1.0)).z;
+    for (d, want) in [
+        (0, [0.0, -1.0]),
+        (2, [-1.0, 0.0]),
+        (4, [0.0, 1.0]),
+        (6, [1.0, 0.0]),
+    ] {
+        let v = (screen(d, Vec3::Z) - screen(d, Vec3::ZERO)).normalize();
+        assert!(
+            v.dot(glam::Vec2::from(want)) > 0.9,
+            "direction {d}: front points {v}"
+        );
+    }
+    // West shows the left side; east the right.
+    assert!(depth(2, Vec3::X) > depth(2, -Vec3::X));
+    assert!(depth(6, -Vec3::X) > depth(6, Vec3::X));
+    // South-west lies between south and west.
+    let sw = (screen(1, Vec3::Z) - screen(1, Vec3::ZERO)).normalize();
+    assert!(sw.x < -0.3 && sw.y < -0.1, "{sw}");
+}
