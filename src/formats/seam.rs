@@ -155,7 +155,8 @@ fn wrong_role(role: FileKind, file: &Path) -> Error {
              (or --animation on the command line)"
         ),
         FileKind::Sprite => format!(
-            "{f}: a Ragnarok sprite's images; name its .act, which plays them"
+            "{f}: a Ragnarok client sprite (SPR/ACT), 2D images rather than a 3D model; \
+             draw it with `kiln render` or a recipe job, which take it as a model"
         ),
         FileKind::Model => format!("{f}: not a model kiln can draw"),
     })

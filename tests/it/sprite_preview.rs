@@ -211,3 +211,18 @@ fn the_real_npcs_show_four_views_in_the_clients_direction_order() {
         assert!(pairs > 0, "{name}");
     }
 }
+
+#[test]
+fn a_sprite_is_no_3d_model_for_export() {
+    let Some(act) = npc("4_m_ardha.act") else {
+        return;
+    };
+    let dir = tempdir("sprite-export");
+    let o = kiln(&["export", act.to_str().unwrap(), "-o", "x.glb"], &dir);
+    assert_eq!(o.status.code(), Some(2));
+    let e = crate::common::stderr(&o);
+    assert!(
+        e.contains("a Ragnarok client sprite (SPR/ACT), 2D images rather than a 3D model"),
+        "{e}"
+    );
+}
