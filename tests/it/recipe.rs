@@ -305,7 +305,7 @@ fn errors_name_file_line_column_and_job() {
         ),
         (
             "jobs:\n  - name: a\n    model: m.rsm\n    camera: {zom: 2}\n",
-            "recipe.yaml:4:14: job 'a': unknown key `zom`, expected one of projection, padding, zoom, fov",
+            "recipe.yaml:4:14: job 'a': unknown key `zom`, expected one of projection, padding, zoom, fov, preset",
         ),
         (
             "jobs:\n  - name: a\n    model: m.rsm\n  - name: b\n    model: m.rsm\n    size: 0x4\n",
