@@ -69,6 +69,12 @@ mod camera;
 
 #[cfg(feature = "internals")]
 #[doc(hidden)]
+pub mod client_sprite;
+#[cfg(not(feature = "internals"))]
+mod client_sprite;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
 pub mod color;
 #[cfg(not(feature = "internals"))]
 mod color;
@@ -129,6 +135,12 @@ mod output;
 
 #[cfg(feature = "internals")]
 #[doc(hidden)]
+pub mod palette;
+#[cfg(not(feature = "internals"))]
+mod palette;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
 pub mod paths;
 #[cfg(not(feature = "internals"))]
 mod paths;
@@ -181,8 +193,8 @@ pub mod verify;
 mod verify;
 
 pub use bake::recipe::{
-    ClipSpec, Direction, FramingGroup, GifSpec, Job, MapJob, MapViewSpec, MetaFormat, Outputs,
-    PackLayout, PackSpec, Template,
+    ClientSpriteSpec, ClipSpec, Direction, FramingGroup, GifSpec, Job, MapJob, MapViewSpec,
+    MetaFormat, Outputs, PackLayout, PackSpec, SpriteImages, Template,
 };
 pub use bake::shard::{plan, plan_json, PlannedJob};
 pub use bake::state::STATE_FILE;
@@ -191,6 +203,7 @@ pub use bake::{
     NoProgress, OutputMode, OutputRecord, OutputStatus, Progress, Recipe, RecipeError, Shard,
 };
 pub use camera::{Framing, LightSpace, LightSpec, Projection};
+pub use client_sprite::{compose::Bounds as SpriteBounds, ClientSprite};
 pub use color::{parse_color, ColorError};
 pub use convert::convert_texture;
 pub use error::{Error, ParseError, Result};

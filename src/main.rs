@@ -376,6 +376,20 @@ struct RenderArgs {
     view: ViewArgs,
     #[command(flatten)]
     map: MapViewArgs,
+    #[command(flatten)]
+    sprite: SpriteArgs,
+}
+
+/// For a Ragnarok client sprite (.act with its .spr): which frame.
+#[derive(Args)]
+struct SpriteArgs {
+    /// Sprite: the motion (0 idle, 1 walk, 2 attack, 3 hurt, 4 die for monsters), or the
+    /// action itself when the ACT's actions are not in eights
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    action: usize,
+    /// Sprite: the direction, 0 south (facing the camera) to 7 south-east, turning clockwise
+    #[arg(long, value_name = "D", default_value_t = 0)]
+    direction: usize,
 }
 
 /// For a Ragnarok map (.rsw): a top-down view unless --angled.
@@ -479,8 +493,10 @@ fn cmd_render(a: RenderArgs) -> Result<(), Error> {
         )));
     }
     let file = FileRef::from(a.model.model.as_path());
-    if kiln::file_kind(&file, &a.model.data)? == FileKind::Map {
-        return render_map(&a);
+    match kiln::file_kind(&file, &a.model.data)? {
+        FileKind::Map => return render_map(&a),
+        FileKind::Sprite => return render_sprite(&a),
+        _ => {}
     }
     let model = a.model.load()?;
     let t = model_time(&model, &a.time);
@@ -502,6 +518,32 @@ fn cmd_render(a: RenderArgs) -> Result<(), Error> {
     eprintln!(
         "kiln: wrote {} ({width}x{height}, t = {t:.3} s)",
         a.output.display()
+    );
+    Ok(())
+}
+
+/// `kiln render X.act`: one frame of a client sprite at its own size,
+/// composited as the client draws it.
+fn render_sprite(a: &RenderArgs) -> Result<(), Error> {
+    if a.time.time.is_some() {
+        return Err(Error::Usage(
+            "a sprite plays frames at its own intervals; give --frame N".into(),
+        ));
+    }
+    let sprite = kiln::ClientSprite::load(a.model.model.as_path(), &a.model.data)?;
+    for w in sprite.warnings() {
+        eprintln!("kiln: warning: {w}");
+    }
+    let action = sprite.action_index(a.sprite.action, a.sprite.direction)?;
+    let frame = a.time.frame.unwrap_or(0) as usize;
+    let image = sprite.render_over(action, frame, a.view.background)?;
+    kiln::write_png(&a.output, &image.image)?;
+    eprintln!(
+        "kiln: wrote {} ({}x{}, action {action}, frame {frame}, {} ms a frame)",
+        a.output.display(),
+        image.image.width(),
+        image.image.height(),
+        (sprite.frame_seconds(action) * 1000.0).round()
     );
     Ok(())
 }

@@ -350,7 +350,7 @@ pub(crate) fn bake_into(
             )));
         }
     }
-    super::claims::check(&jobs, &maps)?;
+    super::claims::check(jobs, &maps)?;
     let wanted = |name: &str| options.only.is_empty() || options.only.iter().any(|n| n == name);
     let jobs: Vec<&Job> = jobs.iter().filter(|j| wanted(&j.name)).collect();
     let maps: Vec<&MapJob> = maps.iter().filter(|m| wanted(&m.name)).collect();
@@ -471,7 +471,7 @@ fn one(
     let result = (|| -> Result<JobReport> {
         let cameras = group.transpose().map_err(Error::Other)?;
         let planned = match work {
-            Work::Job(j) => Planned::Job(plan_job(j, &options.sources)?),
+            Work::Job(j) => Planned::Job(Box::new(plan_job(j, &options.sources)?)),
             Work::Map(m) => Planned::Map(Box::new(plan_map(m, &options.sources)?)),
         };
         let base = work.recipe().parent().unwrap_or(Path::new(""));
@@ -585,7 +585,7 @@ fn prune(
 
 /// A job's or a map's plan.
 enum Planned {
-    Job(JobPlan),
+    Job(Box<JobPlan>),
     Map(Box<MapPlan>),
 }
 

@@ -13,10 +13,8 @@
 use image::RgbaImage;
 use std::borrow::Cow;
 
-/// Palette index used for transparent pixels.
-pub const TRANSPARENT: u8 = 0;
-/// Most opaque colours in a palette (index 0 is transparency).
-pub const MAX_COLORS: usize = 255;
+pub use crate::palette::{Palette, MAX_COLORS, TRANSPARENT};
+
 /// Alpha below this is transparent in a GIF (which has only on/off alpha).
 pub const ALPHA_CUTOFF: u8 = 128;
 
@@ -28,223 +26,20 @@ pub fn delay_cs(frame_seconds: f32) -> u16 {
     cs.clamp(2.0, u16::MAX as f64) as u16
 }
 
-/// A palette with index 0 transparent and `colors[i]` at index `i + 1`, plus
-/// the exact mapping from every opaque colour seen to its index.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Palette {
-    pub colors: Vec<[u8; 3]>,
-    /// `(0xRRGGBB, index)`, sorted by colour, for binary search.
-    lookup: Vec<(u32, u8)>,
-}
-
-impl Palette {
-    /// The index for a pixel of any alpha.
-    pub fn index_of(&self, px: [u8; 4]) -> u8 {
-        if px[3] < ALPHA_CUTOFF {
-            return TRANSPARENT;
-        }
-        let key = pack(px);
-        match self.lookup.binary_search_by_key(&key, |e| e.0) {
-            Ok(i) => self.lookup[i].1,
-            // Only colours seen while building are looked up by `encode`;
-            // anything else still gets its nearest entry.
-            Err(_) => nearest(&self.colors, key),
-        }
-    }
-
-    /// The GIF colour table: transparent slot (black) then the colours.
-    pub fn table(&self) -> Vec<u8> {
-        let mut t = Vec::with_capacity((self.colors.len() + 1) * 3);
-        t.extend_from_slice(&[0, 0, 0]);
-        for c in &self.colors {
-            t.extend_from_slice(c);
-        }
-        t
-    }
-}
-
-fn pack(px: [u8; 4]) -> u32 {
-    (px[0] as u32) << 16 | (px[1] as u32) << 8 | px[2] as u32
-}
-
-fn unpack(c: u32) -> [u8; 3] {
-    [(c >> 16) as u8, (c >> 8) as u8, c as u8]
-}
-
-/// Index (1-based, as in the GIF) of the palette colour nearest to `c`;
-/// ties go to the lower index.
-fn nearest(colors: &[[u8; 3]], c: u32) -> u8 {
-    let [r, g, b] = unpack(c);
-    let mut best = (u32::MAX, 0usize);
-    for (i, p) in colors.iter().enumerate() {
-        let d = |a: u8, b: u8| (a as i32 - b as i32).pow(2) as u32;
-        let dist = d(r, p[0]) + d(g, p[1]) + d(b, p[2]);
-        if dist < best.0 {
-            best = (dist, i);
-        }
-    }
-    (best.1 + 1) as u8
-}
-
-/// Builds one palette over every opaque pixel of `frames`.
+/// Builds one palette over every opaque pixel of `frames` (kiln's
+/// quantizer, [`crate::palette`]).
 pub fn build_palette(frames: &[&RgbaImage]) -> Palette {
-    let mut all: Vec<u32> = Vec::new();
-    for f in frames {
-        all.extend(
-            f.pixels()
-                .filter(|p| p.0[3] >= ALPHA_CUTOFF)
-                .map(|p| pack(p.0)),
-        );
-    }
-    all.sort_unstable();
-    // Histogram of distinct colours, ascending.
-    let mut hist: Vec<(u32, u64)> = Vec::new();
-    for c in all {
-        match hist.last_mut() {
-            Some((last, n)) if *last == c => *n += 1,
-            _ => hist.push((c, 1)),
-        }
-    }
-    let (colors, mut lookup) = if hist.len() <= MAX_COLORS {
-        let colors = hist.iter().map(|&(c, _)| unpack(c)).collect();
-        let lookup = hist
-            .iter()
-            .enumerate()
-            .map(|(i, &(c, _))| (c, (i + 1) as u8))
-            .collect();
-        (colors, lookup)
-    } else {
-        median_cut(&mut hist, MAX_COLORS)
-    };
-    lookup.sort_unstable_by_key(|e| e.0);
-    Palette { colors, lookup }
+    Palette::build(frames, ALPHA_CUTOFF)
 }
 
-/// Splits the colour histogram into at most `k` boxes. Returns each box's
-/// pixel-weighted mean and, for every histogram colour, the palette index
-/// (1-based) of the box it fell in. Reorders `hist`.
-///
-/// Each colour maps to its own box rather than to the globally nearest
-/// entry: a nearest search costs 255 distance tests per distinct colour,
-/// which for noisy textures (a million distinct colours) took most of the
-/// time, and the box mean is what the cut chose to represent it anyway.
-#[allow(clippy::type_complexity)]
-fn median_cut(hist: &mut [(u32, u64)], k: usize) -> (Vec<[u8; 3]>, Vec<(u32, u8)>) {
-    #[derive(Clone, Copy)]
-    struct Box {
-        start: usize,
-        end: usize,
-        channel: usize,
-        score: u128,
+/// The GIF colour table: the transparent slot (black), then the colours.
+fn table(palette: &Palette) -> Vec<u8> {
+    let mut t = Vec::with_capacity((palette.colors.len() + 1) * 3);
+    t.extend_from_slice(&[0, 0, 0]);
+    for c in &palette.colors {
+        t.extend_from_slice(c);
     }
-    let channel = |c: u32, ch: usize| ((c >> (16 - 8 * ch)) & 0xff) as u8;
-    // Measured once per box: its widest channel and split priority
-    // (range × pixels, so large, spread boxes are cut first).
-    let make = |h: &[(u32, u64)], start: usize, end: usize| -> Box {
-        let mut lo = [255u8; 3];
-        let mut hi = [0u8; 3];
-        let mut n = 0u64;
-        for &(c, w) in &h[start..end] {
-            for ch in 0..3 {
-                let v = channel(c, ch);
-                lo[ch] = lo[ch].min(v);
-                hi[ch] = hi[ch].max(v);
-            }
-            n += w;
-        }
-        let ranges = [hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]];
-        // Ties go to the first channel (R, G, B) so the cut is reproducible.
-        let mut best = 0;
-        for ch in 1..3 {
-            if ranges[ch] > ranges[best] {
-                best = ch;
-            }
-        }
-        let splittable = end - start >= 2 && ranges[best] > 0;
-        Box {
-            start,
-            end,
-            channel: best,
-            score: if splittable {
-                ranges[best] as u128 * n as u128
-            } else {
-                0
-            },
-        }
-    };
-    let mut boxes = vec![make(hist, 0, hist.len())];
-    while boxes.len() < k {
-        let mut pick: Option<usize> = None;
-        for (i, b) in boxes.iter().enumerate() {
-            if b.score > 0 && pick.is_none_or(|p| b.score > boxes[p].score) {
-                pick = Some(i);
-            }
-        }
-        let Some(i) = pick else { break };
-        let Box {
-            start,
-            end,
-            channel: ch,
-            ..
-        } = boxes[i];
-        // Weighted median of the widest channel from a 256-bin histogram,
-        // then a stable partition around it: linear per cut, where sorting
-        // the box each time dominated the run on noisy textures.
-        let slice = &mut hist[start..end];
-        let mut bins = [0u64; 256];
-        for &(c, w) in slice.iter() {
-            bins[channel(c, ch) as usize] += w;
-        }
-        let total: u64 = bins.iter().sum();
-        let mut acc = 0u64;
-        let mut median = 0usize;
-        for (v, &n) in bins.iter().enumerate() {
-            acc += n;
-            if acc * 2 >= total {
-                median = v;
-                break;
-            }
-        }
-        let max = slice
-            .iter()
-            .map(|&(c, _)| channel(c, ch))
-            .max()
-            .unwrap_or(0) as usize;
-        // Values ≤ median go left, unless that is every value (median at the
-        // top), in which case values < median do; the box's range > 0 makes
-        // both sides non-empty either way.
-        let pivot = if median >= max { median - 1 } else { median };
-        let mut left = Vec::with_capacity(slice.len());
-        let mut right = Vec::with_capacity(slice.len());
-        for &e in slice.iter() {
-            if channel(e.0, ch) as usize <= pivot {
-                left.push(e);
-            } else {
-                right.push(e);
-            }
-        }
-        let cut = left.len();
-        slice[..cut].copy_from_slice(&left);
-        slice[cut..].copy_from_slice(&right);
-        boxes[i] = make(hist, start, start + cut);
-        boxes.insert(i + 1, make(hist, start + cut, end));
-    }
-    let mut colors = Vec::with_capacity(boxes.len());
-    let mut lookup = Vec::with_capacity(hist.len());
-    for (bi, b) in boxes.iter().enumerate() {
-        let mut sum = [0u64; 3];
-        let mut n = 0u64;
-        for &(c, w) in &hist[b.start..b.end] {
-            for (ch, s) in sum.iter_mut().enumerate() {
-                *s += channel(c, ch) as u64 * w;
-            }
-            n += w;
-            lookup.push((c, (bi + 1) as u8));
-        }
-        let n = n.max(1);
-        colors.push(sum.map(|s| ((s + n / 2) / n) as u8));
-    }
-    (colors, lookup)
+    t
 }
 
 /// Encodes `frames` (all the same size) as a looping GIF with one shared
@@ -286,7 +81,7 @@ pub fn encode_timed(
     let fail = |e: gif::EncodingError| format!("GIF encoding: {e}");
     let mut out = Vec::new();
     {
-        let mut enc = gif::Encoder::new(&mut out, gw, gh, &palette.table()).map_err(fail)?;
+        let mut enc = gif::Encoder::new(&mut out, gw, gh, &table(&palette)).map_err(fail)?;
         if looping {
             enc.set_repeat(gif::Repeat::Infinite).map_err(fail)?;
         }

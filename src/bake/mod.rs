@@ -27,11 +27,13 @@ pub mod outputs;
 pub mod packed;
 pub mod prune;
 pub mod recipe;
+pub mod ro_sprite;
 pub mod run;
 pub mod shard;
 pub mod sheet;
 pub mod sink;
 pub mod skyline;
+pub mod sprite_run;
 pub mod state;
 pub mod timing;
 

@@ -10,6 +10,7 @@ use super::atlas::{AtlasClip, AtlasJob};
 use super::outputs::ClipFrames;
 use super::recipe::{ClipSpec, Job, PackLayout};
 use super::sink::Sink;
+use super::sprite_run::{plan_sprite, run_sprite, SpritePlan};
 use crate::error::{Error, Result};
 use crate::export::gltf::GltfReport;
 use crate::model::ExportClip;
@@ -73,6 +74,9 @@ pub struct JobPlan {
     pub gltf: Option<(Vec<u8>, GltfReport)>,
     /// Whether the job renders images at all.
     pub renders: bool,
+    /// For a job whose model is a client sprite (`.act`): the sprite and
+    /// its clips, drawn instead of `clips`.
+    pub sprite: Option<SpritePlan>,
 }
 
 impl JobPlan {
@@ -80,6 +84,9 @@ impl JobPlan {
     pub fn images(&self) -> usize {
         if !self.renders {
             return 0;
+        }
+        if let Some(s) = &self.sprite {
+            return s.images();
         }
         self.clips
             .iter()
@@ -131,6 +138,9 @@ pub fn clip_model(
 /// the job's own `data:` folders.
 pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
     let spec = &job.model;
+    if super::sprite_run::is_sprite_job(job, extra)? {
+        return plan_sprite_job(job, extra);
+    }
     let lookup = Lookup::with_folders(&spec.data, extra)?;
     lookup.note_read(&job.recipe);
     let model = crate::load::load_model(spec, &lookup)?;
@@ -203,6 +213,36 @@ pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
         reads: lookup.read_digests(),
         gltf,
         renders: job.output.renders(),
+        sprite: None,
+    })
+}
+
+/// The plan of a job whose model is a client sprite.
+fn plan_sprite_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
+    if job.output.gltf.is_some() {
+        return Err(Error::Usage(format!(
+            "{}:{}: job '{}': a client sprite is 2D images; it has no glTF form",
+            job.recipe.display(),
+            job.line,
+            job.name
+        )));
+    }
+    let sprite = plan_sprite(job, extra)?;
+    let mut reads = sprite.sprite.reads().to_vec();
+    reads.push((job.recipe.clone(), String::new()));
+    reads.sort();
+    reads.dedup();
+    Ok(JobPlan {
+        clips: Vec::new(),
+        view: ClipPlan {
+            times: Vec::new(),
+            yaws: Vec::new(),
+            view: job.view,
+        },
+        reads,
+        gltf: None,
+        renders: job.output.renders(),
+        sprite: Some(sprite),
     })
 }
 
@@ -308,6 +348,18 @@ pub fn run_framed(
     tick: &(dyn Fn() + Sync),
     sink: &dyn Sink,
 ) -> Result<JobReport> {
+    if let Some(sprite) = &plan.sprite {
+        if !plan.renders {
+            return Ok(JobReport {
+                name: job.name.clone(),
+                images: 0,
+                files: Vec::new(),
+                warnings: sprite.sprite.warnings().to_vec(),
+                inputs: plan.reads.iter().map(|(p, _)| p.clone()).collect(),
+            });
+        }
+        return run_sprite(job, sprite, tick, sink);
+    }
     let mut files = Vec::new();
     let mut rendered: Vec<ClipFrames> = Vec::new();
     if plan.renders {
@@ -360,7 +412,8 @@ fn render_and_write(
             looping: c.looping,
         })
         .collect();
-    let files = super::write_outputs(job, &rendered, sink)?;
+    let mut files = super::write_outputs(job, &rendered, sink)?;
+    files.extend(super::ro_sprite::write(job, &rendered, sink)?);
     Ok((rendered, files))
 }
 

@@ -19,4 +19,5 @@ pub(crate) mod registry;
 pub mod rsm;
 pub mod rsw;
 pub(crate) mod seam;
+pub mod sprite;
 pub mod texture;

@@ -20,6 +20,8 @@ pub(crate) static FORMATS: &[&dyn Format] = &[
     &super::arma::P3dFormat,
     &super::arma::RtmFormat,
     &super::arma::ConfigFormat,
+    &super::sprite::SprFormat,
+    &super::sprite::ActFormat,
 ];
 
 /// The format of `data` (the whole file or at least its first bytes).
@@ -34,7 +36,7 @@ pub(crate) fn sniff(data: &[u8], path: &Path) -> Result<&'static dyn Format> {
         offset: 0,
         message: format!(
             "not a file kiln can read (first bytes {head}); expected GRSM/GRSW/GRGN (Ragnarok model/map/ground), \
-             MDL1/ANIM (Grimrock model/animation), MLOD (Arma P3D) or RTM_/BMTR (Arma animation)"
+             MDL1/ANIM (Grimrock model/animation), MLOD (Arma P3D), RTM_/BMTR (Arma animation) or SP/AC (Ragnarok sprite)"
         ),
     }))
 }

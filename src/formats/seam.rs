@@ -23,6 +23,9 @@ pub enum FileKind {
     Ground,
     /// A configuration file (Arma `model.cfg`).
     Config,
+    /// A Ragnarok client sprite: SPR images or the ACT animation that
+    /// places them.
+    Sprite,
 }
 
 /// One file format.
@@ -150,6 +153,10 @@ fn wrong_role(role: FileKind, file: &Path) -> Error {
         FileKind::Animation => format!(
             "{f}: this is an animation, not a model; name it as a clip's `animation:` in a recipe \
              (or --animation on the command line)"
+        ),
+        FileKind::Sprite => format!(
+            "{f}: a Ragnarok client sprite (SPR/ACT), 2D images rather than a 3D model; \
+             draw it with `kiln render` or a recipe job, which take it as a model"
         ),
         FileKind::Model => format!("{f}: not a model kiln can draw"),
     })

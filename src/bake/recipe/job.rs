@@ -55,6 +55,8 @@ pub struct Job {
     pub pack: PackSpec,
     /// The files it writes.
     pub output: Outputs,
+    /// How it bakes into a client sprite (`output.ro_sprite`).
+    pub client_sprite: super::client_sprite::ClientSpriteSpec,
 }
 
 /// A job's framing group, and where the recipe names it (for messages).
@@ -163,6 +165,7 @@ pub(super) fn resolve_job(
             90.0,
             false,
         )?,
+        None if ragnarok_preset(j, d) => super::client_sprite::RAGNAROK_PITCH,
         None => defaults::PITCH,
     };
     let (width, height) = match pick(&j.size, &d.size) {
@@ -210,6 +213,13 @@ pub(super) fn resolve_job(
         None => defaults::ANTIALIAS,
     };
     let output = resolve_output(ctx, lab, name, at, j, d, &clips, &directions)?;
+    let client_sprite = super::client_sprite::resolve_client_sprite(
+        ctx,
+        lab,
+        j.client_sprite.as_ref(),
+        d.client_sprite.as_ref(),
+        &clips,
+    )?;
 
     Ok(Job {
         name: name.to_string(),
@@ -242,6 +252,7 @@ pub(super) fn resolve_job(
         framing_group,
         pack,
         output,
+        client_sprite,
     })
 }
 
@@ -277,6 +288,16 @@ fn resolve_scale(ctx: &Ctx, l: &str, sc: &S<RawScale>) -> Result<f32, RecipeErro
             "`scale` needs `pixels_per_unit: N` (pixels per model unit)",
         )),
     }
+}
+
+/// Whether the job's (or the defaults') camera is `preset: ragnarok`.
+fn ragnarok_preset(j: &RawJob, d: &RawJob) -> bool {
+    let preset = |r: &RawJob| {
+        r.camera
+            .as_ref()
+            .and_then(|c| c.preset.as_ref().map(|p| p.value))
+    };
+    preset(j).or_else(|| preset(d)) == Some(super::client_sprite::CameraPreset::Ragnarok)
 }
 
 /// `model`, joined to the recipe's folder; every job needs one.
@@ -452,9 +473,15 @@ fn resolve_camera(
     jc: &RawCamera,
     dc: &RawCamera,
 ) -> Result<Framing, RecipeError> {
+    let preset = pick(&jc.preset, &dc.preset).map(|p| p.value);
+    let ragnarok = preset == Some(super::client_sprite::CameraPreset::Ragnarok);
     let kind = pick(&jc.projection, &dc.projection)
         .map(|p| p.value)
-        .unwrap_or(ProjectionKind::Orthographic);
+        .unwrap_or(if ragnarok {
+            ProjectionKind::Perspective
+        } else {
+            ProjectionKind::Orthographic
+        });
     let padding = match pick(&jc.padding, &dc.padding) {
         Some(p) => {
             let x = finite(ctx, &lab.of(jc.padding.is_some()), "camera.padding", p)?;
@@ -491,6 +518,7 @@ fn resolve_camera(
             170.0,
             false,
         )?,
+        None if ragnarok => super::client_sprite::RAGNAROK_FOV,
         None => defaults::FOV,
     };
     let projection = match kind {

@@ -32,6 +32,7 @@
 //!   across jobs and maps, and framing groups whose jobs must share one
 //!   camera.
 
+mod client_sprite;
 mod clips;
 pub mod defaults;
 mod directions;
@@ -46,6 +47,7 @@ mod raw;
 mod template;
 mod values;
 
+pub use client_sprite::{ClientSpriteSpec, SpriteImages};
 pub use clips::ClipSpec;
 pub use directions::Direction;
 pub use error::RecipeError;

@@ -46,6 +46,9 @@ pub struct Outputs {
     /// The model with one glTF animation per clip (`.glb`), when that
     /// output is on.
     pub gltf: Option<PathBuf>,
+    /// A Ragnarok client sprite: this path with `.spr` and `.act`, when
+    /// that output is on.
+    pub ro_sprite: Option<PathBuf>,
     /// Where the recipe wrote each output's name (`None`: a default), for
     /// messages about it.
     pub(crate) sites: Vec<(&'static str, Option<Location>)>,
@@ -63,7 +66,11 @@ impl Outputs {
     /// Whether the job renders images (a sheet, frames, GIFs or APNGs),
     /// rather than only exporting its animation.
     pub fn renders(&self) -> bool {
-        self.sheet.is_some() || self.frames.is_some() || self.gif.is_some() || self.apng.is_some()
+        self.sheet.is_some()
+            || self.frames.is_some()
+            || self.gif.is_some()
+            || self.apng.is_some()
+            || self.ro_sprite.is_some()
     }
 }
 
@@ -233,7 +240,16 @@ pub(super) fn resolve_output(
             }
         }
     }
-    if frames.is_none() && sheet.is_none() && gif.is_none() && apng.is_none() && gltf.is_none() {
+    let ro_sprite = c.template("ro_sprite", &jo.ro_sprite, &do_.ro_sprite, &["name"], None)?;
+    sites.push(("ro_sprite", ro_sprite.as_ref().and_then(|(_, l)| *l)));
+    let ro_sprite = ro_sprite.map(|(t, _)| dir.join(t.render(name, None, None, None)));
+    if frames.is_none()
+        && sheet.is_none()
+        && gif.is_none()
+        && apng.is_none()
+        && gltf.is_none()
+        && ro_sprite.is_none()
+    {
         return Err(ctx.err(
             at,
             &lab.of(true),
@@ -250,6 +266,7 @@ pub(super) fn resolve_output(
         apng: apng.map(|(t, _)| t),
         prune: pick(&jo.prune, &do_.prune).is_some_and(|p| p.value),
         gltf,
+        ro_sprite,
         sites,
     })
 }

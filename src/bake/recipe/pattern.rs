@@ -260,6 +260,13 @@ pub fn job_patterns(job: &Job, dir: &Path) -> Vec<(&'static str, FilePattern)> {
     if let Some(g) = &o.gltf {
         v.push(("gltf", FilePattern::literal(&moved(g))));
     }
+    if let Some(base) = &o.ro_sprite {
+        for ext in [".spr", ".act"] {
+            let mut file = moved(base).into_os_string();
+            file.push(ext);
+            v.push(("ro_sprite", FilePattern::literal(Path::new(&file))));
+        }
+    }
     v
 }
 

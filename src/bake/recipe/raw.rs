@@ -47,6 +47,7 @@ pub(super) struct RawJob {
     pub(super) pack: Option<RawPack>,
     pub(super) metadata: Option<S<MetaList>>,
     pub(super) output: Option<RawOutput>,
+    pub(super) client_sprite: Option<S<super::client_sprite::RawClientSprite>>,
 }
 
 #[derive(Deserialize, Clone)]
@@ -93,6 +94,7 @@ pub(super) struct RawCamera {
     pub(super) padding: Option<S<Num>>,
     pub(super) zoom: Option<S<Num>>,
     pub(super) fov: Option<S<Num>>,
+    pub(super) preset: Option<S<super::client_sprite::CameraPreset>>,
 }
 
 #[derive(Deserialize, Default, Clone)]
@@ -117,6 +119,7 @@ pub(super) struct RawOutput {
     pub(super) gltf: Option<S<OutName>>,
     pub(super) apng: Option<S<OutName>>,
     pub(super) prune: Option<S<bool>>,
+    pub(super) ro_sprite: Option<S<OutName>>,
 }
 
 /// `scale: { pixels_per_unit: N }`.
