@@ -10,7 +10,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use kiln::camera::{fit_cameras, Framing, Projection};
-use kiln::raster::{Light, RenderOptions};
+use kiln::raster::{Level, Light, RenderOptions};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
@@ -75,15 +75,24 @@ fn bench(c: &mut Criterion) {
     let batches = kiln::render::batches(&model, &posed);
     let mut group = c.benchmark_group("knot/render");
     group.throughput(Throughput::Elements(1));
-    for size in [256u32, 1024] {
+    // The instruction-set levels side by side (the first two rows are the
+    // ones llvmpipe_bench.py --cull is compared with); 256² at 2× is the
+    // issue's anti-aliased row, against llvmpipe at 512².
+    let best = Level::detect();
+    let mut cases: Vec<(Level, u32, u32)> = vec![(best, 256, 1), (best, 1024, 1), (best, 256, 2)];
+    if best != Level::Portable {
+        cases.extend([(Level::Portable, 256, 1), (Level::Portable, 1024, 1)]);
+    }
+    for (level, size, ss) in cases {
         let opts = RenderOptions {
             width: size,
             height: size,
-            supersample: 1,
+            supersample: ss,
             background: [0, 0, 0, 255],
         };
         let mut i = 0usize;
-        group.bench_function(format!("{size}x{size}"), |b| {
+        let name = format!("{}/{size}x{size} aa{ss}", level.name());
+        group.bench_function(name, |b| {
             b.iter(|| {
                 let cam = &cameras[i % TURN];
                 i += 1;
@@ -92,7 +101,7 @@ fn bench(c: &mut Criterion) {
                     color: glam::Vec3::splat(0.75),
                     ambient: glam::Vec3::splat(0.25),
                 };
-                kiln::raster::render(black_box(&batches), cam, &light, &opts)
+                kiln::raster::render_at(black_box(&batches), cam, &light, &opts, level)
             })
         });
     }

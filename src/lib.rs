@@ -45,7 +45,10 @@
 //! Data flows one way: `formats` (each file read, and lowered into one
 //! scene model) → `scene` (posed at any time) → `raster` (kiln's
 //! rasterizer) → `bake` (atlas, sheets, metadata, GIFs) and `export`.
-#![forbid(unsafe_code)]
+// One module, `raster::simd::avx2`, allows `unsafe` (to call code compiled
+// for the CPU's instruction set after checking the CPU has it); nothing else
+// may.
+#![deny(unsafe_code)]
 #![cfg_attr(not(feature = "internals"), warn(missing_docs))]
 
 pub mod formats;

@@ -9,9 +9,10 @@ const _: () = assert!(TILE <= 32, "dirty rows are a u32 bitmask");
 pub const TILE_AREA: usize = TILE * TILE;
 
 pub struct TileBuffer {
-    /// Premultiplied r, g, b, a in 0..1.
-    pub color: [Vec<f32>; 4],
-    pub depth: Vec<f32>,
+    /// Premultiplied r, g, b, a in 0..1. Fixed-size planes, so an index
+    /// masked to the tile needs no bounds check.
+    pub color: Box<[[f32; TILE_AREA]; 4]>,
+    pub depth: Box<[f32; TILE_AREA]>,
     /// Bit y set when sample row y was written since the last clear; clean
     /// rows resolve to the background without reading the planes.
     pub dirty: u32,
@@ -20,12 +21,13 @@ pub struct TileBuffer {
 impl TileBuffer {
     pub fn new() -> Self {
         TileBuffer {
-            color: std::array::from_fn(|_| vec![0.0; TILE_AREA]),
-            depth: vec![f32::INFINITY; TILE_AREA],
+            color: Box::new([[0.0; TILE_AREA]; 4]),
+            depth: Box::new([f32::INFINITY; TILE_AREA]),
             dirty: 0,
         }
     }
 
+    #[inline(always)]
     pub fn clear(&mut self, background: [f32; 4]) {
         for (plane, v) in self.color.iter_mut().zip(background) {
             plane.fill(v);

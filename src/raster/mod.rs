@@ -33,12 +33,14 @@
 mod bin;
 mod clip;
 mod framebuffer;
-mod lanes;
 mod resolve;
 mod setup;
 mod shade;
+mod simd;
 mod texel;
 mod tile;
+
+pub use simd::Level;
 
 use crate::scene::AlphaMode;
 use crate::texture::Texture;
@@ -102,7 +104,8 @@ pub struct RenderOptions {
 /// fixed-point coordinates of such a target cannot overflow.
 pub const MAX_SAMPLES: u32 = 16384;
 
-/// Renders the batches into a straight-alpha RGBA image.
+/// Renders the batches into a straight-alpha RGBA image, with the best
+/// instruction set this CPU has (see [`Level::detect`]).
 ///
 /// Images wider or taller than [`MAX_SAMPLES`] pixels are not rasterized and
 /// come back filled with the background.
@@ -111,6 +114,23 @@ pub fn render(
     camera: &Camera,
     light: &Light,
     opts: &RenderOptions,
+) -> image::RgbaImage {
+    render_at(batches, camera, light, opts, Level::detect())
+}
+
+/// Images with at least this many samples have their rows of tiles drawn
+/// in parallel; smaller ones are drawn by the calling thread, as one frame
+/// of many in a bake is.
+const PARALLEL_SAMPLES: u64 = 1 << 22;
+
+/// [`render`] with the hot loops run at `level` (the baseline when the CPU
+/// lacks it). Every level gives the same bytes.
+pub fn render_at(
+    batches: &[Batch<'_>],
+    camera: &Camera,
+    light: &Light,
+    opts: &RenderOptions,
+    level: Level,
 ) -> image::RgbaImage {
     let (w, h) = (opts.width, opts.height);
     let bg = opts.background;
@@ -127,7 +147,6 @@ pub fn render(
     };
     let materials: Vec<shade::Material> = batches.iter().map(shade::Material::new).collect();
     let tris = set_up(batches, &materials, camera, &vp);
-    let lighting = shade::Lighting::new(light);
 
     let tile_px = framebuffer::TILE as u32 / ss;
     let grid = bin::Grid {
@@ -148,55 +167,145 @@ pub fn render(
     ];
     // What resolve makes of a sample left at the background, so skipped
     // tiles match drawn ones exactly.
-    let lane = resolve::to_straight_u8_lanes(bg_premul.map(lanes::F32x8::splat));
+    use simd::Simd;
+    let s = simd::Portable;
+    let lane = resolve::to_straight_u8_lanes(s, bg_premul.map(|v| s.splat(v)));
     let bg_row: Vec<u8> = lane[..4].repeat(tile_px as usize);
+    let frame = Frame {
+        tris: &tris,
+        materials: &materials,
+        lighting: shade::Lighting::new(light),
+        grid: &grid,
+        bins: &bins,
+        ss: ss as usize,
+        tile_px: tile_px as usize,
+        width: w as usize,
+        bg_premul,
+        bg_row: &bg_row,
+    };
     let mut img = image::RgbaImage::new(w, h);
-    let stride = w as usize * 4;
+    let band_bytes = w as usize * 4 * tile_px as usize;
     let pixels: &mut [u8] = &mut img;
-    let mut buf = framebuffer::TileBuffer::new();
-    for ty in 0..grid.tiles_y {
-        for tx in 0..grid.tiles_x {
-            let rect = grid.rect(tx, ty);
-            let (px, py) = (tx * tile_px as usize, ty * tile_px as usize);
-            let (tw, th) = (
-                (tile_px as usize).min(w as usize - px),
-                (tile_px as usize).min(h as usize - py),
-            );
-            let list = bins.tile(ty * grid.tiles_x + tx);
+    // Every pixel belongs to one tile and every tile to one band, so the
+    // bytes do not depend on how bands are shared out.
+    let samples = vp.width as u64 * vp.height as u64;
+    if samples >= PARALLEL_SAMPLES && rayon::current_num_threads() > 1 {
+        use rayon::prelude::*;
+        pixels.par_chunks_mut(band_bytes).enumerate().for_each_init(
+            framebuffer::TileBuffer::new,
+            |buf, (ty, band)| {
+                let bands = Bands {
+                    frame: &frame,
+                    first: ty,
+                    pixels: band,
+                    buf,
+                };
+                simd::dispatch(level, bands)
+            },
+        );
+    } else {
+        let bands = Bands {
+            frame: &frame,
+            first: 0,
+            pixels,
+            buf: &mut framebuffer::TileBuffer::new(),
+        };
+        simd::dispatch(level, bands);
+    }
+    img
+}
+
+/// One image's set-up triangles and bins, ready to draw band by band.
+struct Frame<'a> {
+    tris: &'a [setup::Tri],
+    materials: &'a [shade::Material<'a>],
+    lighting: shade::Lighting,
+    grid: &'a bin::Grid,
+    bins: &'a bin::Bins,
+    ss: usize,
+    /// Tile edge in output pixels.
+    tile_px: usize,
+    /// Image width in pixels.
+    width: usize,
+    bg_premul: [f32; 4],
+    /// At least a tile's width of resolved background pixels.
+    bg_row: &'a [u8],
+}
+
+/// Rows of tiles from `first` on, drawn into `pixels` (the image rows they
+/// cover): the work [`simd::dispatch`] runs at a level.
+struct Bands<'a, 'f> {
+    frame: &'a Frame<'f>,
+    first: usize,
+    pixels: &'a mut [u8],
+    buf: &'a mut framebuffer::TileBuffer,
+}
+
+impl simd::Kernel for Bands<'_, '_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<S: simd::Simd>(self, s: S) {
+        let f = self.frame;
+        let band_bytes = f.width * 4 * f.tile_px;
+        for (k, band) in self.pixels.chunks_mut(band_bytes).enumerate() {
+            f.draw_band(s, self.first + k, band, self.buf);
+        }
+    }
+}
+
+impl Frame<'_> {
+    /// Draws the row of tiles `ty` into `band`, the image rows it covers.
+    #[inline(always)]
+    fn draw_band<S: simd::Simd>(
+        &self,
+        s: S,
+        ty: usize,
+        band: &mut [u8],
+        buf: &mut framebuffer::TileBuffer,
+    ) {
+        let stride = self.width * 4;
+        let th = band.len() / stride;
+        for tx in 0..self.grid.tiles_x {
+            let px = tx * self.tile_px;
+            let tw = self.tile_px.min(self.width - px);
+            let list = self.bins.tile(ty * self.grid.tiles_x + tx);
             if list.is_empty() {
-                for row in py..py + th {
+                for row in 0..th {
                     let o = row * stride + px * 4;
-                    pixels[o..o + tw * 4].copy_from_slice(&bg_row[..tw * 4]);
+                    band[o..o + tw * 4].copy_from_slice(&self.bg_row[..tw * 4]);
                 }
                 continue;
             }
-            buf.clear(bg_premul);
+            let rect = self.grid.rect(tx, ty);
+            buf.clear(self.bg_premul);
             for &t in list {
-                let tri = &tris[t as usize];
+                let tri = &self.tris[t as usize];
                 tile::draw(
+                    s,
                     tri,
-                    &materials[tri.material as usize],
-                    &lighting,
+                    &self.materials[tri.material as usize],
+                    &self.lighting,
                     &rect,
-                    &mut buf,
+                    buf,
                 );
             }
             resolve::resolve(
-                &buf,
-                ss as usize,
+                s,
+                buf,
+                self.ss,
                 resolve::Target {
-                    pixels,
+                    pixels: band,
                     stride,
                     x: px,
-                    y: py,
+                    y: 0,
                     w: tw,
                     h: th,
-                    background: &bg_row,
+                    background: self.bg_row,
                 },
             );
         }
     }
-    img
 }
 
 /// A vertex's clip position, outcode and snapped screen position (the last

@@ -5,7 +5,7 @@
 //! instead of darkening; un-premultiplying is the last step.
 
 use super::framebuffer::{TileBuffer, TILE};
-use super::lanes::{F32x8, I32x8, LANES};
+use super::simd::{FloatLanes, IntLanes, Simd, LANES};
 
 /// Where a tile lands in the output image, in output pixels.
 pub struct Target<'a> {
@@ -19,8 +19,9 @@ pub struct Target<'a> {
     pub background: &'a [u8],
 }
 
-pub fn resolve(buf: &TileBuffer, ss: usize, t: Target<'_>) {
-    let norm = F32x8::splat(1.0 / (ss * ss) as f32);
+#[inline(always)]
+pub fn resolve<S: Simd>(s: S, buf: &TileBuffer, ss: usize, t: Target<'_>) {
+    let norm = s.splat(1.0 / (ss * ss) as f32);
     let row_bits = (1u32 << ss) - 1;
     for j in 0..t.h {
         let row = (t.y + j) * t.stride;
@@ -32,28 +33,27 @@ pub fn resolve(buf: &TileBuffer, ss: usize, t: Target<'_>) {
         let mut i0 = 0;
         while i0 < t.w {
             let n = LANES.min(t.w - i0);
-            let mut sum = [F32x8::splat(0.0); 4];
+            let mut sum = [s.splat(0.0); 4];
             if ss == 1 {
                 let base = j * TILE + i0;
-                for (ch, s) in sum.iter_mut().enumerate() {
+                for (ch, v) in sum.iter_mut().enumerate() {
                     // TILE is a multiple of LANES, so a full load stays in the row.
-                    *s = F32x8::load(&buf.color[ch][base..]);
+                    *v = s.load(&buf.color[ch][base..]);
                 }
             } else {
-                for (ch, s) in sum.iter_mut().enumerate() {
+                for (ch, v) in sum.iter_mut().enumerate() {
                     let plane = &buf.color[ch];
-                    for i in 0..n {
-                        let mut acc = 0.0;
+                    let mut acc = [0.0f32; LANES];
+                    for (i, a) in acc.iter_mut().enumerate().take(n) {
                         for sy in 0..ss {
                             let base = (j * ss + sy) * TILE + (i0 + i) * ss;
-                            acc += plane[base..base + ss].iter().sum::<f32>();
+                            *a += plane[base..base + ss].iter().sum::<f32>();
                         }
-                        s.0[i] = acc;
                     }
-                    *s = *s * norm;
+                    *v = s.array(acc) * norm;
                 }
             }
-            let px = to_straight_u8_lanes(sum);
+            let px = to_straight_u8_lanes(s, sum);
             let o = row + (t.x + i0) * 4;
             if n == LANES {
                 // Fixed length: a plain 32-byte move instead of a memmove call.
@@ -69,36 +69,40 @@ pub fn resolve(buf: &TileBuffer, ss: usize, t: Target<'_>) {
 /// Eight premultiplied pixels (0..1) to interleaved straight RGBA8, rounding
 /// to nearest; fully transparent pixels become (0, 0, 0, 0).
 #[inline(always)]
-pub fn to_straight_u8_lanes(p: [F32x8; 4]) -> [u8; 4 * LANES] {
-    let zero = F32x8::splat(0.0);
-    let one = F32x8::splat(1.0);
+pub fn to_straight_u8_lanes<S: Simd>(s: S, p: [S::F; 4]) -> [u8; 4 * LANES] {
+    let zero = s.splat(0.0);
+    let one = s.splat(1.0);
     let a = p[3].max(zero).min(one);
     let inv = one.div(a);
-    let to_u8 = |v: F32x8| (v * F32x8::splat(255.0)).round_i32();
-    let a8 = to_u8(a);
-    let visible = (a8 - I32x8::splat(1)).non_negative();
+    let a8 = to_u8(s, a);
+    let visible = (a8 - s.splat_i(1)).non_negative();
     // Pack each pixel into one little-endian u32 with lane shifts, rather
     // than scattering 32 single bytes.
-    let mut packed = a8 & visible;
-    for ch in (0..3).rev() {
-        let c = to_u8((p[ch] * inv).max(zero).min(one)) & visible;
-        for i in 0..LANES {
-            packed.0[i] = (packed.0[i] << 8) | c.0[i];
-        }
-    }
+    let r = to_u8(s, (p[0] * inv).max(zero).min(one)) & visible;
+    let g = to_u8(s, (p[1] * inv).max(zero).min(one)) & visible;
+    let b = to_u8(s, (p[2] * inv).max(zero).min(one)) & visible;
+    let packed = (((a8 & visible).shl::<8>() | b).shl::<8>() | g).shl::<8>() | r;
     let mut out = [0u8; 4 * LANES];
-    for (o, v) in out.chunks_exact_mut(4).zip(packed.0) {
+    for (o, v) in out.chunks_exact_mut(4).zip(packed.to_array()) {
         o.copy_from_slice(&v.to_le_bytes());
     }
     out
 }
 
+/// 0..1 to 0..255, rounded to nearest.
+#[inline(always)]
+fn to_u8<S: Simd>(s: S, v: S::F) -> S::I {
+    (v * s.splat(255.0)).round_i32()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::raster::simd::Portable;
 
     fn to_straight_u8(p: [f32; 4]) -> [u8; 4] {
-        let out = to_straight_u8_lanes(p.map(F32x8::splat));
+        let s = Portable;
+        let out = to_straight_u8_lanes(s, p.map(|v| s.splat(v)));
         // Every lane converts alike.
         assert!(out.chunks(4).all(|c| c == &out[..4]));
         [out[0], out[1], out[2], out[3]]
@@ -118,6 +122,7 @@ mod tests {
     fn resolve_one(buf: &TileBuffer, ss: usize) -> Vec<u8> {
         let mut px = vec![0u8; 4];
         resolve(
+            Portable,
             buf,
             ss,
             Target {

@@ -27,7 +27,7 @@ pub struct Edge {
 }
 
 impl Edge {
-    #[inline]
+    #[inline(always)]
     pub fn at(&self, px: i64, py: i64) -> i64 {
         self.a as i64 * px + self.b as i64 * py + self.c
     }
@@ -45,7 +45,7 @@ pub struct Plane {
 }
 
 impl Plane {
-    #[inline]
+    #[inline(always)]
     pub fn at(&self, rx: f32, ry: f32) -> f32 {
         self.v + self.dx * rx + self.dy * ry
     }

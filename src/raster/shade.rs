@@ -1,6 +1,6 @@
 //! Fragment shading: texture × base colour, Lambert lighting, alpha modes.
 
-use super::lanes::{F32x8, I32x8};
+use super::simd::{FloatLanes, IntLanes, Simd};
 use super::texel::{LightView, TexView};
 use super::{Batch, Light};
 use crate::scene::AlphaMode;
@@ -83,57 +83,64 @@ impl Lighting {
 }
 
 /// Interpolated, perspective-corrected inputs of eight fragments.
-pub struct Inputs {
-    pub u: F32x8,
-    pub v: F32x8,
+pub struct Inputs<S: Simd> {
+    pub u: S::F,
+    pub v: S::F,
     /// Any positive multiple of the normal; shading normalises it.
-    pub n: [F32x8; 3],
+    pub n: [S::F; 3],
 }
 
 /// Premultiplied colour of the fragments and the lanes that survive the
 /// alpha test.
-pub fn shade(
+#[inline(always)]
+pub fn shade<S: Simd>(
+    s: S,
     mat: &Material,
     light: &Lighting,
-    inp: &Inputs,
+    inp: &Inputs<S>,
     back: bool,
-    mask: I32x8,
-) -> ([F32x8; 4], I32x8) {
+    mask: S::I,
+) -> ([S::F; 4], S::I) {
     let mut c = match &mat.tex {
         Some(t) => {
-            let s = t.bilinear(inp.u, inp.v, mask);
+            let x = t.bilinear(s, inp.u, inp.v, mask);
             [
-                s[0] * F32x8::splat(mat.base[0]),
-                s[1] * F32x8::splat(mat.base[1]),
-                s[2] * F32x8::splat(mat.base[2]),
-                s[3] * F32x8::splat(mat.base[3]),
+                x[0] * s.splat(mat.base[0]),
+                x[1] * s.splat(mat.base[1]),
+                x[2] * s.splat(mat.base[2]),
+                x[3] * s.splat(mat.base[3]),
             ]
         }
-        None => mat.base.map(F32x8::splat),
+        None => [
+            s.splat(mat.base[0]),
+            s.splat(mat.base[1]),
+            s.splat(mat.base[2]),
+            s.splat(mat.base[3]),
+        ],
     };
     let mut keep = mask;
     match mat.mode {
         Mode::Blend => {}
         Mode::Opaque | Mode::Mask(_) => {
             if let Mode::Mask(cut) = mat.mode {
-                keep = keep & !c[3].lt(F32x8::splat(cut));
+                keep = keep & !c[3].lt(s.splat(cut));
             }
             // Written opaque with the straight colour: an edge texel filtered
             // against a transparent (black) neighbour keeps its own colour.
             let a = c[3];
             // Mostly opaque texels: skip the division when nothing needs it.
-            if a.lt(F32x8::splat(1.0)).any() {
-                let inv = F32x8::splat(1.0).div(a);
-                let pos = F32x8::splat(0.0).lt(a);
+            if a.lt(s.splat(1.0)).any() {
+                let inv = s.splat(1.0).div(a);
+                let pos = s.splat(0.0).lt(a);
                 for ch in &mut c[..3] {
-                    *ch = (*ch * inv).min(F32x8::splat(1.0)).select(*ch, pos);
+                    *ch = (*ch * inv).min(s.splat(1.0)).select(*ch, pos);
                 }
             }
-            c[3] = F32x8::splat(1.0);
+            c[3] = s.splat(1.0);
         }
     }
     if !mat.unlit {
-        let f = light_factor(light, &inp.n, back);
+        let f = light_factor(s, light, &inp.n, back);
         for ch in 0..3 {
             c[ch] = c[ch] * f[ch];
         }
@@ -146,7 +153,7 @@ pub fn shade(
 /// unchanged, which premultiplied is `min(a, c · lm.a + lm.rgb · a)` (no
 /// division, and exact for the opaque modes where a = 1).
 #[inline(always)]
-pub fn apply_lightmap(c: &mut [F32x8; 4], lm: &[F32x8; 4]) {
+pub fn apply_lightmap<S: Simd>(c: &mut [S::F; 4], lm: &[S::F; 4]) {
     let a = c[3];
     for ch in 0..3 {
         c[ch] = (c[ch] * lm[3] + lm[ch] * a).min(a);
@@ -156,20 +163,19 @@ pub fn apply_lightmap(c: &mut [F32x8; 4], lm: &[F32x8; 4]) {
 /// `min(1, ambient + colour · max(0, n·l))` per channel: lighting saturates
 /// like a clamped fixed-function vertex colour before modulating the texel.
 #[inline(always)]
-fn light_factor(light: &Lighting, n: &[F32x8; 3], back: bool) -> [F32x8; 3] {
+fn light_factor<S: Simd>(s: S, light: &Lighting, n: &[S::F; 3], back: bool) -> [S::F; 3] {
     let len2 = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
-    let dot = n[0] * F32x8::splat(light.dir[0])
-        + n[1] * F32x8::splat(light.dir[1])
-        + n[2] * F32x8::splat(light.dir[2]);
+    let dot =
+        n[0] * s.splat(light.dir[0]) + n[1] * s.splat(light.dir[1]) + n[2] * s.splat(light.dir[2]);
     let sign = if back { -1.0 } else { 1.0 };
-    let inv_len = F32x8::splat(sign).div(len2.sqrt());
+    let inv_len = s.splat(sign).div(len2.sqrt());
     // A zero or NaN normal gives a NaN product, which max() turns into 0.
-    let d = (dot * inv_len).max(F32x8::splat(0.0));
-    let mut f = [F32x8::splat(0.0); 3];
+    let d = (dot * inv_len).max(s.splat(0.0));
+    let mut f = [s.splat(0.0); 3];
     for ch in 0..3 {
-        f[ch] = (F32x8::splat(light.ambient[ch]) + F32x8::splat(light.color[ch]) * d)
-            .min(F32x8::splat(1.0))
-            .max(F32x8::splat(0.0));
+        f[ch] = (s.splat(light.ambient[ch]) + s.splat(light.color[ch]) * d)
+            .min(s.splat(1.0))
+            .max(s.splat(0.0));
     }
     f
 }

@@ -4,11 +4,11 @@
 //! Texture texels are premultiplied, so filtering across a transparent
 //! texel fades alpha and colour together instead of dragging its colour in.
 
-use super::lanes::{F32x8, I32x8, LANES};
+use super::simd::{FloatLanes, IntLanes, Simd};
 use super::LightmapLayer;
 use crate::texture::Texture;
 
-/// Keeps coordinates where the truncating floor in [`F32x8::floor`] is exact;
+/// Keeps coordinates where the lane floor ([`FloatLanes::floor`]) is exact;
 /// beyond it a float has no fractional bits left to filter with anyway.
 const UV_LIMIT: f32 = 1.0e6;
 
@@ -25,7 +25,13 @@ impl<'a> TexView<'a> {
     pub fn new(t: &'a Texture) -> Option<Self> {
         let n = (t.width as u64).checked_mul(t.height as u64)?;
         // The lane floor is exact below 2^22; 2^20 texels a side is plenty.
-        if n == 0 || n != t.texels.len() as u64 || t.width > 1 << 20 || t.height > 1 << 20 {
+        // Texel indices are i32 lanes.
+        if n == 0
+            || n != t.texels.len() as u64
+            || n > i32::MAX as u64
+            || t.width > 1 << 20
+            || t.height > 1 << 20
+        {
             return None;
         }
         Some(TexView {
@@ -36,10 +42,11 @@ impl<'a> TexView<'a> {
     }
 
     /// Premultiplied RGBA in 0..1 per lane; lanes outside `mask` are zero.
-    pub fn bilinear(&self, u: F32x8, v: F32x8, mask: I32x8) -> [F32x8; 4] {
-        let (ix0, ix1, fx) = wrap_axis(u, self.w);
-        let (iy0, iy1, fy) = wrap_axis(v, self.h);
-        filter_taps(self.texels, self.w, (ix0, ix1, fx), (iy0, iy1, fy), mask)
+    #[inline(always)]
+    pub fn bilinear<S: Simd>(&self, s: S, u: S::F, v: S::F, mask: S::I) -> [S::F; 4] {
+        let x = wrap_axis(s, u, self.w);
+        let y = wrap_axis(s, v, self.h);
+        filter_taps(s, self.texels, self.w, x, y, mask)
     }
 }
 
@@ -56,7 +63,12 @@ impl<'a> LightView<'a> {
     /// (such a layer is ignored); extra texels are never read.
     pub fn new(l: &LightmapLayer<'a>) -> Option<Self> {
         let n = (l.width as u64).checked_mul(l.height as u64)?;
-        if n == 0 || n > l.texels.len() as u64 || l.width > 1 << 20 || l.height > 1 << 20 {
+        if n == 0
+            || n > l.texels.len() as u64
+            || n > i32::MAX as u64
+            || l.width > 1 << 20
+            || l.height > 1 << 20
+        {
             return None;
         }
         Some(LightView {
@@ -67,118 +79,146 @@ impl<'a> LightView<'a> {
     }
 
     /// Straight RGBA in 0..1 per lane; lanes outside `mask` are zero.
-    pub fn bilinear(&self, u: F32x8, v: F32x8, mask: I32x8) -> [F32x8; 4] {
-        let (ix0, ix1, fx) = clamp_axis(u, self.w);
-        let (iy0, iy1, fy) = clamp_axis(v, self.h);
-        filter_taps(self.texels, self.w, (ix0, ix1, fx), (iy0, iy1, fy), mask)
+    #[inline(always)]
+    pub fn bilinear<S: Simd>(&self, s: S, u: S::F, v: S::F, mask: S::I) -> [S::F; 4] {
+        let x = clamp_axis(s, u, self.w);
+        let y = clamp_axis(s, v, self.h);
+        filter_taps(s, self.texels, self.w, x, y, mask)
     }
 }
 
 /// One axis of a bilinear footprint: the two texel indices and the weight of
 /// the second.
-type Axis = (I32x8, I32x8, F32x8);
-
-/// Filters the four taps of each live lane (channels as stored).
-#[inline(always)]
-fn filter_taps(texels: &[[u8; 4]], w: i32, x: Axis, y: Axis, mask: I32x8) -> [F32x8; 4] {
-    let (ix0, ix1, fx) = x;
-    let (iy0, iy1, fy) = y;
-    // Fixed-point weights (8 fractional bits, like texture hardware) let a
-    // u64 hold several channels, so a bilinear tap is a few integer
-    // multiplies per lane and stays exact: 255·256·256 < 2^24, which
-    // also converts to f32 without rounding.
-    let wx = (fx * F32x8::splat(256.0)).round_i32();
-    let wy = (fy * F32x8::splat(256.0)).round_i32();
-    let mut out = [[0i32; LANES]; 4];
-    for i in 0..LANES {
-        if mask.0[i] == 0 {
-            continue;
-        }
-        let r0 = (iy0.0[i] * w) as usize;
-        let r1 = (iy1.0[i] * w) as usize;
-        let (c0, c1) = (ix0.0[i] as usize, ix1.0[i] as usize);
-        let tap = |idx: usize| spread(texels.get(idx).copied().unwrap_or([0; 4]));
-        let (fx, fy) = (wx.0[i].clamp(0, 256) as u64, wy.0[i].clamp(0, 256) as u64);
-        // Horizontal pass with all four channels in 16-bit slots (each
-        // result ≤ 255·256), then split into 32-bit slots for the vertical.
-        let top = lerp(tap(r0 + c0), tap(r0 + c1), fx);
-        let bottom = lerp(tap(r1 + c0), tap(r1 + c1), fx);
-        const LOW16: u64 = 0x0000_FFFF_0000_FFFF;
-        let rb = lerp(top & LOW16, bottom & LOW16, fy);
-        let ga = lerp((top >> 16) & LOW16, (bottom >> 16) & LOW16, fy);
-        // < 2^24, so the i32 route is exact (u64 → f32 is not one
-        // instruction on x86-64).
-        out[0][i] = (rb & 0xFFFF_FFFF) as i32;
-        out[2][i] = (rb >> 32) as i32;
-        out[1][i] = (ga & 0xFFFF_FFFF) as i32;
-        out[3][i] = (ga >> 32) as i32;
-    }
-    let scale = F32x8::splat(1.0 / (255.0 * 65536.0));
-    out.map(|c| I32x8(c).to_f32() * scale)
+struct Axis<S: Simd> {
+    i0: S::I,
+    i1: S::I,
+    frac: S::F,
 }
 
-/// RGBA8 into four 16-bit slots of a u64, red lowest.
+/// Filters the four taps of each lane (channels as stored); lanes outside
+/// `mask` are zero. Every lane is fetched, live or not, so there is no
+/// branch per lane: the axis functions keep every index inside the texture.
+///
+/// The weights are fixed point (8 fractional bits, like texture hardware)
+/// held in floats: `wx / 256` with `wx` an integer in 0..=256. Every
+/// intermediate of the two lerps is then a multiple of 2^-16 below 256,
+/// which f32 holds exactly, so the result is the exact fixed-point
+/// bilinear value.
 #[inline(always)]
-fn spread(t: [u8; 4]) -> u64 {
-    let x = u32::from_le_bytes(t) as u64;
-    let x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF;
-    (x | (x << 8)) & 0x00FF_00FF_00FF_00FF
+fn filter_taps<S: Simd>(
+    s: S,
+    texels: &[[u8; 4]],
+    w: i32,
+    x: Axis<S>,
+    y: Axis<S>,
+    mask: S::I,
+) -> [S::F; 4] {
+    let (wx, wy) = (weight(s, x.frac), weight(s, y.frac));
+    let r0 = y.i0 * s.splat_i(w);
+    let r1 = y.i1 * s.splat_i(w);
+    let t = [
+        s.gather(texels, r0 + x.i0),
+        s.gather(texels, r0 + x.i1),
+        s.gather(texels, r1 + x.i0),
+        s.gather(texels, r1 + x.i1),
+    ];
+    let g = [
+        t[0].shr::<8>(),
+        t[1].shr::<8>(),
+        t[2].shr::<8>(),
+        t[3].shr::<8>(),
+    ];
+    let b = [
+        t[0].shr::<16>(),
+        t[1].shr::<16>(),
+        t[2].shr::<16>(),
+        t[3].shr::<16>(),
+    ];
+    let a = [
+        t[0].shr::<24>(),
+        t[1].shr::<24>(),
+        t[2].shr::<24>(),
+        t[3].shr::<24>(),
+    ];
+    [
+        lerp2(s, t, wx, wy, mask),
+        lerp2(s, g, wx, wy, mask),
+        lerp2(s, b, wx, wy, mask),
+        lerp2(s, a, wx, wy, mask),
+    ]
 }
 
-/// `a·(256 - f) + b·f` in every slot (scaled by 256, unrounded); slots
-/// cannot carry because the weights sum to 256.
+// The hot path has no closures (nor `array::map`): a closure is compiled
+// without the instruction set of the function it sits in, so its lane
+// operations would become calls.
+
+/// A bilinear weight rounded to 8 fractional bits, as a float.
 #[inline(always)]
-fn lerp(a: u64, b: u64, f: u64) -> u64 {
-    a * (256 - f) + b * f
+fn weight<S: Simd>(s: S, f: S::F) -> S::F {
+    (f * s.splat(256.0))
+        .round()
+        .max(s.splat(0.0))
+        .min(s.splat(256.0))
+        * s.splat(1.0 / 256.0)
+}
+
+/// The low byte of the four taps `[t00, t01, t10, t11]`, filtered, in
+/// 0..1; lanes outside `mask` are zero.
+#[inline(always)]
+fn lerp2<S: Simd>(s: S, t: [S::I; 4], wx: S::F, wy: S::F, mask: S::I) -> S::F {
+    let byte = s.splat_i(0xff);
+    let (a, b) = ((t[0] & byte).to_f32(), (t[1] & byte).to_f32());
+    let (c, d) = ((t[2] & byte).to_f32(), (t[3] & byte).to_f32());
+    let top = a + (b - a) * wx;
+    let bottom = c + (d - c) * wx;
+    ((top + (bottom - top) * wy) * s.splat(1.0 / 255.0)).keep(mask)
 }
 
 /// Texel indices either side of coordinate `u` and the weight of the second,
 /// with texel centres at (i + ½) / size and wrap-around at both ends.
 #[inline(always)]
-fn wrap_axis(u: F32x8, size: i32) -> (I32x8, I32x8, F32x8) {
-    let u = u.max(F32x8::splat(-UV_LIMIT)).min(F32x8::splat(UV_LIMIT));
+fn wrap_axis<S: Simd>(s: S, u: S::F, size: i32) -> Axis<S> {
+    let u = u.max(s.splat(-UV_LIMIT)).min(s.splat(UV_LIMIT));
     let fu = u - u.floor();
-    let x = fu * F32x8::splat(size as f32) - F32x8::splat(0.5);
+    let x = fu * s.splat(size as f32) - s.splat(0.5);
     let xf = x.floor();
     let frac = x - xf;
-    let mut i0 = xf.round_i32();
-    let mut i1 = i0;
-    for k in 0..LANES {
-        // -1 wraps to the last texel, `size` to the first; the clamp only
-        // guards against float edge cases.
-        let a = if i0.0[k] < 0 { size - 1 } else { i0.0[k] };
-        let a = a.clamp(0, size - 1);
-        let b = if a + 1 >= size { 0 } else { a + 1 };
-        i0.0[k] = a;
-        i1.0[k] = b;
-    }
-    (i0, i1, frac)
+    let i = xf.round_i32();
+    // -1 wraps to the last texel, `size` to the first; the clamp only
+    // guards against float edge cases.
+    let last = s.splat_i(size - 1);
+    let zero = s.splat_i(0);
+    let i0 = last.select(i, i.lt(zero)).max(zero).min(last);
+    let next = i0 + s.splat_i(1);
+    let i1 = zero.select(next, last.lt(next));
+    Axis { i0, i1, frac }
 }
 
 /// Texel indices either side of coordinate `u` and the weight of the second,
 /// with texel centres at (i + ½) / size; outside the centres of the first and
 /// last texel both indices name the edge texel.
 #[inline(always)]
-fn clamp_axis(u: F32x8, size: i32) -> (I32x8, I32x8, F32x8) {
+fn clamp_axis<S: Simd>(s: S, u: S::F, size: i32) -> Axis<S> {
     // Beyond one texture width outside [0, 1] every lookup gives the edge texel
     // anyway; the bound keeps the lane floor exact and maps NaN to an edge.
-    let u = u.max(F32x8::splat(-1.0)).min(F32x8::splat(2.0));
-    let x = u * F32x8::splat(size as f32) - F32x8::splat(0.5);
+    let u = u.max(s.splat(-1.0)).min(s.splat(2.0));
+    let x = u * s.splat(size as f32) - s.splat(0.5);
     let xf = x.floor();
     let frac = x - xf;
-    let mut i0 = xf.round_i32();
-    let mut i1 = i0;
-    for k in 0..LANES {
-        let a = i0.0[k];
-        i0.0[k] = a.clamp(0, size - 1);
-        i1.0[k] = a.saturating_add(1).clamp(0, size - 1);
+    let i = xf.round_i32();
+    let last = s.splat_i(size - 1);
+    let zero = s.splat_i(0);
+    Axis {
+        i0: i.max(zero).min(last),
+        i1: (i + s.splat_i(1)).max(zero).min(last),
+        frac,
     }
-    (i0, i1, frac)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::raster::simd::Portable;
     use crate::texture::TextureAlpha;
 
     fn tex2x2() -> Texture {
@@ -198,8 +238,9 @@ mod tests {
     }
 
     fn one(view: &TexView, u: f32, v: f32) -> [f32; 4] {
-        let r = view.bilinear(F32x8::splat(u), F32x8::splat(v), I32x8::splat(-1));
-        [r[0].0[0], r[1].0[0], r[2].0[0], r[3].0[0]]
+        let s = Portable;
+        let r = view.bilinear(s, s.splat(u), s.splat(v), s.splat_i(-1));
+        r.map(|c| c.to_array()[0])
     }
 
     fn close(a: [f32; 4], b: [f32; 4]) {
@@ -268,8 +309,9 @@ mod tests {
         };
         let v = LightView::new(&l).unwrap();
         let one = |u: f32, w: f32| {
-            let r = v.bilinear(F32x8::splat(u), F32x8::splat(w), I32x8::splat(-1));
-            [r[0].0[0], r[1].0[0], r[2].0[0], r[3].0[0]]
+            let s = Portable;
+            let r = v.bilinear(s, s.splat(u), s.splat(w), s.splat_i(-1));
+            r.map(|c| c.to_array()[0])
         };
         close(one(0.25, 0.25), [1.0, 0.0, 0.0, 1.0]);
         close(one(0.5, 0.25), [0.5, 0.5, 0.0, 0.5]);

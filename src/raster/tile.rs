@@ -7,9 +7,9 @@
 //! coverage, then depth, then shading only for blocks with live lanes.
 
 use super::framebuffer::{TileBuffer, TILE};
-use super::lanes::{F32x8, I32x8, LANES};
 use super::setup::{Tri, PLANES, P_INV_W, P_NX, P_NY, P_NZ, P_U, P_V, P_Z};
 use super::shade::{apply_lightmap, shade, Inputs, Lighting, Material, Mode};
+use super::simd::{FloatLanes, IntLanes, Simd, LANES};
 
 /// The samples `x..x + w`, `y..y + h` a tile covers (clipped to the target).
 #[derive(Debug, Clone, Copy)]
@@ -21,7 +21,7 @@ pub struct TileRect {
 }
 
 /// Sample bounds shared by the triangle's box and the tile; `None` if empty.
-#[inline]
+#[inline(always)]
 fn overlap(tri: &Tri, r: &TileRect) -> Option<(i32, i32, i32, i32)> {
     let x0 = tri.min_x.max(r.x);
     let y0 = tri.min_y.max(r.y);
@@ -32,7 +32,7 @@ fn overlap(tri: &Tri, r: &TileRect) -> Option<(i32, i32, i32, i32)> {
 
 /// Per edge: `None` when no sample of the box is inside it, otherwise whether
 /// every sample is.
-#[inline]
+#[inline(always)]
 fn classify(tri: &Tri, x0: i32, y0: i32, x1: i32, y1: i32) -> Option<[bool; 3]> {
     let mut all_in = [false; 3];
     let (dw, dh) = ((x1 - x0) as i64, (y1 - y0) as i64);
@@ -55,18 +55,27 @@ pub fn touches(tri: &Tri, r: &TileRect) -> bool {
     }
 }
 
-pub fn draw(tri: &Tri, mat: &Material, light: &Lighting, r: &TileRect, buf: &mut TileBuffer) {
+#[inline(always)]
+pub fn draw<S: Simd>(
+    s: S,
+    tri: &Tri,
+    mat: &Material,
+    light: &Lighting,
+    r: &TileRect,
+    buf: &mut TileBuffer,
+) {
     // Two instances, so batches without a lightmap run the loop they ran
     // before the layer existed.
     if mat.lightmap.is_some() {
-        draw_lanes::<true>(tri, mat, light, r, buf)
+        draw_lanes::<S, true>(s, tri, mat, light, r, buf)
     } else {
-        draw_lanes::<false>(tri, mat, light, r, buf)
+        draw_lanes::<S, false>(s, tri, mat, light, r, buf)
     }
 }
 
 #[inline(always)]
-fn draw_lanes<const LM: bool>(
+fn draw_lanes<S: Simd, const LM: bool>(
+    s: S,
     tri: &Tri,
     mat: &Material,
     light: &Lighting,
@@ -93,51 +102,64 @@ fn draw_lanes<const LM: bool>(
             ec[k] = e.at(x0 as i64, y0 as i64).clamp(-(1 << 30), 1 << 30) as i32;
         }
     }
-    let mut pv = [0f32; PLANES];
-    let mut pdx = [0f32; PLANES];
-    let mut pdy = [0f32; PLANES];
     let (rx, ry) = ((x0 - tri.min_x) as f32, (y0 - tri.min_y) as f32);
+    let mut planes = Planes {
+        v: [0.0; PLANES],
+        dx: [0.0; PLANES],
+        dy: [0.0; PLANES],
+        lm_v: [0.0; 2],
+        lm_dx: [0.0; 2],
+        lm_dy: [0.0; 2],
+    };
     for (j, p) in tri.planes.iter().enumerate() {
-        pv[j] = p.at(rx, ry);
-        pdx[j] = p.dx;
-        pdy[j] = p.dy;
+        planes.v[j] = p.at(rx, ry);
+        planes.dx[j] = p.dx;
+        planes.dy[j] = p.dy;
     }
-    let mut lmv = [0f32; 2];
-    let mut lmdx = [0f32; 2];
-    let mut lmdy = [0f32; 2];
     if LM {
         for (j, p) in tri.lm.iter().enumerate() {
-            lmv[j] = p.at(rx, ry);
-            lmdx[j] = p.dx;
-            lmdy[j] = p.dy;
+            planes.lm_v[j] = p.at(rx, ry);
+            planes.lm_dx[j] = p.dx;
+            planes.lm_dy[j] = p.dy;
         }
     }
+    let frag = Fragments {
+        planes: &planes,
+        mat,
+        light,
+        back: tri.back,
+        lx0: x0 - r.x,
+        ly0: y0 - r.y,
+    };
 
     let lx0 = x0 - r.x;
     let lx1 = x1 - r.x;
-    let span = I32x8::splat(lx1 - lx0);
+    let span = s.splat_i(lx1 - lx0);
     let first_block = lx0 & !(LANES as i32 - 1);
-    let writes_depth = mat.writes_depth();
-    let blend = mat.mode == Mode::Blend;
 
     // Lane values step by a constant per block, so the inner loop adds
     // instead of multiplying (i32 lane multiplies are slow on baseline SSE2).
-    let ramp: [I32x8; 3] = std::array::from_fn(|k| I32x8::ramp() * I32x8::splat(ea[k]));
-    let step: [I32x8; 3] = std::array::from_fn(|k| I32x8::splat(ea[k].wrapping_mul(LANES as i32)));
+    let mut ramp = [s.splat_i(0); 3];
+    let mut step = [s.splat_i(0); 3];
+    for k in 0..3 {
+        ramp[k] = s.ramp() * s.splat_i(ea[k]);
+        step[k] = s.splat_i(ea[k].wrapping_mul(LANES as i32));
+    }
     let lead = first_block - lx0;
+    let mut queue = Queue::new();
     for row in 0..=(y1 - y0) {
         let ly = (y0 - r.y + row) as usize;
-        let mut e: [I32x8; 3] = std::array::from_fn(|k| {
+        let mut e = [s.splat_i(0); 3];
+        for k in 0..3 {
             let start = ec[k]
                 .wrapping_add(eb[k].wrapping_mul(row))
                 .wrapping_add(ea[k].wrapping_mul(lead));
-            I32x8::splat(start) + ramp[k]
-        });
-        let fr = row as f32;
-        let p_row: [f32; PLANES] = std::array::from_fn(|j| pv[j] + pdy[j] * fr);
-        let lm_row: [f32; 2] = std::array::from_fn(|j| lmv[j] + lmdy[j] * fr);
+            e[k] = s.splat_i(start) + ramp[k];
+        }
+        let fr = s.splat(row as f32);
+        let z_row = s.splat(planes.v[P_Z]) + s.splat(planes.dy[P_Z]) * fr;
         let mut bx = first_block;
-        let mut off = I32x8::splat(lead) + I32x8::ramp();
+        let mut off = s.splat_i(lead) + s.ramp();
         while bx <= lx1 {
             let cols = off.non_negative() & (span - off).non_negative();
             let mut m = (e[0] | e[1] | e[2]).non_negative() & cols;
@@ -145,59 +167,207 @@ fn draw_lanes<const LM: bool>(
             for k in 0..3 {
                 e[k] = e[k] + step[k];
             }
-            off = off + I32x8::splat(LANES as i32);
+            off = off + s.splat_i(LANES as i32);
             let idx = ly * TILE + bx as usize;
+            let block = bx;
             bx += LANES as i32;
             if !m.any() {
                 continue;
             }
-            let fo = cur.to_f32();
-            let at = |j: usize| F32x8::splat(p_row[j]) + F32x8::splat(pdx[j]) * fo;
-            let z = at(P_Z);
-            let depth = F32x8::load(&buf.depth[idx..]);
-            m = m & z.lt(depth);
+            let z = z_row + s.splat(planes.dx[P_Z]) * cur.to_f32();
+            m = m & z.lt(s.load(&buf.depth[idx..]));
             if !m.any() {
                 continue;
             }
-            // Perspective correction: attributes were interpolated divided by
-            // w, alongside 1/w itself. The floor on 1/w only matters for
-            // rounding at the very edge of a triangle.
-            let w = F32x8::splat(1.0).div(at(P_INV_W).max(F32x8::splat(1e-30)));
-            let inp = Inputs {
-                u: at(P_U) * w,
-                v: at(P_V) * w,
-                // n/w is parallel to n (w > 0) and shading normalises it.
-                n: [at(P_NX), at(P_NY), at(P_NZ)],
-            };
-            let (mut c, keep) = shade(mat, light, &inp, tri.back, m);
-            if !keep.any() {
-                continue;
-            }
-            if LM {
-                if let Some(view) = &mat.lightmap {
-                    let lm_at = |j: usize| F32x8::splat(lm_row[j]) + F32x8::splat(lmdx[j]) * fo;
-                    let s = view.bilinear(lm_at(0) * w, lm_at(1) * w, keep);
-                    apply_lightmap(&mut c, &s);
-                }
-            }
-            buf.dirty |= 1 << ly;
-            if blend {
-                let inv_a = F32x8::splat(1.0) - c[3];
-                for ch in 0..4 {
-                    let dst = F32x8::load(&buf.color[ch][idx..]);
-                    (c[ch] + dst * inv_a)
-                        .select(dst, keep)
-                        .store(&mut buf.color[ch][idx..]);
-                }
-            } else {
-                for ch in 0..4 {
-                    let dst = F32x8::load(&buf.color[ch][idx..]);
-                    c[ch].select(dst, keep).store(&mut buf.color[ch][idx..]);
-                }
-            }
-            if writes_depth {
-                z.select(depth, keep).store(&mut buf.depth[idx..]);
+            queue.push(m.bits(), block, row);
+            if queue.len >= LANES {
+                frag.shade::<S, LM>(s, &queue.take(s), buf);
             }
         }
+    }
+    if queue.len > 0 {
+        frag.shade::<S, LM>(s, &queue.take(s), buf);
+    }
+}
+
+/// A triangle's attribute planes at the corner `(x0, y0)` of its box in
+/// the tile, with their steps per sample.
+struct Planes {
+    v: [f32; PLANES],
+    dx: [f32; PLANES],
+    dy: [f32; PLANES],
+    lm_v: [f32; 2],
+    lm_dx: [f32; 2],
+    lm_dy: [f32; 2],
+}
+
+/// Samples of one triangle that passed coverage and depth, gathered from
+/// any rows and blocks into full lanes before they are shaded: small
+/// triangles cover one or two samples of each eight-sample block, and
+/// shading whole blocks would spend most lanes on nothing.
+struct Queue {
+    /// Tile column and row (relative to the box corner) of each sample;
+    /// the second half takes the overflow of the block pushed last.
+    x: [i32; 2 * LANES],
+    row: [i32; 2 * LANES],
+    len: usize,
+}
+
+/// Up to eight queued samples: tile column, row relative to the box
+/// corner, and which lanes hold a sample.
+struct Packet<S: Simd> {
+    x: S::I,
+    row: S::I,
+    live: S::I,
+}
+
+impl Queue {
+    #[inline(always)]
+    fn new() -> Self {
+        Queue {
+            x: [0; 2 * LANES],
+            row: [0; 2 * LANES],
+            len: 0,
+        }
+    }
+
+    /// Appends the lanes set in `lanes` of the block starting at tile column
+    /// `block` on box row `row`; `len` stays below 2 × LANES because the
+    /// queue is drained whenever it reaches LANES.
+    #[inline(always)]
+    fn push(&mut self, lanes: u32, block: i32, row: i32) {
+        let mut bits = lanes;
+        let mut n = self.len;
+        while bits != 0 {
+            let i = bits.trailing_zeros();
+            bits &= bits - 1;
+            let slot = n & (2 * LANES - 1);
+            self.x[slot] = block + i as i32;
+            self.row[slot] = row;
+            n += 1;
+        }
+        self.len = n;
+    }
+
+    /// The first (up to) eight samples; the rest move to the front.
+    #[inline(always)]
+    fn take<S: Simd>(&mut self, s: S) -> Packet<S> {
+        let n = self.len.min(LANES);
+        let mut x = [0i32; LANES];
+        let mut row = [0i32; LANES];
+        x.copy_from_slice(&self.x[..LANES]);
+        row.copy_from_slice(&self.row[..LANES]);
+        self.x.copy_within(LANES.., 0);
+        self.row.copy_within(LANES.., 0);
+        self.len -= n;
+        Packet {
+            x: s.array_i(x),
+            row: s.array_i(row),
+            live: s.ramp().lt(s.splat_i(n as i32)),
+        }
+    }
+}
+
+/// What shading a packet of one triangle's samples needs.
+struct Fragments<'a> {
+    planes: &'a Planes,
+    mat: &'a Material<'a>,
+    light: &'a Lighting,
+    back: bool,
+    /// Tile column and row of the box corner the planes are relative to.
+    lx0: i32,
+    ly0: i32,
+}
+
+impl Fragments<'_> {
+    /// Shades the live lanes of `p` and writes the survivors (colour, and
+    /// depth unless blended) into the tile.
+    ///
+    /// Attributes are evaluated exactly as a row-by-row walk would:
+    /// `(v + dy·row) + dx·column`, so a sample gets the same bits whichever
+    /// packet it lands in.
+    #[inline(always)]
+    fn shade<S: Simd, const LM: bool>(&self, s: S, p: &Packet<S>, buf: &mut TileBuffer) {
+        let pl = self.planes;
+        let fr = p.row.to_f32();
+        let fo = (p.x - s.splat_i(self.lx0)).to_f32();
+        let at = Lanes { s, fr, fo };
+        let z = at.plane(pl, P_Z);
+        // Perspective correction: attributes were interpolated divided by
+        // w, alongside 1/w itself. The floor on 1/w only matters for
+        // rounding at the very edge of a triangle.
+        let w = s.splat(1.0).div(at.plane(pl, P_INV_W).max(s.splat(1e-30)));
+        let inp = Inputs::<S> {
+            u: at.plane(pl, P_U) * w,
+            v: at.plane(pl, P_V) * w,
+            // n/w is parallel to n (w > 0) and shading normalises it.
+            n: [at.plane(pl, P_NX), at.plane(pl, P_NY), at.plane(pl, P_NZ)],
+        };
+        let (mut c, keep) = shade(s, self.mat, self.light, &inp, self.back, p.live);
+        let mut bits = keep.bits();
+        if bits == 0 {
+            return;
+        }
+        if LM {
+            if let Some(view) = &self.mat.lightmap {
+                let lu = at.lm_plane(pl, 0) * w;
+                let lv = at.lm_plane(pl, 1) * w;
+                let lm = view.bilinear(s, lu, lv, keep);
+                apply_lightmap::<S>(&mut c, &lm);
+            }
+        }
+        let blend = self.mat.mode == Mode::Blend;
+        let inv_a = (s.splat(1.0) - c[3]).to_array();
+        let writes_depth = self.mat.writes_depth();
+        let c = [
+            c[0].to_array(),
+            c[1].to_array(),
+            c[2].to_array(),
+            c[3].to_array(),
+        ];
+        let (z, xs, rows) = (z.to_array(), p.x.to_array(), p.row.to_array());
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let ly = (self.ly0 + rows[i]) as usize & (TILE - 1);
+            let at = ly * TILE + (xs[i] as usize & (TILE - 1));
+            buf.dirty |= 1 << ly;
+            for ch in 0..4 {
+                let dst = &mut buf.color[ch][at];
+                *dst = if blend {
+                    c[ch][i] + *dst * inv_a[i]
+                } else {
+                    c[ch][i]
+                };
+            }
+            if writes_depth {
+                buf.depth[at] = z[i];
+            }
+        }
+    }
+}
+
+/// The rows and columns of a packet's lanes, to evaluate planes at. A
+/// struct with methods rather than a closure: a closure is compiled without
+/// its caller's instruction set, so its lane operations would be calls.
+struct Lanes<S: Simd> {
+    s: S,
+    fr: S::F,
+    fo: S::F,
+}
+
+impl<S: Simd> Lanes<S> {
+    /// Attribute plane `j`: `(v + dy·row) + dx·column`.
+    #[inline(always)]
+    fn plane(&self, p: &Planes, j: usize) -> S::F {
+        let s = self.s;
+        (s.splat(p.v[j]) + s.splat(p.dy[j]) * self.fr) + s.splat(p.dx[j]) * self.fo
+    }
+
+    /// Lightmap plane `j`, evaluated alike.
+    #[inline(always)]
+    fn lm_plane(&self, p: &Planes, j: usize) -> S::F {
+        let s = self.s;
+        (s.splat(p.lm_v[j]) + s.splat(p.lm_dy[j]) * self.fr) + s.splat(p.lm_dx[j]) * self.fo
     }
 }

@@ -1,0 +1,287 @@
+//! The AVX2 level (x86-64-v3): each lane vector one 256-bit register.
+//!
+//! The one module of the crate allowed `unsafe`, for two reasons only:
+//!
+//! - `std::arch` AVX2 intrinsics may only run on a CPU that has AVX2. Every
+//!   intrinsic here is reached through a lane value or the [`Avx2`] token,
+//!   and neither can exist unless [`run`] has made the token, which it does
+//!   after [`available`] has seen every feature [`run_unchecked`] enables.
+//! - Loads and the texel gather take pointers: each is preceded by the
+//!   bounds it relies on (a slice of eight, indices clamped into the table).
+//!
+//! Each operation computes exactly what the portable level computes (see
+//! `portable.rs`): same IEEE operations, same operand order in min/max,
+//! the same rounding tricks, no fused multiply-add.
+#![allow(unsafe_code)]
+
+use super::{FloatLanes, IntLanes, Kernel, Portable, Simd, LANES, ROUND_MAGIC, ROUND_MAGIC_BITS};
+use std::arch::x86_64::*;
+use std::ops::{Add, BitAnd, BitOr, Mul, Not, Sub};
+
+/// Proof that the CPU runs AVX2 and the rest of x86-64-v3; made only by
+/// [`run`].
+#[derive(Debug, Clone, Copy)]
+pub struct Avx2 {
+    _private: (),
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct F32x8(__m256);
+
+#[derive(Debug, Clone, Copy)]
+pub struct I32x8(__m256i);
+
+/// Whether this CPU has every feature [`run_unchecked`] enables.
+pub fn available() -> bool {
+    is_x86_feature_detected!("avx2")
+        && is_x86_feature_detected!("fma")
+        && is_x86_feature_detected!("bmi1")
+        && is_x86_feature_detected!("bmi2")
+        && is_x86_feature_detected!("lzcnt")
+        && is_x86_feature_detected!("popcnt")
+}
+
+/// Runs `kernel` at the AVX2 level when the CPU has it, else at the
+/// portable level.
+#[inline(always)]
+pub fn run<K: Kernel>(kernel: K) -> K::Output {
+    if available() {
+        // SAFETY: `available` has just found every feature this enables.
+        unsafe { run_unchecked(kernel) }
+    } else {
+        kernel.run(Portable)
+    }
+}
+
+/// The kernel, inlined into a function compiled with the x86-64-v3
+/// features: the same source becomes 256-bit code here.
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
+fn run_unchecked<K: Kernel>(kernel: K) -> K::Output {
+    kernel.run(Avx2 { _private: () })
+}
+
+// SAFETY (every `unsafe` block below unless it says more): the intrinsic
+// needs AVX/AVX2, which the CPU has because a token or lane value exists.
+
+impl Simd for Avx2 {
+    type F = F32x8;
+    type I = I32x8;
+
+    #[inline(always)]
+    fn splat(self, v: f32) -> F32x8 {
+        unsafe { F32x8(_mm256_set1_ps(v)) }
+    }
+
+    #[inline(always)]
+    fn splat_i(self, v: i32) -> I32x8 {
+        unsafe { I32x8(_mm256_set1_epi32(v)) }
+    }
+
+    #[inline(always)]
+    fn array(self, a: [f32; LANES]) -> F32x8 {
+        // SAFETY: also, `a` holds eight floats.
+        unsafe { F32x8(_mm256_loadu_ps(a.as_ptr())) }
+    }
+
+    #[inline(always)]
+    fn array_i(self, a: [i32; LANES]) -> I32x8 {
+        // SAFETY: also, `a` holds eight i32s (unaligned loads are allowed).
+        unsafe { I32x8(_mm256_loadu_si256(a.as_ptr().cast())) }
+    }
+
+    #[inline(always)]
+    fn load(self, s: &[f32]) -> F32x8 {
+        let s = &s[..LANES];
+        // SAFETY: also, `s` holds eight floats.
+        unsafe { F32x8(_mm256_loadu_ps(s.as_ptr())) }
+    }
+
+    #[inline(always)]
+    fn gather(self, table: &[[u8; 4]], idx: I32x8) -> I32x8 {
+        let n = table.len();
+        if n == 0 || n > i32::MAX as usize {
+            // Empty, or too long for the gather's signed 32-bit indices
+            // (no texture is): the portable loop, lane by lane.
+            let p = Portable.gather(table, Portable.array_i(idx.to_array()));
+            return self.array_i(p.to_array());
+        }
+        // SAFETY: also, every lane index is clamped below into 0..n (an
+        // index not below n as an unsigned value becomes 0), so the gather
+        // reads four bytes of `table` per lane.
+        unsafe {
+            let last = _mm256_set1_epi32((n - 1) as i32);
+            let inside = _mm256_cmpeq_epi32(_mm256_min_epu32(idx.0, last), idx.0);
+            let idx = _mm256_and_si256(idx.0, inside);
+            I32x8(_mm256_i32gather_epi32::<4>(table.as_ptr().cast(), idx))
+        }
+    }
+}
+
+impl FloatLanes<Avx2> for F32x8 {
+    #[inline(always)]
+    fn div(self, o: Self) -> Self {
+        unsafe { F32x8(_mm256_div_ps(self.0, o.0)) }
+    }
+
+    /// `minps` returns its second operand unless the first is smaller:
+    /// exactly `self < o ? self : o`.
+    #[inline(always)]
+    fn min(self, o: Self) -> Self {
+        unsafe { F32x8(_mm256_min_ps(self.0, o.0)) }
+    }
+
+    #[inline(always)]
+    fn max(self, o: Self) -> Self {
+        unsafe { F32x8(_mm256_max_ps(self.0, o.0)) }
+    }
+
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        unsafe { F32x8(_mm256_sqrt_ps(self.0)) }
+    }
+
+    /// The portable rounding trick, not `roundps`, so even out-of-range
+    /// lanes and the sign of zero match.
+    #[inline(always)]
+    fn floor(self) -> Self {
+        unsafe {
+            let magic = _mm256_set1_ps(ROUND_MAGIC);
+            let r = _mm256_sub_ps(_mm256_add_ps(self.0, magic), magic);
+            let above = _mm256_cmp_ps::<_CMP_GT_OQ>(r, self.0);
+            let less = _mm256_sub_ps(r, _mm256_set1_ps(1.0));
+            F32x8(_mm256_blendv_ps(r, less, above))
+        }
+    }
+
+    #[inline(always)]
+    fn round(self) -> Self {
+        unsafe {
+            let magic = _mm256_set1_ps(ROUND_MAGIC);
+            F32x8(_mm256_sub_ps(_mm256_add_ps(self.0, magic), magic))
+        }
+    }
+
+    #[inline(always)]
+    fn round_i32(self) -> I32x8 {
+        unsafe {
+            let v = _mm256_add_ps(self.0, _mm256_set1_ps(ROUND_MAGIC));
+            I32x8(_mm256_sub_epi32(
+                _mm256_castps_si256(v),
+                _mm256_set1_epi32(ROUND_MAGIC_BITS),
+            ))
+        }
+    }
+
+    #[inline(always)]
+    fn lt(self, o: Self) -> I32x8 {
+        unsafe {
+            I32x8(_mm256_castps_si256(_mm256_cmp_ps::<_CMP_LT_OQ>(
+                self.0, o.0,
+            )))
+        }
+    }
+
+    /// Masks are all-set or all-clear per lane, so the sign-bit blend is
+    /// the bitwise one.
+    #[inline(always)]
+    fn select(self, o: Self, m: I32x8) -> Self {
+        unsafe { F32x8(_mm256_blendv_ps(o.0, self.0, _mm256_castsi256_ps(m.0))) }
+    }
+
+    #[inline(always)]
+    fn keep(self, m: I32x8) -> Self {
+        unsafe { F32x8(_mm256_and_ps(self.0, _mm256_castsi256_ps(m.0))) }
+    }
+
+    #[inline(always)]
+    fn to_array(self) -> [f32; LANES] {
+        let mut out = [0.0; LANES];
+        // SAFETY: also, `out` has room for eight floats.
+        unsafe { _mm256_storeu_ps(out.as_mut_ptr(), self.0) };
+        out
+    }
+}
+
+impl IntLanes<Avx2> for I32x8 {
+    #[inline(always)]
+    fn to_f32(self) -> F32x8 {
+        unsafe { F32x8(_mm256_cvtepi32_ps(self.0)) }
+    }
+
+    #[inline(always)]
+    fn non_negative(self) -> Self {
+        unsafe { I32x8(_mm256_cmpgt_epi32(self.0, _mm256_set1_epi32(-1))) }
+    }
+
+    #[inline(always)]
+    fn lt(self, o: Self) -> Self {
+        unsafe { I32x8(_mm256_cmpgt_epi32(o.0, self.0)) }
+    }
+
+    #[inline(always)]
+    fn select(self, o: Self, m: Self) -> Self {
+        unsafe { I32x8(_mm256_blendv_epi8(o.0, self.0, m.0)) }
+    }
+
+    #[inline(always)]
+    fn min(self, o: Self) -> Self {
+        unsafe { I32x8(_mm256_min_epi32(self.0, o.0)) }
+    }
+
+    #[inline(always)]
+    fn max(self, o: Self) -> Self {
+        unsafe { I32x8(_mm256_max_epi32(self.0, o.0)) }
+    }
+
+    #[inline(always)]
+    fn shr<const N: i32>(self) -> Self {
+        unsafe { I32x8(_mm256_srli_epi32::<N>(self.0)) }
+    }
+
+    #[inline(always)]
+    fn shl<const N: i32>(self) -> Self {
+        unsafe { I32x8(_mm256_slli_epi32::<N>(self.0)) }
+    }
+
+    #[inline(always)]
+    fn bits(self) -> u32 {
+        unsafe { _mm256_movemask_ps(_mm256_castsi256_ps(self.0)) as u32 }
+    }
+
+    #[inline(always)]
+    fn to_array(self) -> [i32; LANES] {
+        let mut out = [0; LANES];
+        // SAFETY: also, `out` has room for eight i32s.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), self.0) };
+        out
+    }
+}
+
+macro_rules! binary {
+    ($t:ident, $tr:ident, $f:ident, $intrinsic:ident) => {
+        impl $tr for $t {
+            type Output = Self;
+            #[inline(always)]
+            fn $f(self, o: Self) -> Self {
+                unsafe { $t($intrinsic(self.0, o.0)) }
+            }
+        }
+    };
+}
+
+binary!(F32x8, Add, add, _mm256_add_ps);
+binary!(F32x8, Sub, sub, _mm256_sub_ps);
+binary!(F32x8, Mul, mul, _mm256_mul_ps);
+binary!(I32x8, Add, add, _mm256_add_epi32);
+binary!(I32x8, Sub, sub, _mm256_sub_epi32);
+binary!(I32x8, Mul, mul, _mm256_mullo_epi32);
+binary!(I32x8, BitAnd, bitand, _mm256_and_si256);
+binary!(I32x8, BitOr, bitor, _mm256_or_si256);
+
+impl Not for I32x8 {
+    type Output = Self;
+    #[inline(always)]
+    fn not(self) -> Self {
+        unsafe { I32x8(_mm256_xor_si256(self.0, _mm256_set1_epi32(-1))) }
+    }
+}

@@ -1,0 +1,291 @@
+//! Eight-wide lanes for the rasterizer's hot loops, and the instruction set
+//! they run with, chosen at run time: one portable binary that uses AVX2
+//! where the CPU has it.
+//!
+//! The tile loop is written once, generic over a [`Simd`] level, and marked
+//! `#[inline(always)]` all the way down; [`dispatch`] instantiates it for
+//! the best level the CPU has. Two levels exist:
+//!
+//! - [`Portable`] (`portable.rs`): plain arrays with element-wise loops,
+//!   which LLVM vectorises for the build's baseline (SSE2 on x86-64, NEON on
+//!   aarch64) — runs everywhere;
+//! - `Avx2` (`avx2.rs`, x86-64 only): one 256-bit register per lane vector,
+//!   through `std::arch`, run inside a function compiled with the x86-64-v3
+//!   features (AVX2, FMA, BMI1/2, LZCNT, POPCNT).
+//!
+//! Every operation is defined by the IEEE result the portable level
+//! computes (no fused multiply-add, the same min/max/NaN rules, the same
+//! rounding tricks), so every level gives the same bits; the tests render
+//! with each level available and compare bytes.
+//!
+//! Masks are integer lanes holding -1 (set) or 0 (clear), the layout a
+//! hardware compare produces; every mask the lane types make has that form.
+
+use std::ops::{Add, BitAnd, BitOr, Mul, Not, Sub};
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+mod portable;
+
+pub use portable::Portable;
+
+/// Lanes per vector.
+pub const LANES: usize = 8;
+
+/// An instruction-set level: a zero-sized token through which the hot
+/// loops make their lane vectors. A token exists only where the CPU runs
+/// its level.
+pub trait Simd: Copy + Send + Sync {
+    type F: FloatLanes<Self>;
+    type I: IntLanes<Self>;
+    fn splat(self, v: f32) -> Self::F;
+    fn splat_i(self, v: i32) -> Self::I;
+    fn array(self, a: [f32; LANES]) -> Self::F;
+    fn array_i(self, a: [i32; LANES]) -> Self::I;
+    /// Eight floats from the front of `s` (panics if it is shorter).
+    fn load(self, s: &[f32]) -> Self::F;
+    /// The lanes 0, 1, …, 7.
+    fn ramp(self) -> Self::I {
+        self.array_i([0, 1, 2, 3, 4, 5, 6, 7])
+    }
+    /// `table[idx]` per lane as a little-endian u32; an index outside the
+    /// table reads entry 0 (a table must not be empty).
+    fn gather(self, table: &[[u8; 4]], idx: Self::I) -> Self::I;
+}
+
+/// Eight f32 lanes.
+pub trait FloatLanes<S: Simd>:
+    Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self>
+{
+    fn div(self, o: Self) -> Self;
+    /// `self < o ? self : o` (so NaN in `self` yields `o`).
+    fn min(self, o: Self) -> Self;
+    /// `self > o ? self : o`.
+    fn max(self, o: Self) -> Self;
+    fn sqrt(self) -> Self;
+    /// Floor for |x| < 2^22; other lanes get an unspecified value.
+    fn floor(self) -> Self;
+    /// Round to nearest, ties to even, for |x| < 2^22.
+    fn round(self) -> Self;
+    /// [`FloatLanes::round`] as integers; out-of-range or NaN lanes give
+    /// an unspecified value, never a panic.
+    fn round_i32(self) -> S::I;
+    /// Lanes where `self < o` (false for NaN).
+    fn lt(self, o: Self) -> S::I;
+    /// `m ? self : o` per lane.
+    fn select(self, o: Self, m: S::I) -> Self;
+    /// The lanes of `m`, +0.0 elsewhere.
+    fn keep(self, m: S::I) -> Self;
+    fn to_array(self) -> [f32; LANES];
+}
+
+/// Eight i32 lanes (wrapping arithmetic), also used as masks.
+pub trait IntLanes<S: Simd>:
+    Copy
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + Not<Output = Self>
+{
+    fn to_f32(self) -> S::F;
+    /// Lanes whose value is non-negative, as a mask.
+    fn non_negative(self) -> Self;
+    /// Lanes where `self < o`, as a mask.
+    fn lt(self, o: Self) -> Self;
+    /// `m ? self : o` per lane.
+    fn select(self, o: Self, m: Self) -> Self;
+    fn min(self, o: Self) -> Self;
+    fn max(self, o: Self) -> Self;
+    /// Logical shift right of every lane by `N` bits.
+    fn shr<const N: i32>(self) -> Self;
+    /// Shift left of every lane by `N` bits.
+    fn shl<const N: i32>(self) -> Self;
+    /// The sign bit of lane i as bit i (a mask's set lanes).
+    fn bits(self) -> u32;
+    fn any(self) -> bool {
+        self.bits() != 0
+    }
+    fn to_array(self) -> [i32; LANES];
+}
+
+/// The adding constant of the rounding trick: 1.5 · 2^23, after which an
+/// f32 has no fractional bits left.
+pub(super) const ROUND_MAGIC: f32 = 12_582_912.0;
+pub(super) const ROUND_MAGIC_BITS: i32 = 0x4B40_0000;
+
+/// Work that runs at any level: the hot loop, written once.
+pub trait Kernel {
+    type Output;
+    /// Must be `#[inline(always)]`, as everything it calls in the hot path,
+    /// for the level to reach its body.
+    fn run<S: Simd>(self, simd: S) -> Self::Output;
+}
+
+/// An instruction-set level to run kernels at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    /// [`Portable`]: the build's baseline.
+    Portable,
+    /// x86-64-v3: AVX2, FMA, BMI1/2, LZCNT, POPCNT.
+    Avx2,
+}
+
+impl Level {
+    /// Every level, slowest first.
+    pub const ALL: [Level; 2] = [Level::Portable, Level::Avx2];
+
+    /// The best level this CPU runs, or the level `KILN_SIMD` names
+    /// (`portable`, `avx2`) when the CPU has it: to compare levels, or to
+    /// rule the fast path out. Looked up once per process.
+    pub fn detect() -> Level {
+        static LEVEL: std::sync::OnceLock<Level> = std::sync::OnceLock::new();
+        *LEVEL.get_or_init(|| {
+            let asked = std::env::var("KILN_SIMD").ok();
+            let mut usable = Level::ALL.into_iter().rev().filter(|l| l.available());
+            let named = usable.clone().find(|l| asked.as_deref() == Some(l.name()));
+            named.or_else(|| usable.next()).unwrap_or(Level::Portable)
+        })
+    }
+
+    /// Whether this CPU has every feature the level uses.
+    pub fn available(self) -> bool {
+        match self {
+            Level::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx2 => avx2::available(),
+            #[cfg(not(target_arch = "x86_64"))]
+            Level::Avx2 => false,
+        }
+    }
+
+    /// The name `KILN_SIMD` and reports use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Portable => "portable",
+            Level::Avx2 => "avx2",
+        }
+    }
+}
+
+/// Runs `kernel` at `level`, or at the baseline when this CPU lacks it.
+#[inline(always)]
+pub fn dispatch<K: Kernel>(level: Level, kernel: K) -> K::Output {
+    match level {
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx2 => avx2::run(kernel),
+        _ => kernel.run(Portable),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A kernel touching every lane operation, run at one level.
+    struct Exercise;
+
+    impl Kernel for Exercise {
+        type Output = Vec<u32>;
+        #[inline(always)]
+        fn run<S: Simd>(self, s: S) -> Vec<u32> {
+            let a = s.array([-2.5, -1.0, -0.25, 0.0, 0.5, 1.5, 254.6, f32::NAN]);
+            let b = s.array([1.0, -3.0, 0.75, -0.0, 2.0, 1.5, 3.0, 1.0]);
+            let i = s.array_i([-7, 0, 5, i32::MIN, i32::MAX, 1, 300, -1]);
+            let m = a.lt(b);
+            let table = [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]];
+            let mut out: Vec<u32> = Vec::new();
+            // A NaN's sign and payload are not part of any operation's
+            // result (LLVM folds constants to a different NaN than the CPU
+            // makes), so every NaN counts as one value.
+            let canon = |x: f32| {
+                if x.is_nan() {
+                    f32::NAN.to_bits()
+                } else {
+                    x.to_bits()
+                }
+            };
+            let mut f = |v: S::F| out.extend(v.to_array().map(canon));
+            f(a + b);
+            f(a - b);
+            f(a * b);
+            f(a.div(b));
+            f(a.min(b));
+            f(a.max(b));
+            f(b.sqrt());
+            f(a.floor());
+            f(a.round());
+            f(a.select(b, m));
+            f(a.keep(m));
+            f(i.to_f32());
+            let mut g = |v: S::I| out.extend(v.to_array().map(|x| x as u32));
+            // Lane 7 is NaN, whose integer is unspecified.
+            let mut r = a.round_i32().to_array();
+            r[7] = 0;
+            g(s.array_i(r));
+            g(m);
+            g(i + s.ramp());
+            g(i - s.splat_i(3));
+            g(i * s.splat_i(-3));
+            g(i & s.splat_i(0xff));
+            g(i | s.splat_i(0x100));
+            g(!i);
+            g(i.non_negative());
+            g(i.lt(s.splat_i(1)));
+            g(i.select(s.ramp(), m));
+            g(i.min(s.splat_i(2)));
+            g(i.max(s.splat_i(2)));
+            g(i.shr::<8>());
+            g(i.shl::<8>());
+            g(s.gather(&table, i.max(s.splat_i(-1))));
+            out.push(m.bits());
+            out.push(m.any() as u32);
+            out.push(s.splat_i(0).any() as u32);
+            out.push(s.load(&[9.0; 9]).to_array()[7].to_bits());
+            out
+        }
+    }
+
+    #[test]
+    fn portable_lanes_compute_the_documented_values() {
+        let v = Exercise.run(Portable);
+        let f = |k: usize| -> Vec<f32> {
+            v[8 * k..8 * k + 8]
+                .iter()
+                .map(|&b| f32::from_bits(b))
+                .collect()
+        };
+        let i = |k: usize| -> Vec<i32> { v[8 * k..8 * k + 8].iter().map(|&b| b as i32).collect() };
+        assert_eq!(f(7)[..7], [-3.0, -1.0, -1.0, 0.0, 0.0, 1.0, 254.0]);
+        assert_eq!(f(8)[..7], [-2.0, -1.0, -0.0, 0.0, 0.0, 2.0, 255.0]);
+        // min/max: NaN in self gives the other operand.
+        assert_eq!(f(4)[7], 1.0);
+        assert_eq!(f(5)[7], 1.0);
+        assert_eq!(i(12)[..7], [-2, -1, 0, 0, 0, 2, 255]);
+        assert_eq!(i(13), [-1, 0, -1, 0, -1, 0, 0, 0]);
+        assert_eq!(
+            i(25),
+            [0xff_ffff, 0, 0, 0x80_0000, 0x7f_ffff, 0, 1, 0xff_ffff]
+        );
+        // Out-of-range indices read entry 0.
+        assert_eq!(i(26), [-1792, 0, 1280, 0, -256, 256, 76800, -256]);
+        assert_eq!(i(27)[..3], [0x0403_0201, 0x0403_0201, 0x0403_0201]);
+        assert_eq!(i(27)[5], 0x0807_0605);
+        assert_eq!(&v[28 * 8..], [0b10101, 1, 0, 9f32.to_bits()]);
+    }
+
+    #[test]
+    fn every_available_level_gives_the_portable_bits() {
+        let reference = Exercise.run(Portable);
+        for level in Level::ALL.into_iter().filter(|l| l.available()) {
+            assert_eq!(dispatch(level, Exercise), reference, "{}", level.name());
+        }
+    }
+
+    #[test]
+    fn detect_picks_an_available_level() {
+        assert!(Level::detect().available());
+        assert!(Level::Portable.available());
+    }
+}
