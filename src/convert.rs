@@ -24,11 +24,9 @@ pub fn convert_texture(
     for (p, t) in img.pixels_mut().zip(&t.texels) {
         let a = t[3] as u32;
         let un = |c: u8| {
-            if a == 0 {
-                0
-            } else {
-                ((c as u32 * 255 + a / 2) / a).min(255) as u8
-            }
+            (c as u32 * 255 + a / 2)
+                .checked_div(a)
+                .map_or(0, |v| v.min(255) as u8)
         };
         *p = image::Rgba([un(t[0]), un(t[1]), un(t[2]), t[3]]);
     }

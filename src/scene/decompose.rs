@@ -53,6 +53,8 @@ pub fn symmetric_eigen(m: DMat3) -> (DMat3, DVec3) {
             a[q][q] += t * apq;
             a[p][q] = 0.0;
             a[q][p] = 0.0;
+            // Rows and columns of a symmetric matrix move together.
+            #[allow(clippy::needless_range_loop)]
             for r in 0..3 {
                 if r != p && r != q {
                     let (arp, arq) = (a[r][p], a[r][q]);
@@ -131,7 +133,10 @@ pub fn polar(m: Mat3) -> (Quat, Mat3) {
 pub fn rotation_scale(m: Mat3, tol: f32) -> Option<(Quat, Vec3)> {
     let c = [m.x_axis, m.y_axis, m.z_axis].map(|v| v.as_dvec3());
     let len = c.map(|v| v.length());
-    if len.iter().any(|&l| !(l > 0.0) || !l.is_finite()) {
+    if len
+        .iter()
+        .any(|&l| l.is_nan() || l <= 0.0 || !l.is_finite())
+    {
         return None;
     }
     for (i, j) in [(0, 1), (0, 2), (1, 2)] {

@@ -617,7 +617,7 @@ fn recipe_jobs_write_gltf_clips() {
     )
     .unwrap();
     let report = kiln::bake_files(
-        &[recipe.clone()],
+        std::slice::from_ref(&recipe),
         &kiln::BakeOptions::default(),
         &kiln::NoProgress,
     )

@@ -175,8 +175,8 @@ fn raglite_fixtures_list_exact_names_including_korean() {
             "data/rsw-only.rsw"
         ]
     );
-    for i in 0..grf.items().len() {
-        assert_eq!(grf.read_item(i).unwrap(), b"", "{}", names[i]);
+    for (i, name) in names.iter().enumerate().take(grf.items().len()) {
+        assert_eq!(grf.read_item(i).unwrap(), b"", "{name}");
     }
     let (_, data) = grf.list(&GamePath::new("DATA")).unwrap();
     assert_eq!(data.len(), 11);

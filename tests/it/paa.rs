@@ -162,8 +162,8 @@ fn baer_top_mip_matches_the_png_it_was_made_from() {
     let mut errors: Vec<i32> = Vec::new();
     for (a, b) in t.texels.iter().zip(src.pixels()) {
         let a = straight(*a);
-        for c in 0..3 {
-            errors.push((a[c] as i32 - b.0[c] as i32).abs());
+        for (x, y) in a.iter().zip(&b.0).take(3) {
+            errors.push((*x as i32 - *y as i32).abs());
         }
         assert_eq!(a[3], 255);
     }

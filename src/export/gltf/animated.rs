@@ -734,7 +734,7 @@ fn skin(
             }
         }
         let total: f64 = held.iter().map(|x| x.1).sum();
-        if held.is_empty() || !(total > 0.0) {
+        if held.is_empty() || total.is_nan() || total <= 0.0 {
             let slot = *root_slot.get_or_insert_with(|| {
                 joints.push(root);
                 ibms.push(Mat4::IDENTITY);

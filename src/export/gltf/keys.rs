@@ -209,7 +209,7 @@ pub(super) fn keys<V: Keyable>(signal: &Signal<V>, w: &Window) -> Keys<V> {
         added: 0,
         seams: 0,
     };
-    if !(period > 0.0) || !period.is_finite() {
+    if period.is_nan() || period <= 0.0 || !period.is_finite() {
         // kiln shows a model that does not move at time 0, whatever the clock.
         let v = eval(0.0);
         out.times.push(0.0);

@@ -347,6 +347,33 @@ impl Opened for OpenConfig {
     }
 }
 
+/// The text lines `kiln inspect` prints for an RTM (the JSON form holds
+/// the same under `details`).
+fn rtm_lines(s: &rtm::RtmSummary) -> Vec<String> {
+    let mut out = vec![format!(
+        "step: {} {} {} (root displacement per cycle)",
+        s.step[0], s.step[1], s.step[2]
+    )];
+    if let Some([lo, hi]) = s.phases {
+        out.push(format!("phases: {lo} to {hi}"));
+    }
+    out.push(format!("bones: {}", s.bones.len()));
+    if !s.metadata.is_empty() {
+        out.push(format!("metadata: {}", s.metadata.len()));
+        for m in &s.metadata {
+            out.push(format!("  {} at phase {}: {}", m.name, m.phase, m.value));
+        }
+    }
+    if !s.arrays.is_empty() {
+        out.push(format!(
+            "arrays: {} ({} LZO1X-compressed)",
+            s.arrays.len(),
+            s.lzo_arrays
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -374,31 +401,4 @@ mod tests {
             "{e}"
         );
     }
-}
-
-/// The text lines `kiln inspect` prints for an RTM (the JSON form holds
-/// the same under `details`).
-fn rtm_lines(s: &rtm::RtmSummary) -> Vec<String> {
-    let mut out = vec![format!(
-        "step: {} {} {} (root displacement per cycle)",
-        s.step[0], s.step[1], s.step[2]
-    )];
-    if let Some([lo, hi]) = s.phases {
-        out.push(format!("phases: {lo} to {hi}"));
-    }
-    out.push(format!("bones: {}", s.bones.len()));
-    if !s.metadata.is_empty() {
-        out.push(format!("metadata: {}", s.metadata.len()));
-        for m in &s.metadata {
-            out.push(format!("  {} at phase {}: {}", m.name, m.phase, m.value));
-        }
-    }
-    if !s.arrays.is_empty() {
-        out.push(format!(
-            "arrays: {} ({} LZO1X-compressed)",
-            s.arrays.len(),
-            s.lzo_arrays
-        ));
-    }
-    out
 }

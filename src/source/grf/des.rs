@@ -171,7 +171,7 @@ fn mixed(data: &mut [u8], compressed_size: u64, decrypting: bool) {
         }
         // Of the blocks after the first 20 that are not DES-encrypted, the
         // 8th, 15th, 22nd, … (counting from 1) are shuffled.
-        if others > 0 && others % 7 == 0 {
+        if others > 0 && others.is_multiple_of(7) {
             if decrypting {
                 unshuffle(block);
             } else {

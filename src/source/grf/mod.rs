@@ -283,7 +283,7 @@ fn item(name: &[u8], row: &Row, file_len: u64) -> Item {
             "corrupt row: compressed size {} is larger than its aligned size {}",
             row.compressed, row.aligned
         ))
-    } else if row.flags & (FLAG_MIXED | FLAG_HEADER) != 0 && row.aligned % 8 != 0 {
+    } else if row.flags & (FLAG_MIXED | FLAG_HEADER) != 0 && !row.aligned.is_multiple_of(8) {
         Some(format!(
             "corrupt row: encrypted entries take whole 8-byte blocks, aligned size is {}",
             row.aligned
