@@ -58,6 +58,22 @@ pub enum Error {
 
 impl Error {
     /// An I/O error on `path`.
+    /// A [`ParseError`]: `file`, the `field` being read, the byte `offset`
+    /// and what was wrong there.
+    pub fn parse(
+        file: &Path,
+        field: impl Into<String>,
+        offset: u64,
+        message: impl Into<String>,
+    ) -> Self {
+        Error::Parse(ParseError {
+            file: file.to_path_buf(),
+            field: field.into(),
+            offset,
+            message: message.into(),
+        })
+    }
+
     pub fn io(path: &Path, source: std::io::Error) -> Self {
         Error::Io {
             path: path.to_path_buf(),

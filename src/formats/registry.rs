@@ -5,7 +5,7 @@
 //! `formats/` and one row in [`FORMATS`].
 
 use super::seam::{Context, Format, LoadOptions, Opened};
-use crate::error::{Error, ParseError, Result};
+use crate::error::{Error, Result};
 use crate::source::{Lookup, Tree};
 use crate::spec::{AnimationSettings, FileRef};
 use std::path::{Path, PathBuf};
@@ -30,15 +30,10 @@ pub(crate) fn sniff(data: &[u8], path: &Path) -> Result<&'static dyn Format> {
         return Ok(*f);
     }
     let head: String = data.iter().take(8).map(|b| format!("{b:02x}")).collect();
-    Err(Error::Parse(ParseError {
-        file: path.to_path_buf(),
-        field: "magic".into(),
-        offset: 0,
-        message: format!(
+    Err(Error::parse(path, "magic", 0, format!(
             "not a file kiln can read (first bytes {head}); expected GRSM/GRSW/GRGN (Ragnarok model/map/ground), \
              MDL1/ANIM (Grimrock model/animation), MLOD (Arma P3D), RTM_/BMTR (Arma animation) or SP/AC (Ragnarok sprite)"
-        ),
-    }))
+        )))
 }
 
 /// A file read and parsed once, with its tree.

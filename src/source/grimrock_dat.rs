@@ -18,7 +18,7 @@ use super::archive::{self, Archive, Item};
 use super::disk::{check_limit, input_limit, RandomAccess, DEFAULT_INPUT_LIMIT};
 use super::zlib::{inflate_exact, looks_like_zlib};
 use super::{DataSource, Entry, GamePath, Listed};
-use crate::error::{Error, ParseError, Result};
+use crate::error::{Error, Result};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -67,14 +67,8 @@ impl GrimrockDat {
     /// Reads the table of an opened file.
     pub fn open(file: RandomAccess) -> Result<GrimrockDat> {
         let path = file.path().to_path_buf();
-        let err = |field: &str, offset: u64, message: String| {
-            Error::Parse(ParseError {
-                file: path.clone(),
-                field: field.into(),
-                offset,
-                message,
-            })
-        };
+        let err =
+            |field: &str, offset: u64, message: String| Error::parse(&path, field, offset, message);
         let head = file.read_at(0, 8.min(file.len()), "header")?;
         if head.len() < 8 {
             return Err(err(
@@ -208,12 +202,12 @@ impl GrimrockDat {
         let body = self.file.read_at(row.offset, row.compressed, "entry")?;
         let inner = u32::from_le_bytes([body[0], body[1], body[2], body[3]]) as u64;
         if inner != row.size {
-            return Err(Error::Parse(ParseError {
-                file: location,
-                field: "entry.size".into(),
-                offset: row.offset,
-                message: format!("body says {inner} bytes, the table {}", row.size),
-            }));
+            return Err(Error::parse(
+                &location,
+                "entry.size",
+                row.offset,
+                format!("body says {inner} bytes, the table {}", row.size),
+            ));
         }
         let stream = &body[4..];
         if looks_like_zlib(stream) {
@@ -229,12 +223,12 @@ impl GrimrockDat {
             .filter(|_| out.len() as u64 == row.size)
             .map(|_| out)
             .ok_or_else(|| {
-                Error::Parse(ParseError {
-                    file: location,
-                    field: "entry".into(),
-                    offset: row.offset + 4,
-                    message: "neither a zlib nor a deflate stream of the table's size".into(),
-                })
+                Error::parse(
+                    &location,
+                    "entry",
+                    row.offset + 4,
+                    "neither a zlib nor a deflate stream of the table's size",
+                )
             })
     }
 

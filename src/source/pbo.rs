@@ -14,7 +14,7 @@
 use super::archive::{self, Archive, Item, NameIndex};
 use super::disk::{check_limit, input_limit, RandomAccess, DEFAULT_INPUT_LIMIT};
 use super::{lzss, DataSource, Entry, GamePath, Listed};
-use crate::error::{Error, ParseError, Result};
+use crate::error::{Error, Result};
 use sha1::{Digest, Sha1};
 use std::path::{Path, PathBuf};
 
@@ -102,13 +102,12 @@ impl Pbo {
                     want = (want * 2).min(file.len());
                 }
                 Err(Cut) => {
-                    return Err(Error::Parse(ParseError {
-                        file: path,
-                        field: "headers".into(),
-                        offset: want,
-                        message: "the header list has no end marker before the end of the file"
-                            .into(),
-                    }))
+                    return Err(Error::parse(
+                        &path,
+                        "headers",
+                        want,
+                        "the header list has no end marker before the end of the file",
+                    ))
                 }
             }
         };
@@ -224,12 +223,7 @@ impl Pbo {
             return Ok(data);
         }
         let (out, _) = lzss::decompress(&data, item.size as usize).map_err(|e| {
-            Error::Parse(ParseError {
-                file: location.clone(),
-                field: "lzss".into(),
-                offset: item.offset + e.offset as u64,
-                message: e.message,
-            })
+            Error::parse(&location, "lzss", item.offset + e.offset as u64, e.message)
         })?;
         Ok(out)
     }

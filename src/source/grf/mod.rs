@@ -25,7 +25,7 @@ use super::archive::{self, Archive, Item, NameIndex};
 use super::disk::{input_limit, RandomAccess, DEFAULT_INPUT_LIMIT};
 use super::zlib::inflate_exact;
 use super::{DataSource, Entry, GamePath, Listed};
-use crate::error::{Error, ParseError, Result};
+use crate::error::{Error, Result};
 use crate::text::decode_cp949;
 use std::path::{Path, PathBuf};
 
@@ -110,14 +110,8 @@ impl Grf {
     /// Reads the header and table of an opened file.
     pub fn open(file: RandomAccess) -> Result<Grf> {
         let path = file.path().to_path_buf();
-        let err = |field: &str, offset: u64, message: String| {
-            Error::Parse(ParseError {
-                file: path.clone(),
-                field: field.into(),
-                offset,
-                message,
-            })
-        };
+        let err =
+            |field: &str, offset: u64, message: String| Error::parse(&path, field, offset, message);
         if file.len() < HEADER_SIZE {
             return Err(err(
                 "header",
@@ -335,24 +329,24 @@ fn read_table(
     let row_size = if version == GrfVersion::V300 { 21 } else { 17 };
     // Every row is a name of at least one byte, its NUL and the fields.
     if count > table.len() as u64 / (row_size as u64 + 2) {
-        return Err(Error::Parse(ParseError {
-            file: path.to_path_buf(),
-            field: "header.file_count".into(),
-            offset: 38,
-            message: format!("{count} entries cannot fit in a {}-byte table", table.len()),
-        }));
+        return Err(Error::parse(
+            path,
+            "header.file_count",
+            38,
+            format!("{count} entries cannot fit in a {}-byte table", table.len()),
+        ));
     }
     let mut rows = Vec::with_capacity(count as usize);
     let mut names = Vec::with_capacity(count as usize);
     let mut p = 0usize;
     for i in 0..count {
         let bad = |message: String| {
-            Error::Parse(ParseError {
-                file: path.to_path_buf(),
-                field: format!("table.entry[{i}]"),
-                offset: p as u64,
-                message: format!("{message} (offset within the inflated table)"),
-            })
+            Error::parse(
+                path,
+                format!("table.entry[{i}]"),
+                p as u64,
+                format!("{message} (offset within the inflated table)"),
+            )
         };
         let end = table[p..]
             .iter()
@@ -392,24 +386,19 @@ fn read_v1_table(file: &RandomAccess, at: u64, count: u64) -> Result<(Vec<Row>, 
     super::disk::check_limit(path, len, input_limit(DEFAULT_INPUT_LIMIT))?;
     let table = file.read_at(at, len, "table")?;
     if count > len / 21 {
-        return Err(Error::Parse(ParseError {
-            file: path.to_path_buf(),
-            field: "header.file_count".into(),
-            offset: 38,
-            message: format!("{count} entries cannot fit in a {len}-byte table"),
-        }));
+        return Err(Error::parse(
+            path,
+            "header.file_count",
+            38,
+            format!("{count} entries cannot fit in a {len}-byte table"),
+        ));
     }
     let mut rows = Vec::with_capacity(count as usize);
     let mut names = Vec::with_capacity(count as usize);
     let mut p = 0usize;
     for i in 0..count {
         let bad = |message: String| {
-            Error::Parse(ParseError {
-                file: path.to_path_buf(),
-                field: format!("table.entry[{i}]"),
-                offset: at + p as u64,
-                message,
-            })
+            Error::parse(path, format!("table.entry[{i}]"), at + p as u64, message)
         };
         let n = table
             .get(p..p + 4)
