@@ -217,8 +217,9 @@ pub fn inspect_with(
     ))
 }
 
-/// A report of a file that holds no drawable model (maps, configs): its
-/// format-specific lines, warnings and raw fields only.
+/// A report of a file that holds no drawable model (maps, configs, and the
+/// start of an archive's or a texture's): its format-specific lines,
+/// warnings and raw fields only.
 fn file_report(
     path: &Path,
     format: &str,
@@ -282,28 +283,20 @@ fn inspect_archive(path: &Path) -> Result<Option<Report>> {
         "entries: {} ({total} bytes extracted)",
         entries.len()
     ));
-    Ok(Some(Report {
-        file: path.display().to_string(),
-        format: archive.format(),
-        version: String::new(),
-        nodes: Vec::new(),
-        textures: Vec::new(),
-        animation: AnimationInfo {
-            duration_seconds: 0.0,
-            fps: 0.0,
-            frames: 0,
-            animated_nodes: 0,
-        },
+    let mut report = file_report(
+        path,
+        &archive.format(),
+        String::new(),
         warnings,
         notes,
-        details: serde_json::Value::Null,
-        archive: Some(ArchiveInfo {
-            properties: archive.properties(),
-            entries,
-        }),
-        texture: None,
-        kind: Kind::Archive,
-    }))
+        serde_json::Value::Null,
+    );
+    report.archive = Some(ArchiveInfo {
+        properties: archive.properties(),
+        entries,
+    });
+    report.kind = Kind::Archive;
+    Ok(Some(report))
 }
 
 /// The report of a texture (BMP, TGA, PNG, DDS, PAA), if `file` is one
@@ -317,25 +310,17 @@ fn inspect_texture(lookup: &Lookup, file: &FileRef) -> Result<Option<Report>> {
         return Ok(None);
     }
     let summary = crate::formats::texture::summarize(&bytes, &name)?;
-    Ok(Some(Report {
-        file: name.display().to_string(),
-        format: summary.format.clone(),
-        version: String::new(),
-        nodes: Vec::new(),
-        textures: Vec::new(),
-        animation: AnimationInfo {
-            duration_seconds: 0.0,
-            fps: 0.0,
-            frames: 0,
-            animated_nodes: 0,
-        },
-        warnings: Vec::new(),
-        notes: Vec::new(),
-        details: serde_json::Value::Null,
-        archive: None,
-        texture: Some(summary),
-        kind: Kind::Texture,
-    }))
+    let mut report = file_report(
+        &name,
+        &summary.format,
+        String::new(),
+        Vec::new(),
+        Vec::new(),
+        serde_json::Value::Null,
+    );
+    report.texture = Some(summary);
+    report.kind = Kind::Texture;
+    Ok(Some(report))
 }
 
 fn report_from_model(
