@@ -13,6 +13,7 @@
 //! index it.
 
 use super::recipe::Direction;
+use crate::scene::clip::FrameTimes;
 
 /// A pixel rectangle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -179,7 +180,18 @@ pub struct AtlasClip<'a> {
     pub looping: bool,
 }
 
-impl AtlasClip<'_> {
+impl<'a> AtlasClip<'a> {
+    /// The clip named `name` as sampled at `times`.
+    pub fn new(name: &'a str, times: &FrameTimes, looping: bool) -> AtlasClip<'a> {
+        AtlasClip {
+            name,
+            frames: times.times.len() as u32,
+            frame_seconds: times.frame_seconds,
+            rate: times.rate,
+            looping,
+        }
+    }
+
     /// Frames per second as the recipe gives them (0 for a still).
     pub fn fps(&self) -> f32 {
         self.rate

@@ -154,13 +154,7 @@ fn write_sheet(
         .clips
         .iter()
         .zip(clips)
-        .map(|(spec, c)| AtlasClip {
-            name: &spec.name,
-            frames: c.times.times.len() as u32,
-            frame_seconds: c.times.frame_seconds,
-            rate: c.times.rate,
-            looping: c.looping,
-        })
+        .map(|(spec, c)| AtlasClip::new(&spec.name, &c.times, c.looping))
         .collect();
     let info = AtlasJob {
         name: &job.name,

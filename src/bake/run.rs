@@ -285,13 +285,7 @@ fn check_layout(job: &Job, clips: &[PlannedClip]) -> std::result::Result<(), Str
                 .clips
                 .iter()
                 .zip(clips)
-                .map(|(s, c)| AtlasClip {
-                    name: &s.name,
-                    frames: c.times.times.len() as u32,
-                    frame_seconds: c.times.frame_seconds,
-                    rate: c.times.rate,
-                    looping: c.looping,
-                })
+                .map(|(s, c)| AtlasClip::new(&s.name, &c.times, c.looping))
                 .collect();
             let info = AtlasJob {
                 name: &job.name,
