@@ -111,6 +111,12 @@ mod load;
 
 #[cfg(feature = "internals")]
 #[doc(hidden)]
+pub mod look;
+#[cfg(not(feature = "internals"))]
+mod look;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
 pub mod map;
 #[cfg(not(feature = "internals"))]
 mod map;
@@ -200,6 +206,9 @@ pub use inspect::{
     TextureInfo,
 };
 pub use load::file_kind;
+pub use look::{
+    Dither, DropShadow, Look, Outline, OutlineSide, Palette, PaletteLook, PaletteSource,
+};
 pub use map::camera::MAX_PIXELS_PER_TILE;
 pub use map::{Map, MapView, MapViewCamera, Region};
 pub use model::{ExportClip, Model, Sprite};

@@ -360,6 +360,98 @@ struct RenderArgs {
     view: ViewArgs,
     #[command(flatten)]
     map: MapViewArgs,
+    #[command(flatten)]
+    look: LookArgs,
+}
+
+/// Sprite looks of a model render (all off by default).
+#[derive(Args)]
+struct LookArgs {
+    /// Outline width in pixels (1-8)
+    #[arg(long, value_name = "PIXELS", value_parser = clap::value_parser!(u32).range(1..=8))]
+    outline: Option<u32>,
+    /// Outline colour
+    #[arg(long, value_name = "COLOR", default_value = "#000000", value_parser = parse_color, requires = "outline")]
+    outline_color: [u8; 4],
+    /// Draw the outline over the silhouette's edge instead of around it
+    #[arg(long, requires = "outline")]
+    outline_inside: bool,
+    /// Hard (pixel-art) outline edges instead of anti-aliased ones
+    #[arg(long, requires = "outline")]
+    outline_hard: bool,
+    /// Drop shadow offset in pixels as DX,DY (x right, y down)
+    #[arg(long, value_name = "DX,DY", value_parser = parse_offset, allow_hyphen_values = true)]
+    drop_shadow: Option<[i32; 2]>,
+    /// Drop shadow blur radius in pixels (0-32)
+    #[arg(long, value_name = "PIXELS", default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=32), requires = "drop_shadow")]
+    drop_blur: u32,
+    /// Drop shadow colour; its alpha is the opacity
+    #[arg(long, value_name = "COLOR", default_value = "#00000080", value_parser = parse_color, requires = "drop_shadow")]
+    drop_color: [u8; 4],
+    /// Map colours to this palette (.gpl, .hex or .png swatch); alpha becomes 0 or 255
+    #[arg(long, value_name = "FILE", conflicts_with = "colors")]
+    palette: Option<PathBuf>,
+    /// Map colours to this many colours (2-256) chosen from the image
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=256))]
+    colors: Option<u32>,
+    /// Dithering of the palette mapping
+    #[arg(long, value_enum, default_value = "none")]
+    dither: DitherArg,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DitherArg {
+    None,
+    Ordered,
+    Diffusion,
+}
+
+impl LookArgs {
+    fn look(&self) -> kiln::Look {
+        let palette = match (&self.palette, self.colors) {
+            (Some(f), _) => Some(kiln::PaletteSource::File(FileRef::from(f.as_path()))),
+            (None, Some(n)) => Some(kiln::PaletteSource::Auto(n)),
+            (None, None) => None,
+        };
+        kiln::Look {
+            outline: self.outline.map(|width| kiln::Outline {
+                width,
+                color: self.outline_color,
+                side: if self.outline_inside {
+                    kiln::OutlineSide::Inside
+                } else {
+                    kiln::OutlineSide::Outside
+                },
+                hard: self.outline_hard,
+            }),
+            drop_shadow: self.drop_shadow.map(|offset| kiln::DropShadow {
+                offset,
+                blur: self.drop_blur,
+                color: self.drop_color,
+            }),
+            palette: palette.map(|source| kiln::PaletteLook {
+                source,
+                dither: match self.dither {
+                    DitherArg::None => kiln::Dither::None,
+                    DitherArg::Ordered => kiln::Dither::Ordered,
+                    DitherArg::Diffusion => kiln::Dither::Diffusion,
+                },
+            }),
+        }
+    }
+}
+
+fn parse_offset(s: &str) -> Result<[i32; 2], String> {
+    let v: Vec<i32> = s
+        .split(',')
+        .map(|p| p.trim().parse::<i32>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("expected DX,DY in pixels, got '{s}'"))?;
+    match v[..] {
+        [x, y] if x.abs() <= 256 && y.abs() <= 256 => Ok([x, y]),
+        [_, _] => Err(format!("offset '{s}' out of range -256..=256")),
+        _ => Err(format!("expected two numbers DX,DY, got '{s}'")),
+    }
 }
 
 /// For a Ragnarok map (.rsw): a top-down view unless --angled.
@@ -470,7 +562,12 @@ fn cmd_render(a: RenderArgs) -> Result<(), Error> {
         background: a.view.background,
         antialias: a.view.aa,
     };
-    let sprite = model.render(t, a.view.yaw, &view)?;
+    let look = a.look.look();
+    let sprite = if look.is_off() {
+        model.render(t, a.view.yaw, &view)?
+    } else {
+        model.render_with_look(t, a.view.yaw, &view, &look)?
+    };
     kiln::write_png(&a.output, &sprite.image)?;
     eprintln!(
         "kiln: wrote {} ({width}x{height}, t = {t:.3} s)",
@@ -484,6 +581,12 @@ fn render_map(a: &RenderArgs) -> Result<(), Error> {
     if a.time.frame.is_some() {
         return Err(Error::Usage(
             "a map has no frame rate of its own; give --time SECONDS".into(),
+        ));
+    }
+    if !a.look.look().is_off() {
+        return Err(Error::Usage(
+            "looks (--outline, --drop-shadow, --palette, --colors) apply to models, not maps"
+                .into(),
         ));
     }
     let ppt = a.map.pixels_per_tile;

@@ -5,6 +5,7 @@
 use crate::error::{Error, Result};
 use crate::export::gltf::{animated_glb_bytes, ClipInput, GltfReport};
 use crate::load;
+use crate::look::Look;
 use crate::render::{render_clip, ClipPlan, ViewSpec};
 use crate::scene;
 use crate::scene::clip::Clip;
@@ -149,6 +150,31 @@ impl Model {
             image,
             pivot: clip.pivot,
         })
+    }
+
+    /// As [`Model::render`], with `look` applied: the framing leaves room
+    /// for its outline and drop shadow, and a palette of `colors: N` is
+    /// chosen from this one image. A palette file is read like the
+    /// model's other files.
+    pub fn render_with_look(
+        &self,
+        time: f32,
+        yaw: f32,
+        view: &ViewSpec,
+        look: &Look,
+    ) -> Result<Sprite> {
+        view.check()?;
+        let mut look = look.clone();
+        let lookup = Lookup::with_folders(&self.spec.data, &self.sources)?;
+        look.load_palette(|f| lookup.read_named(f).map(|(bytes, _)| bytes))?;
+        let mut v = *view;
+        v.framing = look.framing(v.framing, v.width, v.height);
+        let mut sprite = self.render(time, yaw, &v)?;
+        look.apply_frame(&mut sprite.image);
+        if let Some(p) = look.job_palette(std::iter::once(&sprite.image)) {
+            look.map_to_palette(&mut sprite.image, &p);
+        }
+        Ok(sprite)
     }
 
     /// Writes the model posed at `time` seconds as glTF binary (`.glb`) or

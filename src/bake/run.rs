@@ -56,6 +56,8 @@ pub struct JobPlan {
     pub gltf: Option<(Vec<u8>, GltfReport)>,
     /// Whether the job renders images at all.
     pub renders: bool,
+    /// The job's looks with its palette file read.
+    pub look: crate::look::Look,
 }
 
 impl JobPlan {
@@ -125,11 +127,23 @@ pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
         super::grid::GridLayout::for_clips(w, h, &lengths, job.directions.len())
             .map_err(Error::Usage)?;
     }
-    let view = ClipPlan {
+    let mut look = job.look.clone();
+    look.load_palette(|f| lookup.read_named(f).map(|(bytes, _)| bytes))
+        .map_err(|e| match e {
+            Error::Usage(m) => Error::Usage(format!(
+                "{}:{}: job '{}': look.palette: {m}",
+                job.recipe.display(),
+                job.line,
+                job.name
+            )),
+            other => other,
+        })?;
+    let mut view = ClipPlan {
         times: Vec::new(),
         yaws: job.directions.iter().map(|d| d.yaw).collect(),
         view: job.view,
     };
+    view.view.framing = look.framing(view.view.framing, view.view.width, view.view.height);
     let gltf = match &job.output.gltf {
         Some(_) => Some(gltf_export(job, &model, &lookup)?),
         None => None,
@@ -140,6 +154,7 @@ pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
         reads: lookup.read_digests(),
         gltf,
         renders: job.output.renders(),
+        look,
     })
 }
 
@@ -197,6 +212,7 @@ pub fn run_planned(
                 frames: render_frames(&c.model, p, &cameras, &plan.view, tick),
             })
             .collect();
+        apply_look(&plan.look, &mut rendered);
         files = super::write_outputs(job, &rendered, pivot(&cameras), sink)?;
     }
     let warnings = plan_warnings(plan);
@@ -214,6 +230,26 @@ pub fn run_planned(
         warnings,
         inputs: plan.reads.iter().map(|(p, _)| p.clone()).collect(),
     })
+}
+
+/// The job's looks on every frame: outline and drop shadow frame by frame,
+/// then the palette, chosen once over every frame when it is not given.
+fn apply_look(look: &crate::look::Look, clips: &mut [ClipFrames]) {
+    use rayon::prelude::*;
+    if look.is_off() {
+        return;
+    }
+    let mut frames: Vec<&mut image::RgbaImage> = clips
+        .iter_mut()
+        .flat_map(|c| c.frames.iter_mut().flatten())
+        .collect();
+    frames.par_iter_mut().for_each(|f| look.apply_frame(f));
+    let palette = look.job_palette(frames.iter().map(|f| &**f));
+    if let Some(p) = palette {
+        frames
+            .par_iter_mut()
+            .for_each(|f| look.map_to_palette(f, &p));
+    }
 }
 
 /// The warnings of a planned job's models and its glTF export, each once

@@ -49,6 +49,9 @@ pub struct Job {
     pub view: ViewSpec,
     /// The files it writes.
     pub output: Outputs,
+    /// Outline, drop shadow and palette applied to every frame; all off
+    /// unless the recipe's `look:` sets them.
+    pub look: crate::look::Look,
 }
 
 impl Job {
@@ -154,6 +157,7 @@ pub(super) fn resolve_job(
         None => defaults::ANTIALIAS,
     };
     let output = resolve_output(ctx, lab, name, at, j, d, &clips, &directions)?;
+    let look = super::look::resolve_look(ctx, lab, j, d)?;
 
     Ok(Job {
         name: name.to_string(),
@@ -184,6 +188,7 @@ pub(super) fn resolve_job(
             antialias,
         },
         output,
+        look,
     })
 }
 

@@ -34,6 +34,7 @@ pub mod defaults;
 mod directions;
 mod error;
 mod job;
+mod look;
 mod maps;
 mod output;
 pub mod pattern;

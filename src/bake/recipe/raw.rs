@@ -41,6 +41,7 @@ pub(super) struct RawJob {
     pub(super) background: Option<S<Background>>,
     pub(super) antialias: Option<S<Int>>,
     pub(super) output: Option<RawOutput>,
+    pub(super) look: Option<S<super::look::RawLook>>,
 }
 
 #[derive(Deserialize, Clone)]

@@ -1,0 +1,163 @@
+//! `look:`, a job's sprite looks (see [`crate::look`]): `outline`,
+//! `drop_shadow` and `palette`, each taken whole from the job or from
+//! `defaults:`.
+
+use super::error::{Ctx, JobLabel, RecipeError};
+use super::raw::{pick, RawJob};
+use super::values::{Background, Int, S};
+use crate::look::{
+    Dither, DropShadow, Look, Outline, OutlineSide, PaletteLook, PaletteSource, MAX_BLUR,
+    MAX_OFFSET, MAX_OUTLINE,
+};
+use crate::spec::FileRef;
+use serde::Deserialize;
+
+#[derive(Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawLook {
+    pub(super) outline: Option<S<RawOutline>>,
+    pub(super) drop_shadow: Option<S<RawDropShadow>>,
+    pub(super) palette: Option<S<RawPalette>>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawOutline {
+    pub(super) width: Option<S<Int>>,
+    pub(super) color: Option<S<Background>>,
+    pub(super) side: Option<S<OutlineSideKey>>,
+    pub(super) hard: Option<S<bool>>,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename = "OutlineSide", rename_all = "lowercase")]
+pub(super) enum OutlineSideKey {
+    Outside,
+    Inside,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawDropShadow {
+    pub(super) offset: Option<S<[Int; 2]>>,
+    pub(super) blur: Option<S<Int>>,
+    pub(super) color: Option<S<Background>>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawPalette {
+    pub(super) file: Option<S<String>>,
+    pub(super) colors: Option<S<Int>>,
+    pub(super) dither: Option<S<DitherKey>>,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename = "Dither", rename_all = "lowercase")]
+pub(super) enum DitherKey {
+    None,
+    Ordered,
+    Diffusion,
+}
+
+/// Outline defaults: one black pixel outside, anti-aliased.
+pub const OUTLINE_WIDTH: u32 = 1;
+pub const OUTLINE_COLOR: [u8; 4] = [0, 0, 0, 255];
+/// Drop shadow defaults: 50 % black, 2 px right and down, 2 px blur.
+pub const DROP_OFFSET: [i32; 2] = [2, 2];
+pub const DROP_BLUR: u32 = 2;
+pub const DROP_COLOR: [u8; 4] = [0, 0, 0, 128];
+
+pub(super) fn resolve_look(
+    ctx: &Ctx,
+    lab: JobLabel,
+    j: &RawJob,
+    d: &RawJob,
+) -> Result<Look, RecipeError> {
+    let jl = j.look.as_ref().map(|s| s.value.clone()).unwrap_or_default();
+    let dl = d.look.as_ref().map(|s| s.value.clone()).unwrap_or_default();
+    let mut look = Look::default();
+    if let Some(o) = pick(&jl.outline, &dl.outline) {
+        let l = lab.of(jl.outline.is_some());
+        let r = &o.value;
+        let width = match &r.width {
+            Some(w) => {
+                super::values::int_range(ctx, &l, "look.outline.width", w, 1, MAX_OUTLINE as i64)?
+            }
+            None => OUTLINE_WIDTH,
+        };
+        look.outline = Some(Outline {
+            width,
+            color: r.color.as_ref().map_or(OUTLINE_COLOR, |c| c.value.0),
+            side: match r.side.as_ref().map(|s| s.value) {
+                Some(OutlineSideKey::Inside) => OutlineSide::Inside,
+                _ => OutlineSide::Outside,
+            },
+            hard: r.hard.as_ref().is_some_and(|h| h.value),
+        });
+    }
+    if let Some(s) = pick(&jl.drop_shadow, &dl.drop_shadow) {
+        let l = lab.of(jl.drop_shadow.is_some());
+        let r = &s.value;
+        let offset = match &r.offset {
+            Some(o) => {
+                let [x, y] = o.value.map(|v| v.0);
+                let m = MAX_OFFSET as i64;
+                if !(-m..=m).contains(&x) || !(-m..=m).contains(&y) {
+                    return Err(ctx.err(
+                        &o.referenced,
+                        &l,
+                        format!("`look.drop_shadow.offset` must be in -{m}..={m} pixels, got [{x}, {y}]"),
+                    ));
+                }
+                [x as i32, y as i32]
+            }
+            None => DROP_OFFSET,
+        };
+        let blur = match &r.blur {
+            Some(b) => {
+                super::values::int_range(ctx, &l, "look.drop_shadow.blur", b, 0, MAX_BLUR as i64)?
+            }
+            None => DROP_BLUR,
+        };
+        look.drop_shadow = Some(DropShadow {
+            offset,
+            blur,
+            color: r.color.as_ref().map_or(DROP_COLOR, |c| c.value.0),
+        });
+    }
+    if let Some(p) = pick(&jl.palette, &dl.palette) {
+        let l = lab.of(jl.palette.is_some());
+        let r = &p.value;
+        let dither = match r.dither.as_ref().map(|d| d.value) {
+            Some(DitherKey::Ordered) => Dither::Ordered,
+            Some(DitherKey::Diffusion) => Dither::Diffusion,
+            _ => Dither::None,
+        };
+        let source = match (&r.file, &r.colors) {
+            (Some(f), None) => {
+                if f.value.trim().is_empty() {
+                    return Err(ctx.err(&f.referenced, &l, "`look.palette.file` is empty"));
+                }
+                PaletteSource::File(FileRef::relative_to(ctx.base, &f.value))
+            }
+            (None, Some(n)) => PaletteSource::Auto(super::values::int_range(
+                ctx,
+                &l,
+                "look.palette.colors",
+                n,
+                2,
+                crate::look::palette::MAX_COLORS as i64,
+            )?),
+            _ => {
+                return Err(ctx.err(
+                    &p.referenced,
+                    &l,
+                    "`look.palette` takes either `file` (a .gpl, .hex or .png palette) or `colors` (how many to choose)",
+                ))
+            }
+        };
+        look.palette = Some(PaletteLook { source, dither });
+    }
+    Ok(look)
+}
