@@ -207,7 +207,8 @@ pub use inspect::{
 };
 pub use load::file_kind;
 pub use look::{
-    Dither, DropShadow, Look, Outline, OutlineSide, Palette, PaletteLook, PaletteSource,
+    Dither, DropShadow, GroundShadow, Look, Outline, OutlineSide, Palette, PaletteLook,
+    PaletteSource, Shading, ShadowFrom,
 };
 pub use map::camera::MAX_PIXELS_PER_TILE;
 pub use map::{Map, MapView, MapViewCamera, Region};

@@ -397,6 +397,43 @@ struct LookArgs {
     /// Dithering of the palette mapping
     #[arg(long, value_enum, default_value = "none")]
     dither: DitherArg,
+    /// How the model is lit
+    #[arg(long, value_enum, default_value = "lambert")]
+    shading: ShadingArg,
+    /// Cel shading: light levels (2-8)
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=8))]
+    cel_bands: u32,
+    /// Cel shading: rim light strength (0-1)
+    #[arg(long, value_name = "STRENGTH", default_value_t = 0.0)]
+    rim: f32,
+    /// Ground shadow from the model's geometry, cast along the light or straight down
+    #[arg(long, value_enum, value_name = "FROM")]
+    ground_shadow: Option<ShadowArg>,
+    /// Ground shadow opacity (0-1)
+    #[arg(
+        long,
+        value_name = "OPACITY",
+        default_value_t = 0.5,
+        requires = "ground_shadow"
+    )]
+    shadow_opacity: f32,
+    /// Ground shadow blur radius in pixels (0-32)
+    #[arg(long, value_name = "PIXELS", default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=32), requires = "ground_shadow")]
+    shadow_softness: u32,
+}
+
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+enum ShadingArg {
+    Lambert,
+    Flat,
+    Unlit,
+    Cel,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ShadowArg {
+    Light,
+    Down,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -437,7 +474,44 @@ impl LookArgs {
                     DitherArg::Diffusion => kiln::Dither::Diffusion,
                 },
             }),
+            shading: match self.shading {
+                ShadingArg::Lambert => kiln::Shading::Lambert,
+                ShadingArg::Flat => kiln::Shading::Flat,
+                ShadingArg::Unlit => kiln::Shading::Unlit,
+                ShadingArg::Cel => kiln::Shading::Cel {
+                    bands: self.cel_bands,
+                    rim: self.rim,
+                },
+            },
+            ground_shadow: self.ground_shadow.map(|from| kiln::GroundShadow {
+                from: match from {
+                    ShadowArg::Light => kiln::ShadowFrom::Light,
+                    ShadowArg::Down => kiln::ShadowFrom::Down,
+                },
+                opacity: self.shadow_opacity,
+                softness: self.shadow_softness,
+                color: [0, 0, 0],
+            }),
         }
+    }
+
+    fn check(&self) -> Result<(), Error> {
+        if !(self.rim.is_finite() && (0.0..=1.0).contains(&self.rim)) {
+            return Err(Error::Usage(format!(
+                "--rim must be in [0, 1], got {}",
+                self.rim
+            )));
+        }
+        if !(self.shadow_opacity.is_finite() && (0.0..=1.0).contains(&self.shadow_opacity)) {
+            return Err(Error::Usage(format!(
+                "--shadow-opacity must be in [0, 1], got {}",
+                self.shadow_opacity
+            )));
+        }
+        if self.shading != ShadingArg::Cel && self.rim != 0.0 {
+            return Err(Error::Usage("--rim needs --shading cel".into()));
+        }
+        Ok(())
     }
 }
 
@@ -562,6 +636,7 @@ fn cmd_render(a: RenderArgs) -> Result<(), Error> {
         background: a.view.background,
         antialias: a.view.aa,
     };
+    a.look.check()?;
     let look = a.look.look();
     let sprite = if look.is_off() {
         model.render(t, a.view.yaw, &view)?
@@ -585,7 +660,7 @@ fn render_map(a: &RenderArgs) -> Result<(), Error> {
     }
     if !a.look.look().is_off() {
         return Err(Error::Usage(
-            "looks (--outline, --drop-shadow, --palette, --colors) apply to models, not maps"
+            "looks (--outline, --drop-shadow, --palette, --colors, --shading, --ground-shadow) apply to models, not maps"
                 .into(),
         ));
     }

@@ -153,7 +153,7 @@ impl Model {
     }
 
     /// As [`Model::render`], with `look` applied: the framing leaves room
-    /// for its outline and drop shadow, and a palette of `colors: N` is
+    /// for its outline, shadows and drop shadow, and a palette of `colors: N` is
     /// chosen from this one image. A palette file is read like the
     /// model's other files.
     pub fn render_with_look(
@@ -169,8 +169,32 @@ impl Model {
         look.load_palette(|f| lookup.read_named(f).map(|(bytes, _)| bytes))?;
         let mut v = *view;
         v.framing = look.framing(v.framing, v.width, v.height);
-        let mut sprite = self.render(time, yaw, &v)?;
-        look.apply_frame(&mut sprite.image);
+        let plan = ClipPlan {
+            times: vec![time],
+            yaws: vec![yaw],
+            view: v,
+        };
+        let posed = crate::render::pose_frames(&self.scene, &plan.times);
+        let sets = [posed.as_slice()];
+        let cameras = crate::look::frames::fit(&sets, &plan, &look);
+        let ground = crate::look::frames::ground_of(&sets);
+        let image = crate::look::frames::render_frames(
+            &self.scene,
+            &posed,
+            &cameras,
+            &plan,
+            &look,
+            ground,
+            &|| {},
+        )
+        .into_iter()
+        .flatten()
+        .next()
+        .ok_or_else(|| crate::Error::Other("no image rendered".into()))?;
+        let mut sprite = Sprite {
+            image,
+            pivot: crate::render::pivot(&cameras),
+        };
         if let Some(p) = look.job_palette(std::iter::once(&sprite.image)) {
             look.map_to_palette(&mut sprite.image, &p);
         }

@@ -202,17 +202,29 @@ pub fn run_planned(
             .map(|c| pose_frames(&c.model, &c.times.times))
             .collect();
         let sets: Vec<&[PosedModel]> = posed.iter().map(Vec::as_slice).collect();
-        let cameras = fit(&sets, &plan.view);
+        let look = &plan.look;
+        let cameras = if look.is_off() {
+            fit(&sets, &plan.view)
+        } else {
+            crate::look::frames::fit(&sets, &plan.view, look)
+        };
+        let ground = crate::look::frames::ground_of(&sets);
         rendered = plan
             .clips
             .iter()
             .zip(&posed)
             .map(|(c, p)| ClipFrames {
                 times: c.times.clone(),
-                frames: render_frames(&c.model, p, &cameras, &plan.view, tick),
+                frames: if look.is_off() {
+                    render_frames(&c.model, p, &cameras, &plan.view, tick)
+                } else {
+                    crate::look::frames::render_frames(
+                        &c.model, p, &cameras, &plan.view, look, ground, tick,
+                    )
+                },
             })
             .collect();
-        apply_look(&plan.look, &mut rendered);
+        apply_palette(look, &mut rendered);
         files = super::write_outputs(job, &rendered, pivot(&cameras), sink)?;
     }
     let warnings = plan_warnings(plan);
@@ -232,18 +244,17 @@ pub fn run_planned(
     })
 }
 
-/// The job's looks on every frame: outline and drop shadow frame by frame,
-/// then the palette, chosen once over every frame when it is not given.
-fn apply_look(look: &crate::look::Look, clips: &mut [ClipFrames]) {
+/// The job's palette on every frame, chosen once over every frame of every
+/// clip and direction when it is not given.
+fn apply_palette(look: &crate::look::Look, clips: &mut [ClipFrames]) {
     use rayon::prelude::*;
-    if look.is_off() {
+    if look.palette.is_none() {
         return;
     }
     let mut frames: Vec<&mut image::RgbaImage> = clips
         .iter_mut()
         .flat_map(|c| c.frames.iter_mut().flatten())
         .collect();
-    frames.par_iter_mut().for_each(|f| look.apply_frame(f));
     let palette = look.job_palette(frames.iter().map(|f| &**f));
     if let Some(p) = palette {
         frames

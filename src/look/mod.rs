@@ -12,6 +12,8 @@
 pub mod blur;
 pub mod dither;
 pub mod drop_shadow;
+pub mod frames;
+pub mod ground_shadow;
 pub mod outline;
 pub mod palette;
 pub mod quantize;
@@ -29,6 +31,34 @@ pub struct Look {
     pub drop_shadow: Option<DropShadow>,
     /// Colours mapped to a palette, alpha made 0 or 255.
     pub palette: Option<PaletteLook>,
+    /// How the model is lit.
+    pub shading: Shading,
+    /// The model's shadow on the ground, from its geometry.
+    pub ground_shadow: Option<GroundShadow>,
+}
+
+pub use crate::raster::Shading;
+
+/// Which way a ground shadow is cast.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ShadowFrom {
+    /// Along the job's light (a light lower than 10° casts as at 10°).
+    #[default]
+    Light,
+    /// Straight down: a contact shadow under the model.
+    Down,
+}
+
+/// A shadow of the model on the ground plane under it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GroundShadow {
+    pub from: ShadowFrom,
+    /// 0..=1.
+    pub opacity: f32,
+    /// Blur radius in pixels, 0..=32.
+    pub softness: u32,
+    /// Straight RGB of the shadow.
+    pub color: [u8; 3],
 }
 
 /// Which side of the silhouette's edge the outline is drawn on.
@@ -109,9 +139,10 @@ impl Look {
         *self == Look::default()
     }
 
-    /// Pixels the framing keeps free on each side so outline and drop
-    /// shadow stay inside the frame.
+    /// Pixels the framing keeps free on each side so outline, drop
+    /// shadow and the ground shadow's softness stay inside the frame.
     pub fn margin(&self) -> u32 {
+        let soft = self.ground_shadow.map_or(0, |g| 3 * g.softness);
         let line = match &self.outline {
             Some(o) if o.side == OutlineSide::Outside => o.width + 1,
             _ => 0,
@@ -120,7 +151,7 @@ impl Look {
             // Three box passes reach three radii.
             d.offset[0].unsigned_abs().max(d.offset[1].unsigned_abs()) + 3 * d.blur
         });
-        line + drop
+        line + drop + soft
     }
 
     /// The framing with room for [`Look::margin`] in a `w × h` frame: the

@@ -97,6 +97,23 @@ pub struct RenderOptions {
     pub background: [u8; 4],
 }
 
+/// How lit batches are shaded (unlit batches keep their colour in every
+/// mode).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum Shading {
+    /// `min(1, ambient + colour · max(0, n·l))` over interpolated normals.
+    #[default]
+    Lambert,
+    /// Lambert over each triangle's own face normal: faceted.
+    Flat,
+    /// The texture and base colour alone.
+    Unlit,
+    /// Lambert with `n·l` snapped to `bands` (2..=8) flat levels, plus
+    /// `rim` (0..=1, 0 = none) of light where the surface turns away from
+    /// the viewer.
+    Cel { bands: u32, rim: f32 },
+}
+
 /// Largest supported target edge in samples; the supersampling factor is
 /// lowered until the target fits, and the guard band in [`clip`] is sized so
 /// fixed-point coordinates of such a target cannot overflow.
@@ -110,6 +127,54 @@ pub fn render(
     batches: &[Batch<'_>],
     camera: &Camera,
     light: &Light,
+    opts: &RenderOptions,
+) -> image::RgbaImage {
+    render_lit(batches, camera, &shade::Lighting::new(light), opts)
+}
+
+/// As [`render`], shaded the way `shading` says.
+pub fn render_shaded(
+    batches: &[Batch<'_>],
+    camera: &Camera,
+    light: &Light,
+    opts: &RenderOptions,
+    shading: Shading,
+) -> image::RgbaImage {
+    let mode = match shading {
+        Shading::Lambert | Shading::Flat => shade::LightMode::Lambert,
+        Shading::Unlit => shade::LightMode::Unlit,
+        Shading::Cel { bands, rim } => {
+            // The camera's backward axis in world space: row z of the view
+            // rotation.
+            let v = camera.view;
+            let view = Vec3::new(v.x_axis.z, v.y_axis.z, v.z_axis.z).normalize_or_zero();
+            shade::LightMode::Cel {
+                bands: bands.clamp(2, 8),
+                rim: if rim.is_finite() {
+                    rim.clamp(0.0, 1.0)
+                } else {
+                    0.0
+                },
+                view: view.to_array(),
+            }
+        }
+    };
+    let lighting = shade::Lighting::with_mode(light, mode);
+    if shading == Shading::Flat {
+        // Without vertex normals setup lights each triangle by its face.
+        let flat: Vec<Batch> = batches
+            .iter()
+            .map(|b| Batch { normals: &[], ..*b })
+            .collect();
+        return render_lit(&flat, camera, &lighting, opts);
+    }
+    render_lit(batches, camera, &lighting, opts)
+}
+
+fn render_lit(
+    batches: &[Batch<'_>],
+    camera: &Camera,
+    lighting: &shade::Lighting,
     opts: &RenderOptions,
 ) -> image::RgbaImage {
     let (w, h) = (opts.width, opts.height);
@@ -127,7 +192,6 @@ pub fn render(
     };
     let materials: Vec<shade::Material> = batches.iter().map(shade::Material::new).collect();
     let tris = set_up(batches, &materials, camera, &vp);
-    let lighting = shade::Lighting::new(light);
 
     let tile_px = framebuffer::TILE as u32 / ss;
     let grid = bin::Grid {
@@ -176,7 +240,7 @@ pub fn render(
                 tile::draw(
                     tri,
                     &materials[tri.material as usize],
-                    &lighting,
+                    lighting,
                     &rect,
                     &mut buf,
                 );

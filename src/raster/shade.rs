@@ -65,10 +65,30 @@ pub struct Lighting {
     pub dir: [f32; 3],
     pub color: [f32; 3],
     pub ambient: [f32; 3],
+    pub mode: LightMode,
+}
+
+/// How lit batches take the light (see [`super::Shading`]; flat shading
+/// is Lambert over face normals, chosen before setup).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LightMode {
+    Lambert,
+    Unlit,
+    /// `n·l` snapped to `bands` levels; `rim` added where the surface turns
+    /// away from the viewer (`view`: unit vector toward the camera).
+    Cel {
+        bands: u32,
+        rim: f32,
+        view: [f32; 3],
+    },
 }
 
 impl Lighting {
     pub fn new(l: &Light) -> Self {
+        Lighting::with_mode(l, LightMode::Lambert)
+    }
+
+    pub fn with_mode(l: &Light, mode: LightMode) -> Self {
         let d = l.direction.normalize_or_zero();
         let fin = |v: glam::Vec3| {
             let a = v.to_array();
@@ -78,6 +98,7 @@ impl Lighting {
             dir: fin(d),
             color: fin(l.color),
             ambient: fin(l.ambient),
+            mode,
         }
     }
 }
@@ -133,12 +154,62 @@ pub fn shade(
         }
     }
     if !mat.unlit {
-        let f = light_factor(light, &inp.n, back);
+        let f = match light.mode {
+            LightMode::Lambert => light_factor(light, &inp.n, back),
+            LightMode::Unlit => return (c, keep),
+            LightMode::Cel { bands, rim, view } => {
+                cel_factor(light, &inp.n, back, bands, rim, view)
+            }
+        };
         for ch in 0..3 {
             c[ch] = c[ch] * f[ch];
         }
     }
     (c, keep)
+}
+
+/// Where a cel rim starts: `1 − n·v` at or above this is rim.
+const RIM_EDGE: f32 = 0.6;
+
+/// Cel shading: `n·l` snapped down to one of `bands` levels (0 and 1
+/// included), so the light falls off in flat steps; then `rim` added where
+/// the surface turns away from the viewer, before the same clamp as
+/// Lambert.
+#[inline(never)]
+fn cel_factor(
+    light: &Lighting,
+    n: &[F32x8; 3],
+    back: bool,
+    bands: u32,
+    rim: f32,
+    view: [f32; 3],
+) -> [F32x8; 3] {
+    let len2 = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
+    let sign = if back { -1.0 } else { 1.0 };
+    let inv_len = F32x8::splat(sign).div(len2.sqrt());
+    let dot = |d: [f32; 3]| {
+        (n[0] * F32x8::splat(d[0]) + n[1] * F32x8::splat(d[1]) + n[2] * F32x8::splat(d[2]))
+            * inv_len
+    };
+    let nl = dot(light.dir);
+    let nv = dot(view);
+    let steps = bands.max(2) as f32;
+    let mut f = [F32x8::splat(0.0); 3];
+    for i in 0..8 {
+        // NaN (a zero normal) falls to the darkest band, as max() does for Lambert.
+        let d = if nl.0[i] > 0.0 { nl.0[i].min(1.0) } else { 0.0 };
+        let level = (d * steps).floor().min(steps - 1.0) / (steps - 1.0);
+        let edge = if nv.0[i] > 0.0 {
+            1.0 - nv.0[i].min(1.0)
+        } else {
+            1.0
+        };
+        let r = if edge >= RIM_EDGE { rim } else { 0.0 };
+        for ch in 0..3 {
+            f[ch].0[i] = (light.ambient[ch] + light.color[ch] * level + r).clamp(0.0, 1.0);
+        }
+    }
+    f
 }
 
 /// Applies a filtered straight lightmap texel `lm` to premultiplied colour `c`:

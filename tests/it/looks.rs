@@ -439,6 +439,70 @@ fn sample_looks_golden() {
                 ..Look::default()
             },
         ),
+        (
+            "windmill_flat",
+            &mill,
+            2,
+            Look {
+                shading: kiln::Shading::Flat,
+                ..Look::default()
+            },
+        ),
+        (
+            "windmill_unlit",
+            &mill,
+            2,
+            Look {
+                shading: kiln::Shading::Unlit,
+                ..Look::default()
+            },
+        ),
+        (
+            "beacon_cel_rim",
+            &beacon,
+            2,
+            Look {
+                shading: kiln::Shading::Cel {
+                    bands: 3,
+                    rim: 0.35,
+                },
+                outline: Some(Outline {
+                    width: 1,
+                    color: [30, 16, 40, 255],
+                    side: OutlineSide::Outside,
+                    hard: false,
+                }),
+                ..Look::default()
+            },
+        ),
+        (
+            "windmill_ground_shadow_light",
+            &mill,
+            2,
+            Look {
+                ground_shadow: Some(kiln::GroundShadow {
+                    from: kiln::ShadowFrom::Light,
+                    opacity: 0.55,
+                    softness: 1,
+                    color: [20, 10, 40],
+                }),
+                ..Look::default()
+            },
+        ),
+        (
+            "beacon_ground_shadow_down",
+            &beacon,
+            2,
+            Look {
+                ground_shadow: Some(kiln::GroundShadow {
+                    from: kiln::ShadowFrom::Down,
+                    opacity: 0.6,
+                    softness: 2,
+                    color: [0, 0, 0],
+                }),
+                ..Look::default()
+            },
+        ),
     ];
     for (name, model, aa, look) in cases {
         let img = model
@@ -446,5 +510,256 @@ fn sample_looks_golden() {
             .unwrap()
             .image;
         common::assert_golden(&format!("looks/{name}"), &img);
+    }
+}
+
+/// A UV sphere of radius 1 at the origin with its own normals: `rings`
+/// bands from pole to pole, `segments` around.
+struct Sphere {
+    positions: Vec<glam::Vec3>,
+    uvs: Vec<glam::Vec2>,
+    triangles: Vec<[u32; 3]>,
+}
+
+fn sphere(rings: u32, segments: u32) -> Sphere {
+    let mut positions = Vec::new();
+    for r in 0..=rings {
+        let theta = std::f32::consts::PI * r as f32 / rings as f32;
+        for s in 0..=segments {
+            let phi = std::f32::consts::TAU * s as f32 / segments as f32;
+            positions.push(glam::Vec3::new(
+                theta.sin() * phi.sin(),
+                theta.cos(),
+                theta.sin() * phi.cos(),
+            ));
+        }
+    }
+    let row = segments + 1;
+    let mut triangles = Vec::new();
+    for r in 0..rings {
+        for s in 0..segments {
+            let (a, b) = (r * row + s, (r + 1) * row + s);
+            // Counter-clockwise seen from outside.
+            triangles.push([a, b, b + 1]);
+            triangles.push([a, b + 1, a + 1]);
+        }
+    }
+    let uvs = vec![glam::Vec2::ZERO; positions.len()];
+    Sphere {
+        positions,
+        uvs,
+        triangles,
+    }
+}
+
+fn sphere_image(s: &Sphere, shading: kiln::Shading, light: glam::Vec3) -> RgbaImage {
+    use kiln::raster::{render_shaded, Batch, Camera, Light, RenderOptions};
+    let b = Batch {
+        positions: &s.positions,
+        normals: &s.positions,
+        uvs: &s.uvs,
+        triangles: &s.triangles,
+        uv_transform: glam::Affine2::IDENTITY,
+        texture: None,
+        base_color: [1.0, 1.0, 1.0, 1.0],
+        alpha: kiln::scene::AlphaMode::Opaque,
+        two_sided: false,
+        unlit: false,
+        lightmap: None,
+    };
+    let camera = Camera {
+        view: glam::Mat4::look_at_rh(
+            glam::Vec3::new(0.0, 0.0, 5.0),
+            glam::Vec3::ZERO,
+            glam::Vec3::Y,
+        ),
+        proj: glam::Mat4::orthographic_rh(-1.1, 1.1, -1.1, 1.1, 1.0, 10.0),
+    };
+    let light = Light {
+        direction: light.normalize(),
+        color: glam::Vec3::ONE,
+        ambient: glam::Vec3::ZERO,
+    };
+    let opts = RenderOptions {
+        width: 88,
+        height: 88,
+        supersample: 1,
+        background: [0, 0, 0, 0],
+    };
+    render_shaded(&[b], &camera, &light, &opts, shading)
+}
+
+/// Distance of pixel `(x, y)`'s centre from the sphere's centre, in radii.
+fn radius_at(x: u32, y: u32) -> f32 {
+    let scale = 88.0 / 2.2;
+    let (dx, dy) = (x as f32 + 0.5 - 44.0, y as f32 + 0.5 - 44.0);
+    (dx * dx + dy * dy).sqrt() / scale
+}
+
+#[test]
+fn cel_shading_uses_exactly_its_bands() {
+    let s = sphere(24, 48);
+    for bands in [2u32, 3, 5] {
+        let img = sphere_image(
+            &s,
+            kiln::Shading::Cel { bands, rim: 0.0 },
+            glam::Vec3::new(-1.0, 1.0, 1.0),
+        );
+        let levels: BTreeSet<u8> = (0..bands)
+            .map(|k| (255.0 * k as f32 / (bands - 1) as f32).round() as u8)
+            .collect();
+        let mut seen = BTreeSet::new();
+        for p in img.pixels().filter(|p| p[3] == 255) {
+            assert!(p[0] == p[1] && p[1] == p[2], "{:?}", p.0);
+            assert!(
+                levels.contains(&p[0]),
+                "bands {bands}: {} not a level of {levels:?}",
+                p[0]
+            );
+            seen.insert(p[0]);
+        }
+        assert_eq!(seen, levels, "bands {bands}: every level shows on a sphere");
+    }
+}
+
+#[test]
+fn a_rim_lights_only_the_silhouette() {
+    let s = sphere(24, 48);
+    let light = glam::Vec3::new(1.0, 0.2, -1.0);
+    let plain = sphere_image(&s, kiln::Shading::Cel { bands: 3, rim: 0.0 }, light);
+    let rimmed = sphere_image(&s, kiln::Shading::Cel { bands: 3, rim: 1.0 }, light);
+    let mut lit = 0;
+    for (x, y, p) in rimmed.enumerate_pixels() {
+        let q = plain.get_pixel(x, y);
+        if p != q {
+            lit += 1;
+            // 1 − n·v ≥ 0.6 is |n_xy| ≥ 0.917 on an orthographic sphere;
+            // pixel centres and facets widen that a little.
+            assert!(radius_at(x, y) > 0.85, "({x}, {y}) at {}", radius_at(x, y));
+            assert!(p[0] > q[0]);
+        }
+    }
+    assert!(lit > 40, "{lit} rim pixels");
+}
+
+#[test]
+fn flat_shading_lights_each_triangle_evenly() {
+    let s = sphere(6, 8);
+    let light = glam::Vec3::new(-1.0, 1.0, 1.0);
+    let distinct = |img: &RgbaImage| {
+        img.pixels()
+            .filter(|p| p[3] == 255)
+            .map(|p| p.0)
+            .collect::<BTreeSet<_>>()
+            .len()
+    };
+    let flat = distinct(&sphere_image(&s, kiln::Shading::Flat, light));
+    let smooth = distinct(&sphere_image(&s, kiln::Shading::Lambert, light));
+    // At most one shade per front-facing triangle (48 of 96 face the camera).
+    assert!(flat <= 48, "{flat} shades");
+    assert!(smooth > 3 * flat, "lambert {smooth}, flat {flat}");
+}
+
+#[test]
+fn unlit_is_lambert_with_full_ambient_and_no_light() {
+    let m = windmill();
+    let v = view(64, 2);
+    let dark = ViewSpec {
+        light: kiln::LightSpec {
+            color: glam::Vec3::ZERO,
+            ambient: glam::Vec3::ONE,
+            ..v.light
+        },
+        ..v
+    };
+    let unlit = Look {
+        shading: kiln::Shading::Unlit,
+        ..Look::default()
+    };
+    let a = m.render_with_look(0.3, 20.0, &v, &unlit).unwrap().image;
+    let b = m.render(0.3, 20.0, &dark).unwrap().image;
+    assert!(a == b, "unlit differs from ambient-only Lambert");
+    assert!(a != m.render(0.3, 20.0, &v).unwrap().image);
+}
+
+fn ground(from: kiln::ShadowFrom) -> Look {
+    Look {
+        ground_shadow: Some(kiln::GroundShadow {
+            from,
+            opacity: 1.0,
+            softness: 0,
+            color: [0, 0, 0],
+        }),
+        ..Look::default()
+    }
+}
+
+/// The pixels a ground shadow added: those that differ from the same
+/// frame with an invisible one (opacity 0: the same framing); with their
+/// mean position, the pivot, and the lowest row of the model, in pixels.
+fn shadow_pixels(m: &Model, v: &ViewSpec, look: &Look) -> (usize, [f32; 2], [f32; 2], u32) {
+    let with = m.render_with_look(0.0, 0.0, v, look).unwrap();
+    let base = Look {
+        ground_shadow: look
+            .ground_shadow
+            .map(|g| kiln::GroundShadow { opacity: 0.0, ..g }),
+        ..look.clone()
+    };
+    let without = m.render_with_look(0.0, 0.0, v, &base).unwrap();
+    assert_eq!(with.pivot, without.pivot, "the same framing");
+    let (mut n, mut sx, mut sy) = (0usize, 0f32, 0f32);
+    let mut feet = 0;
+    for (x, y, p) in with.image.enumerate_pixels() {
+        let q = without.image.get_pixel(x, y);
+        if q[3] == 255 {
+            feet = feet.max(y);
+        }
+        if p != q {
+            assert!(q[3] < 255, "({x}, {y}): the shadow stays under the model");
+            n += 1;
+            sx += x as f32;
+            sy += y as f32;
+        }
+    }
+    let (w, h) = (v.width as f32, v.height as f32);
+    (
+        n,
+        [sx / n.max(1) as f32, sy / n.max(1) as f32],
+        [with.pivot[0] * w, with.pivot[1] * h],
+        feet,
+    )
+}
+
+#[test]
+fn the_ground_shadow_lies_under_the_feet_and_follows_the_light() {
+    let m = Model::load(&ModelSpec::new(sample("beacon.rsm").as_path())).unwrap();
+    let v = view(96, 2);
+    // Straight down: a contact shadow around the pivot, low in the frame.
+    let (n, c, pivot, feet) = shadow_pixels(&m, &v, &ground(kiln::ShadowFrom::Down));
+    assert!(n > 20, "{n} shadow pixels");
+    assert!(
+        (c[0] - pivot[0]).abs() < 4.0,
+        "centre {c:?}, pivot {pivot:?}"
+    );
+    assert!(
+        c[1] > pivot[1] - 12.0 && c[1] <= feet as f32 + 2.0,
+        "centre {c:?}, feet {feet}"
+    );
+    // From a light on the left the shadow falls right of the pivot, and
+    // from the right, left of it.
+    for (yaw, side) in [(-60.0f32, 1.0f32), (60.0, -1.0)] {
+        let lit = ViewSpec {
+            light: kiln::LightSpec {
+                direction: kiln::camera::yaw_pitch_vector(yaw, 35.0),
+                ..v.light
+            },
+            ..v
+        };
+        let (n, c, pivot, _) = shadow_pixels(&m, &lit, &ground(kiln::ShadowFrom::Light));
+        assert!(n > 50, "yaw {yaw}: {n} pixels");
+        assert!(
+            (c[0] - pivot[0]) * side > 5.0,
+            "yaw {yaw}: shadow centre {c:?}, pivot {pivot:?}"
+        );
     }
 }

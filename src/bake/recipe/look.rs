@@ -1,13 +1,13 @@
 //! `look:`, a job's sprite looks (see [`crate::look`]): `outline`,
-//! `drop_shadow` and `palette`, each taken whole from the job or from
-//! `defaults:`.
+//! `drop_shadow`, `palette`, `shading` with `cel`, and `ground_shadow`,
+//! each taken whole from the job or from `defaults:`.
 
 use super::error::{Ctx, JobLabel, RecipeError};
 use super::raw::{pick, RawJob};
-use super::values::{Background, Int, S};
+use super::values::{in_range, int_range, Background, Int, Num, S};
 use crate::look::{
-    Dither, DropShadow, Look, Outline, OutlineSide, PaletteLook, PaletteSource, MAX_BLUR,
-    MAX_OFFSET, MAX_OUTLINE,
+    Dither, DropShadow, GroundShadow, Look, Outline, OutlineSide, PaletteLook, PaletteSource,
+    Shading, ShadowFrom, MAX_BLUR, MAX_OFFSET, MAX_OUTLINE,
 };
 use crate::spec::FileRef;
 use serde::Deserialize;
@@ -18,6 +18,41 @@ pub(super) struct RawLook {
     pub(super) outline: Option<S<RawOutline>>,
     pub(super) drop_shadow: Option<S<RawDropShadow>>,
     pub(super) palette: Option<S<RawPalette>>,
+    pub(super) shading: Option<S<ShadingKey>>,
+    pub(super) cel: Option<S<RawCel>>,
+    pub(super) ground_shadow: Option<S<RawGroundShadow>>,
+}
+
+#[derive(Deserialize, Clone, Copy, PartialEq)]
+#[serde(rename = "Shading", rename_all = "lowercase")]
+pub(super) enum ShadingKey {
+    Lambert,
+    Flat,
+    Unlit,
+    Cel,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawCel {
+    pub(super) bands: Option<S<Int>>,
+    pub(super) rim: Option<S<Num>>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawGroundShadow {
+    pub(super) from: Option<S<ShadowFromKey>>,
+    pub(super) opacity: Option<S<Num>>,
+    pub(super) softness: Option<S<Int>>,
+    pub(super) color: Option<S<Background>>,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename = "ShadowFrom", rename_all = "lowercase")]
+pub(super) enum ShadowFromKey {
+    Light,
+    Down,
 }
 
 #[derive(Deserialize, Clone)]
@@ -67,6 +102,11 @@ pub const OUTLINE_COLOR: [u8; 4] = [0, 0, 0, 255];
 pub const DROP_OFFSET: [i32; 2] = [2, 2];
 pub const DROP_BLUR: u32 = 2;
 pub const DROP_COLOR: [u8; 4] = [0, 0, 0, 128];
+/// Cel defaults: three light levels, no rim.
+pub const CEL_BANDS: u32 = 3;
+/// Ground shadow defaults: half-opaque black, 1 px of softness.
+pub const SHADOW_OPACITY: f32 = 0.5;
+pub const SHADOW_SOFTNESS: u32 = 1;
 
 pub(super) fn resolve_look(
     ctx: &Ctx,
@@ -81,9 +121,7 @@ pub(super) fn resolve_look(
         let l = lab.of(jl.outline.is_some());
         let r = &o.value;
         let width = match &r.width {
-            Some(w) => {
-                super::values::int_range(ctx, &l, "look.outline.width", w, 1, MAX_OUTLINE as i64)?
-            }
+            Some(w) => int_range(ctx, &l, "look.outline.width", w, 1, MAX_OUTLINE as i64)?,
             None => OUTLINE_WIDTH,
         };
         look.outline = Some(Outline {
@@ -115,9 +153,7 @@ pub(super) fn resolve_look(
             None => DROP_OFFSET,
         };
         let blur = match &r.blur {
-            Some(b) => {
-                super::values::int_range(ctx, &l, "look.drop_shadow.blur", b, 0, MAX_BLUR as i64)?
-            }
+            Some(b) => int_range(ctx, &l, "look.drop_shadow.blur", b, 0, MAX_BLUR as i64)?,
             None => DROP_BLUR,
         };
         look.drop_shadow = Some(DropShadow {
@@ -141,7 +177,7 @@ pub(super) fn resolve_look(
                 }
                 PaletteSource::File(FileRef::relative_to(ctx.base, &f.value))
             }
-            (None, Some(n)) => PaletteSource::Auto(super::values::int_range(
+            (None, Some(n)) => PaletteSource::Auto(int_range(
                 ctx,
                 &l,
                 "look.palette.colors",
@@ -158,6 +194,67 @@ pub(super) fn resolve_look(
             }
         };
         look.palette = Some(PaletteLook { source, dither });
+    }
+    let shading = pick(&jl.shading, &dl.shading);
+    let cel = pick(&jl.cel, &dl.cel);
+    look.shading = match shading.map(|s| s.value) {
+        None | Some(ShadingKey::Lambert) => Shading::Lambert,
+        Some(ShadingKey::Flat) => Shading::Flat,
+        Some(ShadingKey::Unlit) => Shading::Unlit,
+        Some(ShadingKey::Cel) => {
+            let (bands, rim) = match cel {
+                Some(c) => {
+                    let l = lab.of(jl.cel.is_some());
+                    let bands = match &c.value.bands {
+                        Some(b) => int_range(ctx, &l, "look.cel.bands", b, 2, 8)?,
+                        None => CEL_BANDS,
+                    };
+                    let rim = match &c.value.rim {
+                        Some(r) => in_range(ctx, &l, "look.cel.rim", r, 0.0, 1.0, false)?,
+                        None => 0.0,
+                    };
+                    (bands, rim)
+                }
+                None => (CEL_BANDS, 0.0),
+            };
+            Shading::Cel { bands, rim }
+        }
+    };
+    if let (Some(c), false) = (cel, matches!(look.shading, Shading::Cel { .. })) {
+        return Err(ctx.err(
+            &c.referenced,
+            &lab.of(jl.cel.is_some()),
+            "`look.cel` sets up cel shading; add `shading: cel`",
+        ));
+    }
+    if let Some(g) = pick(&jl.ground_shadow, &dl.ground_shadow) {
+        let l = lab.of(jl.ground_shadow.is_some());
+        let r = &g.value;
+        let opacity = match &r.opacity {
+            Some(o) => in_range(ctx, &l, "look.ground_shadow.opacity", o, 0.0, 1.0, false)?,
+            None => SHADOW_OPACITY,
+        };
+        let softness = match &r.softness {
+            Some(s) => int_range(
+                ctx,
+                &l,
+                "look.ground_shadow.softness",
+                s,
+                0,
+                MAX_BLUR as i64,
+            )?,
+            None => SHADOW_SOFTNESS,
+        };
+        let color = r.color.as_ref().map_or([0, 0, 0, 255], |c| c.value.0);
+        look.ground_shadow = Some(GroundShadow {
+            from: match r.from.as_ref().map(|f| f.value) {
+                Some(ShadowFromKey::Down) => ShadowFrom::Down,
+                _ => ShadowFrom::Light,
+            },
+            opacity,
+            softness,
+            color: [color[0], color[1], color[2]],
+        });
     }
     Ok(look)
 }
