@@ -206,6 +206,7 @@ pub use inspect::{
     TextureInfo,
 };
 pub use load::file_kind;
+pub use look::passes::{DepthBits, IdBy, Passes};
 pub use look::{
     Dither, DropShadow, GroundShadow, Look, Outline, OutlineSide, Palette, PaletteLook,
     PaletteSource, Shading, ShadowFrom,

@@ -492,6 +492,7 @@ impl LookArgs {
                 softness: self.shadow_softness,
                 color: [0, 0, 0],
             }),
+            passes: kiln::Passes::default(),
         }
     }
 

@@ -195,7 +195,7 @@ impl Model {
             image,
             pivot: crate::render::pivot(&cameras),
         };
-        if let Some(p) = look.job_palette(std::iter::once(&sprite.image)) {
+        if let Some(p) = look.job_palette(&[&sprite.image]) {
             look.map_to_palette(&mut sprite.image, &p);
         }
         Ok(sprite)

@@ -226,6 +226,9 @@ pub fn run_planned(
             .collect();
         apply_palette(look, &mut rendered);
         files = super::write_outputs(job, &rendered, pivot(&cameras), sink)?;
+        if look.passes.any() {
+            files.extend(write_passes(job, plan, &posed, &cameras, sink)?);
+        }
     }
     let warnings = plan_warnings(plan);
     if let (Some(path), Some((bytes, _))) = (&job.output.gltf, &plan.gltf) {
@@ -244,6 +247,91 @@ pub fn run_planned(
     })
 }
 
+/// Renders the job's passes and writes each as a sheet (and metadata) laid
+/// out exactly like the colour sheet: the same cameras, the same atlas.
+fn write_passes(
+    job: &Job,
+    plan: &JobPlan,
+    posed: &[Vec<PosedModel>],
+    cameras: &[crate::raster::Camera],
+    sink: &dyn Sink,
+) -> Result<Vec<PathBuf>> {
+    use crate::look::passes::{self, PassKind};
+    let p = &plan.look.passes;
+    let sets: Vec<&[PosedModel]> = posed.iter().map(Vec::as_slice).collect();
+    let mut kinds: Vec<(&str, PassKind)> = Vec::new();
+    if p.normal {
+        kinds.push(("normal", PassKind::Normal));
+    }
+    if p.depth.is_some() {
+        let (near, far) = passes::depth_range(&sets, cameras);
+        kinds.push(("depth", PassKind::Depth { near, far }));
+    }
+    if let Some(by) = p.id {
+        kinds.push(("id", PassKind::Id(by)));
+    }
+    let mut files = Vec::new();
+    for (suffix, kind) in kinds {
+        let Some((sheet, meta)) = job.pass_paths(suffix) else {
+            continue;
+        };
+        let frames: Vec<ClipFrames> = plan
+            .clips
+            .iter()
+            .zip(posed)
+            .map(|(c, p)| ClipFrames {
+                times: c.times.clone(),
+                frames: passes::render_frames(&c.model, p, cameras, &plan.view, kind),
+            })
+            .collect();
+        let mut only = job.clone();
+        only.output.sheet = Some(sheet);
+        only.output.meta = meta;
+        only.output.frames = None;
+        only.output.gif = None;
+        only.output.gltf = None;
+        let written = match (kind, p.depth) {
+            (PassKind::Depth { .. }, Some(bits)) => super::write_outputs(
+                &only,
+                &frames,
+                pivot(cameras),
+                &DepthSink { inner: sink, bits },
+            )?,
+            _ => super::write_outputs(&only, &frames, pivot(cameras), sink)?,
+        };
+        files.extend(written);
+        if let (PassKind::Id(by), Some(c)) = (kind, plan.clips.first()) {
+            if let Some((legend, _)) = job.pass_paths("id_legend") {
+                let legend = legend.with_extension("json");
+                sink.write(&legend, passes::id_legend(&c.model, by).as_bytes())?;
+                files.push(legend);
+            }
+        }
+    }
+    Ok(files)
+}
+
+/// Writes a depth sheet's PNG as grey with alpha at the job's bits.
+struct DepthSink<'a> {
+    inner: &'a dyn Sink,
+    bits: crate::look::passes::DepthBits,
+}
+
+impl Sink for DepthSink<'_> {
+    fn write(&self, path: &std::path::Path, bytes: &[u8]) -> Result<()> {
+        self.inner.write(path, bytes)
+    }
+
+    fn records(&self) -> Vec<super::sink::OutputRecord> {
+        self.inner.records()
+    }
+
+    fn write_png(&self, path: &std::path::Path, img: &image::RgbaImage) -> Result<()> {
+        let bytes = crate::look::passes::encode_depth_png(img, self.bits)?;
+        self.inner.write(path, &bytes)
+    }
+}
+
 /// The job's palette on every frame, chosen once over every frame of every
 /// clip and direction when it is not given.
 fn apply_palette(look: &crate::look::Look, clips: &mut [ClipFrames]) {
@@ -255,7 +343,10 @@ fn apply_palette(look: &crate::look::Look, clips: &mut [ClipFrames]) {
         .iter_mut()
         .flat_map(|c| c.frames.iter_mut().flatten())
         .collect();
-    let palette = look.job_palette(frames.iter().map(|f| &**f));
+    let palette = {
+        let all: Vec<&image::RgbaImage> = frames.iter().map(|f| &**f).collect();
+        look.job_palette(&all)
+    };
     if let Some(p) = palette {
         frames
             .par_iter_mut()

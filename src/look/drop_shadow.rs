@@ -11,6 +11,11 @@ pub fn apply(img: &mut RgbaImage, s: &DropShadow) {
     let Some(size) = IntSize::from_wh(img.width(), img.height()) else {
         return;
     };
+    // An opaque frame hides any shadow under it; an empty one casts none.
+    let alphas = || img.as_raw().chunks_exact(4).map(|p| p[3]);
+    if alphas().all(|a| a == 255) || alphas().all(|a| a == 0) {
+        return;
+    }
     let mut cover: Vec<u8> = img.pixels().map(|p| p[3]).collect();
     blur(&mut cover, w, h, s.blur);
     let [r, g, b, a] = s.color;
@@ -19,7 +24,9 @@ pub fn apply(img: &mut RgbaImage, s: &DropShadow) {
         let alpha = mul255(c, a);
         shadow.extend_from_slice(&[mul255(r, alpha), mul255(g, alpha), mul255(b, alpha), alpha]);
     }
-    let frame = to_pixmap(img, size);
+    let Some(frame) = to_pixmap(img, size) else {
+        return;
+    };
     let (Some(shadow), Some(mut canvas)) = (
         Pixmap::from_vec(shadow, size),
         Pixmap::new(size.width(), size.height()),
@@ -48,11 +55,11 @@ fn mul255(a: u8, b: u8) -> u8 {
 }
 
 /// The straight-alpha frame as a premultiplied pixmap.
-fn to_pixmap(img: &RgbaImage, size: IntSize) -> Pixmap {
+fn to_pixmap(img: &RgbaImage, size: IntSize) -> Option<Pixmap> {
     let mut data = Vec::with_capacity(img.as_raw().len());
     for p in img.pixels() {
         let [r, g, b, a] = p.0;
         data.extend_from_slice(&[mul255(r, a), mul255(g, a), mul255(b, a), a]);
     }
-    Pixmap::from_vec(data, size).expect("the size matches the data")
+    Pixmap::from_vec(data, size)
 }

@@ -16,6 +16,7 @@ pub mod frames;
 pub mod ground_shadow;
 pub mod outline;
 pub mod palette;
+pub mod passes;
 pub mod quantize;
 
 pub use palette::Palette;
@@ -35,6 +36,8 @@ pub struct Look {
     pub shading: Shading,
     /// The model's shadow on the ground, from its geometry.
     pub ground_shadow: Option<GroundShadow>,
+    /// Normal, depth and ID sheets written beside the colour sheet.
+    pub passes: passes::Passes,
 }
 
 pub use crate::raster::Shading;
@@ -201,7 +204,7 @@ impl Look {
 
     /// The palette for a job whose frames are `frames`, when the look maps
     /// to one (a file not yet loaded gives none).
-    pub fn job_palette<'a>(&self, frames: impl Iterator<Item = &'a RgbaImage>) -> Option<Palette> {
+    pub fn job_palette(&self, frames: &[&RgbaImage]) -> Option<Palette> {
         match &self.palette.as_ref()?.source {
             PaletteSource::Fixed(p) => Some(p.clone()),
             PaletteSource::File(_) => None,

@@ -28,7 +28,11 @@ pub fn apply(img: &mut RgbaImage, o: &Outline) {
         .pixels()
         .map(|p| (p[3] >= SILHOUETTE_ALPHA) != inside)
         .collect();
-    let d2 = distance2(&target, w, h, o.width, inside);
+    // Only pixels within reach of the silhouette's box can change.
+    let Some((x0, y0, x1, y1)) = bounds(img, o.width as usize + 1) else {
+        return;
+    };
+    let d2 = distance2_in(&target, w, h, o.width, inside, (x0, y0, x1, y1));
     let reach = o.width as f32 + 0.5;
     let pixels: &mut [u8] = img;
     for (i, &dist2) in d2.iter().enumerate() {
@@ -64,20 +68,47 @@ pub fn apply(img: &mut RgbaImage, o: &Outline) {
     }
 }
 
-/// Squared distance from each pixel to the nearest `true` pixel, or
-/// `u32::MAX` beyond `width + 1`; `border_is_target` counts the pixels
+/// The box of pixels at least half covered, grown by `grow` and clipped to
+/// the image; `None` when there are none.
+fn bounds(img: &RgbaImage, grow: usize) -> Option<(usize, usize, usize, usize)> {
+    let (w, h) = (img.width() as usize, img.height() as usize);
+    let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
+    for (i, p) in img.as_raw().chunks_exact(4).enumerate() {
+        if p[3] >= SILHOUETTE_ALPHA {
+            let (x, y) = (i % w, i / w);
+            x0 = x0.min(x);
+            x1 = x1.max(x);
+            y0 = y0.min(y);
+            y1 = y1.max(y);
+        }
+    }
+    if x0 == usize::MAX {
+        return None;
+    }
+    Some((
+        x0.saturating_sub(grow),
+        y0.saturating_sub(grow),
+        (x1 + grow).min(w - 1),
+        (y1 + grow).min(h - 1),
+    ))
+}
+
+/// Squared distance from each pixel of the box `(x0, y0, x1, y1)`
+/// (inclusive) to the nearest `true` pixel, or `u32::MAX` beyond
+/// `width + 1` and outside the box; `border_is_target` counts the pixels
 /// around the image as `true`.
-pub fn distance2(
+pub fn distance2_in(
     target: &[bool],
     w: usize,
     h: usize,
     width: u32,
     border_is_target: bool,
+    (bx0, by0, bx1, by1): (usize, usize, usize, usize),
 ) -> Vec<u32> {
     let cap = width as usize + 1;
     // Per row: horizontal distance to the nearest target in that row.
     let mut row = vec![u32::MAX; w * h];
-    for y in 0..h {
+    for y in by0.saturating_sub(cap)..(by1 + cap + 1).min(h) {
         let line = &target[y * w..(y + 1) * w];
         let out = &mut row[y * w..(y + 1) * w];
         let mut last: Option<usize> = None;
@@ -110,8 +141,15 @@ pub fn distance2(
         }
     }
     let mut d2 = vec![u32::MAX; w * h];
-    for y in 0..h {
-        for x in 0..w {
+    if w == 0 || h == 0 {
+        return d2;
+    }
+    for y in by0..=by1.min(h - 1) {
+        for x in bx0..=bx1.min(w - 1) {
+            if target[y * w + x] {
+                d2[y * w + x] = 0;
+                continue;
+            }
             let mut best = u32::MAX;
             for dy in -(cap as i64)..=cap as i64 {
                 let yy = y as i64 + dy;

@@ -9,25 +9,75 @@
 
 use super::palette::Palette;
 use image::RgbaImage;
-use std::collections::HashMap;
+use rayon::prelude::*;
 
-/// Counts of each RGB colour among pixels with alpha ≥ 128, sorted by colour.
-pub fn histogram<'a>(frames: impl Iterator<Item = &'a RgbaImage>) -> Vec<([u8; 3], u64)> {
-    let mut counts: HashMap<[u8; 3], u64> = HashMap::new();
-    for img in frames {
-        for p in img.pixels() {
+/// Bits kept per channel when counting colours: 32768 cells, each holding
+/// its pixel count and channel sums, so the cut works on at most that many
+/// entries and every chosen colour is an exact mean of real pixels.
+const BITS: u32 = 5;
+const CELLS: usize = 1 << (3 * BITS);
+
+/// Per cell: pixels, and the sums of their red, green and blue.
+#[derive(Clone)]
+struct Cells(Vec<[u64; 4]>);
+
+impl Cells {
+    fn new() -> Cells {
+        Cells(vec![[0; 4]; CELLS])
+    }
+
+    fn add(mut self, img: &RgbaImage) -> Cells {
+        for p in img.as_raw().chunks_exact(4) {
             if p[3] >= super::dither::OPAQUE_FROM {
-                *counts.entry([p[0], p[1], p[2]]).or_insert(0) += 1;
+                let k = cell(p[0], p[1], p[2]);
+                let c = &mut self.0[k];
+                c[0] += 1;
+                c[1] += p[0] as u64;
+                c[2] += p[1] as u64;
+                c[3] += p[2] as u64;
             }
         }
+        self
     }
-    let mut out: Vec<([u8; 3], u64)> = counts.into_iter().collect();
+
+    fn merge(mut self, other: Cells) -> Cells {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            for k in 0..4 {
+                a[k] += b[k];
+            }
+        }
+        self
+    }
+}
+
+fn cell(r: u8, g: u8, b: u8) -> usize {
+    let s = 8 - BITS;
+    ((r as usize >> s) << (2 * BITS)) | ((g as usize >> s) << BITS) | (b as usize >> s)
+}
+
+/// One histogram entry: the mean colour of a cell's pixels and their sums.
+pub type Entry = ([u8; 3], [u64; 4]);
+
+/// The colours of every pixel with alpha ≥ 128 of every frame, counted in
+/// cells of 5 bits a channel (in parallel; integer sums, so the same on any
+/// thread count), as the cells' mean colours with their sums, sorted.
+pub fn histogram(frames: &[&RgbaImage]) -> Vec<Entry> {
+    let cells = frames
+        .par_iter()
+        .fold(Cells::new, |acc, img| acc.add(img))
+        .reduce(Cells::new, Cells::merge);
+    let mut out: Vec<Entry> = cells
+        .0
+        .into_iter()
+        .filter(|c| c[0] > 0)
+        .map(|c| (mean(&[c]), c))
+        .collect();
     out.sort_unstable();
     out
 }
 
 /// At most `n` colours (1..=256) representing `hist`; black when it is empty.
-pub fn median_cut(hist: &[([u8; 3], u64)], n: usize) -> Palette {
+pub fn median_cut(hist: &[Entry], n: usize) -> Palette {
     let n = n.clamp(1, super::palette::MAX_COLORS);
     if hist.is_empty() {
         return Palette::new(&[[0, 0, 0]]).unwrap_or_else(|| unreachable!());
@@ -36,7 +86,7 @@ pub fn median_cut(hist: &[([u8; 3], u64)], n: usize) -> Palette {
         let colors: Vec<[u8; 3]> = hist.iter().map(|(c, _)| *c).collect();
         return Palette::new(&colors).unwrap_or_else(|| unreachable!());
     }
-    let mut boxes: Vec<Vec<([u8; 3], u64)>> = vec![hist.to_vec()];
+    let mut boxes: Vec<Vec<Entry>> = vec![hist.to_vec()];
     while boxes.len() < n {
         let mut pick: Option<(usize, usize, u8, u64)> = None;
         for (i, b) in boxes.iter().enumerate() {
@@ -44,7 +94,7 @@ pub fn median_cut(hist: &[([u8; 3], u64)], n: usize) -> Palette {
                 continue;
             }
             let (ch, range) = widest(b);
-            let count: u64 = b.iter().map(|e| e.1).sum();
+            let count: u64 = b.iter().map(|e| e.1[0]).sum();
             let better = match pick {
                 None => true,
                 Some((_, _, r, c)) => range > r || (range == r && count > c),
@@ -61,7 +111,7 @@ pub fn median_cut(hist: &[([u8; 3], u64)], n: usize) -> Palette {
         let mut acc = 0u64;
         let mut cut = 1;
         for (k, e) in b.iter().enumerate() {
-            acc += e.1;
+            acc += e.1[0];
             if acc * 2 >= total {
                 cut = (k + 1).clamp(1, b.len() - 1);
                 break;
@@ -71,13 +121,16 @@ pub fn median_cut(hist: &[([u8; 3], u64)], n: usize) -> Palette {
         boxes[i] = b;
         boxes.push(rest);
     }
-    let mut colors: Vec<[u8; 3]> = boxes.iter().map(|b| mean(b)).collect();
+    let mut colors: Vec<[u8; 3]> = boxes
+        .iter()
+        .map(|b| mean(&b.iter().map(|e| e.1).collect::<Vec<_>>()))
+        .collect();
     colors.sort_unstable();
     Palette::new(&colors).unwrap_or_else(|| unreachable!())
 }
 
 /// The channel with the largest value range in `b`, and that range.
-fn widest(b: &[([u8; 3], u64)]) -> (usize, u8) {
+fn widest(b: &[Entry]) -> (usize, u8) {
     let mut best = (0, 0u8);
     for ch in 0..3 {
         let lo = b.iter().map(|e| e.0[ch]).min().unwrap_or(0);
@@ -89,12 +142,13 @@ fn widest(b: &[([u8; 3], u64)]) -> (usize, u8) {
     best
 }
 
-/// The pixel-weighted mean colour of a box, rounded.
-fn mean(b: &[([u8; 3], u64)]) -> [u8; 3] {
-    let total: u64 = b.iter().map(|e| e.1).sum::<u64>().max(1);
+/// The mean colour of the pixels counted in `sums` (count, r, g, b sums),
+/// rounded.
+fn mean(sums: &[[u64; 4]]) -> [u8; 3] {
+    let total: u64 = sums.iter().map(|c| c[0]).sum::<u64>().max(1);
     let mut out = [0u8; 3];
     for (ch, o) in out.iter_mut().enumerate() {
-        let s: u64 = b.iter().map(|e| e.0[ch] as u64 * e.1).sum();
+        let s: u64 = sums.iter().map(|c| c[ch + 1]).sum();
         *o = ((s + total / 2) / total).min(255) as u8;
     }
     out
@@ -102,17 +156,40 @@ fn mean(b: &[([u8; 3], u64)]) -> [u8; 3] {
 
 #[cfg(test)]
 mod tests {
-    use super::median_cut;
+    use super::{histogram, median_cut};
+
+    fn image(colors: &[([u8; 3], u32)]) -> image::RgbaImage {
+        let n: u32 = colors.iter().map(|c| c.1).sum();
+        let mut img = image::RgbaImage::new(n, 1);
+        let mut x = 0;
+        for (c, k) in colors {
+            for _ in 0..*k {
+                img.put_pixel(x, 0, image::Rgba([c[0], c[1], c[2], 255]));
+                x += 1;
+            }
+        }
+        img
+    }
 
     #[test]
     fn few_colours_are_kept_exactly_and_many_are_cut() {
-        let hist = vec![([0, 0, 0], 5), ([250, 0, 0], 1), ([255, 0, 0], 1)];
-        assert_eq!(median_cut(&hist, 4).colors().len(), 3);
+        let img = image(&[([0, 0, 0], 5), ([200, 0, 0], 1), ([255, 0, 0], 1)]);
+        let hist = histogram(&[&img]);
+        assert_eq!(
+            median_cut(&hist, 4).colors(),
+            &[[0, 0, 0], [200, 0, 0], [255, 0, 0]]
+        );
         let two = median_cut(&hist, 2);
-        assert_eq!(two.colors(), &[[0, 0, 0], [253, 0, 0]]);
-        let ramp: Vec<([u8; 3], u64)> = (0..=255u8).map(|v| ([v, v, v], 1)).collect();
-        let four = median_cut(&ramp, 4);
+        assert_eq!(two.colors(), &[[0, 0, 0], [228, 0, 0]]);
+        // Colours in one cell are counted as their mean.
+        let close = image(&[([250, 0, 0], 1), ([255, 0, 0], 1)]);
+        assert_eq!(
+            median_cut(&histogram(&[&close]), 4).colors(),
+            &[[253, 0, 0]]
+        );
+        let ramp = image(&(0..=255u8).map(|v| ([v, v, v], 1)).collect::<Vec<_>>());
+        let four = median_cut(&histogram(&[&ramp]), 4);
         assert_eq!(four.colors().len(), 4);
-        assert_eq!(four, median_cut(&ramp, 4));
+        assert_eq!(four, median_cut(&histogram(&[&ramp, &ramp]), 4));
     }
 }

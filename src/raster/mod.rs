@@ -114,6 +114,20 @@ pub enum Shading {
     Cel { bands: u32, rim: f32 },
 }
 
+/// Data images drawn with a frame's camera instead of its colours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pass {
+    /// Camera-space normals as `0.5 + 0.5·n` (x right, y up, z toward
+    /// the viewer).
+    Normal,
+    /// Each batch's normals hold `(depth, 1, 0)` per vertex, depth in
+    /// 0..=1; red and green get its 16-bit value's high and low bytes.
+    Depth,
+    /// Each batch's straight base colour; its texture only decides
+    /// coverage.
+    Id,
+}
+
 /// Largest supported target edge in samples; the supersampling factor is
 /// lowered until the target fits, and the guard band in [`clip`] is sized so
 /// fixed-point coordinates of such a target cannot overflow.
@@ -169,6 +183,41 @@ pub fn render_shaded(
         return render_lit(&flat, camera, &lighting, opts);
     }
     render_lit(batches, camera, &lighting, opts)
+}
+
+/// Renders `pass` of the batches. Depth and ID values cannot be averaged,
+/// so give those `supersample: 1`.
+pub fn render_pass(
+    batches: &[Batch<'_>],
+    camera: &Camera,
+    opts: &RenderOptions,
+    pass: Pass,
+) -> image::RgbaImage {
+    let mode = match pass {
+        Pass::Normal => {
+            let v = camera.view;
+            shade::LightMode::Normal {
+                rows: [
+                    [v.x_axis.x, v.y_axis.x, v.z_axis.x],
+                    [v.x_axis.y, v.y_axis.y, v.z_axis.y],
+                    [v.x_axis.z, v.y_axis.z, v.z_axis.z],
+                ],
+            }
+        }
+        Pass::Depth => shade::LightMode::Depth,
+        Pass::Id => shade::LightMode::Id,
+    };
+    let none = Light {
+        direction: Vec3::Z,
+        color: Vec3::ZERO,
+        ambient: Vec3::ONE,
+    };
+    render_lit(
+        batches,
+        camera,
+        &shade::Lighting::with_mode(&none, mode),
+        opts,
+    )
 }
 
 fn render_lit(

@@ -81,6 +81,17 @@ pub enum LightMode {
         rim: f32,
         view: [f32; 3],
     },
+    /// The pass images of [`super::Pass`]: colour replaced by data.
+    /// `rows` is the view rotation (world → camera), row by row.
+    Normal {
+        rows: [[f32; 3]; 3],
+    },
+    /// The normal attribute carries `(depth, 1, 0)`, so after perspective
+    /// interpolation `n.x / n.y` is the depth in 0..=1; written as its
+    /// 16-bit value's high byte (red) and low byte (green).
+    Depth,
+    /// The straight base colour, the texture only deciding coverage.
+    Id,
 }
 
 impl Lighting {
@@ -153,12 +164,33 @@ pub fn shade(
             c[3] = F32x8::splat(1.0);
         }
     }
+    match light.mode {
+        LightMode::Normal { rows } => {
+            encode_normal(&mut c, &inp.n, back, &rows);
+            return (c, keep);
+        }
+        LightMode::Depth => {
+            encode_depth(&mut c, &inp.n);
+            return (c, keep);
+        }
+        LightMode::Id => {
+            let a = mat.base[3];
+            for ch in 0..3 {
+                let straight = if a > 0.0 { mat.base[ch] / a } else { 0.0 };
+                c[ch] = F32x8::splat(straight) * c[3];
+            }
+            return (c, keep);
+        }
+        LightMode::Lambert | LightMode::Unlit | LightMode::Cel { .. } => {}
+    }
     if !mat.unlit {
         let f = match light.mode {
             LightMode::Lambert => light_factor(light, &inp.n, back),
-            LightMode::Unlit => return (c, keep),
             LightMode::Cel { bands, rim, view } => {
                 cel_factor(light, &inp.n, back, bands, rim, view)
+            }
+            LightMode::Unlit | LightMode::Normal { .. } | LightMode::Depth | LightMode::Id => {
+                return (c, keep)
             }
         };
         for ch in 0..3 {
@@ -166,6 +198,50 @@ pub fn shade(
         }
     }
     (c, keep)
+}
+
+/// Camera-space unit normal as colour, `0.5 + 0.5·n` per channel (x right,
+/// y up, z toward the viewer), premultiplied by the fragment's alpha.
+#[inline(never)]
+fn encode_normal(c: &mut [F32x8; 4], n: &[F32x8; 3], back: bool, rows: &[[f32; 3]; 3]) {
+    let sign = if back { -1.0 } else { 1.0 };
+    for i in 0..8 {
+        let w = [n[0].0[i], n[1].0[i], n[2].0[i]];
+        let mut v = [0f32; 3];
+        for (k, r) in rows.iter().enumerate() {
+            v[k] = sign * (r[0] * w[0] + r[1] * w[1] + r[2] * w[2]);
+        }
+        let len = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+        // A zero or broken normal faces the camera.
+        let v = if len > 0.0 && len.is_finite() {
+            v.map(|x| x / len)
+        } else {
+            [0.0, 0.0, 1.0]
+        };
+        let a = c[3].0[i];
+        for ch in 0..3 {
+            c[ch].0[i] = (0.5 + 0.5 * v[ch]) * a;
+        }
+    }
+}
+
+/// Depth `n.x / n.y` (0..=1) as a 16-bit value split over red (high byte)
+/// and green (low byte); opaque.
+#[inline(never)]
+fn encode_depth(c: &mut [F32x8; 4], n: &[F32x8; 3]) {
+    for i in 0..8 {
+        let d = n[0].0[i] / n[1].0[i];
+        let d = if d.is_finite() {
+            d.clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let v = (d * 65535.0).round() as u32;
+        c[0].0[i] = (v >> 8) as f32 / 255.0;
+        c[1].0[i] = (v & 255) as f32 / 255.0;
+        c[2].0[i] = 0.0;
+        c[3].0[i] = 1.0;
+    }
 }
 
 /// Where a cel rim starts: `1 − n·v` at or above this is rim.

@@ -763,3 +763,188 @@ fn the_ground_shadow_lies_under_the_feet_and_follows_the_light() {
         );
     }
 }
+
+fn sphere_pass(s: &Sphere, normals: &[glam::Vec3], pass: kiln::raster::Pass) -> RgbaImage {
+    use kiln::raster::{render_pass, Batch, Camera, RenderOptions};
+    let b = Batch {
+        positions: &s.positions,
+        normals,
+        uvs: &s.uvs,
+        triangles: &s.triangles,
+        uv_transform: glam::Affine2::IDENTITY,
+        texture: None,
+        base_color: [1.0, 1.0, 1.0, 1.0],
+        alpha: kiln::scene::AlphaMode::Opaque,
+        two_sided: false,
+        unlit: false,
+        lightmap: None,
+    };
+    // Turned, so camera space differs from world space.
+    let eye = glam::Vec3::new(3.0, 2.0, 3.0).normalize() * 5.0;
+    let camera = Camera {
+        view: glam::Mat4::look_at_rh(eye, glam::Vec3::ZERO, glam::Vec3::Y),
+        proj: glam::Mat4::orthographic_rh(-1.1, 1.1, -1.1, 1.1, 1.0, 10.0),
+    };
+    let opts = RenderOptions {
+        width: 88,
+        height: 88,
+        supersample: 1,
+        background: [0, 0, 0, 0],
+    };
+    render_pass(&[b], &camera, &opts, pass)
+}
+
+#[test]
+fn the_normal_pass_of_a_sphere_faces_the_camera_at_the_centre_and_sideways_at_the_rim() {
+    let s = sphere(48, 96);
+    let img = sphere_pass(&s, &s.positions, kiln::raster::Pass::Normal);
+    let decode = |p: &image::Rgba<u8>| {
+        glam::Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32) / 127.5 - glam::Vec3::ONE
+    };
+    let mut checked = 0;
+    for (x, y, p) in img.enumerate_pixels() {
+        let r = radius_at(x, y);
+        if r > 0.97 {
+            continue;
+        }
+        assert_eq!(p[3], 255, "({x}, {y}) inside the disc");
+        let n = decode(p);
+        assert!(
+            (n.length() - 1.0).abs() < 0.03,
+            "({x}, {y}): |n| = {}",
+            n.length()
+        );
+        // On an orthographic sphere the camera-space normal at screen
+        // offset (dx, dy) (y up) is (dx, dy, sqrt(1 − r²)).
+        let scale = 88.0 / 2.2;
+        let want = glam::Vec3::new(
+            (x as f32 + 0.5 - 44.0) / scale,
+            (44.0 - y as f32 - 0.5) / scale,
+            (1.0 - r * r).max(0.0).sqrt(),
+        );
+        assert!(n.dot(want) > 0.99, "({x}, {y}): {n} vs {want}");
+        checked += 1;
+    }
+    assert!(checked > 4000);
+    let centre = decode(img.get_pixel(44, 44));
+    assert!(centre.z > 0.99, "centre {centre}");
+    let rim = decode(img.get_pixel(5, 44));
+    assert!(rim.x < -0.9 && rim.z.abs() < 0.45, "left rim {rim}");
+}
+
+#[test]
+fn the_depth_pass_interpolates_and_splits_sixteen_bits() {
+    let s = sphere(48, 96);
+    // Depth carried as (d, 1, 0): 1 at the point nearest the camera, 0 at
+    // the farthest (the camera is 5 from the centre, the radius 1).
+    let eye = glam::Vec3::new(3.0, 2.0, 3.0).normalize() * 5.0;
+    let carried: Vec<glam::Vec3> = s
+        .positions
+        .iter()
+        .map(|p| {
+            glam::Vec3::new(
+                1.0 - ((*p - eye).dot(-eye.normalize()) - 4.0) / 2.0,
+                1.0,
+                0.0,
+            )
+        })
+        .collect();
+    let img = sphere_pass(&s, &carried, kiln::raster::Pass::Depth);
+    for (x, y, p) in img.enumerate_pixels() {
+        let r = radius_at(x, y);
+        if r > 0.97 {
+            continue;
+        }
+        assert_eq!((p[2], p[3]), (0, 255));
+        let d = ((p[0] as u32) << 8 | p[1] as u32) as f32 / 65535.0;
+        let want = (1.0 + (1.0 - r * r).sqrt()) / 2.0;
+        assert!((d - want).abs() < 0.004, "({x}, {y}): {d} vs {want}");
+    }
+}
+
+#[test]
+fn passes_have_the_colour_sheets_layout_and_metadata() {
+    let dir = tempdir("look-passes");
+    let recipe = dir.join("r.yaml");
+    std::fs::write(
+        &recipe,
+        format!(
+            "jobs:\n  - name: mill\n    model: '{}'\n    size: 48x56\n    directions: 3\n    clips:\n      - {{name: a, frames: 3}}\n      - {{name: b, time: 1}}\n    look: {{passes: {{normal: true, depth: 16, id: material}}, outline: {{width: 1}}}}\n    output: {{dir: out}}\n",
+            sample("windmill.rsm2").display()
+        ),
+    )
+    .unwrap();
+    let report = kiln::bake_files(&[&recipe], &BakeOptions::default(), &NoProgress).unwrap();
+    assert_eq!(report.failed(), 0, "{:?}", report.jobs);
+    let out = dir.join("out");
+    let json = |f: &str| -> serde_json::Value {
+        let mut v: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join(f)).unwrap()).unwrap();
+        let image = v["meta"]["image"].take();
+        assert!(image.is_string());
+        v
+    };
+    let colour = json("mill.json");
+    assert!(colour["frames"].as_object().unwrap().len() == 3 * 4);
+    for pass in ["normal", "depth", "id"] {
+        assert_eq!(
+            json(&format!("mill_{pass}.json")),
+            colour,
+            "{pass} metadata"
+        );
+        let meta: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join(format!("mill_{pass}.json"))).unwrap())
+                .unwrap();
+        assert_eq!(meta["meta"]["image"], format!("mill_{pass}.png"));
+    }
+    let sheet = image::open(out.join("mill.png")).unwrap().to_rgba8();
+    let normal = image::open(out.join("mill_normal.png")).unwrap().to_rgba8();
+    let id = image::open(out.join("mill_id.png")).unwrap().to_rgba8();
+    let depth = image::open(out.join("mill_depth.png")).unwrap();
+    assert!(
+        matches!(depth, image::DynamicImage::ImageLumaA16(_)),
+        "16-bit grey"
+    );
+    let depth = depth.to_luma_alpha16();
+    assert_eq!(normal.dimensions(), sheet.dimensions());
+    assert_eq!(id.dimensions(), sheet.dimensions());
+    assert_eq!(depth.dimensions(), sheet.dimensions());
+    // Every ID colour is in the legend, which names the model's materials.
+    let legend: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("mill_id_legend.json")).unwrap()).unwrap();
+    assert_eq!(legend["by"], "material");
+    let colours: BTreeSet<String> = legend["ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["color"].as_str().unwrap().to_string())
+        .collect();
+    assert!(colours.len() >= 2);
+    let mut used = BTreeSet::new();
+    for p in id.pixels() {
+        assert!(p[3] == 0 || p[3] == 255, "IDs are not blended");
+        if p[3] == 255 {
+            used.insert(format!("#{:02x}{:02x}{:02x}", p[0], p[1], p[2]));
+        }
+    }
+    assert!(used.is_subset(&colours) && used.len() >= 2, "{used:?}");
+    // The passes cover the model where the colour sheet does (the outline,
+    // a look, is not geometry): a pass pixel is never where the unlined
+    // model is absent, and depth spans the job's range.
+    let mut nearest = 0u16;
+    for (x, y, p) in depth.enumerate_pixels() {
+        if p[1] > 0 {
+            assert!(
+                sheet.get_pixel(x, y)[3] > 0,
+                "depth at ({x}, {y}) outside the model"
+            );
+            assert_eq!(id.get_pixel(x, y)[3], 255, "depth and ID cover alike");
+            nearest = nearest.max(p[0]);
+        }
+    }
+    assert!(
+        nearest > 60000,
+        "the nearest point is near white: {nearest}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -68,6 +68,44 @@ impl Job {
         )
     }
 
+    /// The sheet and metadata paths of a pass (`suffix`: `normal`,
+    /// `depth`, `id`): the colour sheet's and its JSON's names with
+    /// `_<suffix>` before the extension. `None` without a sheet.
+    pub fn pass_paths(&self, suffix: &str) -> Option<(PathBuf, Option<PathBuf>)> {
+        let with = |p: &std::path::Path| {
+            let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned());
+            let ext = p.extension().map(|e| e.to_string_lossy().into_owned());
+            let name = match ext {
+                Some(e) => format!("{}_{suffix}.{e}", stem.unwrap_or_default()),
+                None => format!("{}_{suffix}", stem.unwrap_or_default()),
+            };
+            p.with_file_name(name)
+        };
+        let sheet = self.output.sheet.as_ref()?;
+        Some((with(sheet), self.output.meta.as_deref().map(with)))
+    }
+
+    /// Every pass file the job writes, by pass: sheet, metadata, and the
+    /// ID legend.
+    pub fn pass_files(&self) -> Vec<PathBuf> {
+        let p = &self.look.passes;
+        let mut out = Vec::new();
+        for (on, suffix) in [
+            (p.normal, "normal"),
+            (p.depth.is_some(), "depth"),
+            (p.id.is_some(), "id"),
+        ] {
+            if let (true, Some((s, m))) = (on, self.pass_paths(suffix)) {
+                out.push(s);
+                out.extend(m);
+            }
+        }
+        if let (Some(_), Some((s, _))) = (p.id, self.pass_paths("id_legend")) {
+            out.push(s.with_extension("json"));
+        }
+        out
+    }
+
     /// The GIF path for one clip and direction, when GIF output is on.
     pub fn gif_path(&self, clip: usize, dir: usize) -> Option<PathBuf> {
         let t = self.output.gif.as_ref()?;
@@ -157,7 +195,7 @@ pub(super) fn resolve_job(
         None => defaults::ANTIALIAS,
     };
     let output = resolve_output(ctx, lab, name, at, j, d, &clips, &directions)?;
-    let look = super::look::resolve_look(ctx, lab, j, d)?;
+    let look = super::look::resolve_look(ctx, lab, j, d, output.sheet.is_some())?;
 
     Ok(Job {
         name: name.to_string(),

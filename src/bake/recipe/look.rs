@@ -5,6 +5,7 @@
 use super::error::{Ctx, JobLabel, RecipeError};
 use super::raw::{pick, RawJob};
 use super::values::{in_range, int_range, Background, Int, Num, S};
+use crate::look::passes::{DepthBits, IdBy};
 use crate::look::{
     Dither, DropShadow, GroundShadow, Look, Outline, OutlineSide, PaletteLook, PaletteSource,
     Shading, ShadowFrom, MAX_BLUR, MAX_OFFSET, MAX_OUTLINE,
@@ -21,6 +22,22 @@ pub(super) struct RawLook {
     pub(super) shading: Option<S<ShadingKey>>,
     pub(super) cel: Option<S<RawCel>>,
     pub(super) ground_shadow: Option<S<RawGroundShadow>>,
+    pub(super) passes: Option<S<RawPasses>>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawPasses {
+    pub(super) normal: Option<S<bool>>,
+    pub(super) depth: Option<S<Int>>,
+    pub(super) id: Option<S<IdKey>>,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename = "Id", rename_all = "lowercase")]
+pub(super) enum IdKey {
+    Material,
+    Node,
 }
 
 #[derive(Deserialize, Clone, Copy, PartialEq)]
@@ -113,6 +130,7 @@ pub(super) fn resolve_look(
     lab: JobLabel,
     j: &RawJob,
     d: &RawJob,
+    has_sheet: bool,
 ) -> Result<Look, RecipeError> {
     let jl = j.look.as_ref().map(|s| s.value.clone()).unwrap_or_default();
     let dl = d.look.as_ref().map(|s| s.value.clone()).unwrap_or_default();
@@ -255,6 +273,36 @@ pub(super) fn resolve_look(
             softness,
             color: [color[0], color[1], color[2]],
         });
+    }
+    if let Some(p) = pick(&jl.passes, &dl.passes) {
+        let l = lab.of(jl.passes.is_some());
+        let r = &p.value;
+        look.passes.normal = r.normal.as_ref().is_some_and(|n| n.value);
+        look.passes.depth = match &r.depth {
+            Some(d) => match d.value.0 {
+                8 => Some(DepthBits::Eight),
+                16 => Some(DepthBits::Sixteen),
+                n => {
+                    return Err(ctx.err(
+                        &d.referenced,
+                        &l,
+                        format!("`look.passes.depth` is the bits a sample keeps, 8 or 16; got {n}"),
+                    ))
+                }
+            },
+            None => None,
+        };
+        look.passes.id = r.id.as_ref().map(|i| match i.value {
+            IdKey::Material => IdBy::Material,
+            IdKey::Node => IdBy::Node,
+        });
+        if look.passes.any() && !has_sheet {
+            return Err(ctx.err(
+                &p.referenced,
+                &l,
+                "`look.passes` are sheets laid out like `output.sheet`, which is off",
+            ));
+        }
     }
     Ok(look)
 }

@@ -246,6 +246,9 @@ pub fn job_patterns(job: &Job, dir: &Path) -> Vec<(&'static str, FilePattern)> {
     if let Some(g) = &o.gltf {
         v.push(("gltf", FilePattern::literal(&moved(g))));
     }
+    for p in job.pass_files() {
+        v.push(("sheet", FilePattern::literal(&moved(&p))));
+    }
     v
 }
 
