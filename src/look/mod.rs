@@ -55,6 +55,7 @@ pub enum ShadowFrom {
 /// A shadow of the model on the ground plane under it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GroundShadow {
+    /// Along the light or straight down.
     pub from: ShadowFrom,
     /// 0..=1.
     pub opacity: f32,
@@ -81,6 +82,7 @@ pub struct Outline {
     pub width: u32,
     /// Straight RGBA.
     pub color: [u8; 4],
+    /// Around or inside the silhouette.
     pub side: OutlineSide,
     /// Hard pixel edges (every outline pixel fully the colour) instead of
     /// an anti-aliased outer edge.
@@ -91,6 +93,7 @@ pub struct Outline {
 /// `color`, moved by `offset` pixels (x right, y down).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DropShadow {
+    /// Pixels right and down.
     pub offset: [i32; 2],
     /// Blur radius in pixels, 0..=32.
     pub blur: u32,
@@ -125,7 +128,9 @@ pub enum Dither {
 /// Palette mapping of a pixel-art look.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaletteLook {
+    /// The colours.
     pub source: PaletteSource,
+    /// How colours between them are approximated.
     pub dither: Dither,
 }
 

@@ -38,14 +38,18 @@ pub struct Passes {
 /// Bits a depth sample keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DepthBits {
+    /// 8-bit grey with alpha.
     Eight,
+    /// 16-bit grey with alpha.
     Sixteen,
 }
 
 /// What an ID colour stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IdBy {
+    /// One colour per material.
     Material,
+    /// One colour per node (a mesh's part of the model's tree).
     Node,
 }
 
@@ -73,7 +77,7 @@ impl Passes {
 /// hundreds of IDs; exact in 8 bits.
 pub fn id_color(index: usize) -> [u8; 3] {
     let h = (index as f64 * 0.618_033_988_749_895).fract() * 6.0;
-    let (s, v) = (0.75, if index % 2 == 0 { 0.95 } else { 0.7 });
+    let (s, v) = (0.75, if index.is_multiple_of(2) { 0.95 } else { 0.7 });
     let c = v * s;
     let x = c * (1.0 - (h % 2.0 - 1.0).abs());
     let (r, g, b) = match h as u32 {

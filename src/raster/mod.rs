@@ -111,7 +111,12 @@ pub enum Shading {
     /// Lambert with `n·l` snapped to `bands` (2..=8) flat levels, plus
     /// `rim` (0..=1, 0 = none) of light where the surface turns away from
     /// the viewer.
-    Cel { bands: u32, rim: f32 },
+    Cel {
+        /// Light levels, 2..=8.
+        bands: u32,
+        /// Rim light strength, 0..=1.
+        rim: f32,
+    },
 }
 
 /// Data images drawn with a frame's camera instead of its colours.

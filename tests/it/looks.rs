@@ -948,3 +948,47 @@ fn passes_have_the_colour_sheets_layout_and_metadata() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn kiln_render_takes_the_look_flags() {
+    let dir = tempdir("look-cli");
+    let model = sample("windmill.rsm2");
+    let m = model.to_str().unwrap();
+    let out = common::kiln(
+        &[
+            "render",
+            m,
+            "-o",
+            "a.png",
+            "--size",
+            "64x64",
+            "--outline",
+            "1",
+            "--outline-hard",
+            "--drop-shadow",
+            "3,-2",
+            "--colors",
+            "8",
+            "--dither",
+            "ordered",
+            "--shading",
+            "cel",
+            "--rim",
+            "0.3",
+            "--ground-shadow",
+            "down",
+        ],
+        &dir,
+    );
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let img = image::open(dir.join("a.png")).unwrap().to_rgba8();
+    let used = colours(&[img]);
+    assert!(used.len() <= 8 && used.len() >= 4, "{used:?}");
+    let bad = common::kiln(&["render", m, "-o", "b.png", "--rim", "0.5"], &dir);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(common::stderr(&bad).contains("--rim needs --shading cel"));
+    let bad = common::kiln(&["render", m, "-o", "b.png", "--outline", "9"], &dir);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(!dir.join("b.png").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
