@@ -120,6 +120,12 @@ mod load;
 
 #[cfg(feature = "internals")]
 #[doc(hidden)]
+pub mod look;
+#[cfg(not(feature = "internals"))]
+mod look;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
 pub mod map;
 #[cfg(not(feature = "internals"))]
 mod map;
@@ -219,6 +225,11 @@ pub use inspect::{
     TextureInfo,
 };
 pub use load::file_kind;
+pub use look::passes::{DepthBits, IdBy, Passes};
+pub use look::{
+    Dither, DropShadow, GroundShadow, Look, Outline, OutlineSide, Palette, PaletteLook,
+    PaletteSource, Shading, ShadowFrom,
+};
 pub use map::camera::MAX_PIXELS_PER_TILE;
 pub use map::{Map, MapView, MapViewCamera, Region};
 pub use model::{ExportClip, Model, Sprite};

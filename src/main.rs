@@ -378,6 +378,173 @@ struct RenderArgs {
     map: MapViewArgs,
     #[command(flatten)]
     sprite: SpriteArgs,
+    #[command(flatten)]
+    look: LookArgs,
+}
+
+/// Sprite looks of a model render (all off by default).
+#[derive(Args)]
+struct LookArgs {
+    /// Outline width in pixels (1-8)
+    #[arg(long, value_name = "PIXELS", value_parser = clap::value_parser!(u32).range(1..=8))]
+    outline: Option<u32>,
+    /// Outline colour
+    #[arg(long, value_name = "COLOR", default_value = "#000000", value_parser = parse_color, requires = "outline")]
+    outline_color: [u8; 4],
+    /// Draw the outline over the silhouette's edge instead of around it
+    #[arg(long, requires = "outline")]
+    outline_inside: bool,
+    /// Hard (pixel-art) outline edges instead of anti-aliased ones
+    #[arg(long, requires = "outline")]
+    outline_hard: bool,
+    /// Drop shadow offset in pixels as DX,DY (x right, y down)
+    #[arg(long, value_name = "DX,DY", value_parser = parse_offset, allow_hyphen_values = true)]
+    drop_shadow: Option<[i32; 2]>,
+    /// Drop shadow blur radius in pixels (0-32)
+    #[arg(long, value_name = "PIXELS", default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=32), requires = "drop_shadow")]
+    drop_blur: u32,
+    /// Drop shadow colour; its alpha is the opacity
+    #[arg(long, value_name = "COLOR", default_value = "#00000080", value_parser = parse_color, requires = "drop_shadow")]
+    drop_color: [u8; 4],
+    /// Map colours to this palette (.gpl, .hex or .png swatch); alpha becomes 0 or 255
+    #[arg(long, value_name = "FILE", conflicts_with = "colors")]
+    palette: Option<PathBuf>,
+    /// Map colours to this many colours (2-256) chosen from the image
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=256))]
+    colors: Option<u32>,
+    /// Dithering of the palette mapping
+    #[arg(long, value_enum, default_value = "none")]
+    dither: DitherArg,
+    /// How the model is lit
+    #[arg(long, value_enum, default_value = "lambert")]
+    shading: ShadingArg,
+    /// Cel shading: light levels (2-8)
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=8))]
+    cel_bands: u32,
+    /// Cel shading: rim light strength (0-1)
+    #[arg(long, value_name = "STRENGTH", default_value_t = 0.0)]
+    rim: f32,
+    /// Ground shadow from the model's geometry, cast along the light or straight down
+    #[arg(long, value_enum, value_name = "FROM")]
+    ground_shadow: Option<ShadowArg>,
+    /// Ground shadow opacity (0-1)
+    #[arg(
+        long,
+        value_name = "OPACITY",
+        default_value_t = 0.5,
+        requires = "ground_shadow"
+    )]
+    shadow_opacity: f32,
+    /// Ground shadow blur radius in pixels (0-32)
+    #[arg(long, value_name = "PIXELS", default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=32), requires = "ground_shadow")]
+    shadow_softness: u32,
+}
+
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+enum ShadingArg {
+    Lambert,
+    Flat,
+    Unlit,
+    Cel,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ShadowArg {
+    Light,
+    Down,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DitherArg {
+    None,
+    Ordered,
+    Diffusion,
+}
+
+impl LookArgs {
+    fn look(&self) -> kiln::Look {
+        let palette = match (&self.palette, self.colors) {
+            (Some(f), _) => Some(kiln::PaletteSource::File(FileRef::from(f.as_path()))),
+            (None, Some(n)) => Some(kiln::PaletteSource::Auto(n)),
+            (None, None) => None,
+        };
+        kiln::Look {
+            outline: self.outline.map(|width| kiln::Outline {
+                width,
+                color: self.outline_color,
+                side: if self.outline_inside {
+                    kiln::OutlineSide::Inside
+                } else {
+                    kiln::OutlineSide::Outside
+                },
+                hard: self.outline_hard,
+            }),
+            drop_shadow: self.drop_shadow.map(|offset| kiln::DropShadow {
+                offset,
+                blur: self.drop_blur,
+                color: self.drop_color,
+            }),
+            palette: palette.map(|source| kiln::PaletteLook {
+                source,
+                dither: match self.dither {
+                    DitherArg::None => kiln::Dither::None,
+                    DitherArg::Ordered => kiln::Dither::Ordered,
+                    DitherArg::Diffusion => kiln::Dither::Diffusion,
+                },
+            }),
+            shading: match self.shading {
+                ShadingArg::Lambert => kiln::Shading::Lambert,
+                ShadingArg::Flat => kiln::Shading::Flat,
+                ShadingArg::Unlit => kiln::Shading::Unlit,
+                ShadingArg::Cel => kiln::Shading::Cel {
+                    bands: self.cel_bands,
+                    rim: self.rim,
+                },
+            },
+            ground_shadow: self.ground_shadow.map(|from| kiln::GroundShadow {
+                from: match from {
+                    ShadowArg::Light => kiln::ShadowFrom::Light,
+                    ShadowArg::Down => kiln::ShadowFrom::Down,
+                },
+                opacity: self.shadow_opacity,
+                softness: self.shadow_softness,
+                color: [0, 0, 0],
+            }),
+            passes: kiln::Passes::default(),
+        }
+    }
+
+    fn check(&self) -> Result<(), Error> {
+        if !(self.rim.is_finite() && (0.0..=1.0).contains(&self.rim)) {
+            return Err(Error::Usage(format!(
+                "--rim must be in [0, 1], got {}",
+                self.rim
+            )));
+        }
+        if !(self.shadow_opacity.is_finite() && (0.0..=1.0).contains(&self.shadow_opacity)) {
+            return Err(Error::Usage(format!(
+                "--shadow-opacity must be in [0, 1], got {}",
+                self.shadow_opacity
+            )));
+        }
+        if self.shading != ShadingArg::Cel && self.rim != 0.0 {
+            return Err(Error::Usage("--rim needs --shading cel".into()));
+        }
+        Ok(())
+    }
+}
+
+fn parse_offset(s: &str) -> Result<[i32; 2], String> {
+    let v: Vec<i32> = s
+        .split(',')
+        .map(|p| p.trim().parse::<i32>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("expected DX,DY in pixels, got '{s}'"))?;
+    match v[..] {
+        [x, y] if x.abs() <= 256 && y.abs() <= 256 => Ok([x, y]),
+        [_, _] => Err(format!("offset '{s}' out of range -256..=256")),
+        _ => Err(format!("expected two numbers DX,DY, got '{s}'")),
+    }
 }
 
 /// For a Ragnarok client sprite (.act with its .spr): which frame.
@@ -513,7 +680,13 @@ fn cmd_render(a: RenderArgs) -> Result<(), Error> {
         background: a.view.background,
         antialias: a.view.aa,
     };
-    let sprite = model.render(t, a.view.yaw, &view)?;
+    a.look.check()?;
+    let look = a.look.look();
+    let sprite = if look.is_off() {
+        model.render(t, a.view.yaw, &view)?
+    } else {
+        model.render_with_look(t, a.view.yaw, &view, &look)?
+    };
     kiln::write_png(&a.output, &sprite.image)?;
     eprintln!(
         "kiln: wrote {} ({width}x{height}, t = {t:.3} s)",
@@ -553,6 +726,12 @@ fn render_map(a: &RenderArgs) -> Result<(), Error> {
     if a.time.frame.is_some() {
         return Err(Error::Usage(
             "a map has no frame rate of its own; give --time SECONDS".into(),
+        ));
+    }
+    if !a.look.look().is_off() {
+        return Err(Error::Usage(
+            "looks (--outline, --drop-shadow, --palette, --colors, --shading, --ground-shadow) apply to models, not maps"
+                .into(),
         ));
     }
     let ppt = a.map.pixels_per_tile;

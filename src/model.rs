@@ -5,6 +5,7 @@
 use crate::error::{Error, Result};
 use crate::export::gltf::{animated_glb_bytes, ClipInput, GltfReport};
 use crate::load;
+use crate::look::Look;
 use crate::render::{fit, pivot, pose_frames, render_clip, render_frames, ClipPlan, ViewSpec};
 use crate::scene;
 use crate::scene::clip::Clip;
@@ -174,6 +175,55 @@ impl Model {
             image,
             pivot: pivot(&cameras),
         })
+    }
+
+    /// As [`Model::render`], with `look` applied: the framing leaves room
+    /// for its outline, shadows and drop shadow, and a palette of `colors: N` is
+    /// chosen from this one image. A palette file is read like the
+    /// model's other files.
+    pub fn render_with_look(
+        &self,
+        time: f32,
+        yaw: f32,
+        view: &ViewSpec,
+        look: &Look,
+    ) -> Result<Sprite> {
+        view.check()?;
+        let mut look = look.clone();
+        let lookup = Lookup::with_folders(&self.spec.data, &self.sources)?;
+        look.load_palette(|f| lookup.read_named(f).map(|(bytes, _)| bytes))?;
+        let mut v = *view;
+        v.framing = look.framing(v.framing, v.width, v.height);
+        let plan = ClipPlan {
+            times: vec![time],
+            yaws: vec![yaw],
+            view: v,
+        };
+        let posed = crate::render::pose_frames(&self.scene, &plan.times);
+        let sets = [posed.as_slice()];
+        let cameras = crate::look::frames::fit(&sets, &plan, &look);
+        let ground = crate::look::frames::ground_of(&sets);
+        let image = crate::look::frames::render_frames(
+            &self.scene,
+            &posed,
+            &cameras,
+            &plan,
+            &look,
+            ground,
+            &|| {},
+        )
+        .into_iter()
+        .flatten()
+        .next()
+        .ok_or_else(|| crate::Error::Other("no image rendered".into()))?;
+        let mut sprite = Sprite {
+            image,
+            pivot: crate::render::pivot(&cameras),
+        };
+        if let Some(p) = look.job_palette(&[&sprite.image]) {
+            look.map_to_palette(&mut sprite.image, &p);
+        }
+        Ok(sprite)
     }
 
     /// Writes the model posed at `time` seconds as glTF binary (`.glb`) or

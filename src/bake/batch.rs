@@ -638,7 +638,16 @@ fn describe(work: Work) -> String {
                 c.line = 0;
             }
             j.output.sites.clear();
-            format!("{j:?}")
+            let mut text = format!("{j:?}");
+            // A job without looks keeps the key it had before looks existed,
+            // so upgrading kiln does not rebake it (`look` is the last field).
+            if j.look.is_off() {
+                if let Some(cut) = text.rfind(", look: Look {") {
+                    text.truncate(cut);
+                    text.push_str(" }");
+                }
+            }
+            text
         }
         Work::Map(m) => {
             let mut m = m.clone();

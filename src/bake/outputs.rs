@@ -43,6 +43,19 @@ impl ClipFrames {
             looping: true,
         }
     }
+
+    /// The same clip with other images (a pass of it): times, pivots, root
+    /// motion and looping kept, so its sheet and metadata match frame for
+    /// frame.
+    pub fn with_frames(&self, frames: Vec<Vec<RgbaImage>>) -> ClipFrames {
+        ClipFrames {
+            times: self.times.clone(),
+            frames,
+            pivots: self.pivots.clone(),
+            root_motion: self.root_motion.clone(),
+            looping: self.looping,
+        }
+    }
 }
 
 /// Writes every output `job` asks for. `clips[c]` holds the frames of

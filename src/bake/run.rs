@@ -77,6 +77,8 @@ pub struct JobPlan {
     /// For a job whose model is a client sprite (`.act`): the sprite and
     /// its clips, drawn instead of `clips`.
     pub sprite: Option<SpritePlan>,
+    /// The job's looks with its palette file read.
+    pub look: crate::look::Look,
 }
 
 impl JobPlan {
@@ -198,11 +200,23 @@ pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
     if job.output.sheet.is_some() {
         check_layout(job, &clips).map_err(|m| Error::Usage(format!("job '{}': {m}", job.name)))?;
     }
-    let view = ClipPlan {
+    let mut look = job.look.clone();
+    look.load_palette(|f| lookup.read_named(f).map(|(bytes, _)| bytes))
+        .map_err(|e| match e {
+            Error::Usage(m) => Error::Usage(format!(
+                "{}:{}: job '{}': look.palette: {m}",
+                job.recipe.display(),
+                job.line,
+                job.name
+            )),
+            other => other,
+        })?;
+    let mut view = ClipPlan {
         times: Vec::new(),
         yaws: job.directions.iter().map(|d| d.yaw).collect(),
         view: job.view,
     };
+    view.view.framing = look.framing(view.view.framing, view.view.width, view.view.height);
     let gltf = match &job.output.gltf {
         Some(_) => Some(gltf_export(job, &model, &lookup)?),
         None => None,
@@ -214,6 +228,7 @@ pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
         gltf,
         renders: job.output.renders(),
         sprite: None,
+        look,
     })
 }
 
@@ -222,6 +237,14 @@ fn plan_sprite_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
     if job.output.gltf.is_some() {
         return Err(Error::Usage(format!(
             "{}:{}: job '{}': a client sprite is 2D images; it has no glTF form",
+            job.recipe.display(),
+            job.line,
+            job.name
+        )));
+    }
+    if !job.look.is_off() {
+        return Err(Error::Usage(format!(
+            "{}:{}: job '{}': a client sprite is drawn as it is; looks are for models",
             job.recipe.display(),
             job.line,
             job.name
@@ -243,6 +266,7 @@ fn plan_sprite_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
         gltf: None,
         renders: job.output.renders(),
         sprite: Some(sprite),
+        look: crate::look::Look::default(),
     })
 }
 
@@ -376,8 +400,8 @@ pub fn run_framed(
     })
 }
 
-/// Frames (or takes the given cameras), renders every image and writes the
-/// job's image outputs.
+/// Frames (or takes the given cameras), renders every image with the
+/// job's looks and writes the job's image outputs and passes.
 fn render_and_write(
     job: &Job,
     plan: &JobPlan,
@@ -386,29 +410,146 @@ fn render_and_write(
     sink: &dyn Sink,
 ) -> Result<(Vec<ClipFrames>, Vec<PathBuf>)> {
     let posed = plan.posed();
+    let sets: Vec<&[PosedModel]> = posed.iter().map(Vec::as_slice).collect();
+    let look = &plan.look;
     let cameras: Vec<Camera> = match cameras {
         Some(c) if c.len() == plan.view.yaws.len() => c.to_vec(),
-        _ => {
-            let sets: Vec<&[PosedModel]> = posed.iter().map(Vec::as_slice).collect();
-            fit(&sets, &plan.view)
-        }
+        _ if look.is_off() => fit(&sets, &plan.view),
+        _ => crate::look::frames::fit(&sets, &plan.view, look),
     };
+    let ground = crate::look::frames::ground_of(&sets);
     let pivots: Vec<[f32; 2]> = cameras.iter().map(pivot_of).collect();
-    let rendered: Vec<ClipFrames> = plan
+    let mut rendered: Vec<ClipFrames> = plan
         .clips
         .iter()
         .zip(&posed)
         .map(|(c, p)| ClipFrames {
             times: c.times.clone(),
-            frames: render_frames(&c.model, p, &cameras, &plan.view, tick),
+            frames: if look.is_off() {
+                render_frames(&c.model, p, &cameras, &plan.view, tick)
+            } else {
+                crate::look::frames::render_frames(
+                    &c.model, p, &cameras, &plan.view, look, ground, tick,
+                )
+            },
             pivots: pivots.clone(),
             root_motion: root_motion_pixels(c, &cameras, &plan.view.view),
             looping: c.looping,
         })
         .collect();
+    apply_palette(look, &mut rendered);
     let mut files = super::write_outputs(job, &rendered, sink)?;
     files.extend(super::ro_sprite::write(job, &rendered, sink)?);
+    if look.passes.any() {
+        files.extend(write_passes(job, plan, &posed, &cameras, &rendered, sink)?);
+    }
     Ok((rendered, files))
+}
+
+/// Renders the job's passes and writes each as a sheet (and metadata) laid
+/// out exactly like the colour sheet: the same cameras, the same atlas.
+fn write_passes(
+    job: &Job,
+    plan: &JobPlan,
+    posed: &[Vec<PosedModel>],
+    cameras: &[Camera],
+    colour: &[ClipFrames],
+    sink: &dyn Sink,
+) -> Result<Vec<PathBuf>> {
+    use crate::look::passes::{self, PassKind};
+    let p = &plan.look.passes;
+    let sets: Vec<&[PosedModel]> = posed.iter().map(Vec::as_slice).collect();
+    let mut kinds: Vec<(&str, PassKind)> = Vec::new();
+    if p.normal {
+        kinds.push(("normal", PassKind::Normal));
+    }
+    if p.depth.is_some() {
+        let (near, far) = passes::depth_range(&sets, cameras);
+        kinds.push(("depth", PassKind::Depth { near, far }));
+    }
+    if let Some(by) = p.id {
+        kinds.push(("id", PassKind::Id(by)));
+    }
+    let mut files = Vec::new();
+    for (suffix, kind) in kinds {
+        let Some(outputs) = job.pass_outputs(suffix) else {
+            continue;
+        };
+        let frames: Vec<ClipFrames> = plan
+            .clips
+            .iter()
+            .zip(posed)
+            .zip(colour)
+            .map(|((c, p), like)| {
+                like.with_frames(passes::render_frames(
+                    &c.model, p, cameras, &plan.view, kind,
+                ))
+            })
+            .collect();
+        let mut only = job.clone();
+        only.output = outputs;
+        let written = match (kind, p.depth) {
+            (PassKind::Depth { .. }, Some(bits)) => {
+                super::write_outputs(&only, &frames, &DepthSink { inner: sink, bits })?
+            }
+            _ => super::write_outputs(&only, &frames, sink)?,
+        };
+        files.extend(written);
+        if let (PassKind::Id(by), Some(c)) = (kind, plan.clips.first()) {
+            if let Some(legend) = job.id_legend_path() {
+                sink.write(&legend, passes::id_legend(&c.model, by).as_bytes())?;
+                files.push(legend);
+            }
+        }
+    }
+    Ok(files)
+}
+
+/// Writes a depth sheet's PNG as grey with alpha at the job's bits.
+struct DepthSink<'a> {
+    inner: &'a dyn Sink,
+    bits: crate::look::passes::DepthBits,
+}
+
+impl Sink for DepthSink<'_> {
+    fn write(&self, path: &std::path::Path, bytes: &[u8]) -> Result<()> {
+        self.inner.write(path, bytes)
+    }
+
+    fn remove(&self, path: &std::path::Path) -> Result<()> {
+        self.inner.remove(path)
+    }
+
+    fn records(&self) -> Vec<super::sink::OutputRecord> {
+        self.inner.records()
+    }
+
+    fn write_png(&self, path: &std::path::Path, img: &image::RgbaImage) -> Result<()> {
+        let bytes = crate::look::passes::encode_depth_png(img, self.bits)?;
+        self.inner.write(path, &bytes)
+    }
+}
+
+/// The job's palette on every frame, chosen once over every frame of every
+/// clip and direction when it is not given.
+fn apply_palette(look: &crate::look::Look, clips: &mut [ClipFrames]) {
+    use rayon::prelude::*;
+    if look.palette.is_none() {
+        return;
+    }
+    let mut frames: Vec<&mut image::RgbaImage> = clips
+        .iter_mut()
+        .flat_map(|c| c.frames.iter_mut().flatten())
+        .collect();
+    let palette = {
+        let all: Vec<&image::RgbaImage> = frames.iter().map(|f| &**f).collect();
+        look.job_palette(&all)
+    };
+    if let Some(p) = palette {
+        frames
+            .par_iter_mut()
+            .for_each(|f| look.map_to_palette(f, &p));
+    }
 }
 
 /// The warnings of a planned job's models and its glTF export, each once

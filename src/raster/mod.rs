@@ -99,6 +99,42 @@ pub struct RenderOptions {
     pub background: [u8; 4],
 }
 
+/// How lit batches are shaded (unlit batches keep their colour in every
+/// mode).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum Shading {
+    /// `min(1, ambient + colour · max(0, n·l))` over interpolated normals.
+    #[default]
+    Lambert,
+    /// Lambert over each triangle's own face normal: faceted.
+    Flat,
+    /// The texture and base colour alone.
+    Unlit,
+    /// Lambert with `n·l` snapped to `bands` (2..=8) flat levels, plus
+    /// `rim` (0..=1, 0 = none) of light where the surface turns away from
+    /// the viewer.
+    Cel {
+        /// Light levels, 2..=8.
+        bands: u32,
+        /// Rim light strength, 0..=1.
+        rim: f32,
+    },
+}
+
+/// Data images drawn with a frame's camera instead of its colours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pass {
+    /// Camera-space normals as `0.5 + 0.5·n` (x right, y up, z toward
+    /// the viewer).
+    Normal,
+    /// Each batch's normals hold `(depth, 1, 0)` per vertex, depth in
+    /// 0..=1; red and green get its 16-bit value's high and low bytes.
+    Depth,
+    /// Each batch's straight base colour; its texture only decides
+    /// coverage.
+    Id,
+}
+
 /// Largest supported target edge in samples; the supersampling factor is
 /// lowered until the target fits, and the guard band in [`clip`] is sized so
 /// fixed-point coordinates of such a target cannot overflow.
@@ -118,17 +154,102 @@ pub fn render(
     render_at(batches, camera, light, opts, Level::detect())
 }
 
-/// Images with at least this many samples have their rows of tiles drawn
-/// in parallel; smaller ones are drawn by the calling thread, as one frame
-/// of many in a bake is.
-const PARALLEL_SAMPLES: u64 = 1 << 22;
-
 /// [`render`] with the hot loops run at `level` (the baseline when the CPU
 /// lacks it). Every level gives the same bytes.
 pub fn render_at(
     batches: &[Batch<'_>],
     camera: &Camera,
     light: &Light,
+    opts: &RenderOptions,
+    level: Level,
+) -> image::RgbaImage {
+    render_lit(batches, camera, &shade::Lighting::new(light), opts, level)
+}
+
+/// Images with at least this many samples have their rows of tiles drawn
+/// in parallel; smaller ones are drawn by the calling thread, as one frame
+/// of many in a bake is.
+const PARALLEL_SAMPLES: u64 = 1 << 22;
+
+/// As [`render`], shaded the way `shading` says.
+pub fn render_shaded(
+    batches: &[Batch<'_>],
+    camera: &Camera,
+    light: &Light,
+    opts: &RenderOptions,
+    shading: Shading,
+) -> image::RgbaImage {
+    let mode = match shading {
+        Shading::Lambert | Shading::Flat => shade::LightMode::Lambert,
+        Shading::Unlit => shade::LightMode::Unlit,
+        Shading::Cel { bands, rim } => {
+            // The camera's backward axis in world space: row z of the view
+            // rotation.
+            let v = camera.view;
+            let view = Vec3::new(v.x_axis.z, v.y_axis.z, v.z_axis.z).normalize_or_zero();
+            shade::LightMode::Cel {
+                bands: bands.clamp(2, 8),
+                rim: if rim.is_finite() {
+                    rim.clamp(0.0, 1.0)
+                } else {
+                    0.0
+                },
+                view: view.to_array(),
+            }
+        }
+    };
+    let lighting = shade::Lighting::with_mode(light, mode);
+    if shading == Shading::Flat {
+        // Without vertex normals setup lights each triangle by its face.
+        let flat: Vec<Batch> = batches
+            .iter()
+            .map(|b| Batch { normals: &[], ..*b })
+            .collect();
+        return render_lit(&flat, camera, &lighting, opts, Level::detect());
+    }
+    render_lit(batches, camera, &lighting, opts, Level::detect())
+}
+
+/// Renders `pass` of the batches. Depth and ID values cannot be averaged,
+/// so give those `supersample: 1`.
+pub fn render_pass(
+    batches: &[Batch<'_>],
+    camera: &Camera,
+    opts: &RenderOptions,
+    pass: Pass,
+) -> image::RgbaImage {
+    let mode = match pass {
+        Pass::Normal => {
+            let v = camera.view;
+            shade::LightMode::Normal {
+                rows: [
+                    [v.x_axis.x, v.y_axis.x, v.z_axis.x],
+                    [v.x_axis.y, v.y_axis.y, v.z_axis.y],
+                    [v.x_axis.z, v.y_axis.z, v.z_axis.z],
+                ],
+            }
+        }
+        Pass::Depth => shade::LightMode::Depth,
+        Pass::Id => shade::LightMode::Id,
+    };
+    let none = Light {
+        direction: Vec3::Z,
+        color: Vec3::ZERO,
+        ambient: Vec3::ONE,
+    };
+    render_lit(
+        batches,
+        camera,
+        &shade::Lighting::with_mode(&none, mode),
+        opts,
+        Level::detect(),
+    )
+}
+
+fn render_lit(
+    batches: &[Batch<'_>],
+    camera: &Camera,
+    lighting: &shade::Lighting,
     opts: &RenderOptions,
     level: Level,
 ) -> image::RgbaImage {
@@ -174,7 +295,7 @@ pub fn render_at(
     let frame = Frame {
         tris: &tris,
         materials: &materials,
-        lighting: shade::Lighting::new(light),
+        lighting: *lighting,
         grid: &grid,
         bins: &bins,
         ss: ss as usize,

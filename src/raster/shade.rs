@@ -1,6 +1,6 @@
 //! Fragment shading: texture × base colour, Lambert lighting, alpha modes.
 
-use super::simd::{FloatLanes, IntLanes, Simd};
+use super::simd::{FloatLanes, IntLanes, Simd, LANES};
 use super::texel::{LightView, TexView};
 use super::{Batch, Light};
 use crate::scene::AlphaMode;
@@ -65,10 +65,41 @@ pub struct Lighting {
     pub dir: [f32; 3],
     pub color: [f32; 3],
     pub ambient: [f32; 3],
+    pub mode: LightMode,
+}
+
+/// How lit batches take the light (see [`super::Shading`]; flat shading
+/// is Lambert over face normals, chosen before setup).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LightMode {
+    Lambert,
+    Unlit,
+    /// `n·l` snapped to `bands` levels; `rim` added where the surface turns
+    /// away from the viewer (`view`: unit vector toward the camera).
+    Cel {
+        bands: u32,
+        rim: f32,
+        view: [f32; 3],
+    },
+    /// The pass images of [`super::Pass`]: colour replaced by data.
+    /// `rows` is the view rotation (world → camera), row by row.
+    Normal {
+        rows: [[f32; 3]; 3],
+    },
+    /// The normal attribute carries `(depth, 1, 0)`, so after perspective
+    /// interpolation `n.x / n.y` is the depth in 0..=1; written as its
+    /// 16-bit value's high byte (red) and low byte (green).
+    Depth,
+    /// The straight base colour, the texture only deciding coverage.
+    Id,
 }
 
 impl Lighting {
     pub fn new(l: &Light) -> Self {
+        Lighting::with_mode(l, LightMode::Lambert)
+    }
+
+    pub fn with_mode(l: &Light, mode: LightMode) -> Self {
         let d = l.direction.normalize_or_zero();
         let fin = |v: glam::Vec3| {
             let a = v.to_array();
@@ -78,6 +109,7 @@ impl Lighting {
             dir: fin(d),
             color: fin(l.color),
             ambient: fin(l.ambient),
+            mode,
         }
     }
 }
@@ -139,13 +171,138 @@ pub fn shade<S: Simd>(
             c[3] = s.splat(1.0);
         }
     }
+    match light.mode {
+        LightMode::Normal { rows } => {
+            let mut lanes = to_arrays::<S, _>(&c);
+            encode_normal(&mut lanes, &to_arrays::<S, _>(&inp.n), back, &rows);
+            return (from_arrays(s, &lanes), keep);
+        }
+        LightMode::Depth => {
+            let mut lanes = to_arrays::<S, _>(&c);
+            encode_depth(&mut lanes, &to_arrays::<S, _>(&inp.n));
+            return (from_arrays(s, &lanes), keep);
+        }
+        LightMode::Id => {
+            let a = mat.base[3];
+            for ch in 0..3 {
+                let straight = if a > 0.0 { mat.base[ch] / a } else { 0.0 };
+                c[ch] = s.splat(straight) * c[3];
+            }
+            return (c, keep);
+        }
+        LightMode::Lambert | LightMode::Unlit | LightMode::Cel { .. } => {}
+    }
     if !mat.unlit {
-        let f = light_factor(s, light, &inp.n, back);
+        let f = match light.mode {
+            LightMode::Lambert => light_factor(s, light, &inp.n, back),
+            LightMode::Cel { bands, rim, view } => {
+                let f = cel_factor(light, &to_arrays::<S, _>(&inp.n), back, bands, rim, view);
+                from_arrays(s, &f)
+            }
+            LightMode::Unlit | LightMode::Normal { .. } | LightMode::Depth | LightMode::Id => {
+                return (c, keep)
+            }
+        };
         for ch in 0..3 {
             c[ch] = c[ch] * f[ch];
         }
     }
     (c, keep)
+}
+
+/// One lane vector as plain floats: the pass and cel helpers work lane by
+/// lane, outside the SIMD level's registers, so they stay out of line.
+type Lanes = [f32; LANES];
+
+#[inline(always)]
+fn to_arrays<S: Simd, const N: usize>(v: &[S::F; N]) -> [Lanes; N] {
+    v.map(|x| x.to_array())
+}
+
+#[inline(always)]
+fn from_arrays<S: Simd, const N: usize>(s: S, v: &[Lanes; N]) -> [S::F; N] {
+    v.map(|x| s.array(x))
+}
+
+/// Camera-space unit normal as colour, `0.5 + 0.5·n` per channel (x right,
+/// y up, z toward the viewer), premultiplied by the fragment's alpha.
+#[inline(never)]
+fn encode_normal(c: &mut [Lanes; 4], n: &[Lanes; 3], back: bool, rows: &[[f32; 3]; 3]) {
+    let sign = if back { -1.0 } else { 1.0 };
+    for i in 0..LANES {
+        let w = [n[0][i], n[1][i], n[2][i]];
+        let mut v = [0f32; 3];
+        for (k, r) in rows.iter().enumerate() {
+            v[k] = sign * (r[0] * w[0] + r[1] * w[1] + r[2] * w[2]);
+        }
+        let len = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+        // A zero or broken normal faces the camera.
+        let v = if len > 0.0 && len.is_finite() {
+            v.map(|x| x / len)
+        } else {
+            [0.0, 0.0, 1.0]
+        };
+        let a = c[3][i];
+        for ch in 0..3 {
+            c[ch][i] = (0.5 + 0.5 * v[ch]) * a;
+        }
+    }
+}
+
+/// Depth `n.x / n.y` (0..=1) as a 16-bit value split over red (high byte)
+/// and green (low byte); opaque.
+#[inline(never)]
+fn encode_depth(c: &mut [Lanes; 4], n: &[Lanes; 3]) {
+    for i in 0..LANES {
+        let d = n[0][i] / n[1][i];
+        let d = if d.is_finite() {
+            d.clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let v = (d * 65535.0).round() as u32;
+        c[0][i] = (v >> 8) as f32 / 255.0;
+        c[1][i] = (v & 255) as f32 / 255.0;
+        c[2][i] = 0.0;
+        c[3][i] = 1.0;
+    }
+}
+
+/// Where a cel rim starts: `1 − n·v` at or above this is rim.
+const RIM_EDGE: f32 = 0.6;
+
+/// Cel shading: `n·l` snapped down to one of `bands` levels (0 and 1
+/// included), so the light falls off in flat steps; then `rim` added where
+/// the surface turns away from the viewer, before the same clamp as
+/// Lambert.
+#[inline(never)]
+fn cel_factor(
+    light: &Lighting,
+    n: &[Lanes; 3],
+    back: bool,
+    bands: u32,
+    rim: f32,
+    view: [f32; 3],
+) -> [Lanes; 3] {
+    let sign = if back { -1.0 } else { 1.0 };
+    let steps = bands.max(2) as f32;
+    let mut f = [[0f32; LANES]; 3];
+    for i in 0..LANES {
+        let len2 = n[0][i] * n[0][i] + n[1][i] * n[1][i] + n[2][i] * n[2][i];
+        let inv_len = sign / len2.sqrt();
+        let dot = |d: [f32; 3]| (n[0][i] * d[0] + n[1][i] * d[1] + n[2][i] * d[2]) * inv_len;
+        let nl = dot(light.dir);
+        let nv = dot(view);
+        // NaN (a zero normal) falls to the darkest band, as max() does for Lambert.
+        let d = if nl > 0.0 { nl.min(1.0) } else { 0.0 };
+        let level = (d * steps).floor().min(steps - 1.0) / (steps - 1.0);
+        let edge = if nv > 0.0 { 1.0 - nv.min(1.0) } else { 1.0 };
+        let r = if edge >= RIM_EDGE { rim } else { 0.0 };
+        for ch in 0..3 {
+            f[ch][i] = (light.ambient[ch] + light.color[ch] * level + r).clamp(0.0, 1.0);
+        }
+    }
+    f
 }
 
 /// Applies a filtered straight lightmap texel `lm` to premultiplied colour `c`:

@@ -28,6 +28,7 @@ mod ground;
 mod incremental;
 mod inspect_json;
 mod library;
+mod looks;
 mod lua;
 mod lzo;
 mod map_cli;

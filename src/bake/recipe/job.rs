@@ -57,6 +57,9 @@ pub struct Job {
     pub output: Outputs,
     /// How it bakes into a client sprite (`output.ro_sprite`).
     pub client_sprite: super::client_sprite::ClientSpriteSpec,
+    /// Outline, drop shadow and palette applied to every frame; all off
+    /// unless the recipe's `look:` sets them.
+    pub look: crate::look::Look,
 }
 
 /// A job's framing group, and where the recipe names it (for messages).
@@ -95,6 +98,64 @@ impl Job {
                 .dir
                 .join(t.render(&self.name, Some(&c.name), Some(d), None)),
         )
+    }
+
+    /// The outputs of a pass (`suffix`: `normal`, `depth`, `id`): the
+    /// colour sheet, its JSON and every other metadata file, each with
+    /// `_<suffix>` before the extension, and nothing else. `None` without
+    /// a sheet.
+    pub fn pass_outputs(&self, suffix: &str) -> Option<super::Outputs> {
+        let o = &self.output;
+        let sheet = o.sheet.as_ref()?;
+        Some(super::Outputs {
+            dir: o.dir.clone(),
+            frames: None,
+            sheet: Some(with_suffix(sheet, suffix)),
+            meta: o.meta.as_deref().map(|m| with_suffix(m, suffix)),
+            metadata: o
+                .metadata
+                .iter()
+                .map(|(f, p)| (*f, with_suffix(p, suffix)))
+                .collect(),
+            gif: None,
+            apng: None,
+            prune: o.prune,
+            gltf: None,
+            ro_sprite: None,
+            sites: o.sites.clone(),
+        })
+    }
+
+    /// The ID pass's legend (material or node name per colour), beside the
+    /// colour sheet. `None` without a sheet.
+    pub fn id_legend_path(&self) -> Option<PathBuf> {
+        let sheet = self.output.sheet.as_ref()?;
+        Some(with_suffix(sheet, "id_legend").with_extension("json"))
+    }
+
+    /// Every pass file the job writes: sheets, metadata and the ID legend.
+    pub fn pass_files(&self) -> Vec<PathBuf> {
+        let p = &self.look.passes;
+        let mut out = Vec::new();
+        for (on, suffix) in [
+            (p.normal, "normal"),
+            (p.depth.is_some(), "depth"),
+            (p.id.is_some(), "id"),
+        ] {
+            if let (true, Some(o)) = (on, self.pass_outputs(suffix)) {
+                out.extend(o.sheet);
+                out.extend(o.meta);
+                for (f, path) in o.metadata {
+                    if f != super::MetaFormat::TexturePackerHash {
+                        out.push(path);
+                    }
+                }
+            }
+        }
+        if p.id.is_some() {
+            out.extend(self.id_legend_path());
+        }
+        out
     }
 
     /// The GIF path for one clip and direction, when GIF output is on.
@@ -220,6 +281,7 @@ pub(super) fn resolve_job(
         d.client_sprite.as_ref(),
         &clips,
     )?;
+    let look = super::look::resolve_look(ctx, lab, j, d, output.sheet.is_some())?;
 
     Ok(Job {
         name: name.to_string(),
@@ -253,6 +315,7 @@ pub(super) fn resolve_job(
         pack,
         output,
         client_sprite,
+        look,
     })
 }
 
@@ -640,4 +703,15 @@ mod tests {
             "r.yaml:4:19: job 'a': `camera.fov` must be in [1, 170], got 171"
         );
     }
+}
+
+/// `p` with `_<suffix>` before its extension.
+fn with_suffix(p: &std::path::Path, suffix: &str) -> PathBuf {
+    let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned());
+    let ext = p.extension().map(|e| e.to_string_lossy().into_owned());
+    let name = match ext {
+        Some(e) => format!("{}_{suffix}.{e}", stem.unwrap_or_default()),
+        None => format!("{}_{suffix}", stem.unwrap_or_default()),
+    };
+    p.with_file_name(name)
 }

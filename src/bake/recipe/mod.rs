@@ -38,6 +38,7 @@ pub mod defaults;
 mod directions;
 mod error;
 mod job;
+mod look;
 mod maps;
 mod metadata;
 mod output;

@@ -267,6 +267,9 @@ pub fn job_patterns(job: &Job, dir: &Path) -> Vec<(&'static str, FilePattern)> {
             v.push(("ro_sprite", FilePattern::literal(Path::new(&file))));
         }
     }
+    for p in job.pass_files() {
+        v.push(("sheet", FilePattern::literal(&moved(&p))));
+    }
     v
 }
 

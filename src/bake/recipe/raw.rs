@@ -48,6 +48,7 @@ pub(super) struct RawJob {
     pub(super) metadata: Option<S<MetaList>>,
     pub(super) output: Option<RawOutput>,
     pub(super) client_sprite: Option<S<super::client_sprite::RawClientSprite>>,
+    pub(super) look: Option<S<super::look::RawLook>>,
 }
 
 #[derive(Deserialize, Clone)]

@@ -1,0 +1,308 @@
+//! `look:`, a job's sprite looks (see [`crate::look`]): `outline`,
+//! `drop_shadow`, `palette`, `shading` with `cel`, and `ground_shadow`,
+//! each taken whole from the job or from `defaults:`.
+
+use super::error::{Ctx, JobLabel, RecipeError};
+use super::raw::{pick, RawJob};
+use super::values::{in_range, int_range, Background, Int, Num, S};
+use crate::look::passes::{DepthBits, IdBy};
+use crate::look::{
+    Dither, DropShadow, GroundShadow, Look, Outline, OutlineSide, PaletteLook, PaletteSource,
+    Shading, ShadowFrom, MAX_BLUR, MAX_OFFSET, MAX_OUTLINE,
+};
+use crate::spec::FileRef;
+use serde::Deserialize;
+
+#[derive(Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawLook {
+    pub(super) outline: Option<S<RawOutline>>,
+    pub(super) drop_shadow: Option<S<RawDropShadow>>,
+    pub(super) palette: Option<S<RawPalette>>,
+    pub(super) shading: Option<S<ShadingKey>>,
+    pub(super) cel: Option<S<RawCel>>,
+    pub(super) ground_shadow: Option<S<RawGroundShadow>>,
+    pub(super) passes: Option<S<RawPasses>>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawPasses {
+    pub(super) normal: Option<S<bool>>,
+    pub(super) depth: Option<S<Int>>,
+    pub(super) id: Option<S<IdKey>>,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename = "Id", rename_all = "lowercase")]
+pub(super) enum IdKey {
+    Material,
+    Node,
+}
+
+#[derive(Deserialize, Clone, Copy, PartialEq)]
+#[serde(rename = "Shading", rename_all = "lowercase")]
+pub(super) enum ShadingKey {
+    Lambert,
+    Flat,
+    Unlit,
+    Cel,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawCel {
+    pub(super) bands: Option<S<Int>>,
+    pub(super) rim: Option<S<Num>>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawGroundShadow {
+    pub(super) from: Option<S<ShadowFromKey>>,
+    pub(super) opacity: Option<S<Num>>,
+    pub(super) softness: Option<S<Int>>,
+    pub(super) color: Option<S<Background>>,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename = "ShadowFrom", rename_all = "lowercase")]
+pub(super) enum ShadowFromKey {
+    Light,
+    Down,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawOutline {
+    pub(super) width: Option<S<Int>>,
+    pub(super) color: Option<S<Background>>,
+    pub(super) side: Option<S<OutlineSideKey>>,
+    pub(super) hard: Option<S<bool>>,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename = "OutlineSide", rename_all = "lowercase")]
+pub(super) enum OutlineSideKey {
+    Outside,
+    Inside,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawDropShadow {
+    pub(super) offset: Option<S<[Int; 2]>>,
+    pub(super) blur: Option<S<Int>>,
+    pub(super) color: Option<S<Background>>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawPalette {
+    pub(super) file: Option<S<String>>,
+    pub(super) colors: Option<S<Int>>,
+    pub(super) dither: Option<S<DitherKey>>,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename = "Dither", rename_all = "lowercase")]
+pub(super) enum DitherKey {
+    None,
+    Ordered,
+    Diffusion,
+}
+
+/// Outline defaults: one black pixel outside, anti-aliased.
+pub const OUTLINE_WIDTH: u32 = 1;
+pub const OUTLINE_COLOR: [u8; 4] = [0, 0, 0, 255];
+/// Drop shadow defaults: 50 % black, 2 px right and down, 2 px blur.
+pub const DROP_OFFSET: [i32; 2] = [2, 2];
+pub const DROP_BLUR: u32 = 2;
+pub const DROP_COLOR: [u8; 4] = [0, 0, 0, 128];
+/// Cel defaults: three light levels, no rim.
+pub const CEL_BANDS: u32 = 3;
+/// Ground shadow defaults: half-opaque black, 1 px of softness.
+pub const SHADOW_OPACITY: f32 = 0.5;
+pub const SHADOW_SOFTNESS: u32 = 1;
+
+pub(super) fn resolve_look(
+    ctx: &Ctx,
+    lab: JobLabel,
+    j: &RawJob,
+    d: &RawJob,
+    has_sheet: bool,
+) -> Result<Look, RecipeError> {
+    let jl = j.look.as_ref().map(|s| s.value.clone()).unwrap_or_default();
+    let dl = d.look.as_ref().map(|s| s.value.clone()).unwrap_or_default();
+    let mut look = Look::default();
+    if let Some(o) = pick(&jl.outline, &dl.outline) {
+        let l = lab.of(jl.outline.is_some());
+        let r = &o.value;
+        let width = match &r.width {
+            Some(w) => int_range(ctx, &l, "look.outline.width", w, 1, MAX_OUTLINE as i64)?,
+            None => OUTLINE_WIDTH,
+        };
+        look.outline = Some(Outline {
+            width,
+            color: r.color.as_ref().map_or(OUTLINE_COLOR, |c| c.value.0),
+            side: match r.side.as_ref().map(|s| s.value) {
+                Some(OutlineSideKey::Inside) => OutlineSide::Inside,
+                _ => OutlineSide::Outside,
+            },
+            hard: r.hard.as_ref().is_some_and(|h| h.value),
+        });
+    }
+    if let Some(s) = pick(&jl.drop_shadow, &dl.drop_shadow) {
+        let l = lab.of(jl.drop_shadow.is_some());
+        let r = &s.value;
+        let offset = match &r.offset {
+            Some(o) => {
+                let [x, y] = o.value.map(|v| v.0);
+                let m = MAX_OFFSET as i64;
+                if !(-m..=m).contains(&x) || !(-m..=m).contains(&y) {
+                    return Err(ctx.err(
+                        &o.referenced,
+                        &l,
+                        format!("`look.drop_shadow.offset` must be in -{m}..={m} pixels, got [{x}, {y}]"),
+                    ));
+                }
+                [x as i32, y as i32]
+            }
+            None => DROP_OFFSET,
+        };
+        let blur = match &r.blur {
+            Some(b) => int_range(ctx, &l, "look.drop_shadow.blur", b, 0, MAX_BLUR as i64)?,
+            None => DROP_BLUR,
+        };
+        look.drop_shadow = Some(DropShadow {
+            offset,
+            blur,
+            color: r.color.as_ref().map_or(DROP_COLOR, |c| c.value.0),
+        });
+    }
+    if let Some(p) = pick(&jl.palette, &dl.palette) {
+        let l = lab.of(jl.palette.is_some());
+        let r = &p.value;
+        let dither = match r.dither.as_ref().map(|d| d.value) {
+            Some(DitherKey::Ordered) => Dither::Ordered,
+            Some(DitherKey::Diffusion) => Dither::Diffusion,
+            _ => Dither::None,
+        };
+        let source = match (&r.file, &r.colors) {
+            (Some(f), None) => {
+                if f.value.trim().is_empty() {
+                    return Err(ctx.err(&f.referenced, &l, "`look.palette.file` is empty"));
+                }
+                PaletteSource::File(FileRef::relative_to(ctx.base, &f.value))
+            }
+            (None, Some(n)) => PaletteSource::Auto(int_range(
+                ctx,
+                &l,
+                "look.palette.colors",
+                n,
+                2,
+                crate::look::palette::MAX_COLORS as i64,
+            )?),
+            _ => {
+                return Err(ctx.err(
+                    &p.referenced,
+                    &l,
+                    "`look.palette` takes either `file` (a .gpl, .hex or .png palette) or `colors` (how many to choose)",
+                ))
+            }
+        };
+        look.palette = Some(PaletteLook { source, dither });
+    }
+    let shading = pick(&jl.shading, &dl.shading);
+    let cel = pick(&jl.cel, &dl.cel);
+    look.shading = match shading.map(|s| s.value) {
+        None | Some(ShadingKey::Lambert) => Shading::Lambert,
+        Some(ShadingKey::Flat) => Shading::Flat,
+        Some(ShadingKey::Unlit) => Shading::Unlit,
+        Some(ShadingKey::Cel) => {
+            let (bands, rim) = match cel {
+                Some(c) => {
+                    let l = lab.of(jl.cel.is_some());
+                    let bands = match &c.value.bands {
+                        Some(b) => int_range(ctx, &l, "look.cel.bands", b, 2, 8)?,
+                        None => CEL_BANDS,
+                    };
+                    let rim = match &c.value.rim {
+                        Some(r) => in_range(ctx, &l, "look.cel.rim", r, 0.0, 1.0, false)?,
+                        None => 0.0,
+                    };
+                    (bands, rim)
+                }
+                None => (CEL_BANDS, 0.0),
+            };
+            Shading::Cel { bands, rim }
+        }
+    };
+    if let (Some(c), false) = (cel, matches!(look.shading, Shading::Cel { .. })) {
+        return Err(ctx.err(
+            &c.referenced,
+            &lab.of(jl.cel.is_some()),
+            "`look.cel` sets up cel shading; add `shading: cel`",
+        ));
+    }
+    if let Some(g) = pick(&jl.ground_shadow, &dl.ground_shadow) {
+        let l = lab.of(jl.ground_shadow.is_some());
+        let r = &g.value;
+        let opacity = match &r.opacity {
+            Some(o) => in_range(ctx, &l, "look.ground_shadow.opacity", o, 0.0, 1.0, false)?,
+            None => SHADOW_OPACITY,
+        };
+        let softness = match &r.softness {
+            Some(s) => int_range(
+                ctx,
+                &l,
+                "look.ground_shadow.softness",
+                s,
+                0,
+                MAX_BLUR as i64,
+            )?,
+            None => SHADOW_SOFTNESS,
+        };
+        let color = r.color.as_ref().map_or([0, 0, 0, 255], |c| c.value.0);
+        look.ground_shadow = Some(GroundShadow {
+            from: match r.from.as_ref().map(|f| f.value) {
+                Some(ShadowFromKey::Down) => ShadowFrom::Down,
+                _ => ShadowFrom::Light,
+            },
+            opacity,
+            softness,
+            color: [color[0], color[1], color[2]],
+        });
+    }
+    if let Some(p) = pick(&jl.passes, &dl.passes) {
+        let l = lab.of(jl.passes.is_some());
+        let r = &p.value;
+        look.passes.normal = r.normal.as_ref().is_some_and(|n| n.value);
+        look.passes.depth = match &r.depth {
+            Some(d) => match d.value.0 {
+                8 => Some(DepthBits::Eight),
+                16 => Some(DepthBits::Sixteen),
+                n => {
+                    return Err(ctx.err(
+                        &d.referenced,
+                        &l,
+                        format!("`look.passes.depth` is the bits a sample keeps, 8 or 16; got {n}"),
+                    ))
+                }
+            },
+            None => None,
+        };
+        look.passes.id = r.id.as_ref().map(|i| match i.value {
+            IdKey::Material => IdBy::Material,
+            IdKey::Node => IdBy::Node,
+        });
+        if look.passes.any() && !has_sheet {
+            return Err(ctx.err(
+                &p.referenced,
+                &l,
+                "`look.passes` are sheets laid out like `output.sheet`, which is off",
+            ));
+        }
+    }
+    Ok(look)
+}

@@ -1,0 +1,132 @@
+//! Rendering a job's frames with its looks: the shading mode, the ground
+//! shadow, then outline and drop shadow on each frame — the same parallel
+//! order as [`crate::render::render_frames`], which a job with every look
+//! off keeps using, so its bytes never change.
+
+use super::{ground_shadow, Look};
+use crate::raster::{self, Camera, Light, RenderOptions};
+use crate::render::ClipPlan;
+use crate::scene::{Model, PosedModel};
+use glam::Vec3;
+use image::RgbaImage;
+use rayon::prelude::*;
+
+/// One camera per direction of `plan`, fitted around every posed frame and,
+/// with a ground shadow, around where the shadow can fall too.
+pub fn fit(posed: &[&[PosedModel]], plan: &ClipPlan, look: &Look) -> Vec<Camera> {
+    let mut points: Vec<Vec3> = posed
+        .iter()
+        .flat_map(|set| set.iter())
+        .flat_map(crate::render::posed_points)
+        .collect();
+    if let Some(gs) = &look.ground_shadow {
+        let ground = ground_of(posed);
+        let dirs: Vec<Vec3> = plan
+            .yaws
+            .iter()
+            .map(|&y| ground_shadow::cast_direction(gs.from, plan.view.light.world_direction(y)))
+            .collect();
+        // The shadow of a frame lies within the shadow of its bounding
+        // box's corners (the projection is affine).
+        for set in posed {
+            for p in set.iter() {
+                let corners = corners(crate::render::posed_points(p));
+                for c in corners {
+                    for &d in &dirs {
+                        points.push(ground_shadow::project(c, d, ground));
+                    }
+                }
+            }
+        }
+    }
+    let v = &plan.view;
+    let views: Vec<(f32, f32)> = plan.yaws.iter().map(|&y| (y, v.pitch)).collect();
+    crate::camera::frame_cameras(&points, &views, v.width, v.height, &v.framing)
+}
+
+/// The ground height of a job: the lowest point of every posed frame.
+pub fn ground_of(posed: &[&[PosedModel]]) -> f32 {
+    ground_shadow::ground_of(posed.iter().flat_map(|s| s.iter()))
+}
+
+fn corners(points: impl Iterator<Item = Vec3>) -> Vec<Vec3> {
+    let (lo, hi) = points.filter(|p| p.is_finite()).fold(
+        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+        |(lo, hi), p| (lo.min(p), hi.max(p)),
+    );
+    if !(lo.is_finite() && hi.is_finite()) {
+        return Vec::new();
+    }
+    (0..8)
+        .map(|k| {
+            Vec3::new(
+                if k & 1 == 0 { lo.x } else { hi.x },
+                if k & 2 == 0 { lo.y } else { hi.y },
+                if k & 4 == 0 { lo.z } else { hi.z },
+            )
+        })
+        .collect()
+}
+
+/// Renders `posed` from every camera with `look`: `[direction][frame]`.
+/// `ground` is the job's ground height ([`ground_of`]).
+pub fn render_frames(
+    model: &Model,
+    posed: &[PosedModel],
+    cameras: &[Camera],
+    plan: &ClipPlan,
+    look: &Look,
+    ground: f32,
+    tick: &(dyn Fn() + Sync),
+) -> Vec<Vec<RgbaImage>> {
+    let v = &plan.view;
+    let opts = RenderOptions {
+        width: v.width,
+        height: v.height,
+        supersample: v.antialias,
+        background: v.background,
+    };
+    let frames = posed.len();
+    let jobs: Vec<(usize, usize)> = (0..cameras.len())
+        .flat_map(|d| (0..frames).map(move |f| (d, f)))
+        .collect();
+    let rendered: Vec<RgbaImage> = jobs
+        .par_iter()
+        .map(|&(d, f)| {
+            let light = Light {
+                direction: v.light.world_direction(plan.yaws[d]),
+                color: v.light.color,
+                ambient: v.light.ambient,
+            };
+            let img = render_one(model, &posed[f], &cameras[d], &light, &opts, look, ground);
+            tick();
+            img
+        })
+        .collect();
+    let mut it = rendered.into_iter();
+    (0..cameras.len())
+        .map(|_| it.by_ref().take(frames).collect())
+        .collect()
+}
+
+/// One frame with every per-frame look.
+pub fn render_one(
+    model: &Model,
+    posed: &PosedModel,
+    camera: &Camera,
+    light: &Light,
+    opts: &RenderOptions,
+    look: &Look,
+    ground: f32,
+) -> RgbaImage {
+    let batches = crate::render::batches(model, posed);
+    let mut img = raster::render_shaded(&batches, camera, light, opts, look.shading);
+    if let Some(gs) = &look.ground_shadow {
+        // Shadows fall on the background, not on a filled one.
+        let dir = ground_shadow::cast_direction(gs.from, light.direction);
+        let shape = ground_shadow::silhouette(model, posed, camera, dir, ground, opts);
+        ground_shadow::put_under(&mut img, &shape, gs);
+    }
+    look.apply_frame(&mut img);
+    img
+}

@@ -1,0 +1,994 @@
+//! Sprite looks (outline, drop shadow, palettes): properties that hold
+//! whatever the goldens say, the recipe keys and their errors, and reviewed
+//! golden images of the bundled samples with each look.
+
+use crate::common::{self, tempdir};
+use image::RgbaImage;
+use kiln::look::{Dither, DropShadow, Look, Outline, OutlineSide, PaletteLook, PaletteSource};
+use kiln::{BakeOptions, Model, ModelSpec, NoProgress, ViewSpec};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn sample(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("recipes/samples/data/model/kiln")
+        .join(rel)
+}
+
+fn windmill() -> Model {
+    Model::load(&ModelSpec::new(sample("windmill.rsm2").as_path())).unwrap()
+}
+
+fn view(size: u32, aa: u32) -> ViewSpec {
+    ViewSpec {
+        width: size,
+        height: size,
+        antialias: aa,
+        ..ViewSpec::default()
+    }
+}
+
+fn outline(width: u32, side: OutlineSide, hard: bool) -> Look {
+    Look {
+        outline: Some(Outline {
+            width,
+            color: [10, 20, 200, 255],
+            side,
+            hard,
+        }),
+        ..Look::default()
+    }
+}
+
+/// Pixels of `img` at least half covered.
+fn silhouette(img: &RgbaImage) -> Vec<bool> {
+    img.pixels().map(|p| p[3] >= 128).collect()
+}
+
+/// Brute-force: pixels within Euclidean distance `r` of a `true` pixel.
+fn dilate(mask: &[bool], w: i64, h: i64, r: i64) -> Vec<bool> {
+    let mut out = vec![false; mask.len()];
+    for y in 0..h {
+        for x in 0..w {
+            'probe: for dy in -r..=r {
+                for dx in -r..=r {
+                    let (xx, yy) = (x + dx, y + dy);
+                    if dx * dx + dy * dy <= r * r
+                        && (0..w).contains(&xx)
+                        && (0..h).contains(&yy)
+                        && mask[(yy * w + xx) as usize]
+                    {
+                        out[(y * w + x) as usize] = true;
+                        break 'probe;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_hard_outline_lies_exactly_on_the_silhouettes_dilation() {
+    let m = windmill();
+    let plain = m.render(0.3, 20.0, &view(72, 2)).unwrap().image;
+    for width in [1u32, 2, 4] {
+        let mut lined = plain.clone();
+        outline(width, OutlineSide::Outside, true).apply_frame(&mut lined);
+        let s = silhouette(&plain);
+        let d = dilate(&s, 72, 72, width as i64);
+        let mut ring = 0;
+        for (i, (a, b)) in plain.pixels().zip(lined.pixels()).enumerate() {
+            let on_line = d[i] && !s[i];
+            if on_line {
+                ring += 1;
+                assert_eq!(b[3], 255, "width {width}: outline pixel {i} is opaque");
+                if a[3] == 0 {
+                    assert_eq!(b.0, [10, 20, 200, 255], "width {width}: pixel {i}");
+                }
+            } else {
+                assert_eq!(a, b, "width {width}: pixel {i} off the outline changed");
+            }
+        }
+        assert!(ring > 100 * width as usize, "width {width}: {ring} pixels");
+    }
+}
+
+#[test]
+fn an_inside_outline_recolours_only_silhouette_pixels_near_its_edge() {
+    let m = windmill();
+    let plain = m.render(0.3, 20.0, &view(72, 2)).unwrap().image;
+    let mut lined = plain.clone();
+    outline(2, OutlineSide::Inside, true).apply_frame(&mut lined);
+    let s = silhouette(&plain);
+    let outside: Vec<bool> = s.iter().map(|v| !v).collect();
+    // The frame's border counts as outside: pad by one pixel.
+    let (w, h) = (74i64, 74i64);
+    let mut padded = vec![true; (w * h) as usize];
+    for y in 0..72 {
+        for x in 0..72 {
+            padded[((y + 1) * w + x + 1) as usize] = outside[(y * 72 + x) as usize];
+        }
+    }
+    let near = dilate(&padded, w, h, 2);
+    let mut changed = 0;
+    for (i, (a, b)) in plain.pixels().zip(lined.pixels()).enumerate() {
+        let (x, y) = (i as i64 % 72, i as i64 / 72);
+        let on_line = s[i] && near[((y + 1) * w + x + 1) as usize];
+        if on_line {
+            changed += 1;
+            assert_eq!(b.0, [10, 20, 200, a[3]], "pixel {i} keeps its coverage");
+        } else {
+            assert_eq!(a, b, "pixel {i}");
+        }
+    }
+    assert!(changed > 100);
+}
+
+#[test]
+fn an_anti_aliased_outline_fades_between_its_width_and_half_a_pixel_beyond() {
+    let m = windmill();
+    let plain = m.render(0.3, 20.0, &view(72, 2)).unwrap().image;
+    let mut lined = plain.clone();
+    outline(2, OutlineSide::Outside, false).apply_frame(&mut lined);
+    let s = silhouette(&plain);
+    let inner = dilate(&s, 72, 72, 2);
+    let outer = dilate(&s, 72, 72, 3);
+    let mut partial = 0;
+    for (i, (a, b)) in plain.pixels().zip(lined.pixels()).enumerate() {
+        if s[i] || !outer[i] {
+            assert_eq!(a, b, "pixel {i}");
+        } else if inner[i] {
+            // Within two pixels the line is at least half there.
+            assert!(b[3] >= 128, "pixel {i}: {:?}", b.0);
+        } else if b[3] > 0 && b[3] < 255 {
+            partial += 1;
+        }
+    }
+    assert!(partial > 0, "the outer edge is anti-aliased");
+}
+
+#[test]
+fn the_drop_shadow_is_offset_coverage_and_stays_in_the_frame() {
+    let m = windmill();
+    let shadow = DropShadow {
+        offset: [5, 3],
+        blur: 0,
+        color: [0, 0, 0, 255],
+    };
+    let look = Look {
+        drop_shadow: Some(shadow),
+        ..Look::default()
+    };
+    let v = view(80, 2);
+    let framed = m.render_with_look(0.3, 20.0, &v, &look).unwrap().image;
+    // The framing leaves room for the shadow: nothing touches the border.
+    for (x, y, p) in framed.enumerate_pixels() {
+        if x == 0 || y == 0 || x == 79 || y == 79 {
+            assert_eq!(p[3], 0, "border pixel ({x}, {y})");
+        }
+    }
+    // Without blur the shadow is the opaque pixels moved by the offset.
+    let mut plain = m.render(0.3, 20.0, &v).unwrap().image;
+    let before = plain.clone();
+    look.apply_frame(&mut plain);
+    let mut seen = 0;
+    for (x, y, p) in plain.enumerate_pixels() {
+        let under = (x >= 5 && y >= 3).then(|| before.get_pixel(x - 5, y - 3)[3]);
+        let own = before.get_pixel(x, y);
+        if own[3] == 0 {
+            match under {
+                Some(255) => {
+                    assert_eq!(p.0, [0, 0, 0, 255], "({x}, {y}) is shadow");
+                    seen += 1;
+                }
+                Some(0) | None => assert_eq!(p.0, [0, 0, 0, 0], "({x}, {y}) is clear"),
+                _ => {}
+            }
+        } else if own[3] == 255 {
+            assert_eq!(p, own, "({x}, {y}): the model stays on top");
+        }
+    }
+    assert!(seen > 50, "{seen} shadow pixels");
+}
+
+/// Bakes `look` (a YAML mapping) on the windmill: 2 clips' worth of
+/// frames in 3 directions, sheet and GIFs; returns the folder.
+fn bake_with_look(tag: &str, look: &str, extra: &[(&str, &[u8])]) -> PathBuf {
+    let dir = tempdir(tag);
+    for (name, bytes) in extra {
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+    let recipe = dir.join("r.yaml");
+    std::fs::write(
+        &recipe,
+        format!(
+            "jobs:\n  - name: mill\n    model: '{}'\n    size: 64x64\n    directions: 3\n    clip: {{frames: 4}}\n    look: {look}\n    output: {{dir: out, frames: '{{name}}_{{dir}}_{{frame}}.png', gif: '{{name}}_{{dir}}.gif'}}\n",
+            sample("windmill.rsm2").display()
+        ),
+    )
+    .unwrap();
+    let report = kiln::bake_files(&[&recipe], &BakeOptions::default(), &NoProgress).unwrap();
+    assert_eq!(report.failed(), 0, "{tag}: {:?}", report.jobs);
+    dir
+}
+
+fn frames_of(dir: &Path) -> Vec<RgbaImage> {
+    let mut out = Vec::new();
+    for d in 0..3 {
+        for f in 0..4 {
+            let p = dir.join(format!("out/mill_{d}_{f}.png"));
+            out.push(image::open(&p).unwrap().to_rgba8());
+        }
+    }
+    out
+}
+
+fn colours(imgs: &[RgbaImage]) -> BTreeSet<[u8; 3]> {
+    let mut set = BTreeSet::new();
+    for img in imgs {
+        for p in img.pixels() {
+            assert!(p[3] == 0 || p[3] == 255, "alpha {} is thresholded", p[3]);
+            if p[3] == 255 {
+                set.insert([p[0], p[1], p[2]]);
+            } else {
+                assert_eq!(p.0, [0, 0, 0, 0]);
+            }
+        }
+    }
+    set
+}
+
+#[test]
+fn every_pixel_of_a_palette_file_bake_is_a_palette_colour() {
+    let gpl = b"GIMP Palette\nName: four\n# a comment\n 20  12  28 ink\n140 80 40\n230 200 160\n200 40 40\n60 90 200\n";
+    let palette: BTreeSet<[u8; 3]> = [
+        [20, 12, 28],
+        [140, 80, 40],
+        [230, 200, 160],
+        [200, 40, 40],
+        [60, 90, 200],
+    ]
+    .into();
+    for dither in ["none", "ordered", "diffusion"] {
+        let dir = bake_with_look(
+            &format!("look-gpl-{dither}"),
+            &format!("{{palette: {{file: p.gpl, dither: {dither}}}, outline: {{width: 1}}}}"),
+            &[("p.gpl", gpl)],
+        );
+        let frames = frames_of(&dir);
+        let used = colours(&frames);
+        assert!(used.is_subset(&palette), "{dither}: {used:?}");
+        assert!(used.len() >= 3, "{dither}: {used:?}");
+        let sheet = image::open(dir.join("out/mill.png")).unwrap().to_rgba8();
+        assert!(colours(&[sheet]).is_subset(&palette));
+        // GIF frames: the same colours (GIF keeps exact RGB).
+        let gif = std::fs::File::open(dir.join("out/mill_1.gif")).unwrap();
+        let mut opts = gif::DecodeOptions::new();
+        opts.set_color_output(gif::ColorOutput::RGBA);
+        let mut dec = opts.read_info(gif).unwrap();
+        while let Some(f) = dec.read_next_frame().unwrap() {
+            for px in f.buffer.chunks(4) {
+                if px[3] == 255 {
+                    assert!(palette.contains(&[px[0], px[1], px[2]]), "{dither}: {px:?}");
+                }
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn a_chosen_palette_is_one_for_every_frame_and_direction() {
+    let dir = bake_with_look("look-auto", "{palette: {colors: 6, dither: ordered}}", &[]);
+    let frames = frames_of(&dir);
+    let all = colours(&frames);
+    assert!(all.len() <= 6 && all.len() >= 4, "{all:?}");
+    // Each direction alone would pick its own colours; they all use the
+    // job's six.
+    let per_dir: Vec<BTreeSet<[u8; 3]>> = frames.chunks(4).map(colours).collect();
+    assert!(per_dir.iter().all(|s| s.is_subset(&all) && s.len() >= 3));
+    let again = bake_with_look(
+        "look-auto-2",
+        "{palette: {colors: 6, dither: ordered}}",
+        &[],
+    );
+    assert_eq!(
+        std::fs::read(dir.join("out/mill.png")).unwrap(),
+        std::fs::read(again.join("out/mill.png")).unwrap(),
+        "the same bytes on every run"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&again);
+}
+
+#[test]
+fn an_empty_look_bakes_the_same_bytes_as_none() {
+    let with = bake_with_look("look-empty", "{}", &[]);
+    let dir = tempdir("look-none");
+    let text = std::fs::read_to_string(with.join("r.yaml"))
+        .unwrap()
+        .replace("    look: {}\n", "");
+    std::fs::write(dir.join("r.yaml"), text).unwrap();
+    let report =
+        kiln::bake_files(&[dir.join("r.yaml")], &BakeOptions::default(), &NoProgress).unwrap();
+    assert_eq!(report.failed(), 0);
+    for f in ["mill.png", "mill.json", "mill_2.gif", "mill_1_3.png"] {
+        assert_eq!(
+            std::fs::read(with.join("out").join(f)).unwrap(),
+            std::fs::read(dir.join("out").join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&with);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn look_keys_are_checked_where_they_are_written() {
+    let err = |look: &str| {
+        let text = format!("jobs:\n  - name: a\n    model: a.rsm\n    look: {look}\n");
+        kiln::Recipe::from_str(&text, Path::new("r.yaml"))
+            .map(|_| ())
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        err("{outline: {width: 9}}"),
+        "r.yaml:4:29: job 'a': `look.outline.width` must be in 1..=8, got 9"
+    );
+    assert_eq!(
+        err("{palette: {colors: 1}}"),
+        "r.yaml:4:30: job 'a': `look.palette.colors` must be in 2..=256, got 1"
+    );
+    assert!(err("{palette: {dither: ordered}}").contains("either `file`"));
+    assert!(err("{palette: {file: a.gpl, colors: 4}}").contains("either `file`"));
+    assert!(err("{outline: {side: left}}").contains("unknown variant `left`"));
+    assert!(err("{drop_shadow: {offset: [300, 0]}}").contains("-256..=256"));
+    assert!(err("{glow: 1}").contains("unknown key `glow`"));
+}
+
+#[test]
+fn a_missing_or_bad_palette_file_names_the_file_and_line() {
+    let dir = tempdir("look-badpal");
+    std::fs::write(dir.join("p.hex"), "ff0000\nnot a colour\n").unwrap();
+    for (file, needle) in [("p.hex", "p.hex:2: expected a colour"), ("q.gpl", "q.gpl")] {
+        let text = format!(
+            "jobs:\n  - name: a\n    model: '{}'\n    look: {{palette: {{file: {file}}}}}\n",
+            sample("beacon.rsm").display()
+        );
+        std::fs::write(dir.join("r.yaml"), text).unwrap();
+        let report = kiln::bake_files(&[dir.join("r.yaml")], &BakeOptions::default(), &NoProgress);
+        let msg = match report {
+            Err(e) => e.to_string(),
+            Ok(r) => format!("{:?}", r.jobs),
+        };
+        assert!(msg.contains(needle), "{msg}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Golden images of the bundled samples with each look, reviewed by eye
+/// when blessed (KILN_BLESS=1).
+#[test]
+fn sample_looks_golden() {
+    let mill = windmill();
+    let beacon = Model::load(&ModelSpec::new(sample("beacon.rsm").as_path())).unwrap();
+    let gpl = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("recipes/samples/palettes/kiln16.gpl");
+    let cases: Vec<(&str, &Model, u32, Look)> = vec![
+        (
+            "windmill_outline",
+            &mill,
+            2,
+            outline(2, OutlineSide::Outside, false),
+        ),
+        (
+            "beacon_outline_inside_hard",
+            &beacon,
+            2,
+            Look {
+                outline: Some(Outline {
+                    width: 1,
+                    color: [30, 16, 40, 255],
+                    side: OutlineSide::Inside,
+                    hard: true,
+                }),
+                ..Look::default()
+            },
+        ),
+        (
+            "windmill_drop_shadow",
+            &mill,
+            2,
+            Look {
+                drop_shadow: Some(DropShadow {
+                    offset: [4, 3],
+                    blur: 2,
+                    color: [20, 10, 40, 140],
+                }),
+                ..Look::default()
+            },
+        ),
+        (
+            "windmill_pixel_ordered",
+            &mill,
+            1,
+            Look {
+                outline: Some(Outline {
+                    width: 1,
+                    color: [30, 16, 40, 255],
+                    side: OutlineSide::Outside,
+                    hard: true,
+                }),
+                palette: Some(PaletteLook {
+                    source: PaletteSource::File(gpl.as_path().into()),
+                    dither: Dither::Ordered,
+                }),
+                ..Look::default()
+            },
+        ),
+        (
+            "beacon_pixel_diffusion",
+            &beacon,
+            2,
+            Look {
+                palette: Some(PaletteLook {
+                    source: PaletteSource::Auto(8),
+                    dither: Dither::Diffusion,
+                }),
+                ..Look::default()
+            },
+        ),
+        (
+            "windmill_flat",
+            &mill,
+            2,
+            Look {
+                shading: kiln::Shading::Flat,
+                ..Look::default()
+            },
+        ),
+        (
+            "windmill_unlit",
+            &mill,
+            2,
+            Look {
+                shading: kiln::Shading::Unlit,
+                ..Look::default()
+            },
+        ),
+        (
+            "beacon_cel_rim",
+            &beacon,
+            2,
+            Look {
+                shading: kiln::Shading::Cel {
+                    bands: 3,
+                    rim: 0.35,
+                },
+                outline: Some(Outline {
+                    width: 1,
+                    color: [30, 16, 40, 255],
+                    side: OutlineSide::Outside,
+                    hard: false,
+                }),
+                ..Look::default()
+            },
+        ),
+        (
+            "windmill_ground_shadow_light",
+            &mill,
+            2,
+            Look {
+                ground_shadow: Some(kiln::GroundShadow {
+                    from: kiln::ShadowFrom::Light,
+                    opacity: 0.55,
+                    softness: 1,
+                    color: [20, 10, 40],
+                }),
+                ..Look::default()
+            },
+        ),
+        (
+            "beacon_ground_shadow_down",
+            &beacon,
+            2,
+            Look {
+                ground_shadow: Some(kiln::GroundShadow {
+                    from: kiln::ShadowFrom::Down,
+                    opacity: 0.6,
+                    softness: 2,
+                    color: [0, 0, 0],
+                }),
+                ..Look::default()
+            },
+        ),
+    ];
+    for (name, model, aa, look) in cases {
+        let img = model
+            .render_with_look(0.3, 30.0, &view(96, aa), &look)
+            .unwrap()
+            .image;
+        common::assert_golden(&format!("looks/{name}"), &img);
+    }
+}
+
+/// A UV sphere of radius 1 at the origin with its own normals: `rings`
+/// bands from pole to pole, `segments` around.
+struct Sphere {
+    positions: Vec<glam::Vec3>,
+    uvs: Vec<glam::Vec2>,
+    triangles: Vec<[u32; 3]>,
+}
+
+fn sphere(rings: u32, segments: u32) -> Sphere {
+    let mut positions = Vec::new();
+    for r in 0..=rings {
+        let theta = std::f32::consts::PI * r as f32 / rings as f32;
+        for s in 0..=segments {
+            let phi = std::f32::consts::TAU * s as f32 / segments as f32;
+            positions.push(glam::Vec3::new(
+                theta.sin() * phi.sin(),
+                theta.cos(),
+                theta.sin() * phi.cos(),
+            ));
+        }
+    }
+    let row = segments + 1;
+    let mut triangles = Vec::new();
+    for r in 0..rings {
+        for s in 0..segments {
+            let (a, b) = (r * row + s, (r + 1) * row + s);
+            // Counter-clockwise seen from outside.
+            triangles.push([a, b, b + 1]);
+            triangles.push([a, b + 1, a + 1]);
+        }
+    }
+    let uvs = vec![glam::Vec2::ZERO; positions.len()];
+    Sphere {
+        positions,
+        uvs,
+        triangles,
+    }
+}
+
+fn sphere_image(s: &Sphere, shading: kiln::Shading, light: glam::Vec3) -> RgbaImage {
+    use kiln::raster::{render_shaded, Batch, Camera, Light, RenderOptions};
+    let b = Batch {
+        positions: &s.positions,
+        normals: &s.positions,
+        uvs: &s.uvs,
+        triangles: &s.triangles,
+        uv_transform: glam::Affine2::IDENTITY,
+        texture: None,
+        base_color: [1.0, 1.0, 1.0, 1.0],
+        alpha: kiln::scene::AlphaMode::Opaque,
+        two_sided: false,
+        unlit: false,
+        lightmap: None,
+    };
+    let camera = Camera {
+        view: glam::Mat4::look_at_rh(
+            glam::Vec3::new(0.0, 0.0, 5.0),
+            glam::Vec3::ZERO,
+            glam::Vec3::Y,
+        ),
+        proj: glam::Mat4::orthographic_rh(-1.1, 1.1, -1.1, 1.1, 1.0, 10.0),
+    };
+    let light = Light {
+        direction: light.normalize(),
+        color: glam::Vec3::ONE,
+        ambient: glam::Vec3::ZERO,
+    };
+    let opts = RenderOptions {
+        width: 88,
+        height: 88,
+        supersample: 1,
+        background: [0, 0, 0, 0],
+    };
+    render_shaded(&[b], &camera, &light, &opts, shading)
+}
+
+/// Distance of pixel `(x, y)`'s centre from the sphere's centre, in radii.
+fn radius_at(x: u32, y: u32) -> f32 {
+    let scale = 88.0 / 2.2;
+    let (dx, dy) = (x as f32 + 0.5 - 44.0, y as f32 + 0.5 - 44.0);
+    (dx * dx + dy * dy).sqrt() / scale
+}
+
+#[test]
+fn cel_shading_uses_exactly_its_bands() {
+    let s = sphere(24, 48);
+    for bands in [2u32, 3, 5] {
+        let img = sphere_image(
+            &s,
+            kiln::Shading::Cel { bands, rim: 0.0 },
+            glam::Vec3::new(-1.0, 1.0, 1.0),
+        );
+        let levels: BTreeSet<u8> = (0..bands)
+            .map(|k| (255.0 * k as f32 / (bands - 1) as f32).round() as u8)
+            .collect();
+        let mut seen = BTreeSet::new();
+        for p in img.pixels().filter(|p| p[3] == 255) {
+            assert!(p[0] == p[1] && p[1] == p[2], "{:?}", p.0);
+            assert!(
+                levels.contains(&p[0]),
+                "bands {bands}: {} not a level of {levels:?}",
+                p[0]
+            );
+            seen.insert(p[0]);
+        }
+        assert_eq!(seen, levels, "bands {bands}: every level shows on a sphere");
+    }
+}
+
+#[test]
+fn a_rim_lights_only_the_silhouette() {
+    let s = sphere(24, 48);
+    let light = glam::Vec3::new(1.0, 0.2, -1.0);
+    let plain = sphere_image(&s, kiln::Shading::Cel { bands: 3, rim: 0.0 }, light);
+    let rimmed = sphere_image(&s, kiln::Shading::Cel { bands: 3, rim: 1.0 }, light);
+    let mut lit = 0;
+    for (x, y, p) in rimmed.enumerate_pixels() {
+        let q = plain.get_pixel(x, y);
+        if p != q {
+            lit += 1;
+            // 1 − n·v ≥ 0.6 is |n_xy| ≥ 0.917 on an orthographic sphere;
+            // pixel centres and facets widen that a little.
+            assert!(radius_at(x, y) > 0.85, "({x}, {y}) at {}", radius_at(x, y));
+            assert!(p[0] > q[0]);
+        }
+    }
+    assert!(lit > 40, "{lit} rim pixels");
+}
+
+#[test]
+fn flat_shading_lights_each_triangle_evenly() {
+    let s = sphere(6, 8);
+    let light = glam::Vec3::new(-1.0, 1.0, 1.0);
+    let distinct = |img: &RgbaImage| {
+        img.pixels()
+            .filter(|p| p[3] == 255)
+            .map(|p| p.0)
+            .collect::<BTreeSet<_>>()
+            .len()
+    };
+    let flat = distinct(&sphere_image(&s, kiln::Shading::Flat, light));
+    let smooth = distinct(&sphere_image(&s, kiln::Shading::Lambert, light));
+    // At most one shade per front-facing triangle (48 of 96 face the camera).
+    assert!(flat <= 48, "{flat} shades");
+    assert!(smooth > 3 * flat, "lambert {smooth}, flat {flat}");
+}
+
+#[test]
+fn unlit_is_lambert_with_full_ambient_and_no_light() {
+    let m = windmill();
+    let v = view(64, 2);
+    let dark = ViewSpec {
+        light: kiln::LightSpec {
+            color: glam::Vec3::ZERO,
+            ambient: glam::Vec3::ONE,
+            ..v.light
+        },
+        ..v
+    };
+    let unlit = Look {
+        shading: kiln::Shading::Unlit,
+        ..Look::default()
+    };
+    let a = m.render_with_look(0.3, 20.0, &v, &unlit).unwrap().image;
+    let b = m.render(0.3, 20.0, &dark).unwrap().image;
+    assert!(a == b, "unlit differs from ambient-only Lambert");
+    assert!(a != m.render(0.3, 20.0, &v).unwrap().image);
+}
+
+fn ground(from: kiln::ShadowFrom) -> Look {
+    Look {
+        ground_shadow: Some(kiln::GroundShadow {
+            from,
+            opacity: 1.0,
+            softness: 0,
+            color: [0, 0, 0],
+        }),
+        ..Look::default()
+    }
+}
+
+/// The pixels a ground shadow added: those that differ from the same
+/// frame with an invisible one (opacity 0: the same framing); with their
+/// mean position, the pivot, and the lowest row of the model, in pixels.
+fn shadow_pixels(m: &Model, v: &ViewSpec, look: &Look) -> (usize, [f32; 2], [f32; 2], u32) {
+    let with = m.render_with_look(0.0, 0.0, v, look).unwrap();
+    let base = Look {
+        ground_shadow: look
+            .ground_shadow
+            .map(|g| kiln::GroundShadow { opacity: 0.0, ..g }),
+        ..look.clone()
+    };
+    let without = m.render_with_look(0.0, 0.0, v, &base).unwrap();
+    assert_eq!(with.pivot, without.pivot, "the same framing");
+    let (mut n, mut sx, mut sy) = (0usize, 0f32, 0f32);
+    let mut feet = 0;
+    for (x, y, p) in with.image.enumerate_pixels() {
+        let q = without.image.get_pixel(x, y);
+        if q[3] == 255 {
+            feet = feet.max(y);
+        }
+        if p != q {
+            assert!(q[3] < 255, "({x}, {y}): the shadow stays under the model");
+            n += 1;
+            sx += x as f32;
+            sy += y as f32;
+        }
+    }
+    let (w, h) = (v.width as f32, v.height as f32);
+    (
+        n,
+        [sx / n.max(1) as f32, sy / n.max(1) as f32],
+        [with.pivot[0] * w, with.pivot[1] * h],
+        feet,
+    )
+}
+
+#[test]
+fn the_ground_shadow_lies_under_the_feet_and_follows_the_light() {
+    let m = Model::load(&ModelSpec::new(sample("beacon.rsm").as_path())).unwrap();
+    let v = view(96, 2);
+    // Straight down: a contact shadow around the pivot, low in the frame.
+    let (n, c, pivot, feet) = shadow_pixels(&m, &v, &ground(kiln::ShadowFrom::Down));
+    assert!(n > 20, "{n} shadow pixels");
+    assert!(
+        (c[0] - pivot[0]).abs() < 4.0,
+        "centre {c:?}, pivot {pivot:?}"
+    );
+    assert!(
+        c[1] > pivot[1] - 12.0 && c[1] <= feet as f32 + 2.0,
+        "centre {c:?}, feet {feet}"
+    );
+    // From a light on the left the shadow falls right of the pivot, and
+    // from the right, left of it.
+    for (yaw, side) in [(-60.0f32, 1.0f32), (60.0, -1.0)] {
+        let lit = ViewSpec {
+            light: kiln::LightSpec {
+                direction: kiln::camera::yaw_pitch_vector(yaw, 35.0),
+                ..v.light
+            },
+            ..v
+        };
+        let (n, c, pivot, _) = shadow_pixels(&m, &lit, &ground(kiln::ShadowFrom::Light));
+        assert!(n > 50, "yaw {yaw}: {n} pixels");
+        assert!(
+            (c[0] - pivot[0]) * side > 5.0,
+            "yaw {yaw}: shadow centre {c:?}, pivot {pivot:?}"
+        );
+    }
+}
+
+fn sphere_pass(s: &Sphere, normals: &[glam::Vec3], pass: kiln::raster::Pass) -> RgbaImage {
+    use kiln::raster::{render_pass, Batch, Camera, RenderOptions};
+    let b = Batch {
+        positions: &s.positions,
+        normals,
+        uvs: &s.uvs,
+        triangles: &s.triangles,
+        uv_transform: glam::Affine2::IDENTITY,
+        texture: None,
+        base_color: [1.0, 1.0, 1.0, 1.0],
+        alpha: kiln::scene::AlphaMode::Opaque,
+        two_sided: false,
+        unlit: false,
+        lightmap: None,
+    };
+    // Turned, so camera space differs from world space.
+    let eye = glam::Vec3::new(3.0, 2.0, 3.0).normalize() * 5.0;
+    let camera = Camera {
+        view: glam::Mat4::look_at_rh(eye, glam::Vec3::ZERO, glam::Vec3::Y),
+        proj: glam::Mat4::orthographic_rh(-1.1, 1.1, -1.1, 1.1, 1.0, 10.0),
+    };
+    let opts = RenderOptions {
+        width: 88,
+        height: 88,
+        supersample: 1,
+        background: [0, 0, 0, 0],
+    };
+    render_pass(&[b], &camera, &opts, pass)
+}
+
+#[test]
+fn the_normal_pass_of_a_sphere_faces_the_camera_at_the_centre_and_sideways_at_the_rim() {
+    let s = sphere(48, 96);
+    let img = sphere_pass(&s, &s.positions, kiln::raster::Pass::Normal);
+    let decode = |p: &image::Rgba<u8>| {
+        glam::Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32) / 127.5 - glam::Vec3::ONE
+    };
+    let mut checked = 0;
+    for (x, y, p) in img.enumerate_pixels() {
+        let r = radius_at(x, y);
+        if r > 0.97 {
+            continue;
+        }
+        assert_eq!(p[3], 255, "({x}, {y}) inside the disc");
+        let n = decode(p);
+        assert!(
+            (n.length() - 1.0).abs() < 0.03,
+            "({x}, {y}): |n| = {}",
+            n.length()
+        );
+        // On an orthographic sphere the camera-space normal at screen
+        // offset (dx, dy) (y up) is (dx, dy, sqrt(1 − r²)).
+        let scale = 88.0 / 2.2;
+        let want = glam::Vec3::new(
+            (x as f32 + 0.5 - 44.0) / scale,
+            (44.0 - y as f32 - 0.5) / scale,
+            (1.0 - r * r).max(0.0).sqrt(),
+        );
+        assert!(n.dot(want) > 0.99, "({x}, {y}): {n} vs {want}");
+        checked += 1;
+    }
+    assert!(checked > 4000);
+    let centre = decode(img.get_pixel(44, 44));
+    assert!(centre.z > 0.99, "centre {centre}");
+    let rim = decode(img.get_pixel(5, 44));
+    assert!(rim.x < -0.9 && rim.z.abs() < 0.45, "left rim {rim}");
+}
+
+#[test]
+fn the_depth_pass_interpolates_and_splits_sixteen_bits() {
+    let s = sphere(48, 96);
+    // Depth carried as (d, 1, 0): 1 at the point nearest the camera, 0 at
+    // the farthest (the camera is 5 from the centre, the radius 1).
+    let eye = glam::Vec3::new(3.0, 2.0, 3.0).normalize() * 5.0;
+    let carried: Vec<glam::Vec3> = s
+        .positions
+        .iter()
+        .map(|p| {
+            glam::Vec3::new(
+                1.0 - ((*p - eye).dot(-eye.normalize()) - 4.0) / 2.0,
+                1.0,
+                0.0,
+            )
+        })
+        .collect();
+    let img = sphere_pass(&s, &carried, kiln::raster::Pass::Depth);
+    for (x, y, p) in img.enumerate_pixels() {
+        let r = radius_at(x, y);
+        if r > 0.97 {
+            continue;
+        }
+        assert_eq!((p[2], p[3]), (0, 255));
+        let d = ((p[0] as u32) << 8 | p[1] as u32) as f32 / 65535.0;
+        let want = (1.0 + (1.0 - r * r).sqrt()) / 2.0;
+        assert!((d - want).abs() < 0.004, "({x}, {y}): {d} vs {want}");
+    }
+}
+
+#[test]
+fn passes_have_the_colour_sheets_layout_and_metadata() {
+    let dir = tempdir("look-passes");
+    let recipe = dir.join("r.yaml");
+    std::fs::write(
+        &recipe,
+        format!(
+            "jobs:\n  - name: mill\n    model: '{}'\n    size: 48x56\n    directions: 3\n    clips:\n      - {{name: a, frames: 3}}\n      - {{name: b, time: 1}}\n    look: {{passes: {{normal: true, depth: 16, id: material}}, outline: {{width: 1}}}}\n    output: {{dir: out}}\n",
+            sample("windmill.rsm2").display()
+        ),
+    )
+    .unwrap();
+    let report = kiln::bake_files(&[&recipe], &BakeOptions::default(), &NoProgress).unwrap();
+    assert_eq!(report.failed(), 0, "{:?}", report.jobs);
+    let out = dir.join("out");
+    let json = |f: &str| -> serde_json::Value {
+        let mut v: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join(f)).unwrap()).unwrap();
+        let image = v["meta"]["image"].take();
+        assert!(image.is_string());
+        v
+    };
+    let colour = json("mill.json");
+    assert!(colour["frames"].as_object().unwrap().len() == 3 * 4);
+    for pass in ["normal", "depth", "id"] {
+        assert_eq!(
+            json(&format!("mill_{pass}.json")),
+            colour,
+            "{pass} metadata"
+        );
+        let meta: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join(format!("mill_{pass}.json"))).unwrap())
+                .unwrap();
+        assert_eq!(meta["meta"]["image"], format!("mill_{pass}.png"));
+    }
+    let sheet = image::open(out.join("mill.png")).unwrap().to_rgba8();
+    let normal = image::open(out.join("mill_normal.png")).unwrap().to_rgba8();
+    let id = image::open(out.join("mill_id.png")).unwrap().to_rgba8();
+    let depth = image::open(out.join("mill_depth.png")).unwrap();
+    assert!(
+        matches!(depth, image::DynamicImage::ImageLumaA16(_)),
+        "16-bit grey"
+    );
+    let depth = depth.to_luma_alpha16();
+    assert_eq!(normal.dimensions(), sheet.dimensions());
+    assert_eq!(id.dimensions(), sheet.dimensions());
+    assert_eq!(depth.dimensions(), sheet.dimensions());
+    // Every ID colour is in the legend, which names the model's materials.
+    let legend: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("mill_id_legend.json")).unwrap()).unwrap();
+    assert_eq!(legend["by"], "material");
+    let colours: BTreeSet<String> = legend["ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["color"].as_str().unwrap().to_string())
+        .collect();
+    assert!(colours.len() >= 2);
+    let mut used = BTreeSet::new();
+    for p in id.pixels() {
+        assert!(p[3] == 0 || p[3] == 255, "IDs are not blended");
+        if p[3] == 255 {
+            used.insert(format!("#{:02x}{:02x}{:02x}", p[0], p[1], p[2]));
+        }
+    }
+    assert!(used.is_subset(&colours) && used.len() >= 2, "{used:?}");
+    // The passes cover the model where the colour sheet does (the outline,
+    // a look, is not geometry): a pass pixel is never where the unlined
+    // model is absent, and depth spans the job's range.
+    let mut nearest = 0u16;
+    for (x, y, p) in depth.enumerate_pixels() {
+        if p[1] > 0 {
+            assert!(
+                sheet.get_pixel(x, y)[3] > 0,
+                "depth at ({x}, {y}) outside the model"
+            );
+            assert_eq!(id.get_pixel(x, y)[3], 255, "depth and ID cover alike");
+            nearest = nearest.max(p[0]);
+        }
+    }
+    assert!(
+        nearest > 60000,
+        "the nearest point is near white: {nearest}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn kiln_render_takes_the_look_flags() {
+    let dir = tempdir("look-cli");
+    let model = sample("windmill.rsm2");
+    let m = model.to_str().unwrap();
+    let out = common::kiln(
+        &[
+            "render",
+            m,
+            "-o",
+            "a.png",
+            "--size",
+            "64x64",
+            "--outline",
+            "1",
+            "--outline-hard",
+            "--drop-shadow",
+            "3,-2",
+            "--colors",
+            "8",
+            "--dither",
+            "ordered",
+            "--shading",
+            "cel",
+            "--rim",
+            "0.3",
+            "--ground-shadow",
+            "down",
+        ],
+        &dir,
+    );
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let img = image::open(dir.join("a.png")).unwrap().to_rgba8();
+    let used = colours(&[img]);
+    assert!(used.len() <= 8 && used.len() >= 4, "{used:?}");
+    let bad = common::kiln(&["render", m, "-o", "b.png", "--rim", "0.5"], &dir);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(common::stderr(&bad).contains("--rim needs --shading cel"));
+    let bad = common::kiln(&["render", m, "-o", "b.png", "--outline", "9"], &dir);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(!dir.join("b.png").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
