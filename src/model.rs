@@ -221,7 +221,7 @@ impl Model {
             pivot: crate::render::pivot(&cameras),
         };
         if let Some(p) = look.job_palette(&[&sprite.image]) {
-            look.map_to_palette(&mut sprite.image, &p);
+            look.mapper(&p).map(&mut sprite.image);
         }
         Ok(sprite)
     }

@@ -438,7 +438,18 @@ fn render_and_write(
         })
         .collect();
     apply_palette(look, &mut rendered);
-    let mut files = super::write_outputs(job, &rendered, sink)?;
+    // Frames mapped to a palette are written as indexed PNGs: the same
+    // pixels in a quarter of the bytes or less, deflated that much faster.
+    let indexed = PngSink {
+        inner: sink,
+        encode: &crate::output::encode_png_indexed,
+    };
+    let images: &dyn Sink = if look.palette.is_some() {
+        &indexed
+    } else {
+        sink
+    };
+    let mut files = super::write_outputs(job, &rendered, images)?;
     files.extend(super::ro_sprite::write(job, &rendered, sink)?);
     if look.passes.any() {
         files.extend(write_passes(job, plan, &posed, &cameras, &rendered, sink)?);
@@ -490,7 +501,16 @@ fn write_passes(
         only.output = outputs;
         let written = match (kind, p.depth) {
             (PassKind::Depth { .. }, Some(bits)) => {
-                super::write_outputs(&only, &frames, &DepthSink { inner: sink, bits })?
+                let encode =
+                    |img: &image::RgbaImage| crate::look::passes::encode_depth_png(img, bits);
+                super::write_outputs(
+                    &only,
+                    &frames,
+                    &PngSink {
+                        inner: sink,
+                        encode: &encode,
+                    },
+                )?
             }
             _ => super::write_outputs(&only, &frames, sink)?,
         };
@@ -505,13 +525,14 @@ fn write_passes(
     Ok(files)
 }
 
-/// Writes a depth sheet's PNG as grey with alpha at the job's bits.
-struct DepthSink<'a> {
+/// A sink that encodes PNG images its own way (a depth pass's grey, a
+/// palette look's indexed colours) and hands every file on to `inner`.
+struct PngSink<'a> {
     inner: &'a dyn Sink,
-    bits: crate::look::passes::DepthBits,
+    encode: &'a (dyn Fn(&image::RgbaImage) -> Result<Vec<u8>> + Sync),
 }
 
-impl Sink for DepthSink<'_> {
+impl Sink for PngSink<'_> {
     fn write(&self, path: &std::path::Path, bytes: &[u8]) -> Result<()> {
         self.inner.write(path, bytes)
     }
@@ -525,8 +546,7 @@ impl Sink for DepthSink<'_> {
     }
 
     fn write_png(&self, path: &std::path::Path, img: &image::RgbaImage) -> Result<()> {
-        let bytes = crate::look::passes::encode_depth_png(img, self.bits)?;
-        self.inner.write(path, &bytes)
+        self.inner.write(path, &(self.encode)(img)?)
     }
 }
 
@@ -546,9 +566,8 @@ fn apply_palette(look: &crate::look::Look, clips: &mut [ClipFrames]) {
         look.job_palette(&all)
     };
     if let Some(p) = palette {
-        frames
-            .par_iter_mut()
-            .for_each(|f| look.map_to_palette(f, &p));
+        let mapper = look.mapper(&p);
+        frames.par_iter_mut().for_each(|f| mapper.map(f));
     }
 }
 

@@ -7,6 +7,7 @@
 
 use super::palette::Palette;
 use super::Dither;
+use crate::palette::Nearest;
 use image::RgbaImage;
 
 /// Alpha from which a pixel becomes opaque; below it, transparent.
@@ -24,78 +25,78 @@ const BAYER: [[u8; 8]; 8] = [
     [63, 31, 55, 23, 61, 29, 53, 21],
 ];
 
-/// Nearest-colour search with a small direct-mapped memo: the answer is
-/// always the exact nearest colour, the memo only skips repeated searches.
+/// A palette's mapping, built once per job and shared by every frame:
+/// the exact nearest-colour search of [`crate::palette::Nearest`], and for
+/// ordered dithering each Bayer threshold's shifted channel values as a
+/// table, so a pixel costs three lookups and a short search.
 pub struct Mapper<'a> {
     colors: &'a [[u8; 3]],
-    memo: Vec<(u32, u8)>,
-    /// Per-channel amplitude of the ordered dither.
-    spread: f32,
+    near: Nearest,
+    dither: Dither,
+    /// `shifted[t][v]`: channel value `v` moved by Bayer threshold `t`.
+    shifted: Vec<[u8; 256]>,
 }
 
-const MEMO: usize = 4096;
-const EMPTY: u32 = u32::MAX;
-
 impl<'a> Mapper<'a> {
-    pub fn new(palette: &'a Palette) -> Mapper<'a> {
+    pub fn new(palette: &'a Palette, dither: Dither) -> Mapper<'a> {
         let colors = palette.colors();
+        let shifted = if dither == Dither::Ordered {
+            let spread = spread(colors);
+            (0..64)
+                .map(|t| {
+                    let off = ((t as f32 + 0.5) / 64.0 - 0.5) * spread;
+                    std::array::from_fn(|v| (v as f32 + off).round().clamp(0.0, 255.0) as u8)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         Mapper {
             colors,
-            memo: vec![(EMPTY, 0); MEMO],
-            spread: spread(colors),
+            near: Nearest::new(colors),
+            dither,
+            shifted,
         }
     }
 
     /// Index of the palette colour nearest to `c`.
-    pub fn nearest(&mut self, c: [u8; 3]) -> u8 {
-        let key = (c[0] as u32) << 16 | (c[1] as u32) << 8 | c[2] as u32;
-        let slot = (key.wrapping_mul(0x9E37_79B1) >> 20) as usize % MEMO;
-        if self.memo[slot].0 == key {
-            return self.memo[slot].1;
-        }
-        let mut best = (u32::MAX, 0u8);
-        for (i, p) in self.colors.iter().enumerate() {
-            let d: u32 = (0..3)
-                .map(|k| {
-                    let x = c[k] as i32 - p[k] as i32;
-                    (x * x) as u32
-                })
-                .sum();
-            if d < best.0 {
-                best = (d, i as u8);
-            }
-        }
-        self.memo[slot] = (key, best.1);
-        best.1
+    pub fn nearest(&self, c: [u8; 3]) -> u8 {
+        self.near.index(c) as u8
     }
 
     /// Maps `img` in place.
-    pub fn map(&mut self, img: &mut RgbaImage, dither: Dither) {
+    pub fn map(&self, img: &mut RgbaImage) {
         let w = img.width() as usize;
+        if w == 0 {
+            return;
+        }
         let colors = self.colors;
-        match dither {
+        match self.dither {
             Dither::None | Dither::Ordered => {
-                let ordered = dither == Dither::Ordered;
-                for (i, px) in img.pixels_mut().enumerate() {
-                    if px[3] < OPAQUE_FROM {
-                        px.0 = [0, 0, 0, 0];
-                        continue;
+                let ordered = self.dither == Dither::Ordered;
+                let pixels: &mut [u8] = img;
+                for (y, row) in pixels.chunks_exact_mut(w * 4).enumerate() {
+                    let bayer = &BAYER[y % 8];
+                    for (x, px) in row.chunks_exact_mut(4).enumerate() {
+                        if px[3] < OPAQUE_FROM {
+                            px.copy_from_slice(&[0, 0, 0, 0]);
+                            continue;
+                        }
+                        let mut c = [px[0], px[1], px[2]];
+                        if ordered {
+                            let table = &self.shifted[bayer[x % 8] as usize];
+                            c = c.map(|v| table[v as usize]);
+                        }
+                        let p = colors[self.near.index(c)];
+                        px.copy_from_slice(&[p[0], p[1], p[2], 255]);
                     }
-                    let mut c = [px[0], px[1], px[2]];
-                    if ordered {
-                        let t = BAYER[(i / w) % 8][(i % w) % 8] as f32;
-                        let off = ((t + 0.5) / 64.0 - 0.5) * self.spread;
-                        c = c.map(|v| (v as f32 + off).round().clamp(0.0, 255.0) as u8);
-                    }
-                    let p = colors[self.nearest(c) as usize];
-                    px.0 = [p[0], p[1], p[2], 255];
                 }
             }
             Dither::Diffusion => self.diffuse(img),
         }
     }
 
-    fn diffuse(&mut self, img: &mut RgbaImage) {
+    fn diffuse(&self, img: &mut RgbaImage) {
         let (w, h) = (img.width() as usize, img.height() as usize);
         let colors = self.colors;
         let mut err = vec![[0f32; 3]; w * 2];

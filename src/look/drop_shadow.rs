@@ -13,19 +13,24 @@ use tiny_skia::{IntSize, Pixmap, PixmapPaint, Transform};
 /// Puts `s` under `img`.
 pub fn apply(img: &mut RgbaImage, s: &DropShadow) {
     let (w, h) = (img.width() as i64, img.height() as i64);
+    if w == 0 || h == 0 {
+        return;
+    }
     // The box of visible pixels; an empty frame casts nothing, and an
     // opaque frame hides any shadow under it.
     let (mut x0, mut y0, mut x1, mut y1) = (i64::MAX, i64::MAX, -1, -1);
     let mut opaque = true;
-    for (i, p) in img.as_raw().chunks_exact(4).enumerate() {
-        opaque &= p[3] == 255;
-        if p[3] > 0 {
-            let (x, y) = (i as i64 % w, i as i64 / w);
-            x0 = x0.min(x);
-            x1 = x1.max(x);
-            y0 = y0.min(y);
-            y1 = y1.max(y);
-        }
+    for (y, row) in img.as_raw().chunks_exact(w as usize * 4).enumerate() {
+        opaque = opaque && row.chunks_exact(4).all(|p| p[3] == 255);
+        let seen = |p: &[u8]| p[3] > 0;
+        let Some(first) = row.chunks_exact(4).position(seen) else {
+            continue;
+        };
+        let last = row.chunks_exact(4).rposition(seen).unwrap_or(first);
+        x0 = x0.min(first as i64);
+        x1 = x1.max(last as i64);
+        y0 = y0.min(y as i64);
+        y1 = y as i64;
     }
     if x1 < 0 || opaque {
         return;
@@ -46,41 +51,42 @@ pub fn apply(img: &mut RgbaImage, s: &DropShadow) {
     let mut cover = vec![0u8; cw * ch];
     let mut frame = vec![0u8; cw * ch * 4];
     for y in 0..ch {
-        for x in 0..cw {
-            let o = at(x, y);
-            let [r, g, b, a] = [raw[o], raw[o + 1], raw[o + 2], raw[o + 3]];
-            cover[y * cw + x] = a;
-            frame[(y * cw + x) * 4..][..4].copy_from_slice(&[
-                mul255(r, a),
-                mul255(g, a),
-                mul255(b, a),
-                a,
-            ]);
+        let src = &raw[at(0, y)..at(0, y) + cw * 4];
+        let covers = &mut cover[y * cw..(y + 1) * cw];
+        let dst = &mut frame[y * cw * 4..(y + 1) * cw * 4];
+        for ((s, c), d) in src
+            .chunks_exact(4)
+            .zip(covers.iter_mut())
+            .zip(dst.chunks_exact_mut(4))
+        {
+            let a = s[3];
+            *c = a;
+            if a != 0 {
+                d.copy_from_slice(&[mul255(s[0], a), mul255(s[1], a), mul255(s[2], a), a]);
+            }
         }
     }
     blur(&mut cover, cw, ch, s.blur);
     // The tinted shadow, moved by the offset, is the canvas the frame is
-    // drawn over.
+    // drawn over: canvas (x, y) shows cover (x − dx, y − dy).
     let [r, g, b, a] = s.color;
+    let tint: [[u8; 4]; 256] = std::array::from_fn(|v| {
+        let alpha = mul255(v as u8, a);
+        [mul255(r, alpha), mul255(g, alpha), mul255(b, alpha), alpha]
+    });
     let mut canvas = vec![0u8; cw * ch * 4];
-    for y in 0..ch as i64 {
-        let sy = y - dy;
-        if !(0..ch as i64).contains(&sy) {
-            continue;
+    let (cwi, chi) = (cw as i64, ch as i64);
+    let (xa, xb) = (dx.max(0), (cwi + dx).min(cwi));
+    for y in dy.max(0)..(chi + dy).min(chi) {
+        let sy = (y - dy) as usize;
+        if xa >= xb {
+            break;
         }
-        for x in 0..cw as i64 {
-            let sx = x - dx;
-            if !(0..cw as i64).contains(&sx) {
-                continue;
-            }
-            let alpha = mul255(cover[(sy * cw as i64 + sx) as usize], a);
-            let o = (y as usize * cw + x as usize) * 4;
-            canvas[o..o + 4].copy_from_slice(&[
-                mul255(r, alpha),
-                mul255(g, alpha),
-                mul255(b, alpha),
-                alpha,
-            ]);
+        let src = &cover[sy * cw + (xa - dx) as usize..sy * cw + (xb - dx) as usize];
+        let dst =
+            &mut canvas[(y as usize * cw + xa as usize) * 4..(y as usize * cw + xb as usize) * 4];
+        for (&v, d) in src.iter().zip(dst.chunks_exact_mut(4)) {
+            d.copy_from_slice(&tint[v as usize]);
         }
     }
     let (Some(frame), Some(mut canvas)) = (
@@ -98,15 +104,17 @@ pub fn apply(img: &mut RgbaImage, s: &DropShadow) {
         None,
     );
     let out: &mut [u8] = img;
-    for (i, c) in canvas.pixels().iter().enumerate() {
-        let px = if c.alpha() == 0 {
-            [0; 4]
-        } else {
-            let s = c.demultiply();
-            [s.red(), s.green(), s.blue(), s.alpha()]
-        };
-        let o = at(i % cw, i / cw);
-        out[o..o + 4].copy_from_slice(&px);
+    for (y, row) in canvas.pixels().chunks_exact(cw).enumerate() {
+        let dst = &mut out[at(0, y)..at(0, y) + cw * 4];
+        for (c, d) in row.iter().zip(dst.chunks_exact_mut(4)) {
+            let px = if c.alpha() == 0 {
+                [0; 4]
+            } else {
+                let s = c.demultiply();
+                [s.red(), s.green(), s.blue(), s.alpha()]
+            };
+            d.copy_from_slice(&px);
+        }
     }
 }
 

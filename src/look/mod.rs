@@ -220,10 +220,11 @@ impl Look {
         }
     }
 
-    /// Maps `img` to `palette` with this look's dithering.
-    pub fn map_to_palette(&self, img: &mut RgbaImage, palette: &Palette) {
+    /// The mapping to `palette` with this look's dithering, built once
+    /// for every frame of a job.
+    pub fn mapper<'a>(&self, palette: &'a Palette) -> dither::Mapper<'a> {
         let dither = self.palette.as_ref().map_or(Dither::None, |p| p.dither);
-        dither::Mapper::new(palette).map(img, dither);
+        dither::Mapper::new(palette, dither)
     }
 }
 

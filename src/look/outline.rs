@@ -21,20 +21,29 @@ pub fn apply(img: &mut RgbaImage, o: &Outline) {
         return;
     }
     let inside = o.side == OutlineSide::Inside;
-    // Outside lines measure the distance to the silhouette; inside lines
-    // the distance from it to the nearest pixel that is not silhouette
-    // (the frame's border counts as empty).
-    let target: Vec<bool> = img
-        .pixels()
-        .map(|p| (p[3] >= SILHOUETTE_ALPHA) != inside)
-        .collect();
-    // Only pixels within reach of the silhouette's box can change.
+    // Only pixels within reach of the silhouette's box can change, so the
+    // work is done in that box. Outside it every pixel is empty: no target
+    // for outside lines, a target for inside lines (as the frame's border
+    // is), which gives every pixel in the box the distance the whole frame
+    // would.
     let Some((x0, y0, x1, y1)) = bounds(img, o.width as usize + 1) else {
         return;
     };
-    let d2 = distance2_in(&target, w, h, o.width, inside, (x0, y0, x1, y1));
-    let reach = o.width as f32 + 0.5;
+    let (bw, bh) = (x1 - x0 + 1, y1 - y0 + 1);
     let pixels: &mut [u8] = img;
+    let stride = w * 4;
+    // Outside lines measure the distance to the silhouette; inside lines
+    // the distance from it to the nearest pixel that is not silhouette.
+    let mut target = Vec::with_capacity(bw * bh);
+    for y in y0..=y1 {
+        let row = &pixels[y * stride + x0 * 4..y * stride + (x1 + 1) * 4];
+        target.extend(
+            row.chunks_exact(4)
+                .map(|p| (p[3] >= SILHOUETTE_ALPHA) != inside),
+        );
+    }
+    let d2 = distance2(&target, bw, bh, o.width, inside);
+    let reach = o.width as f32 + 0.5;
     for (i, &dist2) in d2.iter().enumerate() {
         if target[i] || dist2 == u32::MAX {
             continue;
@@ -52,7 +61,8 @@ pub fn apply(img: &mut RgbaImage, o: &Outline) {
         if weight <= 0.0 {
             continue;
         }
-        let px = &mut pixels[i * 4..i * 4 + 4];
+        let at = (y0 + i / bw) * stride + (x0 + i % bw) * 4;
+        let px = &mut pixels[at..at + 4];
         let mut line = o.color;
         line[3] = (line[3] as f32 * weight).round() as u8;
         let cur = [px[0], px[1], px[2], px[3]];
@@ -73,14 +83,16 @@ pub fn apply(img: &mut RgbaImage, o: &Outline) {
 fn bounds(img: &RgbaImage, grow: usize) -> Option<(usize, usize, usize, usize)> {
     let (w, h) = (img.width() as usize, img.height() as usize);
     let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
-    for (i, p) in img.as_raw().chunks_exact(4).enumerate() {
-        if p[3] >= SILHOUETTE_ALPHA {
-            let (x, y) = (i % w, i / w);
-            x0 = x0.min(x);
-            x1 = x1.max(x);
-            y0 = y0.min(y);
-            y1 = y1.max(y);
-        }
+    for (y, row) in img.as_raw().chunks_exact(w * 4).enumerate() {
+        let covered = |p: &[u8]| p[3] >= SILHOUETTE_ALPHA;
+        let Some(first) = row.chunks_exact(4).position(covered) else {
+            continue;
+        };
+        let last = row.chunks_exact(4).rposition(covered).unwrap_or(first);
+        x0 = x0.min(first);
+        x1 = x1.max(last);
+        y0 = y0.min(y);
+        y1 = y;
     }
     if x0 == usize::MAX {
         return None;
@@ -93,22 +105,26 @@ fn bounds(img: &RgbaImage, grow: usize) -> Option<(usize, usize, usize, usize)> 
     ))
 }
 
-/// Squared distance from each pixel of the box `(x0, y0, x1, y1)`
-/// (inclusive) to the nearest `true` pixel, or `u32::MAX` beyond
-/// `width + 1` and outside the box; `border_is_target` counts the pixels
-/// around the image as `true`.
-pub fn distance2_in(
+/// Squared distance from each pixel of the `w × h` plane to the nearest
+/// `true` pixel, or `u32::MAX` beyond `width + 1`; `border_is_target`
+/// counts the pixels around the plane as `true`. A row pass finds each
+/// pixel's horizontal distance in its row, then each pixel takes the least
+/// `dy² + dx²` over the rows within reach — done a whole row at a time, so
+/// the inner loop is branch-free.
+pub fn distance2(
     target: &[bool],
     w: usize,
     h: usize,
     width: u32,
     border_is_target: bool,
-    (bx0, by0, bx1, by1): (usize, usize, usize, usize),
 ) -> Vec<u32> {
     let cap = width as usize + 1;
-    // Per row: horizontal distance to the nearest target in that row.
-    let mut row = vec![u32::MAX; w * h];
-    for y in by0.saturating_sub(cap)..(by1 + cap + 1).min(h) {
+    // Farther than anything within reach, small enough that adding dy²
+    // cannot overflow.
+    const FAR: u32 = 1 << 24;
+    // Per row: squared horizontal distance to the nearest target in it.
+    let mut row = vec![FAR; w * h];
+    for y in 0..h {
         let line = &target[y * w..(y + 1) * w];
         let out = &mut row[y * w..(y + 1) * w];
         let mut last: Option<usize> = None;
@@ -122,7 +138,7 @@ pub fn distance2_in(
                 None => usize::MAX,
             };
             if d <= cap {
-                out[x] = d as u32;
+                out[x] = (d * d) as u32;
             }
         }
         let mut next: Option<usize> = None;
@@ -135,42 +151,33 @@ pub fn distance2_in(
                 None if border_is_target => w - x,
                 None => usize::MAX,
             };
-            if d <= cap && (d as u32) < out[x] {
-                out[x] = d as u32;
+            if d <= cap {
+                out[x] = out[x].min((d * d) as u32);
             }
         }
     }
-    let mut d2 = vec![u32::MAX; w * h];
-    if w == 0 || h == 0 {
-        return d2;
-    }
-    for y in by0..=by1.min(h - 1) {
-        for x in bx0..=bx1.min(w - 1) {
-            if target[y * w + x] {
-                d2[y * w + x] = 0;
+    let border = if border_is_target { 0 } else { FAR };
+    let mut d2 = vec![FAR; w * h];
+    for y in 0..h {
+        let best = &mut d2[y * w..(y + 1) * w];
+        for dy in -(cap as i64)..=cap as i64 {
+            let yy = y as i64 + dy;
+            let dy2 = (dy * dy) as u32;
+            if yy < 0 || yy >= h as i64 {
+                for b in best.iter_mut() {
+                    *b = (*b).min(dy2 + border);
+                }
                 continue;
             }
-            let mut best = u32::MAX;
-            for dy in -(cap as i64)..=cap as i64 {
-                let yy = y as i64 + dy;
-                let dy2 = (dy * dy) as u32;
-                if dy2 >= best {
-                    continue;
-                }
-                let dx = if yy < 0 || yy >= h as i64 {
-                    if border_is_target {
-                        0
-                    } else {
-                        continue;
-                    }
-                } else {
-                    row[yy as usize * w + x]
-                };
-                if dx != u32::MAX {
-                    best = best.min(dy2 + dx * dx);
-                }
+            let from = &row[yy as usize * w..(yy as usize + 1) * w];
+            for (b, &r) in best.iter_mut().zip(from) {
+                *b = (*b).min(dy2 + r);
             }
-            d2[y * w + x] = best;
+        }
+        for b in best.iter_mut() {
+            if *b >= FAR {
+                *b = u32::MAX;
+            }
         }
     }
     d2
