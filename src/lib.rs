@@ -225,6 +225,7 @@ pub use inspect::{
     TextureInfo,
 };
 pub use load::file_kind;
+pub use look::passes::encode_depth_png;
 pub use look::passes::{DepthBits, IdBy, Passes};
 pub use look::{
     Dither, DropShadow, GroundShadow, Look, Outline, OutlineSide, Palette, PaletteLook,
@@ -232,7 +233,7 @@ pub use look::{
 };
 pub use map::camera::MAX_PIXELS_PER_TILE;
 pub use map::{Map, MapView, MapViewCamera, Region};
-pub use model::{ExportClip, Model, Sprite};
+pub use model::{ExportClip, Model, PassView, Sprite};
 pub use output::{write_file, write_png};
 pub use render::ViewSpec;
 pub use scene::clip::{Clip, FrameTimes, Step};

@@ -397,6 +397,10 @@ struct LookArgs {
     /// Hard (pixel-art) outline edges instead of anti-aliased ones
     #[arg(long, requires = "outline")]
     outline_hard: bool,
+    /// Inner lines too, where a part of the model passes in front of another by more than
+    /// this fraction (0-1] of the depth the model spans
+    #[arg(long, value_name = "JUMP", requires = "outline")]
+    outline_inner: Option<f32>,
     /// Drop shadow offset in pixels as DX,DY (x right, y down)
     #[arg(long, value_name = "DX,DY", value_parser = parse_offset, allow_hyphen_values = true)]
     drop_shadow: Option<[i32; 2]>,
@@ -435,6 +439,16 @@ struct LookArgs {
         requires = "ground_shadow"
     )]
     shadow_opacity: f32,
+    /// Draw this pass instead of the colours: camera-space normals, depth, or flat ID
+    /// colours (with a legend, OUTPUT_legend.json)
+    #[arg(long, value_enum, value_name = "PASS")]
+    pass: Option<PassArg>,
+    /// Depth pass: bits of the grey PNG
+    #[arg(long, value_name = "BITS", default_value_t = 16, value_parser = clap::builder::TypedValueParser::map(clap::builder::PossibleValuesParser::new(["8", "16"]), |s: String| if s == "8" { 8u8 } else { 16 }), requires = "pass")]
+    depth_bits: u8,
+    /// ID pass: one colour per material or per node
+    #[arg(long, value_enum, default_value = "material", requires = "pass")]
+    id_by: IdByArg,
     /// Ground shadow blur radius in pixels (0-32)
     #[arg(long, value_name = "PIXELS", default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=32), requires = "ground_shadow")]
     shadow_softness: u32,
@@ -446,6 +460,19 @@ enum ShadingArg {
     Flat,
     Unlit,
     Cel,
+}
+
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+enum PassArg {
+    Normal,
+    Depth,
+    Id,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum IdByArg {
+    Material,
+    Node,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -478,6 +505,7 @@ impl LookArgs {
                     kiln::OutlineSide::Outside
                 },
                 hard: self.outline_hard,
+                inner: self.outline_inner,
             }),
             drop_shadow: self.drop_shadow.map(|offset| kiln::DropShadow {
                 offset,
@@ -526,6 +554,13 @@ impl LookArgs {
                 "--shadow-opacity must be in [0, 1], got {}",
                 self.shadow_opacity
             )));
+        }
+        if let Some(j) = self.outline_inner {
+            if !(j.is_finite() && j > 0.0 && j <= 1.0) {
+                return Err(Error::Usage(format!(
+                    "--outline-inner must be in (0, 1], got {j}"
+                )));
+            }
         }
         if self.shading != ShadingArg::Cel && self.rim != 0.0 {
             return Err(Error::Usage("--rim needs --shading cel".into()));
@@ -682,6 +717,9 @@ fn cmd_render(a: RenderArgs) -> Result<(), Error> {
     };
     a.look.check()?;
     let look = a.look.look();
+    if let Some(pass) = a.look.pass {
+        return render_pass(&a, &model, t, &view, pass, &look);
+    }
     let sprite = if look.is_off() {
         model.render(t, a.view.yaw, &view)?
     } else {
@@ -691,6 +729,60 @@ fn cmd_render(a: RenderArgs) -> Result<(), Error> {
     eprintln!(
         "kiln: wrote {} ({width}x{height}, t = {t:.3} s)",
         a.output.display()
+    );
+    Ok(())
+}
+
+/// `kiln render MODEL --pass P`: one frame of a pass, with the ID pass's
+/// legend beside it.
+fn render_pass(
+    a: &RenderArgs,
+    model: &Model,
+    t: f32,
+    view: &ViewSpec,
+    pass: PassArg,
+    look: &kiln::Look,
+) -> Result<(), Error> {
+    if !look.is_off() {
+        return Err(Error::Usage(
+            "--pass draws data, not colours: give it without looks (--outline, --drop-shadow, --palette, --colors, --shading, --ground-shadow)".into(),
+        ));
+    }
+    let by = match a.look.id_by {
+        IdByArg::Material => kiln::IdBy::Material,
+        IdByArg::Node => kiln::IdBy::Node,
+    };
+    let which = match pass {
+        PassArg::Normal => kiln::PassView::Normal,
+        PassArg::Depth => kiln::PassView::Depth,
+        PassArg::Id => kiln::PassView::Id(by),
+    };
+    let sprite = model.render_pass(t, a.view.yaw, view, which)?;
+    if pass == PassArg::Depth {
+        let bits = if a.look.depth_bits == 8 {
+            kiln::DepthBits::Eight
+        } else {
+            kiln::DepthBits::Sixteen
+        };
+        kiln::write_file(&a.output, &kiln::encode_depth_png(&sprite.image, bits)?)?;
+    } else {
+        kiln::write_png(&a.output, &sprite.image)?;
+    }
+    let mut legend = None;
+    if pass == PassArg::Id {
+        let stem = a.output.file_stem().unwrap_or_default().to_string_lossy();
+        let path = a.output.with_file_name(format!("{stem}_legend.json"));
+        kiln::write_file(&path, model.id_legend(by).as_bytes())?;
+        legend = Some(path);
+    }
+    let (w, h) = sprite.image.dimensions();
+    eprintln!(
+        "kiln: wrote {} ({w}x{h}, t = {t:.3} s){}",
+        a.output.display(),
+        legend.map_or(String::new(), |p| format!(
+            " and its legend {}",
+            p.display()
+        ))
     );
     Ok(())
 }

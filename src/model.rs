@@ -23,6 +23,17 @@ pub struct Sprite {
     pub pivot: [f32; 2],
 }
 
+/// Which pass [`Model::render_pass`] draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PassView {
+    /// The sprite normal map.
+    Normal,
+    /// The depth map.
+    Depth,
+    /// Flat colours per material or node.
+    Id(crate::look::passes::IdBy),
+}
+
 /// One animation of an animated glTF export ([`Model::export_animated`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExportClip {
@@ -141,11 +152,7 @@ impl Model {
             yaws: vec![yaw],
             view: *view,
         };
-        let root = match self.spec.animation.root_motion {
-            RootMotion::InPlace => scene::root_motion::root_node(&self.scene),
-            RootMotion::Keep => None,
-        };
-        let Some(root) = root else {
+        if self.root().is_none() {
             let clip = render_clip(&self.scene, &plan, &|| {});
             let image = clip
                 .images
@@ -157,14 +164,8 @@ impl Model {
                 image,
                 pivot: clip.pivot,
             });
-        };
-        let mut posed = pose_frames(&self.scene, &plan.times);
-        let off = scene::root_motion::drawn_offset(&self.scene, root, time);
-        for m in posed.iter_mut().flat_map(|p| p.meshes.iter_mut()) {
-            for v in &mut m.positions {
-                *v -= off;
-            }
         }
+        let posed = self.posed_at(time);
         let cameras = fit(&[posed.as_slice()], &plan);
         let image = render_frames(&self.scene, &posed, &cameras, &plan, &|| {})
             .into_iter()
@@ -175,6 +176,75 @@ impl Model {
             image,
             pivot: pivot(&cameras),
         })
+    }
+
+    /// The node whose travel is taken out of the frames (`root_motion:
+    /// in_place`), if the animation has one.
+    fn root(&self) -> Option<usize> {
+        match self.spec.animation.root_motion {
+            RootMotion::InPlace => scene::root_motion::root_node(&self.scene),
+            RootMotion::Keep => None,
+        }
+    }
+
+    /// The model posed at `time`, in place when its root motion is.
+    fn posed_at(&self, time: f32) -> Vec<crate::scene::PosedModel> {
+        let mut posed = pose_frames(&self.scene, &[time]);
+        if let Some(root) = self.root() {
+            let off = scene::root_motion::drawn_offset(&self.scene, root, time);
+            for m in posed.iter_mut().flat_map(|p| p.meshes.iter_mut()) {
+                for v in &mut m.positions {
+                    *v -= off;
+                }
+            }
+        }
+        posed
+    }
+
+    /// One frame of a pass, framed as [`Model::render`] frames the colour
+    /// image: camera-space normals, depth (a 16-bit value split over red
+    /// and green, nearest = 65535, over the depth this frame spans;
+    /// [`crate::encode_depth_png`] writes it as grey), or flat ID colours
+    /// (see [`Model::id_legend`]). Depth and ID take one sample a pixel.
+    pub fn render_pass(
+        &self,
+        time: f32,
+        yaw: f32,
+        view: &ViewSpec,
+        pass: PassView,
+    ) -> Result<Sprite> {
+        use crate::look::passes::{self, PassKind};
+        view.check()?;
+        let plan = ClipPlan {
+            times: vec![time],
+            yaws: vec![yaw],
+            view: *view,
+        };
+        let posed = self.posed_at(time);
+        let cameras = fit(&[posed.as_slice()], &plan);
+        let kind = match pass {
+            PassView::Normal => PassKind::Normal,
+            PassView::Depth => {
+                let (near, far) = passes::depth_range(&[posed.as_slice()], &cameras);
+                PassKind::Depth { near, far }
+            }
+            PassView::Id(by) => PassKind::Id(by),
+        };
+        let image = passes::render_frames(&self.scene, &posed, &cameras, &plan, kind)
+            .into_iter()
+            .flatten()
+            .next()
+            .ok_or_else(|| crate::Error::Other("no image rendered".into()))?;
+        Ok(Sprite {
+            image,
+            pivot: pivot(&cameras),
+        })
+    }
+
+    /// The ID pass's legend as JSON: the colour and name of every material
+    /// or node, as a recipe's `_id_legend.json`.
+    pub fn id_legend(&self, by: crate::look::passes::IdBy) -> String {
+        crate::look::passes::id_legend(&self.scene, by)
     }
 
     /// As [`Model::render`], with `look` applied: the framing leaves room
@@ -199,7 +269,7 @@ impl Model {
             yaws: vec![yaw],
             view: v,
         };
-        let posed = crate::render::pose_frames(&self.scene, &plan.times);
+        let posed = self.posed_at(time);
         let sets = [posed.as_slice()];
         let cameras = crate::look::frames::fit(&sets, &plan, &look);
         let ground = crate::look::frames::ground_of(&sets);

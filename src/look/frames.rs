@@ -87,6 +87,11 @@ pub fn render_frames(
         background: v.background,
     };
     let frames = posed.len();
+    // Inner lines measure depth jumps against the depth the clip spans.
+    let depth = look
+        .outline
+        .and_then(|o| o.inner)
+        .map(|_| super::passes::depth_range(&[posed], cameras));
     let jobs: Vec<(usize, usize)> = (0..cameras.len())
         .flat_map(|d| (0..frames).map(move |f| (d, f)))
         .collect();
@@ -98,7 +103,16 @@ pub fn render_frames(
                 color: v.light.color,
                 ambient: v.light.ambient,
             };
-            let img = render_one(model, &posed[f], &cameras[d], &light, &opts, look, ground);
+            let img = render_one(
+                model,
+                &posed[f],
+                &cameras[d],
+                &light,
+                &opts,
+                look,
+                ground,
+                depth,
+            );
             tick();
             img
         })
@@ -109,7 +123,9 @@ pub fn render_frames(
         .collect()
 }
 
-/// One frame with every per-frame look.
+/// One frame with every per-frame look; `depth` is the clip's depth range
+/// along the camera, for inner lines.
+#[allow(clippy::too_many_arguments)]
 pub fn render_one(
     model: &Model,
     posed: &PosedModel,
@@ -118,6 +134,7 @@ pub fn render_one(
     opts: &RenderOptions,
     look: &Look,
     ground: f32,
+    depth: Option<(f32, f32)>,
 ) -> RgbaImage {
     let batches = crate::render::batches(model, posed);
     let mut img = raster::render_shaded(&batches, camera, light, opts, look.shading);
@@ -127,6 +144,17 @@ pub fn render_one(
         let shape = ground_shadow::silhouette(model, posed, camera, dir, ground, opts);
         ground_shadow::put_under(&mut img, &shape, gs);
     }
-    look.apply_frame(&mut img);
+    // Depth cannot be averaged: one sample a pixel, on the colour image's
+    // pixel grid.
+    let depth = depth.map(|(near, far)| {
+        let one = RenderOptions {
+            supersample: 1,
+            background: [0, 0, 0, 0],
+            ..*opts
+        };
+        let kind = super::passes::PassKind::Depth { near, far };
+        super::passes::render_one(model, posed, camera, &one, kind)
+    });
+    look.apply_frame_with_depth(&mut img, depth.as_ref());
     img
 }

@@ -87,6 +87,10 @@ pub struct Outline {
     /// Hard pixel edges (every outline pixel fully the colour) instead of
     /// an anti-aliased outer edge.
     pub hard: bool,
+    /// Lines inside the silhouette too, where one part of the model passes
+    /// in front of another: a depth jump larger than this fraction (0..=1)
+    /// of the depth the clip spans from the camera. `None`: no inner lines.
+    pub inner: Option<f32>,
 }
 
 /// A drop shadow: the frame's coverage blurred by `blur` pixels, tinted
@@ -181,9 +185,19 @@ impl Look {
         }
     }
 
-    /// The per-frame looks (outline, drop shadow) on one frame.
+    /// The per-frame looks (outline, drop shadow) on one frame, without
+    /// inner lines (they need the frame's depth: [`Look::apply_frame_with_depth`]).
     pub fn apply_frame(&self, img: &mut RgbaImage) {
+        self.apply_frame_with_depth(img, None);
+    }
+
+    /// The per-frame looks on one frame; `depth` is the frame's depth pass
+    /// (see [`crate::raster::Pass::Depth`]) for the outline's inner lines.
+    pub fn apply_frame_with_depth(&self, img: &mut RgbaImage, depth: Option<&RgbaImage>) {
         if let Some(o) = &self.outline {
+            if let (Some(jump), Some(depth)) = (o.inner, depth) {
+                outline::apply_inner(img, depth, o, jump);
+            }
             outline::apply(img, o);
         }
         if let Some(s) = &self.drop_shadow {

@@ -43,28 +43,17 @@ pub fn apply(img: &mut RgbaImage, o: &Outline) {
         );
     }
     let d2 = distance2(&target, bw, bh, o.width, inside);
-    let reach = o.width as f32 + 0.5;
     for (i, &dist2) in d2.iter().enumerate() {
         if target[i] || dist2 == u32::MAX {
             continue;
         }
-        let d = (dist2 as f32).sqrt();
-        let weight = if o.hard {
-            if d <= o.width as f32 {
-                1.0
-            } else {
-                0.0
-            }
-        } else {
-            (reach - d).clamp(0.0, 1.0)
-        };
+        let weight = line_weight(o, dist2);
         if weight <= 0.0 {
             continue;
         }
         let at = (y0 + i / bw) * stride + (x0 + i % bw) * 4;
         let px = &mut pixels[at..at + 4];
-        let mut line = o.color;
-        line[3] = (line[3] as f32 * weight).round() as u8;
+        let line = with_alpha(o.color, weight);
         let cur = [px[0], px[1], px[2], px[3]];
         let out = if inside {
             // Painted over the model, keeping its coverage.
@@ -76,6 +65,101 @@ pub fn apply(img: &mut RgbaImage, o: &Outline) {
         };
         px.copy_from_slice(&out);
     }
+}
+
+/// Draws `o`'s inner lines on `img`: on the far side of every depth edge,
+/// within `o.width` pixels of it. A depth edge is a pixel of `depth` (the
+/// frame's depth pass, nearer = larger) nearer than one of its four
+/// neighbours by more than `jump` (a fraction of the pass's range); a
+/// pixel gets the line when it is that close to an edge pixel and farther
+/// than it by more than `jump` too, so lines hug the part in front and
+/// never cross it. Painted over the model, keeping its coverage.
+pub fn apply_inner(img: &mut RgbaImage, depth: &RgbaImage, o: &Outline, jump: f32) {
+    let (w, h) = (img.width() as usize, img.height() as usize);
+    if depth.dimensions() != img.dimensions() || w == 0 || h == 0 {
+        return;
+    }
+    let step = (jump.clamp(0.0, 1.0) * 65535.0).round() as i32;
+    let z: Vec<i32> = depth
+        .pixels()
+        .map(|p| {
+            if p[3] == 0 {
+                -1
+            } else {
+                (p[0] as i32) << 8 | p[1] as i32
+            }
+        })
+        .collect();
+    let reach = o.width as i64 + 1;
+    let mut d2 = vec![u32::MAX; w * h];
+    for y in 0..h {
+        for x in 0..w {
+            let zq = z[y * w + x];
+            if zq < 0 {
+                continue;
+            }
+            let far_side = |p: usize| z[p] >= 0 && z[p] < zq - step;
+            let edge = (x > 0 && far_side(y * w + x - 1))
+                || (x + 1 < w && far_side(y * w + x + 1))
+                || (y > 0 && far_side((y - 1) * w + x))
+                || (y + 1 < h && far_side((y + 1) * w + x));
+            if !edge {
+                continue;
+            }
+            for dy in -reach..=reach {
+                let yy = y as i64 + dy;
+                if yy < 0 || yy >= h as i64 {
+                    continue;
+                }
+                for dx in -reach..=reach {
+                    let xx = x as i64 + dx;
+                    if xx < 0 || xx >= w as i64 {
+                        continue;
+                    }
+                    let p = yy as usize * w + xx as usize;
+                    if far_side(p) {
+                        d2[p] = d2[p].min((dx * dx + dy * dy) as u32);
+                    }
+                }
+            }
+        }
+    }
+    let pixels: &mut [u8] = img;
+    for (i, &dist2) in d2.iter().enumerate() {
+        if dist2 == u32::MAX {
+            continue;
+        }
+        let weight = line_weight(o, dist2);
+        if weight <= 0.0 {
+            continue;
+        }
+        let px = &mut pixels[i * 4..i * 4 + 4];
+        let cur = [px[0], px[1], px[2], px[3]];
+        let mut c = over_pixel(with_alpha(o.color, weight), cur);
+        c[3] = cur[3];
+        px.copy_from_slice(&c);
+    }
+}
+
+/// How much of the line colour a pixel `dist2` (squared pixels) from the
+/// line's source takes: all within `width` on hard lines, else a one-pixel
+/// anti-aliased fall-off past it.
+fn line_weight(o: &Outline, dist2: u32) -> f32 {
+    let d = (dist2 as f32).sqrt();
+    if o.hard {
+        if d <= o.width as f32 {
+            1.0
+        } else {
+            0.0
+        }
+    } else {
+        (o.width as f32 + 0.5 - d).clamp(0.0, 1.0)
+    }
+}
+
+fn with_alpha(mut c: [u8; 4], weight: f32) -> [u8; 4] {
+    c[3] = (c[3] as f32 * weight).round() as u8;
+    c
 }
 
 /// The box of pixels at least half covered, grown by `grow` and clipped to

@@ -35,6 +35,7 @@ fn outline(width: u32, side: OutlineSide, hard: bool) -> Look {
             color: [10, 20, 200, 255],
             side,
             hard,
+            inner: None,
         }),
         ..Look::default()
     }
@@ -346,6 +347,10 @@ fn look_keys_are_checked_where_they_are_written() {
     assert!(err("{outline: {side: left}}").contains("unknown variant `left`"));
     assert!(err("{drop_shadow: {offset: [300, 0]}}").contains("-256..=256"));
     assert!(err("{glow: 1}").contains("unknown key `glow`"));
+    assert_eq!(
+        err("{outline: {inner: 0}}"),
+        "r.yaml:4:29: job 'a': `look.outline.inner` must be in (0, 1], got 0"
+    );
 }
 
 #[test]
@@ -392,6 +397,7 @@ fn sample_looks_golden() {
                     color: [30, 16, 40, 255],
                     side: OutlineSide::Inside,
                     hard: true,
+                    inner: None,
                 }),
                 ..Look::default()
             },
@@ -419,6 +425,7 @@ fn sample_looks_golden() {
                     color: [30, 16, 40, 255],
                     side: OutlineSide::Outside,
                     hard: true,
+                    inner: None,
                 }),
                 palette: Some(PaletteLook {
                     source: PaletteSource::File(gpl.as_path().into()),
@@ -471,6 +478,7 @@ fn sample_looks_golden() {
                     color: [30, 16, 40, 255],
                     side: OutlineSide::Outside,
                     hard: false,
+                    inner: None,
                 }),
                 ..Look::default()
             },
@@ -485,6 +493,21 @@ fn sample_looks_golden() {
                     opacity: 0.55,
                     softness: 1,
                     color: [20, 10, 40],
+                }),
+                ..Look::default()
+            },
+        ),
+        (
+            "windmill_outline_inner",
+            &mill,
+            2,
+            Look {
+                outline: Some(Outline {
+                    width: 1,
+                    color: [30, 16, 40, 255],
+                    side: OutlineSide::Outside,
+                    hard: false,
+                    inner: Some(0.05),
                 }),
                 ..Look::default()
             },
@@ -990,5 +1013,155 @@ fn kiln_render_takes_the_look_flags() {
     let bad = common::kiln(&["render", m, "-o", "b.png", "--outline", "9"], &dir);
     assert_eq!(bad.status.code(), Some(2));
     assert!(!dir.join("b.png").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A depth pass image as the depth pass encodes it: `z[i]` (nearer =
+/// larger, 0..=65535) in red (high byte) and green, `None` uncovered.
+fn depth_image(w: u32, h: u32, z: impl Fn(u32, u32) -> Option<u16>) -> RgbaImage {
+    RgbaImage::from_fn(w, h, |x, y| match z(x, y) {
+        Some(v) => image::Rgba([(v >> 8) as u8, v as u8, 0, 255]),
+        None => image::Rgba([0, 0, 0, 0]),
+    })
+}
+
+#[test]
+fn inner_lines_lie_on_the_far_side_of_a_depth_jump_within_their_width() {
+    // A far plate (x 4..36) with a near bar over its middle (x 16..24),
+    // and a gentle slope on the plate that must not draw a line.
+    let (w, h) = (40u32, 20u32);
+    let depth = depth_image(w, h, |x, y| match (x, y) {
+        (16..=23, 2..=17) => Some(60_000),
+        (4..=35, 2..=17) => Some(20_000 + 50 * x as u16),
+        _ => None,
+    });
+    let grey = image::Rgba([128, 128, 128, 255]);
+    let colour = RgbaImage::from_fn(w, h, |x, y| {
+        if depth.get_pixel(x, y)[3] > 0 {
+            grey
+        } else {
+            image::Rgba([0, 0, 0, 0])
+        }
+    });
+    for width in [1u32, 2, 3] {
+        let o = Outline {
+            width,
+            color: [200, 0, 0, 255],
+            side: OutlineSide::Outside,
+            hard: true,
+            inner: Some(0.25),
+        };
+        let mut img = colour.clone();
+        kiln::look::outline::apply_inner(&mut img, &depth, &o, 0.25);
+        for (x, y, p) in img.enumerate_pixels() {
+            // Plate pixels within `width` of the bar's two edge columns.
+            let on_plate =
+                (4..=35).contains(&x) && (2..=17).contains(&y) && !(16..=23).contains(&x);
+            let near_edge = (16 - width..16).contains(&x) || (24..24 + width).contains(&x);
+            if on_plate && near_edge {
+                assert_eq!(
+                    p.0,
+                    [200, 0, 0, 255],
+                    "width {width}: ({x}, {y}) is on the line"
+                );
+            } else {
+                assert_eq!(
+                    p,
+                    colour.get_pixel(x, y),
+                    "width {width}: ({x}, {y}) is off the line"
+                );
+            }
+        }
+        // A jump the bar does not reach draws nothing.
+        let mut none = colour.clone();
+        kiln::look::outline::apply_inner(&mut none, &depth, &o, 0.7);
+        assert_eq!(none, colour);
+    }
+}
+
+#[test]
+fn the_windmills_blades_get_inner_lines_over_the_tower_and_nowhere_outside() {
+    let m = windmill();
+    let v = view(96, 2);
+    let mut plain = outline(1, OutlineSide::Outside, true);
+    let mut inner = plain.clone();
+    if let Some(o) = &mut inner.outline {
+        o.inner = Some(0.05);
+    }
+    // Yaw 0 and a low pitch: the blades turn in front of the tower.
+    let a = m.render_with_look(0.3, 0.0, &v, &plain).unwrap().image;
+    let b = m.render_with_look(0.3, 0.0, &v, &inner).unwrap().image;
+    let mut lined = 0;
+    for (p, q) in a.pixels().zip(b.pixels()) {
+        if p != q {
+            lined += 1;
+            // Inside the silhouette, coverage kept, the line's colour.
+            assert_eq!(p[3], q[3]);
+            assert!(p[3] >= 128, "{p:?}");
+            assert_eq!([q[0], q[1], q[2]], [10, 20, 200]);
+        }
+    }
+    assert!(lined >= 20, "{lined} inner-line pixels");
+    // A jump larger than anything in the frame draws none.
+    if let Some(o) = &mut plain.outline {
+        o.inner = Some(1.0);
+    }
+    assert_eq!(m.render_with_look(0.3, 0.0, &v, &plain).unwrap().image, a);
+}
+
+#[test]
+fn kiln_render_draws_passes() {
+    let dir = tempdir("pass-cli");
+    let model = sample("windmill.rsm2");
+    let m = model.to_str().unwrap();
+    let run = |args: &[&str]| {
+        let mut all = vec!["render", m, "--size", "48x48"];
+        all.extend_from_slice(args);
+        common::kiln(&all, &dir)
+    };
+    let out = run(&["-o", "n.png", "--pass", "normal"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let n = image::open(dir.join("n.png")).unwrap().to_rgba8();
+    // Blue (z toward the viewer) is the largest channel where the model faces the camera.
+    let centre = n.get_pixel(24, 24);
+    assert_eq!(centre[3], 255);
+    assert!(centre[2] > 128, "{centre:?}");
+
+    let out = run(&["-o", "d.png", "--pass", "depth"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let d = image::open(dir.join("d.png")).unwrap();
+    assert!(
+        matches!(d, image::DynamicImage::ImageLumaA16(_)),
+        "{:?}",
+        d.color()
+    );
+    let out = run(&["-o", "d8.png", "--pass", "depth", "--depth-bits", "8"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let d8 = image::open(dir.join("d8.png")).unwrap();
+    assert!(matches!(d8, image::DynamicImage::ImageLumaA8(_)));
+    // The 8-bit map is the 16-bit one rounded.
+    let (d16, d8) = (d.to_luma_alpha16(), d8.to_luma_alpha8());
+    for (p, q) in d16.pixels().zip(d8.pixels()) {
+        assert_eq!(p[1] > 0, q[1] > 0);
+        assert!((p[0] as i32 / 257 - q[0] as i32).abs() <= 1);
+    }
+
+    let out = run(&["-o", "i.png", "--pass", "id", "--id-by", "node"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let legend: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("i_legend.json")).unwrap()).unwrap();
+    let i = image::open(dir.join("i.png")).unwrap().to_rgba8();
+    let drawn = colours(&[i]);
+    let listed = legend.to_string();
+    assert!(drawn.len() >= 2, "{drawn:?}");
+    for c in &drawn {
+        let hex = format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2]);
+        assert!(listed.contains(&hex), "{hex} not in the legend {listed}");
+    }
+
+    let bad = run(&["-o", "x.png", "--pass", "normal", "--outline", "1"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(common::stderr(&bad).contains("--pass draws data"));
+    assert!(!dir.join("x.png").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }

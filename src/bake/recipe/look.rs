@@ -79,6 +79,7 @@ pub(super) struct RawOutline {
     pub(super) color: Option<S<Background>>,
     pub(super) side: Option<S<OutlineSideKey>>,
     pub(super) hard: Option<S<bool>>,
+    pub(super) inner: Option<S<Num>>,
 }
 
 #[derive(Deserialize, Clone, Copy)]
@@ -150,6 +151,10 @@ pub(super) fn resolve_look(
                 _ => OutlineSide::Outside,
             },
             hard: r.hard.as_ref().is_some_and(|h| h.value),
+            inner: match &r.inner {
+                Some(j) => Some(in_range(ctx, &l, "look.outline.inner", j, 0.0, 1.0, true)?),
+                None => None,
+            },
         });
     }
     if let Some(s) = pick(&jl.drop_shadow, &dl.drop_shadow) {
