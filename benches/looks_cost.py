@@ -30,6 +30,7 @@ if not os.path.exists(os.path.join(assets, "knot.rsm")):
 VARIANTS = {
     "plain": None,
     "outline": "{outline: {width: 2}}",
+    "outline_inner": "{outline: {width: 2, inner: 0.05}}",
     "drop_shadow": "{drop_shadow: {offset: [4, 4], blur: 2}}",
     "palette": "{palette: {colors: 16, dither: ordered}}",
     "outline+drop+palette": "{outline: {width: 2}, drop_shadow: {offset: [4, 4], blur: 2}, "
