@@ -41,7 +41,7 @@ impl Mean {
 
     #[inline(always)]
     fn of(self, sum: u32) -> u32 {
-        ((sum + self.half) as u64 * self.m >> 32) as u32
+        (((sum + self.half) as u64 * self.m) >> 32) as u32
     }
 }
 

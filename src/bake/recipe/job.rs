@@ -666,6 +666,17 @@ fn resolve_light(
     })
 }
 
+/// `p` with `_<suffix>` before its extension.
+fn with_suffix(p: &std::path::Path, suffix: &str) -> PathBuf {
+    let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned());
+    let ext = p.extension().map(|e| e.to_string_lossy().into_owned());
+    let name = match ext {
+        Some(e) => format!("{}_{suffix}.{e}", stem.unwrap_or_default()),
+        None => format!("{}_{suffix}", stem.unwrap_or_default()),
+    };
+    p.with_file_name(name)
+}
+
 #[cfg(test)]
 mod tests {
     use crate::bake::recipe::{Recipe, RecipeError};
@@ -703,15 +714,4 @@ mod tests {
             "r.yaml:4:19: job 'a': `camera.fov` must be in [1, 170], got 171"
         );
     }
-}
-
-/// `p` with `_<suffix>` before its extension.
-fn with_suffix(p: &std::path::Path, suffix: &str) -> PathBuf {
-    let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned());
-    let ext = p.extension().map(|e| e.to_string_lossy().into_owned());
-    let name = match ext {
-        Some(e) => format!("{}_{suffix}.{e}", stem.unwrap_or_default()),
-        None => format!("{}_{suffix}", stem.unwrap_or_default()),
-    };
-    p.with_file_name(name)
 }
