@@ -31,16 +31,47 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// How hard PNG outputs are compressed (a recipe's `png: { compression }`).
+/// Every level is deterministic; only size and time differ (README,
+/// "Benchmarks").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PngCompression {
+    /// fdeflate's PNG-tuned deflate: several times quicker, files somewhat
+    /// larger.
+    Fast,
+    /// zlib-style deflate at a balanced level.
+    #[default]
+    Default,
+    /// The strongest deflate level: slower, a little smaller.
+    Best,
+}
+
+impl PngCompression {
+    fn level(self) -> png::Compression {
+        match self {
+            PngCompression::Fast => png::Compression::Fast,
+            PngCompression::Default => png::Compression::Balanced,
+            PngCompression::Best => png::Compression::High,
+        }
+    }
+}
+
 /// Encodes a straight-alpha RGBA image as PNG. Deterministic: fixed
 /// compression settings, no timestamps or text chunks.
 /// Fails only for images PNG cannot hold (zero width or height).
 pub fn encode_png(img: &image::RgbaImage) -> Result<Vec<u8>> {
+    encode_png_with(img, PngCompression::Default)
+}
+
+/// [`encode_png`] at a chosen compression.
+pub fn encode_png_with(img: &image::RgbaImage, compression: PngCompression) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     {
         let mut enc = png::Encoder::new(&mut out, img.width(), img.height());
         enc.set_color(png::ColorType::Rgba);
         enc.set_depth(png::BitDepth::Eight);
-        enc.set_compression(png::Compression::Balanced);
+        enc.set_compression(compression.level());
         let fail = |e: png::EncodingError| {
             Error::Other(format!(
                 "PNG encoding of a {}x{} image: {e}",
@@ -60,10 +91,12 @@ pub fn encode_png(img: &image::RgbaImage) -> Result<Vec<u8>> {
 /// [`encode_png`]. Decoding gives back exactly `img`. Entries are numbered
 /// in the order colours first appear, at the fewest bits a pixel that holds
 /// them (1, 2, 4 or 8), so the bytes depend only on the pixels.
-pub fn encode_png_indexed(img: &image::RgbaImage) -> Result<Vec<u8>> {
+pub fn encode_png_indexed(img: &image::RgbaImage, compression: PngCompression) -> Result<Vec<u8>> {
     match index_colors(img) {
-        Some((palette, indices)) => encode_indexed(img.width(), img.height(), &palette, &indices),
-        None => encode_png(img),
+        Some((palette, indices)) => {
+            encode_indexed(img.width(), img.height(), &palette, &indices, compression)
+        }
+        None => encode_png_with(img, compression),
     }
 }
 
@@ -110,7 +143,13 @@ fn index_colors(img: &image::RgbaImage) -> Option<(Vec<[u8; 4]>, Vec<u8>)> {
     Some((palette, indices))
 }
 
-fn encode_indexed(w: u32, h: u32, palette: &[[u8; 4]], indices: &[u8]) -> Result<Vec<u8>> {
+fn encode_indexed(
+    w: u32,
+    h: u32,
+    palette: &[[u8; 4]],
+    indices: &[u8],
+    compression: PngCompression,
+) -> Result<Vec<u8>> {
     let bits: u32 = match palette.len() {
         0..=2 => 1,
         3..=4 => 2,
@@ -152,7 +191,7 @@ fn encode_indexed(w: u32, h: u32, palette: &[[u8; 4]], indices: &[u8]) -> Result
         if let Some(last) = palette.iter().rposition(|c| c[3] != 255) {
             enc.set_trns(palette[..=last].iter().map(|c| c[3]).collect::<Vec<u8>>());
         }
-        enc.set_compression(png::Compression::Balanced);
+        enc.set_compression(compression.level());
         let fail = |e: png::EncodingError| {
             Error::Other(format!("PNG encoding of a {w}x{h} indexed image: {e}"))
         };
@@ -175,7 +214,7 @@ pub fn write_png(path: &Path, img: &image::RgbaImage) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::encode_png_indexed;
+    use super::{encode_png_indexed, PngCompression};
     use image::{Rgba, RgbaImage};
 
     fn decode(bytes: &[u8]) -> RgbaImage {
@@ -194,7 +233,7 @@ mod tests {
                     Rgba([(k * 3) as u8, (k * 5) as u8, 255 - k as u8, 255])
                 }
             });
-            let bytes = encode_png_indexed(&img).unwrap();
+            let bytes = encode_png_indexed(&img, PngCompression::Default).unwrap();
             // Colour type 3 (indexed) in IHDR, byte 25.
             let indexed = colours < 256;
             assert_eq!(bytes[25] == 3, indexed, "{colours} colours");
@@ -204,7 +243,7 @@ mod tests {
         for odd in [Rgba([9, 9, 9, 128]), Rgba([9, 9, 9, 0])] {
             let mut img = RgbaImage::from_pixel(4, 4, Rgba([1, 2, 3, 255]));
             img.put_pixel(2, 2, odd);
-            let bytes = encode_png_indexed(&img).unwrap();
+            let bytes = encode_png_indexed(&img, PngCompression::Fast).unwrap();
             assert_eq!(bytes[25], 6);
             assert_eq!(decode(&bytes), img);
         }

@@ -639,6 +639,10 @@ fn describe(work: Work) -> String {
             }
             j.output.sites.clear();
             let mut text = format!("{j:?}");
+            // Likewise a job at the default PNG compression.
+            if j.png == crate::output::PngCompression::Default {
+                text = text.replacen(", png: Default", "", 1);
+            }
             // A job without looks keeps the key it had before looks existed,
             // so upgrading kiln does not rebake it (`look` is the last field).
             if j.look.is_off() {

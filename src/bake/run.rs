@@ -440,15 +440,18 @@ fn render_and_write(
     apply_palette(look, &mut rendered);
     // Frames mapped to a palette are written as indexed PNGs: the same
     // pixels in a quarter of the bytes or less, deflated that much faster.
-    let indexed = PngSink {
+    let compression = job.png;
+    let indexed = |img: &image::RgbaImage| crate::output::encode_png_indexed(img, compression);
+    let rgba = |img: &image::RgbaImage| crate::output::encode_png_with(img, compression);
+    let images = PngSink {
         inner: sink,
-        encode: &crate::output::encode_png_indexed,
+        encode: if look.palette.is_some() {
+            &indexed
+        } else {
+            &rgba
+        },
     };
-    let images: &dyn Sink = if look.palette.is_some() {
-        &indexed
-    } else {
-        sink
-    };
+    let images: &dyn Sink = &images;
     let mut files = super::write_outputs(job, &rendered, images)?;
     files.extend(super::ro_sprite::write(job, &rendered, sink)?);
     if look.passes.any() {

@@ -1165,3 +1165,41 @@ fn kiln_render_draws_passes() {
     assert!(!dir.join("x.png").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn png_compression_changes_bytes_never_pixels() {
+    let dir = tempdir("png-compression");
+    let model = sample("windmill.rsm2");
+    let mut sizes = Vec::new();
+    let mut sheets = Vec::new();
+    for level in ["fast", "default", "best"] {
+        let recipe = dir.join(format!("{level}.yaml"));
+        std::fs::write(
+            &recipe,
+            format!(
+                "jobs:\n  - name: mill\n    model: '{}'\n    size: 64x64\n    directions: 4\n    clip: {{frames: 6}}\n    png: {{compression: {level}}}\n    output: {{dir: {level}, sheet: 'mill.png', gif: false}}\n",
+                model.display()
+            ),
+        )
+        .unwrap();
+        let report = kiln::bake_files(&[&recipe], &BakeOptions::default(), &NoProgress).unwrap();
+        assert_eq!(report.failed(), 0, "{level}: {:?}", report.jobs);
+        let bytes = std::fs::read(dir.join(level).join("mill.png")).unwrap();
+        sizes.push(bytes.len());
+        sheets.push(image::load_from_memory(&bytes).unwrap().to_rgba8());
+    }
+    assert_eq!(sheets[0], sheets[1]);
+    assert_eq!(sheets[1], sheets[2]);
+    // Fast is larger than the deflate levels; best is no larger than default.
+    assert!(sizes[0] > sizes[1] && sizes[2] <= sizes[1], "{sizes:?}");
+    let err = kiln::Recipe::from_str(
+        "jobs:\n  - name: a\n    model: a.rsm\n    png: {compression: tiny}\n",
+        Path::new("r.yaml"),
+    )
+    .map(|_| ())
+    .unwrap_err()
+    .to_string();
+    assert!(err.starts_with("r.yaml:4:"), "{err}");
+    assert!(err.contains("unknown variant `tiny`"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -57,6 +57,8 @@ pub struct Job {
     pub output: Outputs,
     /// How it bakes into a client sprite (`output.ro_sprite`).
     pub client_sprite: super::client_sprite::ClientSpriteSpec,
+    /// How hard its PNG sheets and frames are compressed (`png:`).
+    pub png: crate::output::PngCompression,
     /// Outline, drop shadow and palette applied to every frame; all off
     /// unless the recipe's `look:` sets them.
     pub look: crate::look::Look,
@@ -282,6 +284,12 @@ pub(super) fn resolve_job(
         &clips,
     )?;
     let look = super::look::resolve_look(ctx, lab, j, d, output.sheet.is_some())?;
+    let png = j
+        .png
+        .as_ref()
+        .or(d.png.as_ref())
+        .and_then(|p| p.value.compression.as_ref())
+        .map_or_else(Default::default, |c| c.value);
 
     Ok(Job {
         name: name.to_string(),
@@ -315,6 +323,7 @@ pub(super) fn resolve_job(
         pack,
         output,
         client_sprite,
+        png,
         look,
     })
 }

@@ -49,6 +49,13 @@ pub(super) struct RawJob {
     pub(super) output: Option<RawOutput>,
     pub(super) client_sprite: Option<S<super::client_sprite::RawClientSprite>>,
     pub(super) look: Option<S<super::look::RawLook>>,
+    pub(super) png: Option<S<RawPng>>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawPng {
+    pub(super) compression: Option<S<crate::output::PngCompression>>,
 }
 
 #[derive(Deserialize, Clone)]
