@@ -142,6 +142,8 @@ pub mod output;
 #[cfg(not(feature = "internals"))]
 mod output;
 
+mod parallel_png;
+
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod palette;

@@ -37,23 +37,28 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PngCompression {
-    /// fdeflate's PNG-tuned deflate: several times quicker, files somewhat
-    /// larger.
+    /// Deflate level 1: quicker, files larger.
     Fast,
-    /// zlib-style deflate at a balanced level.
+    /// Deflate level 6.
     #[default]
     Default,
-    /// The strongest deflate level: slower, a little smaller.
+    /// Deflate level 9: slower, a little smaller.
     Best,
 }
 
 impl PngCompression {
-    fn level(self) -> png::Compression {
+    /// The zlib level: 1 (fast), 6 (default, the png crate's "balanced"),
+    /// 9 (best).
+    pub fn zlib_level(self) -> u8 {
         match self {
-            PngCompression::Fast => png::Compression::Fast,
-            PngCompression::Default => png::Compression::Balanced,
-            PngCompression::Best => png::Compression::High,
+            PngCompression::Fast => 1,
+            PngCompression::Default => 6,
+            PngCompression::Best => 9,
         }
+    }
+
+    fn level(self) -> png::DeflateCompression {
+        png::DeflateCompression::Level(self.zlib_level())
     }
 }
 
@@ -65,13 +70,18 @@ pub fn encode_png(img: &image::RgbaImage) -> Result<Vec<u8>> {
 }
 
 /// [`encode_png`] at a chosen compression.
+/// Images of [`crate::parallel_png::PARALLEL_FROM`] bytes or more (big
+/// sheets) are deflated in bands on every core.
 pub fn encode_png_with(img: &image::RgbaImage, compression: PngCompression) -> Result<Vec<u8>> {
+    if img.as_raw().len() >= crate::parallel_png::PARALLEL_FROM {
+        return crate::parallel_png::encode_rgba(img, compression.zlib_level() as u32);
+    }
     let mut out = Vec::new();
     {
         let mut enc = png::Encoder::new(&mut out, img.width(), img.height());
         enc.set_color(png::ColorType::Rgba);
         enc.set_depth(png::BitDepth::Eight);
-        enc.set_compression(compression.level());
+        enc.set_deflate_compression(compression.level());
         let fail = |e: png::EncodingError| {
             Error::Other(format!(
                 "PNG encoding of a {}x{} image: {e}",
@@ -191,7 +201,7 @@ fn encode_indexed(
         if let Some(last) = palette.iter().rposition(|c| c[3] != 255) {
             enc.set_trns(palette[..=last].iter().map(|c| c[3]).collect::<Vec<u8>>());
         }
-        enc.set_compression(compression.level());
+        enc.set_deflate_compression(compression.level());
         let fail = |e: png::EncodingError| {
             Error::Other(format!("PNG encoding of a {w}x{h} indexed image: {e}"))
         };
