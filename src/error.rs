@@ -74,6 +74,7 @@ impl Error {
         })
     }
 
+    /// An I/O error on `path`.
     pub fn io(path: &Path, source: std::io::Error) -> Self {
         Error::Io {
             path: path.to_path_buf(),

@@ -261,7 +261,9 @@ mod tests {
 
     #[test]
     fn checksums_combine_as_one_pass_over_the_whole() {
-        let data: Vec<u8> = (0..100_000u32).map(|i| (i * 7 ^ i >> 3) as u8).collect();
+        let data: Vec<u8> = (0..100_000u32)
+            .map(|i| ((i * 7) ^ (i >> 3)) as u8)
+            .collect();
         for cut in [0, 1, 5551, 5552, 5553, 65_521, 99_999, 100_000] {
             let (x, y) = data.split_at(cut);
             assert_eq!(

@@ -13,7 +13,7 @@
 use image::RgbaImage;
 use std::borrow::Cow;
 
-pub use crate::palette::{Palette, MAX_COLORS, TRANSPARENT};
+pub use crate::palette::{Palette, TRANSPARENT};
 
 /// Alpha below this is transparent in a GIF (which has only on/off alpha).
 pub const ALPHA_CUTOFF: u8 = 128;
@@ -105,6 +105,7 @@ pub fn encode_timed(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::palette::MAX_COLORS;
 
     #[test]
     fn delays_round_and_clamp() {

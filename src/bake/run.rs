@@ -336,7 +336,8 @@ fn check_layout(job: &Job, clips: &[PlannedClip]) -> std::result::Result<(), Str
 }
 
 /// Renders a planned job, framed on its own frames, and hands its outputs
-/// to `sink`.
+/// to `sink` (for kiln's tests; a bake goes through [`run_framed`]).
+#[cfg(feature = "internals")]
 pub fn run_planned(
     job: &Job,
     plan: &JobPlan,

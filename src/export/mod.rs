@@ -9,7 +9,7 @@
 pub mod gltf;
 pub mod obj;
 
-pub use gltf::{write_animated_glb, write_glb, ClipInput, GltfReport};
+pub use gltf::write_glb;
 pub use obj::write_obj;
 
 use crate::error::{Error, Result};

@@ -22,7 +22,6 @@ use crate::scene::{Mesh, Model};
 use glam::{Affine2, Mat4, Quat, Vec2, Vec3};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
-use std::path::Path;
 
 const POINTER: &str = "KHR_animation_pointer";
 
@@ -63,13 +62,6 @@ pub struct GltfReport {
     pub animations: Vec<AnimationReport>,
     /// Notes for the user, each once.
     pub notes: Vec<String>,
-}
-
-/// Writes the clips' model and animations as a `.glb` (atomically).
-pub fn write_animated_glb(clips: &[ClipInput], path: &Path) -> Result<GltfReport> {
-    let (bytes, report) = animated_glb_bytes(clips)?;
-    crate::output::write_atomic(path, &bytes)?;
-    Ok(report)
 }
 
 /// A node of the output, before it becomes JSON.
