@@ -212,6 +212,7 @@ pub use bake::state::STATE_FILE;
 pub use bake::{
     bake, bake_files, BakeOptions, BakeReport, JobKind, JobOutcome, JobReport, JobStatus,
     NoProgress, OutputMode, OutputRecord, OutputStatus, Progress, Recipe, RecipeError, Shard,
+    DEFAULT_MEMORY_LIMIT,
 };
 pub use camera::{Framing, LightSpace, LightSpec, Projection};
 pub use client_sprite::{compose::Bounds as SpriteBounds, ClientSprite};

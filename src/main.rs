@@ -109,6 +109,35 @@ struct BakeArgs {
     /// Remove files an earlier bake of a job wrote and this one does not (as `output: { prune: true }`)
     #[arg(long)]
     prune: bool,
+    /// Memory a job's rendered frames and sheet may take at once, e.g. 512M, 8G
+    /// (default 4G); a job needing more fails before rendering
+    #[arg(long = "memory-limit", value_name = "SIZE", value_parser = parse_bytes)]
+    memory_limit: Option<u64>,
+}
+
+/// A byte count with an optional binary suffix: 1048576, 512K, 64M, 4G,
+/// 1T (also 64MiB or 64MB, both meaning 64 × 2²⁰).
+fn parse_bytes(s: &str) -> std::result::Result<u64, String> {
+    let t = s.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (digits, unit) = t.split_at(split);
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("'{s}' is not a size such as 512M or 4G"))?;
+    let shift = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        "T" | "TB" | "TIB" => 40,
+        other => {
+            return Err(format!(
+                "unknown unit '{other}' in '{s}' (use K, M, G or T)"
+            ))
+        }
+    };
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| format!("'{s}' is too large"))
 }
 
 #[derive(Args)]
@@ -1126,6 +1155,7 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
         cache: a.cache.clone(),
         shard: a.shard,
         prune: a.prune,
+        memory_limit: a.memory_limit,
         ..BakeOptions::default()
     };
     let report = match kiln::bake(&recipes, &options, &progress) {

@@ -38,7 +38,17 @@ pub struct BakeOptions {
     /// Remove, after each job, the files an earlier bake of it wrote and
     /// this one did not (as every job's `output.prune`).
     pub prune: bool,
+    /// Bytes a job's images may take in memory at once (its rendered
+    /// frames, the sheet made from them and a pass's); a job needing more
+    /// fails before it renders. `None` is [`DEFAULT_MEMORY_LIMIT`].
+    pub memory_limit: Option<u64>,
 }
+
+/// The memory a job's images may take unless [`BakeOptions::memory_limit`]
+/// says otherwise: 4 GiB, far more than a sprite bake needs (480 frames of
+/// 256² and their sheet take 252 MB) and less than takes a small machine
+/// down.
+pub const DEFAULT_MEMORY_LIMIT: u64 = 4 << 30;
 
 /// One of `count` deterministic, cost-balanced parts of a bake's jobs: N
 /// machines baking shards 1..=N of the same recipes together write exactly
@@ -526,6 +536,9 @@ fn one(
                 let report = planned.report_without_rendering(work, dir, &outputs);
                 return prune(options, work, report, every_job, sink.as_ref());
             }
+        }
+        if let (Planned::Job(plan), Work::Job(j)) = (&planned, work) {
+            plan.check_memory(j, options.memory_limit.unwrap_or(DEFAULT_MEMORY_LIMIT))?;
         }
         let keep = (mode == OutputMode::Write).then_some(cache).flatten();
         let recorder = Recorder::new(sink.as_ref(), dir, keep);

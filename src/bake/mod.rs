@@ -39,7 +39,7 @@ pub mod timing;
 
 pub use batch::{
     bake, bake_files, BakeOptions, BakeReport, JobKind, JobOutcome, JobStatus, NoProgress,
-    OutputMode, Progress, Shard,
+    OutputMode, Progress, Shard, DEFAULT_MEMORY_LIMIT,
 };
 pub use outputs::write_outputs;
 pub use recipe::{Recipe, RecipeError};

@@ -83,6 +83,49 @@ pub struct JobPlan {
 
 impl JobPlan {
     /// Images the job will render (for progress bars).
+    /// Bytes of the images the job holds at once: every rendered frame
+    /// (sheets, GIFs and per-frame PNGs are made from all of them), the
+    /// sheet made from them (counted as large as the frames together: the
+    /// grid's size), and with passes one pass's frames and sheet on top.
+    /// Encoders' working memory, a few frames' worth per thread, comes on
+    /// top.
+    pub fn image_bytes(&self, job: &Job) -> u64 {
+        let frame = job.view.width as u64 * job.view.height as u64 * 4;
+        let frames = (self.images() as u64).saturating_mul(frame);
+        let sheet = if job.output.sheet.is_some() {
+            frames
+        } else {
+            0
+        };
+        let sets = if self.look.passes.any() { 2 } else { 1 };
+        frames.saturating_add(sheet).saturating_mul(sets)
+    }
+
+    /// Refuses, before anything is rendered, a job whose images would not
+    /// fit in `limit` bytes ([`JobPlan::image_bytes`]).
+    pub fn check_memory(&self, job: &Job, limit: u64) -> Result<()> {
+        let need = self.image_bytes(job);
+        if need <= limit {
+            return Ok(());
+        }
+        let sheet = if job.output.sheet.is_some() {
+            " and the sheet made from them"
+        } else {
+            ""
+        };
+        Err(Error::Other(format!(
+            "job '{}': its {} images of {}x{}{sheet} need {} in memory at once, more than the \
+             memory limit of {}; render fewer frames or directions or a smaller size, or raise \
+             the limit (kiln bake --memory-limit)",
+            job.name,
+            self.images(),
+            job.view.width,
+            job.view.height,
+            human_bytes(need),
+            human_bytes(limit),
+        )))
+    }
+
     pub fn images(&self) -> usize {
         if !self.renders {
             return 0;
@@ -650,4 +693,21 @@ fn screen_delta(cam: &Camera, w: u32, h: u32, d: Vec3) -> [f32; 2] {
         round((b.x - a.x) * w as f32 * 0.5),
         round(-(b.y - a.y) * h as f32 * 0.5),
     ]
+}
+
+/// `n` bytes for a message, in the binary units `--memory-limit` takes:
+/// "512 MiB", "1.5 GiB".
+fn human_bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = n as f64;
+    let mut unit = 0;
+    while v >= 1024.0 && unit + 1 < UNITS.len() {
+        v /= 1024.0;
+        unit += 1;
+    }
+    match unit {
+        0 => format!("{n} bytes"),
+        _ if v < 10.0 => format!("{v:.1} {}", UNITS[unit]),
+        _ => format!("{v:.0} {}", UNITS[unit]),
+    }
 }

@@ -137,6 +137,65 @@ fn a_failing_job_does_not_stop_the_others() {
 }
 
 #[test]
+fn a_job_over_the_memory_limit_fails_before_rendering() {
+    let dir = tempdir("memory");
+    // 8 directions × 64 frames of 8192² (antialias 4, per-frame PNGs) would
+    // hold 128 GiB of frames; the small job beside it fits.
+    let body = format!(
+        "jobs:\n  - name: huge\n    model: {m}\n    size: 8192x8192\n    antialias: 4\n    directions: 8\n    clip: {{ frames: 64 }}\n    output: {{ dir: out/huge, sheet: false, gif: false, frames: \"f_{{dir}}_{{frame}}.png\" }}\n  - name: small\n    model: {m}\n    size: 32x32\n    directions: 2\n    clip: {{ frames: 2 }}\n    output: {{ dir: out/small }}\n",
+        m = samples().join("beacon.rsm").display()
+    );
+    let r = recipe(&dir, &body);
+    let o = kiln(&["bake", r.to_str().unwrap()], &dir);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("job 'huge': its 512 images of 8192x8192 need 128 GiB in memory at once, more than the memory limit of 4.0 GiB"),
+        "{err}"
+    );
+    assert!(err.contains("--memory-limit"), "{err}");
+    assert!(
+        !dir.join("out/huge").exists(),
+        "nothing rendered or written"
+    );
+    assert!(dir.join("out/small/small.png").is_file());
+
+    // The limit is the user's: the small job's 2 × 2 frames of 32² and its
+    // sheet take 32 KiB.
+    let run = |limit: &str| {
+        kiln(
+            &[
+                "bake",
+                r.to_str().unwrap(),
+                "--only",
+                "small",
+                "--force",
+                "--memory-limit",
+                limit,
+            ],
+            &dir,
+        )
+    };
+    let o = run("31K");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("job 'small': its 4 images of 32x32 and the sheet made from them need 32 KiB in memory at once, more than the memory limit of 31 KiB"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run("32K");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run("lots");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("not a size such as 512M or 4G"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn recipe_errors_exit_2_with_line_and_column() {
     let dir = tempdir("usage");
     let r = recipe(
