@@ -160,32 +160,49 @@ pub fn render_frames(
     plan: &ClipPlan,
     tick: &(dyn Fn() + Sync),
 ) -> Vec<Vec<image::RgbaImage>> {
+    let opts = render_options(plan);
+    every_view(cameras.len(), posed.len(), |d, f| {
+        let img = render_posed(model, &posed[f], &cameras[d], &light_for(plan, d), &opts);
+        tick();
+        img
+    })
+}
+
+/// The raster options of `plan`'s frames.
+pub fn render_options(plan: &ClipPlan) -> RenderOptions {
     let v = &plan.view;
-    let opts = RenderOptions {
+    RenderOptions {
         width: v.width,
         height: v.height,
         supersample: v.antialias,
         background: v.background,
-    };
-    let frames = posed.len();
-    let jobs: Vec<(usize, usize)> = (0..cameras.len())
+    }
+}
+
+/// The job's light as seen from direction `d` of `plan`.
+pub fn light_for(plan: &ClipPlan, d: usize) -> Light {
+    let v = &plan.view;
+    Light {
+        direction: v.light.world_direction(plan.yaws[d]),
+        color: v.light.color,
+        ambient: v.light.ambient,
+    }
+}
+
+/// `draw(d, f)` for every direction `d` and frame `f`, in parallel:
+/// `[direction][frame]`. The images land in place whatever order the
+/// threads finish in.
+pub fn every_view(
+    directions: usize,
+    frames: usize,
+    draw: impl Fn(usize, usize) -> image::RgbaImage + Sync,
+) -> Vec<Vec<image::RgbaImage>> {
+    let jobs: Vec<(usize, usize)> = (0..directions)
         .flat_map(|d| (0..frames).map(move |f| (d, f)))
         .collect();
-    let rendered: Vec<image::RgbaImage> = jobs
-        .par_iter()
-        .map(|&(d, f)| {
-            let light = Light {
-                direction: v.light.world_direction(plan.yaws[d]),
-                color: v.light.color,
-                ambient: v.light.ambient,
-            };
-            let img = crate::render::render_posed(model, &posed[f], &cameras[d], &light, &opts);
-            tick();
-            img
-        })
-        .collect();
+    let rendered: Vec<image::RgbaImage> = jobs.par_iter().map(|&(d, f)| draw(d, f)).collect();
     let mut it = rendered.into_iter();
-    (0..cameras.len())
+    (0..directions)
         .map(|_| it.by_ref().take(frames).collect())
         .collect()
 }

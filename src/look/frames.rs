@@ -9,7 +9,6 @@ use crate::render::ClipPlan;
 use crate::scene::{Model, PosedModel};
 use glam::Vec3;
 use image::RgbaImage;
-use rayon::prelude::*;
 
 /// One camera per direction of `plan`, fitted around every posed frame and,
 /// with a ground shadow, around where the shadow can fall too.
@@ -79,48 +78,27 @@ pub fn render_frames(
     ground: f32,
     tick: &(dyn Fn() + Sync),
 ) -> Vec<Vec<RgbaImage>> {
-    let v = &plan.view;
-    let opts = RenderOptions {
-        width: v.width,
-        height: v.height,
-        supersample: v.antialias,
-        background: v.background,
-    };
-    let frames = posed.len();
+    let opts = crate::render::render_options(plan);
     // Inner lines measure depth jumps against the depth the clip spans.
     let depth = look
         .outline
         .and_then(|o| o.inner)
         .map(|_| super::passes::depth_range(&[posed], cameras));
-    let jobs: Vec<(usize, usize)> = (0..cameras.len())
-        .flat_map(|d| (0..frames).map(move |f| (d, f)))
-        .collect();
-    let rendered: Vec<RgbaImage> = jobs
-        .par_iter()
-        .map(|&(d, f)| {
-            let light = Light {
-                direction: v.light.world_direction(plan.yaws[d]),
-                color: v.light.color,
-                ambient: v.light.ambient,
-            };
-            let img = render_one(
-                model,
-                &posed[f],
-                &cameras[d],
-                &light,
-                &opts,
-                look,
-                ground,
-                depth,
-            );
-            tick();
-            img
-        })
-        .collect();
-    let mut it = rendered.into_iter();
-    (0..cameras.len())
-        .map(|_| it.by_ref().take(frames).collect())
-        .collect()
+    crate::render::every_view(cameras.len(), posed.len(), |d, f| {
+        let light = crate::render::light_for(plan, d);
+        let img = render_one(
+            model,
+            &posed[f],
+            &cameras[d],
+            &light,
+            &opts,
+            look,
+            ground,
+            depth,
+        );
+        tick();
+        img
+    })
 }
 
 /// One frame with every per-frame look; `depth` is the clip's depth range

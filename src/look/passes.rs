@@ -22,7 +22,6 @@ use crate::render::ClipPlan;
 use crate::scene::{AlphaMode, Model, PosedModel};
 use glam::Vec3;
 use image::RgbaImage;
-use rayon::prelude::*;
 
 /// Which passes a job writes; the default writes none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -135,18 +134,9 @@ pub fn render_frames(
         },
         background: [0, 0, 0, 0],
     };
-    let frames = posed.len();
-    let jobs: Vec<(usize, usize)> = (0..cameras.len())
-        .flat_map(|d| (0..frames).map(move |f| (d, f)))
-        .collect();
-    let rendered: Vec<RgbaImage> = jobs
-        .par_iter()
-        .map(|&(d, f)| render_one(model, &posed[f], &cameras[d], &opts, kind))
-        .collect();
-    let mut it = rendered.into_iter();
-    (0..cameras.len())
-        .map(|_| it.by_ref().take(frames).collect())
-        .collect()
+    crate::render::every_view(cameras.len(), posed.len(), |d, f| {
+        render_one(model, &posed[f], &cameras[d], &opts, kind)
+    })
 }
 
 /// One pass image of one frame.
