@@ -8,6 +8,7 @@ use super::sink::Sink;
 use crate::error::{Error, Result};
 use crate::scene::clip::FrameTimes;
 use image::RgbaImage;
+use rayon::prelude::*;
 use std::path::{Component, Path, PathBuf};
 
 /// One clip's rendered frames and what the metadata says about them.
@@ -58,6 +59,9 @@ impl ClipFrames {
     }
 }
 
+/// Frame PNGs encoded at once before they are written.
+const ENCODE_BATCH: usize = 64;
+
 /// Writes every output `job` asks for. `clips[c]` holds the frames of
 /// `job.clips[c]`, each `job.view.width × job.view.height`. Returns the
 /// files handed to `sink`, in order.
@@ -66,14 +70,26 @@ pub fn write_outputs(job: &Job, clips: &[ClipFrames], sink: &dyn Sink) -> Result
     check_shapes(job, clips).map_err(job_err)?;
     let mut written = Vec::new();
 
+    // Frame PNGs are encoded in parallel, a batch at a time so at most a
+    // batch of encoded files waits, and handed to the sink in order.
+    let mut frame_files: Vec<(PathBuf, &RgbaImage)> = Vec::new();
     for (c, clip) in clips.iter().enumerate() {
         for (d, row) in clip.frames.iter().enumerate() {
             for (f, img) in row.iter().enumerate() {
                 if let Some(p) = job.frame_path(c, d, f) {
-                    sink.write_png(&p, img)?;
-                    written.push(p);
+                    frame_files.push((p, img));
                 }
             }
+        }
+    }
+    for batch in frame_files.chunks(ENCODE_BATCH) {
+        let encoded: Vec<Result<Vec<u8>>> = batch
+            .par_iter()
+            .map(|(_, img)| sink.encode_png(img))
+            .collect();
+        for ((p, _), bytes) in batch.iter().zip(encoded) {
+            sink.write(p, &bytes?)?;
+            written.push(p.clone());
         }
     }
 
@@ -84,25 +100,33 @@ pub fn write_outputs(job: &Job, clips: &[ClipFrames], sink: &dyn Sink) -> Result
         })?;
     }
 
+    // Animations, one per clip × direction and kind, encoded in parallel
+    // and handed to the sink in order.
+    let mut animations: Vec<(PathBuf, usize, usize, bool)> = Vec::new();
     for (c, clip) in clips.iter().enumerate() {
-        let n = clip.times.times.len();
-        let fs = clip.times.frame_seconds;
-        for (d, row) in clip.frames.iter().enumerate() {
-            let refs: Vec<&RgbaImage> = row.iter().collect();
-            if let Some(p) = job.gif_path(c, d) {
-                let delays = super::timing::gif_delays(n, fs);
-                let bytes =
-                    super::gif::encode_timed(&refs, &delays, clip.looping).map_err(job_err)?;
-                sink.write(&p, &bytes)?;
-                written.push(p);
-            }
-            if let Some(p) = job.apng_path(c, d) {
-                let delays = super::apng::delays(n, fs, clip.times.rate);
-                let bytes = super::apng::encode(&refs, &delays, clip.looping).map_err(job_err)?;
-                sink.write(&p, &bytes)?;
-                written.push(p);
-            }
+        for d in 0..clip.frames.len() {
+            animations.extend(job.gif_path(c, d).map(|p| (p, c, d, false)));
+            animations.extend(job.apng_path(c, d).map(|p| (p, c, d, true)));
         }
+    }
+    let encoded: Vec<Result<Vec<u8>>> = animations
+        .par_iter()
+        .map(|&(_, c, d, apng)| {
+            let clip = &clips[c];
+            let (n, fs) = (clip.times.times.len(), clip.times.frame_seconds);
+            let refs: Vec<&RgbaImage> = clip.frames[d].iter().collect();
+            if apng {
+                let delays = super::apng::delays(n, fs, clip.times.rate);
+                super::apng::encode(&refs, &delays, clip.looping).map_err(job_err)
+            } else {
+                let delays = super::timing::gif_delays(n, fs);
+                super::gif::encode_timed(&refs, &delays, clip.looping).map_err(job_err)
+            }
+        })
+        .collect();
+    for ((p, ..), bytes) in animations.into_iter().zip(encoded) {
+        sink.write(&p, &bytes?)?;
+        written.push(p);
     }
     Ok(written)
 }

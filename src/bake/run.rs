@@ -592,8 +592,8 @@ impl Sink for PngSink<'_> {
         self.inner.records()
     }
 
-    fn write_png(&self, path: &std::path::Path, img: &image::RgbaImage) -> Result<()> {
-        self.inner.write(path, &(self.encode)(img)?)
+    fn encode_png(&self, img: &image::RgbaImage) -> Result<Vec<u8>> {
+        (self.encode)(img)
     }
 }
 

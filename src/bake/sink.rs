@@ -27,9 +27,16 @@ pub trait Sink: Sync {
     /// What was done with each file so far, in order.
     fn records(&self) -> Vec<OutputRecord>;
 
-    /// Takes `img` as a PNG file (see [`encode_png`]).
+    /// `img` as the PNG bytes this sink writes for it (see [`encode_png`]);
+    /// called from any thread, so outputs can be encoded in parallel and
+    /// handed to [`Sink::write`] in order.
+    fn encode_png(&self, img: &RgbaImage) -> Result<Vec<u8>> {
+        encode_png(img)
+    }
+
+    /// Takes `img` as a PNG file.
     fn write_png(&self, path: &Path, img: &RgbaImage) -> Result<()> {
-        self.write(path, &encode_png(img)?)
+        self.write(path, &self.encode_png(img)?)
     }
 }
 
