@@ -66,7 +66,7 @@ fn half_up(n: u32) -> i32 {
 /// Builds the sprite's two files from the job's rendered frames.
 pub fn build(job: &Job, clips: &[ClipFrames]) -> Result<(Spr, Act)> {
     let spec = &job.client_sprite;
-    let fail = |m: String| Error::Usage(format!("job '{}': ro_sprite: {m}", job.name));
+    let fail = |m: String| Error::Usage(format!("ro_sprite: {m}"));
     let client_yaws = job.directions.len() == 8
         && job
             .directions
@@ -264,9 +264,7 @@ pub fn write(job: &Job, clips: &[ClipFrames], sink: &dyn Sink) -> Result<Vec<Pat
         return Ok(Vec::new());
     };
     let (spr, act) = build(job, clips)?;
-    let fail = |e: crate::error::ParseError| {
-        Error::Usage(format!("job '{}': ro_sprite: {}", job.name, e.message))
-    };
+    let fail = |e: crate::error::ParseError| Error::Usage(format!("ro_sprite: {}", e.message));
     let spr_bytes = spr::write(&spr).map_err(fail)?;
     let act_bytes = act::write(&act).map_err(fail)?;
     let with = |ext: &str| {

@@ -114,10 +114,9 @@ impl JobPlan {
             ""
         };
         Err(Error::Other(format!(
-            "job '{}': its {} images of {}x{}{sheet} need {} in memory at once, more than the \
+            "its {} images of {}x{}{sheet} need {} in memory at once, more than the \
              memory limit of {}; render fewer frames or directions or a smaller size, or raise \
              the limit (kiln bake --memory-limit)",
-            job.name,
             self.images(),
             job.view.width,
             job.view.height,
@@ -241,7 +240,7 @@ pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
     }
     // Refuse a sheet that cannot be laid out before rendering every frame.
     if job.output.sheet.is_some() {
-        check_layout(job, &clips).map_err(|m| Error::Usage(format!("job '{}': {m}", job.name)))?;
+        check_layout(job, &clips).map_err(Error::Usage)?;
     }
     let mut look = job.look.clone();
     look.load_palette(|f| lookup.read_named(f).map(|(bytes, _)| bytes))

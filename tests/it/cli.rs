@@ -154,6 +154,7 @@ fn a_job_over_the_memory_limit_fails_before_rendering() {
         "{err}"
     );
     assert!(err.contains("--memory-limit"), "{err}");
+    assert_eq!(err.matches("job 'huge'").count(), 1, "named once: {err}");
     assert!(
         !dir.join("out/huge").exists(),
         "nothing rendered or written"
