@@ -12,6 +12,7 @@
 
 use super::atlas::{Atlas, AtlasFrame, Rect};
 use image::RgbaImage;
+use rayon::prelude::*;
 
 /// Composes page `page` of `atlas` into a new transparent image.
 /// `images[i]` is the rendered image of `atlas.frames[i]` (the full frame,
@@ -30,12 +31,45 @@ pub fn compose(atlas: &Atlas, page: usize, images: &[&RgbaImage]) -> Result<Rgba
             images.len()
         ));
     }
-    let mut sheet = RgbaImage::new(p.width, p.height);
-    for (i, frame) in atlas.page_frames(page) {
-        copy_frame(&mut sheet, frame, images[i])?;
+    let frames: Vec<(usize, &AtlasFrame)> = atlas.page_frames(page).collect();
+    for &(i, frame) in &frames {
+        check_frame((p.width, p.height), frame, images[i])?;
     }
+    // Copied a strip of rows at a time on every thread: the frames' rects
+    // are copied in the same order within each strip, so the result is the
+    // one a single thread makes.
+    let mut sheet = RgbaImage::new(p.width, p.height);
+    let stride = p.width as usize * 4;
+    if stride == 0 {
+        return Ok(sheet);
+    }
+    let strip_rows = STRIP_ROWS;
+    let pixels: &mut [u8] = &mut sheet;
+    pixels
+        .par_chunks_mut(stride * strip_rows)
+        .enumerate()
+        .for_each(|(k, strip)| {
+            let y0 = (k * strip_rows) as u32;
+            let y1 = y0 + (strip.len() / stride) as u32;
+            for &(i, frame) in &frames {
+                let (s, r) = (frame.source, frame.rect);
+                let (from_y, to_y) = (r.y.max(y0), (r.y + r.h).min(y1));
+                let src = images[i].as_raw();
+                let src_stride = frame.source_size.0 as usize * 4;
+                let row_bytes = s.w as usize * 4;
+                for y in from_y..to_y {
+                    let sy = (s.y + (y - r.y)) as usize;
+                    let from = sy * src_stride + s.x as usize * 4;
+                    let to = (y - y0) as usize * stride + r.x as usize * 4;
+                    strip[to..to + row_bytes].copy_from_slice(&src[from..from + row_bytes]);
+                }
+            }
+        });
     Ok(sheet)
 }
+
+/// Sheet rows each thread copies at a time.
+const STRIP_ROWS: usize = 32;
 
 /// Repeats the edge pixels of `rect` outward by `by` pixels on every side
 /// (corners take the corner pixel), so an engine that filters the sheet
@@ -68,9 +102,9 @@ pub fn extrude(sheet: &mut RgbaImage, rect: Rect, by: u32) {
     }
 }
 
-/// Copies `frame.source` of `image` to `frame.rect` of `sheet`, after
-/// checking that both rects fit and agree in size.
-fn copy_frame(sheet: &mut RgbaImage, frame: &AtlasFrame, image: &RgbaImage) -> Result<(), String> {
+/// Whether `frame.source` of `image` can be copied to `frame.rect` of a
+/// sheet of size `sheet`: both rects fit and agree in size.
+fn check_frame(sheet: (u32, u32), frame: &AtlasFrame, image: &RgbaImage) -> Result<(), String> {
     let (fw, fh) = frame.source_size;
     if image.dimensions() != (fw, fh) {
         return Err(format!(
@@ -85,34 +119,14 @@ fn copy_frame(sheet: &mut RgbaImage, frame: &AtlasFrame, image: &RgbaImage) -> R
     if (s.w, s.h) != (r.w, r.h)
         || !fits(s.x, s.w, fw)
         || !fits(s.y, s.h, fh)
-        || !fits(r.x, r.w, sheet.width())
-        || !fits(r.y, r.h, sheet.height())
+        || !fits(r.x, r.w, sheet.0)
+        || !fits(r.y, r.h, sheet.1)
     {
         return Err(format!(
             "frame '{}': source {}x{} at ({}, {}) of a {fw}x{fh} frame does not match \
              rect {}x{} at ({}, {}) of a {}x{} page",
-            frame.name,
-            s.w,
-            s.h,
-            s.x,
-            s.y,
-            r.w,
-            r.h,
-            r.x,
-            r.y,
-            sheet.width(),
-            sheet.height()
+            frame.name, s.w, s.h, s.x, s.y, r.w, r.h, r.x, r.y, sheet.0, sheet.1
         ));
-    }
-    let sheet_stride = sheet.width() as usize * 4;
-    let src_stride = fw as usize * 4;
-    let row_bytes = s.w as usize * 4;
-    let src = image.as_raw();
-    let dst: &mut [u8] = sheet;
-    for y in 0..s.h as usize {
-        let from = (s.y as usize + y) * src_stride + s.x as usize * 4;
-        let to = (r.y as usize + y) * sheet_stride + r.x as usize * 4;
-        dst[to..to + row_bytes].copy_from_slice(&src[from..from + row_bytes]);
     }
     Ok(())
 }
