@@ -106,6 +106,24 @@ pub fn frame_cameras(
 
 /// Cameras at a fixed scale of `ppu` pixels per unit, centred on the
 /// points' bounding box like a fitted camera; what does not fit is cut.
+/// An orthographic camera turned by `r` around `centre`, seeing
+/// `half_w × half_h` either side of it, placed outside the sphere of
+/// `radius` with the depth range just around that sphere.
+fn orthographic(r: Mat4, centre: Vec3, radius: f32, half_w: f32, half_h: f32) -> Camera {
+    let dist = radius * 2.0 + 1.0;
+    let view =
+        Mat4::from_translation(Vec3::new(0.0, 0.0, -dist)) * r * Mat4::from_translation(-centre);
+    let proj = Mat4::orthographic_rh(
+        -half_w,
+        half_w,
+        -half_h,
+        half_h,
+        dist - radius * 1.01 - 1e-3,
+        dist + radius * 1.01 + 1e-3,
+    );
+    Camera { view, proj }
+}
+
 /// A perspective camera has that scale at the centre's depth.
 pub fn scaled_cameras(
     points: &[Vec3],
@@ -128,21 +146,7 @@ pub fn scaled_cameras(
         .map(|&(y, p)| {
             let r = view_rotation(y, p);
             match projection {
-                Projection::Orthographic => {
-                    let dist = radius * 2.0 + 1.0;
-                    let view = Mat4::from_translation(Vec3::new(0.0, 0.0, -dist))
-                        * r
-                        * Mat4::from_translation(-centre);
-                    let proj = Mat4::orthographic_rh(
-                        -half_w,
-                        half_w,
-                        -half_h,
-                        half_h,
-                        dist - radius * 1.01 - 1e-3,
-                        dist + radius * 1.01 + 1e-3,
-                    );
-                    Camera { view, proj }
-                }
+                Projection::Orthographic => orthographic(r, centre, radius, half_w, half_h),
                 Projection::Perspective { fov_deg } => {
                     let fov = fov_deg.clamp(1.0, 170.0).to_radians();
                     let dist = half_h / (fov * 0.5).tan();
@@ -226,21 +230,7 @@ pub fn fit_cameras(
             let half_h = half_h.max(half_w / aspect) / fill;
             let half_w = half_h * aspect;
             rots.iter()
-                .map(|r| {
-                    let dist = radius * 2.0 + 1.0;
-                    let view = Mat4::from_translation(Vec3::new(0.0, 0.0, -dist))
-                        * *r
-                        * Mat4::from_translation(-centre);
-                    let proj = Mat4::orthographic_rh(
-                        -half_w,
-                        half_w,
-                        -half_h,
-                        half_h,
-                        dist - radius * 1.01 - 1e-3,
-                        dist + radius * 1.01 + 1e-3,
-                    );
-                    Camera { view, proj }
-                })
+                .map(|&r| orthographic(r, centre, radius, half_w, half_h))
                 .collect()
         }
         Projection::Perspective { fov_deg } => {
