@@ -92,7 +92,11 @@ impl Job {
     /// The animated PNG path for one clip and direction, when that output
     /// is on.
     pub fn apng_path(&self, clip: usize, dir: usize) -> Option<PathBuf> {
-        let t = self.output.apng.as_ref()?;
+        self.animation_path(self.output.apng.as_ref()?, clip, dir)
+    }
+
+    /// The path template `t` gives one clip and direction.
+    fn animation_path(&self, t: &super::Template, clip: usize, dir: usize) -> Option<PathBuf> {
         let c = self.clips.get(clip)?;
         let d = self.directions.get(dir)?;
         Some(
@@ -162,14 +166,7 @@ impl Job {
 
     /// The GIF path for one clip and direction, when GIF output is on.
     pub fn gif_path(&self, clip: usize, dir: usize) -> Option<PathBuf> {
-        let t = self.output.gif.as_ref()?;
-        let c = self.clips.get(clip)?;
-        let d = self.directions.get(dir)?;
-        Some(
-            self.output
-                .dir
-                .join(t.render(&self.name, Some(&c.name), Some(d), None)),
-        )
+        self.animation_path(self.output.gif.as_ref()?, clip, dir)
     }
 }
 
