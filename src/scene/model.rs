@@ -139,6 +139,20 @@ pub struct Skin {
     pub vertex_weights: Vec<[f32; 4]>,
 }
 
+impl Skin {
+    /// Vertex `v`'s joints (indices into `joints`) and weights; a vertex
+    /// the lists do not reach follows the first joint alone.
+    pub fn influence(&self, v: usize) -> ([u16; 4], [f32; 4]) {
+        (
+            self.vertex_joints.get(v).copied().unwrap_or([0; 4]),
+            self.vertex_weights
+                .get(v)
+                .copied()
+                .unwrap_or([1.0, 0.0, 0.0, 0.0]),
+        )
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum AlphaMode {
     Opaque,

@@ -164,12 +164,7 @@ fn skin_vertices(
     let mut positions = Vec::with_capacity(mesh.positions.len());
     let mut normals = Vec::with_capacity(mesh.normals.len());
     for (i, &p) in mesh.positions.iter().enumerate() {
-        let js = skin.vertex_joints.get(i).copied().unwrap_or([0; 4]);
-        let ws = skin
-            .vertex_weights
-            .get(i)
-            .copied()
-            .unwrap_or([1.0, 0.0, 0.0, 0.0]);
+        let (js, ws) = skin.influence(i);
         let mut acc = Mat4::ZERO;
         let mut total = 0.0;
         for k in 0..4 {

@@ -208,12 +208,7 @@ fn coverage(model: &Model, group: &[usize]) -> f64 {
             Some(skin) => {
                 for v in 0..mesh.positions.len() {
                     total += 1;
-                    let js = skin.vertex_joints.get(v).copied().unwrap_or([0; 4]);
-                    let ws = skin
-                        .vertex_weights
-                        .get(v)
-                        .copied()
-                        .unwrap_or([1.0, 0.0, 0.0, 0.0]);
+                    let (js, ws) = skin.influence(v);
                     let k = (0..4).fold(0, |b, k| if ws[k] > ws[b] { k } else { b });
                     let joint = skin.joints.get(js[k] as usize).copied();
                     if joint.is_some_and(under) {

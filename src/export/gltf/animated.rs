@@ -709,12 +709,7 @@ fn skin(
     let mut vj = Vec::with_capacity(count);
     let mut vw = Vec::with_capacity(count);
     for v in 0..count {
-        let js = skin.vertex_joints.get(v).copied().unwrap_or([0; 4]);
-        let ws = skin
-            .vertex_weights
-            .get(v)
-            .copied()
-            .unwrap_or([1.0, 0.0, 0.0, 0.0]);
+        let (js, ws) = skin.influence(v);
         let mut held: Vec<(u16, f64)> = Vec::with_capacity(4);
         for k in 0..4 {
             let (j, w) = (js[k], ws[k]);
