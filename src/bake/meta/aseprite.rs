@@ -11,7 +11,7 @@
 //! pivot in pixels. One file describes one image, so a sheet of several
 //! pages has one file per page, frames numbered from 0 in each.
 
-use super::texturepacker::{trimmed, Wh, Xy, Xywh};
+use super::texturepacker::{Placement, Wh, Xy, Xywh};
 use crate::bake::atlas::{Atlas, AtlasFrame, AtlasJob, Page};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
@@ -27,11 +27,8 @@ struct Frames<'a>(&'a [AtlasFrame]);
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct FrameEntry {
-    frame: Xywh,
-    rotated: bool,
-    trimmed: bool,
-    sprite_source_size: Xywh,
-    source_size: Wh,
+    #[serde(flatten)]
+    place: Placement,
     duration: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
     root_motion: Option<Xy>,
@@ -94,15 +91,10 @@ impl Serialize for Frames<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut map = s.serialize_map(Some(self.0.len()))?;
         for (i, f) in self.0.iter().enumerate() {
-            let (w, h) = f.source_size;
             map.serialize_entry(
                 &i.to_string(),
                 &FrameEntry {
-                    frame: f.rect.into(),
-                    rotated: false,
-                    trimmed: trimmed(f),
-                    sprite_source_size: f.source.into(),
-                    source_size: Wh::new(w, h),
+                    place: Placement::of(f),
                     duration: f.duration_ms,
                     root_motion: f.root_motion.map(Xy::from),
                 },

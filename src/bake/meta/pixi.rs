@@ -11,7 +11,7 @@
 //! loader follows; each clip × direction lies on one page, so every
 //! page's `animations` are whole.
 
-use super::texturepacker::{trimmed, Wh, Xy, Xywh};
+use super::texturepacker::{Placement, Wh, Xy};
 use crate::bake::atlas::{Atlas, AtlasFrame, AtlasJob, Page};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
@@ -31,11 +31,8 @@ struct Animations<'a>(&'a Atlas);
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct FrameEntry {
-    frame: Xywh,
-    rotated: bool,
-    trimmed: bool,
-    sprite_source_size: Xywh,
-    source_size: Wh,
+    #[serde(flatten)]
+    place: Placement,
     anchor: Xy,
     duration: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -58,15 +55,10 @@ impl Serialize for Frames<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut map = s.serialize_map(Some(self.0.len()))?;
         for f in self.0 {
-            let (w, h) = f.source_size;
             map.serialize_entry(
                 &f.name,
                 &FrameEntry {
-                    frame: f.rect.into(),
-                    rotated: false,
-                    trimmed: trimmed(f),
-                    sprite_source_size: f.source.into(),
-                    source_size: Wh::new(w, h),
+                    place: Placement::of(f),
                     anchor: f.pivot.into(),
                     duration: f.duration_ms,
                     root_motion: f.root_motion.map(Xy::from),

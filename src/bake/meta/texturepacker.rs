@@ -81,12 +81,6 @@ pub(super) struct Wh {
     h: u32,
 }
 
-impl Wh {
-    pub(super) fn new(w: u32, h: u32) -> Wh {
-        Wh { w, h }
-    }
-}
-
 impl From<Page> for Wh {
     fn from(p: Page) -> Wh {
         Wh {
@@ -96,14 +90,37 @@ impl From<Page> for Wh {
     }
 }
 
+/// Where a frame sits on the sheet and in its rendered image: the fields
+/// every TexturePacker-shaped format (hash, array, Aseprite, PixiJS) opens
+/// a frame with, in that order.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct FrameEntry {
+pub(super) struct Placement {
     frame: Xywh,
     rotated: bool,
     trimmed: bool,
     sprite_source_size: Xywh,
     source_size: Wh,
+}
+
+impl Placement {
+    pub(super) fn of(f: &AtlasFrame) -> Placement {
+        let (w, h) = f.source_size;
+        Placement {
+            frame: f.rect.into(),
+            rotated: false,
+            trimmed: trimmed(f),
+            sprite_source_size: f.source.into(),
+            source_size: Wh { w, h },
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FrameEntry {
+    #[serde(flatten)]
+    place: Placement,
     duration: u32,
     pivot: Xy,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -115,11 +132,8 @@ struct FrameEntry {
 #[serde(rename_all = "camelCase")]
 struct Entry<'a> {
     filename: &'a str,
-    frame: Xywh,
-    rotated: bool,
-    trimmed: bool,
-    sprite_source_size: Xywh,
-    source_size: Wh,
+    #[serde(flatten)]
+    place: Placement,
     duration: u32,
     anchor: Xy,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -195,19 +209,14 @@ impl From<[f32; 2]> for Xy {
 }
 
 /// Whether a frame is cut from its rendered image.
-pub(super) fn trimmed(f: &AtlasFrame) -> bool {
+fn trimmed(f: &AtlasFrame) -> bool {
     let (w, h) = f.source_size;
     f.source != Rect { x: 0, y: 0, w, h }
 }
 
 fn frame_entry(f: &AtlasFrame) -> FrameEntry {
-    let (w, h) = f.source_size;
     FrameEntry {
-        frame: f.rect.into(),
-        rotated: false,
-        trimmed: trimmed(f),
-        sprite_source_size: f.source.into(),
-        source_size: Wh { w, h },
+        place: Placement::of(f),
         duration: f.duration_ms,
         pivot: f.pivot.into(),
         root_motion: f.root_motion.map(Xy::from),
@@ -215,17 +224,12 @@ fn frame_entry(f: &AtlasFrame) -> FrameEntry {
 }
 
 fn entry(f: &AtlasFrame) -> Entry<'_> {
-    let e = frame_entry(f);
     Entry {
         filename: &f.name,
-        frame: e.frame,
-        rotated: e.rotated,
-        trimmed: e.trimmed,
-        sprite_source_size: e.sprite_source_size,
-        source_size: e.source_size,
-        duration: e.duration,
-        anchor: e.pivot,
-        root_motion: e.root_motion,
+        place: Placement::of(f),
+        duration: f.duration_ms,
+        anchor: f.pivot.into(),
+        root_motion: f.root_motion.map(Xy::from),
     }
 }
 
