@@ -179,6 +179,32 @@ fn check_shapes(job: &Job, clips: &[ClipFrames]) -> std::result::Result<(), Stri
     Ok(())
 }
 
+/// The job's clips as its atlas names and times them, from each clip's
+/// frame times and loop flag in order.
+pub(super) fn atlas_clips<'a>(
+    job: &'a Job,
+    clips: impl Iterator<Item = (&'a FrameTimes, bool)>,
+) -> Vec<AtlasClip<'a>> {
+    job.clips
+        .iter()
+        .zip(clips)
+        .map(|(spec, (times, looping))| AtlasClip::new(&spec.name, times, looping))
+        .collect()
+}
+
+/// What the job's atlas and metadata know of it, its first page not yet
+/// named.
+pub(super) fn atlas_job<'a>(job: &'a Job, clips: &'a [AtlasClip<'a>]) -> AtlasJob<'a> {
+    AtlasJob {
+        name: &job.name,
+        image: "",
+        directions: &job.directions,
+        clips,
+        named_clips: job.named_clips,
+        pixels_per_unit: job.view.framing.pixels_per_unit,
+    }
+}
+
 /// The sheet's pages and every metadata file over them.
 fn write_sheet(
     job: &Job,
@@ -187,20 +213,8 @@ fn write_sheet(
     sink: &dyn Sink,
     written: &mut Vec<PathBuf>,
 ) -> Result<()> {
-    let metas: Vec<AtlasClip> = job
-        .clips
-        .iter()
-        .zip(clips)
-        .map(|(spec, c)| AtlasClip::new(&spec.name, &c.times, c.looping))
-        .collect();
-    let info = AtlasJob {
-        name: &job.name,
-        image: "",
-        directions: &job.directions,
-        clips: &metas,
-        named_clips: job.named_clips,
-        pixels_per_unit: job.view.framing.pixels_per_unit,
-    };
+    let metas = atlas_clips(job, clips.iter().map(|c| (&c.times, c.looping)));
+    let info = atlas_job(job, &metas);
     // Rendered images in sheet order: clip by clip, direction by
     // direction, frame by frame.
     let images: Vec<&RgbaImage> = clips

@@ -6,7 +6,6 @@
 //! parallel ([`crate::render`]), then hand the job's outputs to the sink,
 //! the glTF export of its clips among them.
 
-use super::atlas::{AtlasClip, AtlasJob};
 use super::outputs::ClipFrames;
 use super::recipe::{ClipSpec, Job, PackLayout};
 use super::sink::Sink;
@@ -347,20 +346,9 @@ fn check_layout(job: &Job, clips: &[PlannedClip]) -> std::result::Result<(), Str
     let (w, h) = (job.view.width, job.view.height);
     match job.pack.layout {
         PackLayout::Grid => {
-            let metas: Vec<AtlasClip> = job
-                .clips
-                .iter()
-                .zip(clips)
-                .map(|(s, c)| AtlasClip::new(&s.name, &c.times, c.looping))
-                .collect();
-            let info = AtlasJob {
-                name: &job.name,
-                image: "",
-                directions: &job.directions,
-                clips: &metas,
-                named_clips: job.named_clips,
-                pixels_per_unit: None,
-            };
+            let metas =
+                super::outputs::atlas_clips(job, clips.iter().map(|c| (&c.times, c.looping)));
+            let info = super::outputs::atlas_job(job, &metas);
             super::grid::paged_atlas(&info, w, h, [0.5, 0.5], &job.pack).map(|_| ())
         }
         PackLayout::Packed if !job.pack.trim => {
