@@ -35,6 +35,7 @@ pub mod sink;
 pub mod skyline;
 pub mod sprite_run;
 pub mod state;
+pub mod stream;
 pub mod timing;
 
 pub use batch::{

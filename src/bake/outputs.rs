@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use crate::scene::clip::FrameTimes;
 use image::RgbaImage;
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::path::{Component, Path, PathBuf};
 
 /// One clip's rendered frames and what the metadata says about them.
@@ -60,51 +61,128 @@ impl ClipFrames {
 }
 
 /// Frame PNGs encoded at once before they are written.
-const ENCODE_BATCH: usize = 64;
+pub(super) const ENCODE_BATCH: usize = 64;
 
 /// Writes every output `job` asks for. `clips[c]` holds the frames of
 /// `job.clips[c]`, each `job.view.width × job.view.height`. Returns the
 /// files handed to `sink`, in order.
 pub fn write_outputs(job: &Job, clips: &[ClipFrames], sink: &dyn Sink) -> Result<Vec<PathBuf>> {
-    let job_err = |m: String| Error::Other(format!("job '{}': {m}", job.name));
-    check_shapes(job, clips).map_err(job_err)?;
+    check_shapes(job, clips).map_err(|m| job_error(job, m))?;
+    let held = |c: usize, d: usize, f: usize| Cow::Borrowed(&clips[c].frames[d][f]);
     let mut written = Vec::new();
-
-    // Frame PNGs are encoded in parallel, a batch at a time so at most a
-    // batch of encoded files waits, and handed to the sink in order.
-    let mut frame_files: Vec<(PathBuf, &RgbaImage)> = Vec::new();
-    for (c, clip) in clips.iter().enumerate() {
-        for (d, row) in clip.frames.iter().enumerate() {
-            for (f, img) in row.iter().enumerate() {
-                if let Some(p) = job.frame_path(c, d, f) {
-                    frame_files.push((p, img));
-                }
-            }
-        }
+    write_frame_pngs(job, clips, &held, sink, &mut written)?;
+    if let Some(sheet_path) = &job.output.sheet {
+        // Rendered images in sheet order: clip by clip, direction by
+        // direction, frame by frame.
+        let images: Vec<&RgbaImage> = clips
+            .iter()
+            .flat_map(|c| c.frames.iter().flatten())
+            .collect();
+        let atlas = sheet_atlas(job, clips, Some(&images)).map_err(|e| in_job(job, e))?;
+        // The images again in atlas order (the same order, checked).
+        let by_frame: Vec<&RgbaImage> = atlas
+            .frames
+            .iter()
+            .map(|f| {
+                clips
+                    .get(f.clip)
+                    .and_then(|c| c.frames.get(f.direction))
+                    .and_then(|row| row.get(f.frame))
+                    .ok_or_else(|| {
+                        job_error(job, format!("no rendered image for frame '{}'", f.name))
+                    })
+            })
+            .collect::<Result<_>>()?;
+        let mut compose = |p: usize| {
+            let mut page =
+                super::sheet::compose(&atlas, p, &by_frame).map_err(|m| job_error(job, m))?;
+            super::sheet::extrude_page(&atlas, p, &mut page, job.pack.extrude);
+            Ok(Cow::Owned(page))
+        };
+        write_sheet(
+            job,
+            clips,
+            &atlas,
+            sheet_path,
+            &mut compose,
+            sink,
+            &mut written,
+        )?;
     }
-    for batch in frame_files.chunks(ENCODE_BATCH) {
+    write_animations(job, clips, &held, sink, &mut written)?;
+    Ok(written)
+}
+
+/// One rendered frame, `(clip, direction, frame)`, from wherever the job
+/// keeps its frames: the frames themselves, or the sheet they were drawn
+/// into.
+pub(super) type FrameAt<'a> = dyn Fn(usize, usize, usize) -> Cow<'a, RgbaImage> + Sync + 'a;
+
+/// An error of `job`, named once.
+pub(super) fn job_error(job: &Job, m: String) -> Error {
+    Error::Other(format!("job '{}': {m}", job.name))
+}
+
+/// `e` named by `job` when it does not say where it came from.
+fn in_job(job: &Job, e: Error) -> Error {
+    match e {
+        Error::Other(m) => job_error(job, m),
+        e => e,
+    }
+}
+
+/// Every frame `(clip, direction, frame)` of the job in output order:
+/// clip by clip, direction by direction, frame by frame.
+pub(super) fn frame_order(clips: &[ClipFrames], directions: usize) -> Vec<(usize, usize, usize)> {
+    clips
+        .iter()
+        .enumerate()
+        .flat_map(|(c, clip)| {
+            let n = clip.times.times.len();
+            (0..directions).flat_map(move |d| (0..n).map(move |f| (c, d, f)))
+        })
+        .collect()
+}
+
+/// The per-frame PNGs, encoded in parallel a batch at a time (so at most a
+/// batch of encoded files waits) and handed to the sink in order.
+pub(super) fn write_frame_pngs(
+    job: &Job,
+    clips: &[ClipFrames],
+    frame: &FrameAt<'_>,
+    sink: &dyn Sink,
+    written: &mut Vec<PathBuf>,
+) -> Result<()> {
+    let files: Vec<(PathBuf, (usize, usize, usize))> = frame_order(clips, job.directions.len())
+        .into_iter()
+        .filter_map(|(c, d, f)| Some((job.frame_path(c, d, f)?, (c, d, f))))
+        .collect();
+    for batch in files.chunks(ENCODE_BATCH) {
         let encoded: Vec<Result<Vec<u8>>> = batch
             .par_iter()
-            .map(|(_, img)| sink.encode_png(img))
+            .map(|(_, (c, d, f))| sink.encode_png(&frame(*c, *d, *f)))
             .collect();
         for ((p, _), bytes) in batch.iter().zip(encoded) {
             sink.write(p, &bytes?)?;
             written.push(p.clone());
         }
     }
+    Ok(())
+}
 
-    if let Some(sheet_path) = &job.output.sheet {
-        write_sheet(job, clips, sheet_path, sink, &mut written).map_err(|e| match e {
-            Error::Other(m) => job_err(m),
-            e => e,
-        })?;
-    }
-
-    // Animations, one per clip × direction and kind, encoded in parallel
-    // and handed to the sink in order.
+/// The GIFs and APNGs, one per clip × direction and kind, encoded in
+/// parallel (each holding its own frames while it encodes) and handed to
+/// the sink in order.
+pub(super) fn write_animations(
+    job: &Job,
+    clips: &[ClipFrames],
+    frame: &FrameAt<'_>,
+    sink: &dyn Sink,
+    written: &mut Vec<PathBuf>,
+) -> Result<()> {
     let mut animations: Vec<(PathBuf, usize, usize, bool)> = Vec::new();
-    for (c, clip) in clips.iter().enumerate() {
-        for d in 0..clip.frames.len() {
+    for (c, _) in clips.iter().enumerate() {
+        for d in 0..job.directions.len() {
             animations.extend(job.gif_path(c, d).map(|p| (p, c, d, false)));
             animations.extend(job.apng_path(c, d).map(|p| (p, c, d, true)));
         }
@@ -114,13 +192,15 @@ pub fn write_outputs(job: &Job, clips: &[ClipFrames], sink: &dyn Sink) -> Result
         .map(|&(_, c, d, apng)| {
             let clip = &clips[c];
             let (n, fs) = (clip.times.times.len(), clip.times.frame_seconds);
-            let refs: Vec<&RgbaImage> = clip.frames[d].iter().collect();
+            let images: Vec<Cow<RgbaImage>> = (0..n).map(|f| frame(c, d, f)).collect();
+            let refs: Vec<&RgbaImage> = images.iter().map(|i| &**i).collect();
             if apng {
                 let delays = super::apng::delays(n, fs, clip.times.rate);
-                super::apng::encode(&refs, &delays, clip.looping).map_err(job_err)
+                super::apng::encode(&refs, &delays, clip.looping).map_err(|m| job_error(job, m))
             } else {
                 let delays = super::timing::gif_delays(n, fs);
-                super::gif::encode_timed(&refs, &delays, clip.looping).map_err(job_err)
+                super::gif::encode_timed(&refs, &delays, clip.looping)
+                    .map_err(|m| job_error(job, m))
             }
         })
         .collect();
@@ -128,7 +208,7 @@ pub fn write_outputs(job: &Job, clips: &[ClipFrames], sink: &dyn Sink) -> Result
         sink.write(&p, &bytes?)?;
         written.push(p);
     }
-    Ok(written)
+    Ok(())
 }
 
 /// Every clip has a row of frames per direction, every row as many frames
@@ -205,29 +285,44 @@ pub(super) fn atlas_job<'a>(job: &'a Job, clips: &'a [AtlasClip<'a>]) -> AtlasJo
     }
 }
 
-/// The sheet's pages and every metadata file over them.
-fn write_sheet(
+/// The job's atlas over its clips, each frame described (pivot, duration,
+/// root motion). A packed atlas trims and matches the rendered `images`
+/// (in sheet order); a grid needs none.
+pub(super) fn sheet_atlas(
     job: &Job,
     clips: &[ClipFrames],
+    images: Option<&[&RgbaImage]>,
+) -> Result<Atlas> {
+    let metas = atlas_clips(job, clips.iter().map(|c| (&c.times, c.looping)));
+    let info = atlas_job(job, &metas);
+    let size = (job.view.width, job.view.height);
+    let mut atlas = match (job.pack.layout, images) {
+        (PackLayout::Grid, _) => {
+            super::grid::paged_atlas(&info, size.0, size.1, [0.5, 0.5], &job.pack)
+        }
+        (PackLayout::Packed, Some(images)) => {
+            super::packed::atlas(&info, images, size, [0.5, 0.5], &job.pack)
+        }
+        (PackLayout::Packed, None) => Err("a packed atlas needs its frames".to_string()),
+    }
+    .map_err(Error::Other)?;
+    describe_frames(&mut atlas, clips);
+    Ok(atlas)
+}
+
+/// The sheet's pages, each made by `page(p)` (composed, or the page the
+/// frames were drawn into; extruded), then every metadata file over them.
+pub(super) fn write_sheet<'p>(
+    job: &Job,
+    clips: &[ClipFrames],
+    atlas: &Atlas,
     sheet_path: &Path,
+    page: &mut dyn FnMut(usize) -> Result<Cow<'p, RgbaImage>>,
     sink: &dyn Sink,
     written: &mut Vec<PathBuf>,
 ) -> Result<()> {
     let metas = atlas_clips(job, clips.iter().map(|c| (&c.times, c.looping)));
     let info = atlas_job(job, &metas);
-    // Rendered images in sheet order: clip by clip, direction by
-    // direction, frame by frame.
-    let images: Vec<&RgbaImage> = clips
-        .iter()
-        .flat_map(|c| c.frames.iter().flatten())
-        .collect();
-    let size = (job.view.width, job.view.height);
-    let mut atlas = match job.pack.layout {
-        PackLayout::Grid => super::grid::paged_atlas(&info, size.0, size.1, [0.5, 0.5], &job.pack),
-        PackLayout::Packed => super::packed::atlas(&info, &images, size, [0.5, 0.5], &job.pack),
-    }
-    .map_err(Error::Other)?;
-    describe_frames(&mut atlas, clips);
     let pages: Vec<PathBuf> = if atlas.pages.len() == 1 {
         vec![sheet_path.to_path_buf()]
     } else {
@@ -235,28 +330,13 @@ fn write_sheet(
             .map(|p| page_path(sheet_path, p, ""))
             .collect()
     };
-    // The images again in atlas order (the same order, checked).
-    let by_frame: Vec<&RgbaImage> = atlas
-        .frames
-        .iter()
-        .map(|f| {
-            clips
-                .get(f.clip)
-                .and_then(|c| c.frames.get(f.direction))
-                .and_then(|row| row.get(f.frame))
-                .ok_or_else(|| Error::Other(format!("no rendered image for frame '{}'", f.name)))
-        })
-        .collect::<Result<_>>()?;
     for (p, path) in pages.iter().enumerate() {
-        let mut sheet = super::sheet::compose(&atlas, p, &by_frame).map_err(Error::Other)?;
-        for (_, f) in atlas.page_frames(p) {
-            super::sheet::extrude(&mut sheet, f.rect, job.pack.extrude);
-        }
-        sink.write_png(path, &sheet)?;
+        let image = page(p)?;
+        sink.write_png(path, &image)?;
         written.push(path.clone());
     }
     for (format, path) in &job.output.metadata {
-        for (file, text) in metadata(*format, path, &atlas, &info, &pages) {
+        for (file, text) in metadata(*format, path, atlas, &info, &pages) {
             sink.write(&file, text.as_bytes())?;
             written.push(file);
         }

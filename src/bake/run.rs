@@ -10,11 +10,14 @@ use super::outputs::ClipFrames;
 use super::recipe::{ClipSpec, Job, PackLayout};
 use super::sink::Sink;
 use super::sprite_run::{plan_sprite, run_sprite, SpritePlan};
+use super::stream::Keep;
 use crate::error::{Error, Result};
 use crate::export::gltf::GltfReport;
 use crate::model::ExportClip;
 use crate::raster::Camera;
-use crate::render::{fit, pose_frames, render_frames, ClipPlan, ViewSpec};
+use crate::render::{
+    fit, light_for, pose_frames, render_options, render_posed, ClipPlan, ViewSpec,
+};
 use crate::scene::clip::FrameTimes;
 use crate::scene::{playback, root_motion, Model, PosedModel};
 use crate::source::{Lookup, SourceRef};
@@ -81,23 +84,77 @@ pub struct JobPlan {
 }
 
 impl JobPlan {
-    /// Images the job will render (for progress bars).
-    /// Bytes of the images the job holds at once: every rendered frame
-    /// (sheets, GIFs and per-frame PNGs are made from all of them), the
-    /// sheet made from them (counted as large as the frames together: the
-    /// grid's size), and with passes one pass's frames and sheet on top.
-    /// Encoders' working memory, a few frames' worth per thread, comes on
-    /// top.
+    /// Bytes of the images the job holds at once while it renders and
+    /// writes, by where it keeps its frames ([`Keep`]):
+    /// - a grid sheet: its pages, and every thread's frame in flight — or,
+    ///   while GIFs and APNGs are encoded, every thread's animation (its
+    ///   frames read back out of the pages, and their colours counted);
+    /// - nothing (frame PNGs alone): every thread's frame and its PNG;
+    /// - every frame (packed sheets, animations without a sheet, client
+    ///   sprites): all of them, and the sheet composed from them.
+    ///
+    /// Passes are drawn after the colour frames: the larger of the two
+    /// counts. Tile buffers and encoders' working memory, a few hundred
+    /// KiB a thread, come on top.
     pub fn image_bytes(&self, job: &Job) -> u64 {
         let frame = job.view.width as u64 * job.view.height as u64 * 4;
-        let frames = (self.images() as u64).saturating_mul(frame);
-        let sheet = if job.output.sheet.is_some() {
-            frames
-        } else {
-            0
+        let threads = rayon::current_num_threads().max(1) as u64;
+        let all = (self.images() as u64).saturating_mul(frame);
+        if self.sprite.is_some() {
+            let sheet = if job.output.sheet.is_some() { all } else { 0 };
+            return all.saturating_add(sheet);
+        }
+        let longest = self
+            .clips
+            .iter()
+            .map(|c| c.times.times.len())
+            .max()
+            .unwrap_or(0) as u64;
+        let held = |job: &Job, over_frames: bool| -> u64 {
+            let o = &job.output;
+            match Keep::of(job, over_frames) {
+                Keep::Sheet => {
+                    let pages = self.sheet_bytes(job).unwrap_or(all);
+                    let busy = if o.gif.is_some() || o.apng.is_some() {
+                        threads.saturating_mul(longest).saturating_mul(frame * 2)
+                    } else {
+                        threads.saturating_mul(frame)
+                    };
+                    pages.saturating_add(busy)
+                }
+                Keep::Nothing => threads.saturating_mul(frame * 2),
+                Keep::Frames => {
+                    let sheet = if o.sheet.is_some() { all } else { 0 };
+                    all.saturating_add(sheet)
+                }
+            }
         };
-        let sets = if self.look.passes.any() { 2 } else { 1 };
-        frames.saturating_add(sheet).saturating_mul(sets)
+        let colour = held(job, self.look.palette_over_frames());
+        let pass = match job.pass_outputs("pass") {
+            Some(outputs) if self.look.passes.any() => {
+                let mut only = job.clone();
+                only.output = outputs;
+                held(&only, false)
+            }
+            _ => 0,
+        };
+        colour.max(pass)
+    }
+
+    /// Bytes of the pages of the job's grid sheet, when it has one.
+    fn sheet_bytes(&self, job: &Job) -> Option<u64> {
+        let metas =
+            super::outputs::atlas_clips(job, self.clips.iter().map(|c| (&c.times, c.looping)));
+        let info = super::outputs::atlas_job(job, &metas);
+        let (w, h) = (job.view.width, job.view.height);
+        let atlas = super::grid::paged_atlas(&info, w, h, [0.5, 0.5], &job.pack).ok()?;
+        Some(
+            atlas
+                .pages
+                .iter()
+                .map(|p| p.width as u64 * p.height as u64 * 4)
+                .sum(),
+        )
     }
 
     /// Refuses, before anything is rendered, a job whose images would not
@@ -107,15 +164,16 @@ impl JobPlan {
         if need <= limit {
             return Ok(());
         }
-        let sheet = if job.output.sheet.is_some() {
-            " and the sheet made from them"
-        } else {
-            ""
+        let what = match Keep::of(job, self.look.palette_over_frames()) {
+            _ if self.sprite.is_some() => "",
+            Keep::Sheet => " (drawn into their sheet)",
+            Keep::Nothing => " (each encoded as it is drawn)",
+            Keep::Frames => " (all held until the job's outputs are written)",
         };
         Err(Error::Other(format!(
-            "its {} images of {}x{}{sheet} need {} in memory at once, more than the \
-             memory limit of {}; render fewer frames or directions or a smaller size, or raise \
-             the limit (kiln bake --memory-limit)",
+            "its {} images of {}x{}{what} need {} in memory at once, more than the memory \
+             limit of {}; render fewer frames or directions or a smaller size, or raise the limit \
+             (kiln bake --memory-limit)",
             self.images(),
             job.view.width,
             job.view.height,
@@ -124,6 +182,7 @@ impl JobPlan {
         )))
     }
 
+    /// Images the job will render (for progress bars).
     pub fn images(&self) -> usize {
         if !self.renders {
             return 0;
@@ -410,9 +469,8 @@ pub fn run_framed(
         return run_sprite(job, sprite, tick, sink);
     }
     let mut files = Vec::new();
-    let mut rendered: Vec<ClipFrames> = Vec::new();
     if plan.renders {
-        (rendered, files) = render_and_write(job, plan, cameras, tick, sink)?;
+        files = render_and_write(job, plan, cameras, tick, sink)?;
     }
     let warnings = plan_warnings(plan);
     if let (Some(path), Some((bytes, _))) = (&job.output.gltf, &plan.gltf) {
@@ -421,10 +479,7 @@ pub fn run_framed(
     }
     Ok(JobReport {
         name: job.name.clone(),
-        images: rendered
-            .iter()
-            .map(|c| c.frames.iter().map(Vec::len).sum::<usize>())
-            .sum(),
+        images: plan.images(),
         files,
         warnings,
         inputs: plan.reads.iter().map(|(p, _)| p.clone()).collect(),
@@ -432,14 +487,15 @@ pub fn run_framed(
 }
 
 /// Frames (or takes the given cameras), renders every image with the
-/// job's looks and writes the job's image outputs and passes.
+/// job's looks and writes the job's image outputs and passes, frames
+/// drawn straight into what keeps them ([`super::stream`]).
 fn render_and_write(
     job: &Job,
     plan: &JobPlan,
     cameras: Option<&[Camera]>,
     tick: &(dyn Fn() + Sync),
     sink: &dyn Sink,
-) -> Result<(Vec<ClipFrames>, Vec<PathBuf>)> {
+) -> Result<Vec<PathBuf>> {
     let posed = plan.posed();
     let sets: Vec<&[PosedModel]> = posed.iter().map(Vec::as_slice).collect();
     let look = &plan.look;
@@ -450,25 +506,46 @@ fn render_and_write(
     };
     let ground = crate::look::frames::ground_of(&sets);
     let pivots: Vec<[f32; 2]> = cameras.iter().map(pivot_of).collect();
-    let mut rendered: Vec<ClipFrames> = plan
+    let clips: Vec<ClipFrames> = plan
         .clips
         .iter()
-        .zip(&posed)
-        .map(|(c, p)| ClipFrames {
+        .map(|c| ClipFrames {
             times: c.times.clone(),
-            frames: if look.is_off() {
-                render_frames(&c.model, p, &cameras, &plan.view, tick)
-            } else {
-                crate::look::frames::render_frames(
-                    &c.model, p, &cameras, &plan.view, look, ground, tick,
-                )
-            },
+            frames: Vec::new(),
             pivots: pivots.clone(),
             root_motion: root_motion_pixels(c, &cameras, &plan.view.view),
             looping: c.looping,
         })
         .collect();
-    apply_palette(look, &mut rendered);
+    let opts = render_options(&plan.view);
+    // Inner lines measure depth jumps against the depth each clip spans.
+    let depths: Vec<Option<(f32, f32)>> = posed
+        .iter()
+        .map(|p| {
+            look.outline
+                .and_then(|o| o.inner)
+                .map(|_| crate::look::passes::depth_range(&[p], &cameras))
+        })
+        .collect();
+    let draw = |c: usize, d: usize, f: usize| {
+        let (model, light) = (&plan.clips[c].model, light_for(&plan.view, d));
+        let img = if look.is_off() {
+            render_posed(model, &posed[c][f], &cameras[d], &light, &opts)
+        } else {
+            crate::look::frames::render_one(
+                model,
+                &posed[c][f],
+                &cameras[d],
+                &light,
+                &opts,
+                look,
+                ground,
+                depths[c],
+            )
+        };
+        tick();
+        img
+    };
     // Frames mapped to a palette are written as indexed PNGs: the same
     // pixels in a quarter of the bytes or less, deflated that much faster.
     let compression = job.png;
@@ -482,13 +559,14 @@ fn render_and_write(
             &rgba
         },
     };
-    let images: &dyn Sink = &images;
-    let mut files = super::write_outputs(job, &rendered, images)?;
-    files.extend(super::ro_sprite::write(job, &rendered, sink)?);
-    if look.passes.any() {
-        files.extend(write_passes(job, plan, &posed, &cameras, &rendered, sink)?);
+    let (mut files, kept) = super::stream::draw_and_write(job, &clips, &draw, look, &images)?;
+    if let Some(kept) = kept {
+        files.extend(super::ro_sprite::write(job, &kept, sink)?);
     }
-    Ok((rendered, files))
+    if look.passes.any() {
+        files.extend(write_passes(job, plan, &posed, &cameras, &clips, sink)?);
+    }
+    Ok(files)
 }
 
 /// Renders the job's passes and writes each as a sheet (and metadata) laid
@@ -498,7 +576,7 @@ fn write_passes(
     plan: &JobPlan,
     posed: &[Vec<PosedModel>],
     cameras: &[Camera],
-    colour: &[ClipFrames],
+    clips: &[ClipFrames],
     sink: &dyn Sink,
 ) -> Result<Vec<PathBuf>> {
     use crate::look::passes::{self, PassKind};
@@ -515,38 +593,29 @@ fn write_passes(
     if let Some(by) = p.id {
         kinds.push(("id", PassKind::Id(by)));
     }
+    let plain = crate::look::Look::default();
     let mut files = Vec::new();
     for (suffix, kind) in kinds {
         let Some(outputs) = job.pass_outputs(suffix) else {
             continue;
         };
-        let frames: Vec<ClipFrames> = plan
-            .clips
-            .iter()
-            .zip(posed)
-            .zip(colour)
-            .map(|((c, p), like)| {
-                like.with_frames(passes::render_frames(
-                    &c.model, p, cameras, &plan.view, kind,
-                ))
-            })
-            .collect();
+        let opts = passes::pass_options(&plan.view, kind);
+        let draw = |c: usize, d: usize, f: usize| {
+            passes::render_one(&plan.clips[c].model, &posed[c][f], &cameras[d], &opts, kind)
+        };
         let mut only = job.clone();
         only.output = outputs;
-        let written = match (kind, p.depth) {
+        let (written, _) = match (kind, p.depth) {
             (PassKind::Depth { .. }, Some(bits)) => {
                 let encode =
                     |img: &image::RgbaImage| crate::look::passes::encode_depth_png(img, bits);
-                super::write_outputs(
-                    &only,
-                    &frames,
-                    &PngSink {
-                        inner: sink,
-                        encode: &encode,
-                    },
-                )?
+                let depth_sink = PngSink {
+                    inner: sink,
+                    encode: &encode,
+                };
+                super::stream::draw_and_write(&only, clips, &draw, &plain, &depth_sink)?
             }
-            _ => super::write_outputs(&only, &frames, sink)?,
+            _ => super::stream::draw_and_write(&only, clips, &draw, &plain, sink)?,
         };
         files.extend(written);
         if let (PassKind::Id(by), Some(c)) = (kind, plan.clips.first()) {
@@ -581,27 +650,6 @@ impl Sink for PngSink<'_> {
 
     fn encode_png(&self, img: &image::RgbaImage) -> Result<Vec<u8>> {
         (self.encode)(img)
-    }
-}
-
-/// The job's palette on every frame, chosen once over every frame of every
-/// clip and direction when it is not given.
-fn apply_palette(look: &crate::look::Look, clips: &mut [ClipFrames]) {
-    use rayon::prelude::*;
-    if look.palette.is_none() {
-        return;
-    }
-    let mut frames: Vec<&mut image::RgbaImage> = clips
-        .iter_mut()
-        .flat_map(|c| c.frames.iter_mut().flatten())
-        .collect();
-    let palette = {
-        let all: Vec<&image::RgbaImage> = frames.iter().map(|f| &**f).collect();
-        look.job_palette(&all)
-    };
-    if let Some(p) = palette {
-        let mapper = look.mapper(&p);
-        frames.par_iter_mut().for_each(|f| mapper.map(f));
     }
 }
 

@@ -71,6 +71,14 @@ pub fn compose(atlas: &Atlas, page: usize, images: &[&RgbaImage]) -> Result<Rgba
 /// Sheet rows each thread copies at a time.
 const STRIP_ROWS: usize = 32;
 
+/// Every frame of page `page` of `atlas` extruded by `by` pixels
+/// ([`extrude`]).
+pub fn extrude_page(atlas: &Atlas, page: usize, sheet: &mut RgbaImage, by: u32) {
+    for (_, f) in atlas.page_frames(page) {
+        extrude(sheet, f.rect, by);
+    }
+}
+
 /// Repeats the edge pixels of `rect` outward by `by` pixels on every side
 /// (corners take the corner pixel), so an engine that filters the sheet
 /// samples the frame's own edge instead of its neighbour or transparency.

@@ -234,6 +234,16 @@ impl Look {
         }
     }
 
+    /// Whether the job's palette is chosen over its rendered frames
+    /// (`colors: N`), so no frame can be mapped before every frame is
+    /// drawn.
+    pub fn palette_over_frames(&self) -> bool {
+        matches!(
+            self.palette.as_ref().map(|p| &p.source),
+            Some(PaletteSource::Auto(_))
+        )
+    }
+
     /// The mapping to `palette` with this look's dithering, built once
     /// for every frame of a job.
     pub fn mapper<'a>(&self, palette: &'a Palette) -> dither::Mapper<'a> {

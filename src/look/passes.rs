@@ -123,8 +123,18 @@ pub fn render_frames(
     plan: &ClipPlan,
     kind: PassKind,
 ) -> Vec<Vec<RgbaImage>> {
+    let opts = pass_options(plan, kind);
+    crate::render::every_view(cameras.len(), posed.len(), |d, f| {
+        render_one(model, &posed[f], &cameras[d], &opts, kind)
+    })
+}
+
+/// The raster options of `plan`'s frames in pass `kind`: transparent, and
+/// one sample a pixel except for normals (depth and IDs cannot be
+/// averaged).
+pub fn pass_options(plan: &ClipPlan, kind: PassKind) -> RenderOptions {
     let v = &plan.view;
-    let opts = RenderOptions {
+    RenderOptions {
         width: v.width,
         height: v.height,
         supersample: if kind == PassKind::Normal {
@@ -133,10 +143,7 @@ pub fn render_frames(
             1
         },
         background: [0, 0, 0, 0],
-    };
-    crate::render::every_view(cameras.len(), posed.len(), |d, f| {
-        render_one(model, &posed[f], &cameras[d], &opts, kind)
-    })
+    }
 }
 
 /// One pass image of one frame.

@@ -139,10 +139,11 @@ fn a_failing_job_does_not_stop_the_others() {
 #[test]
 fn a_job_over_the_memory_limit_fails_before_rendering() {
     let dir = tempdir("memory");
-    // 8 directions × 64 frames of 8192² (antialias 4, per-frame PNGs) would
-    // hold 128 GiB of frames; the small job beside it fits.
+    // 8 directions × 64 frames of 8192² (antialias 4) made into GIFs
+    // without a sheet would hold 128 GiB of frames; the small job beside it
+    // fits.
     let body = format!(
-        "jobs:\n  - name: huge\n    model: {m}\n    size: 8192x8192\n    antialias: 4\n    directions: 8\n    clip: {{ frames: 64 }}\n    output: {{ dir: out/huge, sheet: false, gif: false, frames: \"f_{{dir}}_{{frame}}.png\" }}\n  - name: small\n    model: {m}\n    size: 32x32\n    directions: 2\n    clip: {{ frames: 2 }}\n    output: {{ dir: out/small }}\n",
+        "jobs:\n  - name: huge\n    model: {m}\n    size: 8192x8192\n    antialias: 4\n    directions: 8\n    clip: {{ frames: 64 }}\n    output: {{ dir: out/huge, sheet: false, gif: \"g_{{dir}}.gif\" }}\n  - name: small\n    model: {m}\n    size: 32x32\n    directions: 2\n    clip: {{ frames: 2 }}\n    output: {{ dir: out/small }}\n",
         m = samples().join("beacon.rsm").display()
     );
     let r = recipe(&dir, &body);
@@ -150,7 +151,7 @@ fn a_job_over_the_memory_limit_fails_before_rendering() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(
-        err.contains("job 'huge': its 512 images of 8192x8192 need 128 GiB in memory at once, more than the memory limit of 4.0 GiB"),
+        err.contains("job 'huge': its 512 images of 8192x8192 (all held until the job's outputs are written) need 128 GiB in memory at once, more than the memory limit of 4.0 GiB"),
         "{err}"
     );
     assert!(err.contains("--memory-limit"), "{err}");
@@ -161,8 +162,8 @@ fn a_job_over_the_memory_limit_fails_before_rendering() {
     );
     assert!(dir.join("out/small/small.png").is_file());
 
-    // The limit is the user's: the small job's 2 × 2 frames of 32² and its
-    // sheet take 32 KiB.
+    // The limit is the user's: the small job's sheet of 2 × 2 frames of 32²
+    // takes 16 KiB, and the frame one thread draws into it 4 KiB.
     let run = |limit: &str| {
         kiln(
             &[
@@ -171,20 +172,22 @@ fn a_job_over_the_memory_limit_fails_before_rendering() {
                 "--only",
                 "small",
                 "--force",
+                "--jobs",
+                "1",
                 "--memory-limit",
                 limit,
             ],
             &dir,
         )
     };
-    let o = run("31K");
+    let o = run("19K");
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("job 'small': its 4 images of 32x32 and the sheet made from them need 32 KiB in memory at once, more than the memory limit of 31 KiB"),
+        stderr(&o).contains("job 'small': its 4 images of 32x32 (drawn into their sheet) need 20 KiB in memory at once, more than the memory limit of 19 KiB"),
         "{}",
         stderr(&o)
     );
-    let o = run("32K");
+    let o = run("20K");
     assert!(o.status.success(), "{}", stderr(&o));
     let o = run("lots");
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));

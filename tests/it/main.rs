@@ -56,4 +56,5 @@ mod sheets;
 mod sprite_corpus;
 mod sprite_preview;
 mod sprite_versions;
+mod stream;
 mod textures;

@@ -1,0 +1,475 @@
+//! A job's frames drawn straight into what keeps them until its outputs
+//! are written, so memory does not grow with the number of frames beyond
+//! the outputs that must exist at once.
+//!
+//! What is kept ([`Keep::of`]):
+//! - a **grid sheet** keeps nothing but its own pages: each frame is copied
+//!   into its cell as soon as it is drawn (and encoded to its PNG in the
+//!   same task), and everything made after the frames — a palette chosen
+//!   over them, GIFs, APNGs — reads the frames back out of the pages;
+//! - with **no sheet, no animation and no palette chosen over the frames**
+//!   nothing is kept: each frame is encoded and dropped;
+//! - otherwise (a packed sheet, whose layout needs every trimmed frame
+//!   before it can place one; GIFs or APNGs without a sheet; a client
+//!   sprite; a palette chosen over frames that have no sheet to wait in)
+//!   every frame is kept, as before.
+//!
+//! Frames are drawn in parallel and land in their cells whatever order the
+//! threads finish in; each cell is its own, so the pages are the same on
+//! any thread count. Writes reach the sink in the order
+//! [`super::write_outputs`] uses: frame PNGs, sheet pages, metadata,
+//! animations.
+
+use super::atlas::AtlasFrame;
+use super::outputs::{self, ClipFrames, ENCODE_BATCH};
+use super::recipe::{Job, PackLayout};
+use super::sink::Sink;
+use crate::error::{Error, Result};
+use crate::look::Look;
+use image::RgbaImage;
+use rayon::prelude::*;
+use std::borrow::Cow;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+/// A frame PNG's path and bytes.
+type Encoded = (PathBuf, Vec<u8>);
+
+/// Draws frame `(clip, direction, frame)` of a job.
+pub type Draw<'a> = dyn Fn(usize, usize, usize) -> RgbaImage + Sync + 'a;
+
+/// Where a job's drawn frames wait for its outputs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// In the grid sheet's pages, each frame in its cell.
+    Sheet,
+    /// Every frame as drawn.
+    Frames,
+    /// Nowhere: each frame is encoded to its PNG and dropped.
+    Nothing,
+}
+
+impl Keep {
+    /// How `job` keeps its frames; `palette_over_frames` when its palette
+    /// is chosen over every frame ([`Look::palette_over_frames`]).
+    pub fn of(job: &Job, palette_over_frames: bool) -> Keep {
+        let o = &job.output;
+        if o.ro_sprite.is_some() {
+            return Keep::Frames;
+        }
+        match (&o.sheet, job.pack.layout) {
+            (Some(_), PackLayout::Grid) => Keep::Sheet,
+            (Some(_), PackLayout::Packed) => Keep::Frames,
+            (None, _) if o.gif.is_some() || o.apng.is_some() || palette_over_frames => Keep::Frames,
+            (None, _) => Keep::Nothing,
+        }
+    }
+}
+
+/// Draws every frame of `clips` (whose `frames` are empty: only their
+/// times, pivots, root motion and loop flags are read) with `draw`, gives
+/// them `look`'s palette, and writes every output of `job`. Returns the
+/// files handed to `sink` in order, and the frames when the job keeps them
+/// ([`Keep::Frames`]: a client sprite is made from them).
+pub fn draw_and_write(
+    job: &Job,
+    clips: &[ClipFrames],
+    draw: &Draw<'_>,
+    look: &Look,
+    sink: &dyn Sink,
+) -> Result<(Vec<PathBuf>, Option<Vec<ClipFrames>>)> {
+    match Keep::of(job, look.palette_over_frames()) {
+        Keep::Frames => {
+            let mut kept = draw_all(job, clips, draw);
+            apply_palette(look, &mut kept);
+            let files = outputs::write_outputs(job, &kept, sink)?;
+            Ok((files, Some(kept)))
+        }
+        Keep::Sheet => Ok((through_sheet(job, clips, draw, look, sink)?, None)),
+        Keep::Nothing => {
+            let mut written = Vec::new();
+            let palette = look.job_palette(&[]);
+            let mapper = palette.as_ref().map(|p| look.mapper(p));
+            let order = outputs::frame_order(clips, job.directions.len());
+            draw_frames(job, &order, draw, mapper.as_ref(), None, sink, &mut written)?;
+            Ok((written, None))
+        }
+    }
+}
+
+/// Every frame drawn, in parallel: `clips` with their frames.
+fn draw_all(job: &Job, clips: &[ClipFrames], draw: &Draw<'_>) -> Vec<ClipFrames> {
+    let order = outputs::frame_order(clips, job.directions.len());
+    let drawn: Vec<RgbaImage> = order.par_iter().map(|&(c, d, f)| draw(c, d, f)).collect();
+    let mut it = drawn.into_iter();
+    clips
+        .iter()
+        .map(|clip| {
+            let n = clip.times.times.len();
+            let rows = (0..job.directions.len())
+                .map(|_| it.by_ref().take(n).collect())
+                .collect();
+            clip.with_frames(rows)
+        })
+        .collect()
+}
+
+/// The job's palette on every frame, chosen once over every frame of every
+/// clip and direction when it is not given.
+pub fn apply_palette(look: &Look, clips: &mut [ClipFrames]) {
+    if look.palette.is_none() {
+        return;
+    }
+    let mut frames: Vec<&mut RgbaImage> = clips
+        .iter_mut()
+        .flat_map(|c| c.frames.iter_mut().flatten())
+        .collect();
+    let palette = {
+        let all: Vec<&RgbaImage> = frames.iter().map(|f| &**f).collect();
+        look.job_palette(&all)
+    };
+    if let Some(p) = palette {
+        let mapper = look.mapper(&p);
+        frames.par_iter_mut().for_each(|f| mapper.map(f));
+    }
+}
+
+/// Draws the frames of `order` in parallel, each mapped by `mapper`, put in
+/// its cell of `cells` and, when `cells` is none or no palette waits for
+/// every frame, encoded to its PNG — a batch at a time, so the PNGs reach
+/// the sink in order and at most a batch of them waits.
+fn draw_frames(
+    job: &Job,
+    order: &[(usize, usize, usize)],
+    draw: &Draw<'_>,
+    mapper: Option<&crate::look::dither::Mapper<'_>>,
+    cells: Option<(&Cells<'_>, bool)>,
+    sink: &dyn Sink,
+    written: &mut Vec<PathBuf>,
+) -> Result<()> {
+    let encode = cells.is_none_or(|(_, now)| now) && job.output.frames.is_some();
+    let batch = if encode {
+        ENCODE_BATCH
+    } else {
+        order.len().max(1)
+    };
+    for chunk in order.chunks(batch) {
+        let done: Vec<Result<Option<Encoded>>> = chunk
+            .par_iter()
+            .map(|&(c, d, f)| {
+                let mut img = draw(c, d, f);
+                if let Some(m) = mapper {
+                    m.map(&mut img);
+                }
+                if let Some((cells, _)) = cells {
+                    cells.put(cells.slot(c, d, f), &img)?;
+                }
+                match job.frame_path(c, d, f) {
+                    Some(path) if encode => Ok(Some((path, sink.encode_png(&img)?))),
+                    _ => Ok(None),
+                }
+            })
+            .collect();
+        for file in done {
+            if let Some((path, bytes)) = file? {
+                sink.write(&path, &bytes)?;
+                written.push(path);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A grid-sheet job: frames drawn into the pages, then the palette chosen
+/// over them (when it is), the frame PNGs (when they waited for it), the
+/// pages, metadata and animations read from the pages.
+fn through_sheet(
+    job: &Job,
+    clips: &[ClipFrames],
+    draw: &Draw<'_>,
+    look: &Look,
+    sink: &dyn Sink,
+) -> Result<Vec<PathBuf>> {
+    let Some(sheet_path) = &job.output.sheet else {
+        return Ok(Vec::new());
+    };
+    let atlas = outputs::sheet_atlas(job, clips, None).map_err(|e| in_job(job, e))?;
+    let slots = Slots::new(clips, job.directions.len(), &atlas.frames)
+        .map_err(|m| outputs::job_error(job, m))?;
+    let mut pages: Vec<RgbaImage> = atlas
+        .pages
+        .iter()
+        .map(|p| RgbaImage::new(p.width, p.height))
+        .collect();
+    let order = outputs::frame_order(clips, job.directions.len());
+    let over_frames = look.palette_over_frames();
+    let mut written = Vec::new();
+    {
+        let cells = Cells::new(&atlas.frames, &slots, &mut pages);
+        let given = look.job_palette(&[]).filter(|_| !over_frames);
+        let mapper = given.as_ref().map(|p| look.mapper(p));
+        draw_frames(
+            job,
+            &order,
+            draw,
+            mapper.as_ref(),
+            Some((&cells, !over_frames)),
+            sink,
+            &mut written,
+        )?;
+    }
+    if over_frames {
+        // The padding between cells is transparent, which the palette's
+        // histogram leaves out: the pages count exactly the frames' pixels.
+        let refs: Vec<&RgbaImage> = pages.iter().collect();
+        if let Some(p) = look.job_palette(&refs) {
+            let mapper = look.mapper(&p);
+            let cells = Cells::new(&atlas.frames, &slots, &mut pages);
+            (0..atlas.frames.len())
+                .into_par_iter()
+                .try_for_each(|i| -> Result<()> {
+                    let mut img = cells.take(i);
+                    mapper.map(&mut img);
+                    cells.put(i, &img)
+                })?;
+        }
+        let from_pages = |c: usize, d: usize, f: usize| {
+            let i = slots.frame(c, d, f);
+            Cow::Owned(crop(&pages[atlas.frames[i].page], &atlas.frames[i]))
+        };
+        outputs::write_frame_pngs(job, clips, &from_pages, sink, &mut written)?;
+    }
+    // Extruding touches only the spacing around cells, so the frames read
+    // back for the animations below stay as drawn.
+    for (p, img) in pages.iter_mut().enumerate() {
+        super::sheet::extrude_page(&atlas, p, img, job.pack.extrude);
+    }
+    let mut page = |p: usize| Ok(Cow::Borrowed(&pages[p]));
+    outputs::write_sheet(
+        job,
+        clips,
+        &atlas,
+        sheet_path,
+        &mut page,
+        sink,
+        &mut written,
+    )?;
+    let from_pages = |c: usize, d: usize, f: usize| {
+        let i = slots.frame(c, d, f);
+        Cow::Owned(crop(&pages[atlas.frames[i].page], &atlas.frames[i]))
+    };
+    outputs::write_animations(job, clips, &from_pages, sink, &mut written)?;
+    Ok(written)
+}
+
+/// `e` named by `job` when it does not say where it came from.
+fn in_job(job: &Job, e: Error) -> Error {
+    match e {
+        Error::Other(m) => outputs::job_error(job, m),
+        e => e,
+    }
+}
+
+/// Which atlas frame holds each `(clip, direction, frame)`.
+struct Slots {
+    /// Where each clip's frames start in output order.
+    base: Vec<usize>,
+    /// Frames per clip.
+    count: Vec<usize>,
+    /// Atlas frame of each frame in output order.
+    at: Vec<usize>,
+}
+
+impl Slots {
+    fn new(
+        clips: &[ClipFrames],
+        directions: usize,
+        frames: &[AtlasFrame],
+    ) -> std::result::Result<Slots, String> {
+        let count: Vec<usize> = clips.iter().map(|c| c.times.times.len()).collect();
+        let mut base = Vec::with_capacity(clips.len());
+        let mut total = 0usize;
+        for n in &count {
+            base.push(total);
+            total += n * directions;
+        }
+        let mut at = vec![usize::MAX; total];
+        for (i, f) in frames.iter().enumerate() {
+            let slot =
+                (f.clip < clips.len() && f.direction < directions && f.frame < count[f.clip])
+                    .then(|| base[f.clip] + f.direction * count[f.clip] + f.frame);
+            match slot {
+                Some(s) if at[s] == usize::MAX => at[s] = i,
+                _ => {
+                    return Err(format!(
+                        "the sheet places frame '{}' twice or nowhere",
+                        f.name
+                    ))
+                }
+            }
+        }
+        if at.contains(&usize::MAX) {
+            return Err("the sheet leaves a rendered frame out".to_string());
+        }
+        Ok(Slots { base, count, at })
+    }
+
+    /// The atlas frame of `(clip, direction, frame)`.
+    fn frame(&self, c: usize, d: usize, f: usize) -> usize {
+        self.at[self.base[c] + d * self.count[c] + f]
+    }
+}
+
+/// The pages' rows cut into bands, one per run of frames sharing rows (a
+/// grid row), each behind its own lock: threads put frames of different
+/// rows at once, and frames of the same row one after another.
+struct Cells<'p> {
+    bands: Vec<Mutex<&'p mut [u8]>>,
+    /// Per atlas frame: its band, the band's first row on its page and the
+    /// page's row length in bytes.
+    spots: Vec<(usize, u32, usize)>,
+    frames: &'p [AtlasFrame],
+    slots: &'p Slots,
+}
+
+impl<'p> Cells<'p> {
+    fn new(frames: &'p [AtlasFrame], slots: &'p Slots, pages: &'p mut [RgbaImage]) -> Cells<'p> {
+        let mut bands = Vec::new();
+        // (page, first row, end row, row length) of each band.
+        let mut spans: Vec<(usize, u32, u32, usize)> = Vec::new();
+        for (p, page) in pages.iter_mut().enumerate() {
+            let stride = page.width() as usize * 4;
+            let mut rows: Vec<(u32, u32)> = frames
+                .iter()
+                .filter(|f| f.page == p && f.rect.w > 0 && f.rect.h > 0)
+                .map(|f| (f.rect.y, f.rect.y + f.rect.h))
+                .collect();
+            rows.sort_unstable();
+            let mut merged: Vec<(u32, u32)> = Vec::new();
+            for (a, b) in rows {
+                match merged.last_mut() {
+                    Some(last) if a < last.1 => last.1 = last.1.max(b),
+                    _ => merged.push((a, b)),
+                }
+            }
+            let mut rest: &'p mut [u8] = page;
+            let mut at = 0u32;
+            for (a, b) in merged {
+                let (_, tail) = std::mem::take(&mut rest).split_at_mut((a - at) as usize * stride);
+                let (band, tail) = tail.split_at_mut((b - a) as usize * stride);
+                spans.push((p, a, b, stride));
+                bands.push(Mutex::new(band));
+                rest = tail;
+                at = b;
+            }
+        }
+        let spots = frames
+            .iter()
+            .map(|f| {
+                spans
+                    .iter()
+                    .position(|&(p, a, b, _)| p == f.page && a <= f.rect.y && f.rect.y < b)
+                    .map_or((usize::MAX, 0, 0), |k| (k, spans[k].1, spans[k].3))
+            })
+            .collect();
+        Cells {
+            bands,
+            spots,
+            frames,
+            slots,
+        }
+    }
+
+    /// The atlas frame of `(clip, direction, frame)`.
+    fn slot(&self, c: usize, d: usize, f: usize) -> usize {
+        self.slots.frame(c, d, f)
+    }
+
+    /// Copies the drawn image of atlas frame `i` into its cell.
+    fn put(&self, i: usize, img: &RgbaImage) -> Result<()> {
+        let f = &self.frames[i];
+        if img.dimensions() != f.source_size {
+            return Err(Error::Other(format!(
+                "frame '{}' is {}x{}, expected {}x{}",
+                f.name,
+                img.width(),
+                img.height(),
+                f.source_size.0,
+                f.source_size.1
+            )));
+        }
+        let (band, top, stride) = self.spots[i];
+        let Some(lock) = self.bands.get(band) else {
+            return Ok(());
+        };
+        let mut cell = lock.lock().unwrap_or_else(|e| e.into_inner());
+        let src_stride = f.source_size.0 as usize * 4;
+        copy_rows(
+            img.as_raw(),
+            src_stride,
+            (f.source.x, f.source.y),
+            &mut cell,
+            stride,
+            (f.rect.x, f.rect.y - top),
+            (f.rect.w, f.rect.h),
+        );
+        Ok(())
+    }
+
+    /// Atlas frame `i` read out of its cell, as drawn.
+    fn take(&self, i: usize) -> RgbaImage {
+        let f = &self.frames[i];
+        let mut img = RgbaImage::new(f.source_size.0, f.source_size.1);
+        let (band, top, stride) = self.spots[i];
+        if let Some(lock) = self.bands.get(band) {
+            let cell = lock.lock().unwrap_or_else(|e| e.into_inner());
+            let dst_stride = f.source_size.0 as usize * 4;
+            copy_rows(
+                &cell,
+                stride,
+                (f.rect.x, f.rect.y - top),
+                &mut img,
+                dst_stride,
+                (f.source.x, f.source.y),
+                (f.rect.w, f.rect.h),
+            );
+        }
+        img
+    }
+}
+
+/// Frame `f` read out of its `page`, as drawn (outside its source rect,
+/// which a grid never trims, transparent).
+fn crop(page: &RgbaImage, f: &AtlasFrame) -> RgbaImage {
+    let mut img = RgbaImage::new(f.source_size.0, f.source_size.1);
+    let dst_stride = f.source_size.0 as usize * 4;
+    copy_rows(
+        page.as_raw(),
+        page.width() as usize * 4,
+        (f.rect.x, f.rect.y),
+        &mut img,
+        dst_stride,
+        (f.source.x, f.source.y),
+        (f.rect.w, f.rect.h),
+    );
+    img
+}
+
+/// Copies a `w × h` block of RGBA pixels at `from` in `src` to `to` in
+/// `dst` (row lengths in bytes).
+fn copy_rows(
+    src: &[u8],
+    src_stride: usize,
+    from: (u32, u32),
+    dst: &mut [u8],
+    dst_stride: usize,
+    to: (u32, u32),
+    (w, h): (u32, u32),
+) {
+    let row = w as usize * 4;
+    for y in 0..h as usize {
+        let s = (from.1 as usize + y) * src_stride + from.0 as usize * 4;
+        let d = (to.1 as usize + y) * dst_stride + to.0 as usize * 4;
+        dst[d..d + row].copy_from_slice(&src[s..s + row]);
+    }
+}

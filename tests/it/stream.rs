@@ -1,0 +1,218 @@
+//! Frames drawn straight into the sheet (`kiln::bake::stream`) give the
+//! same files, byte for byte and in the same order, as frames held until
+//! the job's outputs are written (`write_outputs`), on every layout the
+//! stream keeps frames in, with and without a palette chosen over them.
+
+use image::{Rgba, RgbaImage};
+use kiln::bake::outputs::ClipFrames;
+use kiln::bake::recipe::{Job, Recipe};
+use kiln::bake::sink::{OutputRecord, Sink};
+use kiln::bake::stream::{apply_palette, draw_and_write, Keep};
+use kiln::bake::write_outputs;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Keeps every file handed to it, in order.
+#[derive(Default)]
+struct Memory(Mutex<Vec<(PathBuf, Vec<u8>)>>);
+
+impl Sink for Memory {
+    fn write(&self, path: &Path, bytes: &[u8]) -> kiln::Result<()> {
+        self.0
+            .lock()
+            .unwrap()
+            .push((path.to_path_buf(), bytes.to_vec()));
+        Ok(())
+    }
+    fn remove(&self, _: &Path) -> kiln::Result<()> {
+        Ok(())
+    }
+    fn records(&self) -> Vec<OutputRecord> {
+        Vec::new()
+    }
+}
+
+/// A frame unlike every other: a disc whose size, colour and edge alpha
+/// depend on the clip, direction and frame, on a transparent ground.
+fn frame(w: u32, h: u32, c: usize, d: usize, f: usize) -> RgbaImage {
+    let (cx, cy) = (w as f32 * 0.5, h as f32 * 0.5);
+    let r = 2.0 + ((c * 5 + d * 3 + f) % 7) as f32;
+    RgbaImage::from_fn(w, h, |x, y| {
+        let dist = ((x as f32 - cx).powi(2) + (y as f32 - cy).powi(2)).sqrt();
+        let a = ((r - dist + 1.0).clamp(0.0, 1.0) * 255.0) as u8;
+        let k = (x * 13 + y * 7) as usize;
+        Rgba([
+            (40 * c + 9 * f + k) as u8,
+            (60 * d + 3 * k) as u8,
+            (17 * f + 5 * c + d) as u8,
+            a,
+        ])
+    })
+}
+
+fn job(dir: &Path, keys: &str) -> Job {
+    let text = format!(
+        "jobs:\n  - name: hero\n    model: hero.rsm\n    size: 12x10\n    directions: [0, 90, 180]\n    clips:\n      - {{ name: walk, frames: 5, end: 0.5 }}\n      - {{ name: idle, frames: 2, end: 1.0 }}\n{keys}"
+    );
+    Recipe::from_str(&text, &dir.join("r.yaml"))
+        .unwrap()
+        .jobs()
+        .remove(0)
+}
+
+/// The job's clips with no frames (what the stream is given) and with
+/// every frame drawn (what `write_outputs` is given).
+fn clips(job: &Job) -> (Vec<ClipFrames>, Vec<ClipFrames>) {
+    let empty: Vec<ClipFrames> = job
+        .clips
+        .iter()
+        .map(|c| {
+            let times = c.clip.frame_times(5.0).unwrap();
+            ClipFrames::new(times, vec![Vec::new(); job.directions.len()], [0.5, 0.75])
+        })
+        .collect();
+    let (w, h) = (job.view.width, job.view.height);
+    let full = empty
+        .iter()
+        .enumerate()
+        .map(|(c, clip)| {
+            let n = clip.times.times.len();
+            clip.with_frames(
+                (0..job.directions.len())
+                    .map(|d| (0..n).map(|f| frame(w, h, c, d, f)).collect())
+                    .collect(),
+            )
+        })
+        .collect();
+    (empty, full)
+}
+
+fn streamed_and_held(keys: &str, keep: Keep) -> (Vec<(PathBuf, Vec<u8>)>, usize) {
+    let dir = std::env::temp_dir().join("kiln-stream-test");
+    let job = job(&dir, keys);
+    assert_eq!(
+        Keep::of(&job, job.look.palette_over_frames()),
+        keep,
+        "{keys}"
+    );
+    let (empty, mut full) = clips(&job);
+    let (w, h) = (job.view.width, job.view.height);
+    let drawn = std::sync::atomic::AtomicUsize::new(0);
+    let draw = |c: usize, d: usize, f: usize| {
+        drawn.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        frame(w, h, c, d, f)
+    };
+    let streamed = Memory::default();
+    let (files, _) = draw_and_write(&job, &empty, &draw, &job.look, &streamed).unwrap();
+    apply_palette(&job.look, &mut full);
+    let held = Memory::default();
+    let held_files = write_outputs(&job, &full, &held).unwrap();
+    assert_eq!(files, held_files, "{keys}");
+    let (a, b) = (
+        streamed.0.into_inner().unwrap(),
+        held.0.into_inner().unwrap(),
+    );
+    assert_eq!(a.len(), b.len());
+    for ((pa, ba), (pb, bb)) in a.iter().zip(&b) {
+        assert_eq!(pa, pb);
+        assert!(ba == bb, "{keys}: {} differs", pa.display());
+    }
+    (a, drawn.into_inner())
+}
+
+#[test]
+fn a_grid_sheet_drawn_into_its_pages_writes_what_held_frames_write() {
+    let every = "    output: { dir: out, sheet: '{name}.png', frames: '{name}_{clip}_{dir}_{frame}.png', gif: '{name}_{clip}_{dir}.gif', apng: '{name}_{clip}_{dir}.apng' }\n    metadata: [texturepacker-hash, aseprite]\n";
+    let (files, drawn) = streamed_and_held(every, Keep::Sheet);
+    // 7 frames × 3 directions: 21 frame PNGs, the sheet, 2 metadata files,
+    // 6 GIFs and 6 APNGs, each frame drawn once.
+    assert_eq!(files.len(), 21 + 1 + 2 + 12);
+    assert_eq!(drawn, 21);
+    // Spacing, extrusion and pages of whole rows (a page holds two of the
+    // six rows at this max_size).
+    let paged = format!("{every}    pack: {{ padding: 1, extrude: 2, max_size: [128, 40] }}\n");
+    let (files, _) = streamed_and_held(&paged, Keep::Sheet);
+    let pages = files
+        .iter()
+        .filter(|(p, _)| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("hero-")
+        })
+        .count();
+    assert!(pages >= 3, "{pages} pages");
+    // A palette chosen over every frame: the frames wait in the pages for
+    // it, then are mapped in place.
+    for dither in ["none", "ordered", "diffusion"] {
+        let look = format!("{every}    look: {{ palette: {{ colors: 5, dither: {dither} }} }}\n");
+        streamed_and_held(&look, Keep::Sheet);
+    }
+}
+
+#[test]
+fn frames_alone_are_encoded_as_drawn_and_the_rest_keeps_them() {
+    let frames =
+        "    output: { dir: out, sheet: false, frames: '{name}_{clip}_{dir}_{frame}.png' }\n";
+    let (files, drawn) = streamed_and_held(frames, Keep::Nothing);
+    assert_eq!((files.len(), drawn), (21, 21));
+    let given = format!("{frames}    look: {{ palette: {{ colors: 4 }} }}\n");
+    streamed_and_held(&given, Keep::Frames);
+    let gif = "    output: { dir: out, sheet: false, gif: '{name}_{clip}_{dir}.gif' }\n";
+    streamed_and_held(gif, Keep::Frames);
+    let packed =
+        "    output: { dir: out, sheet: '{name}.png' }\n    pack: { layout: packed, trim: true }\n";
+    streamed_and_held(packed, Keep::Frames);
+}
+
+/// What `--memory-limit` is checked against, on one thread and on two:
+/// a grid sheet's pages and the frames in flight, never every frame.
+#[test]
+fn memory_is_the_sheet_and_the_frames_in_flight() {
+    let dir = std::env::temp_dir().join("kiln-stream-memory");
+    let beacon =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("recipes/samples/data/model/kiln/beacon.rsm");
+    let need = |keys: &str, threads: usize| -> u64 {
+        let text = format!(
+            "jobs:\n  - name: m\n    model: {}\n{keys}",
+            beacon.display()
+        );
+        let job = Recipe::from_str(&text, &dir.join("r.yaml"))
+            .unwrap()
+            .jobs()
+            .remove(0);
+        let plan = kiln::bake::run::plan_job(&job, &[]).unwrap();
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| plan.image_bytes(&job))
+    };
+    const MIB: u64 = 1 << 20;
+    // The recipe: 8 × 64 frames of 8192², antialias 4, per-frame
+    // PNGs: each thread's frame and its PNG, 512 MiB a thread (it held
+    // 128 GiB before).
+    let huge = "    size: 8192x8192\n    antialias: 4\n    directions: 8\n    clip: { frames: 64 }\n    output: { dir: out, sheet: false, gif: false, frames: 'f_{dir}_{frame}.png' }\n";
+    assert_eq!(need(huge, 1), 512 * MIB);
+    assert_eq!(need(huge, 2), 1024 * MIB);
+    // A knot-like bake, 8 directions × 60 or 240 frames of 256² (four
+    // clips of 60: a grid row of 240 frames is wider than a page) into one
+    // grid sheet: four times the frames cost exactly the larger sheet's
+    // bytes.
+    let knot = |clips: usize| {
+        let list: Vec<String> = (0..clips)
+            .map(|c| format!("{{ name: c{c}, frames: 60 }}"))
+            .collect();
+        format!("    size: 256x256\n    directions: 8\n    clips: [{}]\n    output: {{ dir: out, sheet: '{{name}}.png', gif: false }}\n", list.join(", "))
+    };
+    let frame = 256 * 256 * 4;
+    let (f60, f240) = (need(&knot(1), 2), need(&knot(4), 2));
+    assert_eq!(f60, 480 * frame + 2 * frame);
+    assert_eq!(f240, 1920 * frame + 2 * frame);
+    // GIFs read each animation back out of the sheet, one a thread.
+    let gifs = knot(1).replace("gif: false", "gif: '{name}_{dir}.gif'");
+    assert_eq!(need(&gifs, 2), 480 * frame + 2 * 60 * frame * 2);
+    // Frames held for a packed sheet: all of them, and the sheet.
+    let packed = format!("{}    pack: {{ layout: packed }}\n", knot(1));
+    assert_eq!(need(&packed, 2), 2 * 480 * frame);
+}
