@@ -21,6 +21,7 @@ pub mod batch;
 pub mod claims;
 pub mod gif;
 pub mod grid;
+pub mod kept;
 pub mod map_run;
 pub mod meta;
 pub mod outputs;

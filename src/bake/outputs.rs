@@ -3,6 +3,7 @@
 //! direction, each file handed to the bake's [`Sink`].
 
 use super::atlas::{Atlas, AtlasClip, AtlasJob};
+use super::kept::FramePixels;
 use super::recipe::{page_path, Job, MetaFormat, PackLayout};
 use super::sink::Sink;
 use crate::error::{Error, Result};
@@ -288,10 +289,10 @@ pub(super) fn atlas_job<'a>(job: &'a Job, clips: &'a [AtlasClip<'a>]) -> AtlasJo
 /// The job's atlas over its clips, each frame described (pivot, duration,
 /// root motion). A packed atlas trims and matches the rendered `images`
 /// (in sheet order); a grid needs none.
-pub(super) fn sheet_atlas(
+pub(super) fn sheet_atlas<F: FramePixels>(
     job: &Job,
     clips: &[ClipFrames],
-    images: Option<&[&RgbaImage]>,
+    images: Option<&[F]>,
 ) -> Result<Atlas> {
     let metas = atlas_clips(job, clips.iter().map(|c| (&c.times, c.looping)));
     let info = atlas_job(job, &metas);

@@ -19,6 +19,7 @@
 
 use super::atlas::{Atlas, AtlasFrame, AtlasJob, Page, Rect, Tag};
 use super::grid::page_limits;
+use super::kept::FramePixels;
 use super::recipe::PackSpec;
 use super::skyline::Skyline;
 use image::RgbaImage;
@@ -27,9 +28,9 @@ use image::RgbaImage;
 /// `i`-th frame in sheet order (clip by clip, direction by direction,
 /// frame by frame), each `frame_size`; `pivot` is each frame's until the
 /// caller sets its own.
-pub fn atlas(
+pub fn atlas<F: FramePixels>(
     job: &AtlasJob<'_>,
-    images: &[&RgbaImage],
+    images: &[F],
     frame_size: (u32, u32),
     pivot: [f32; 2],
     pack: &PackSpec,
@@ -42,19 +43,19 @@ pub fn atlas(
             images.len()
         ));
     }
-    if let Some(i) = images.iter().position(|im| im.dimensions() != frame_size) {
+    if let Some(i) = images.iter().position(|im| im.size() != frame_size) {
         return Err(format!(
             "frame '{}' is {}x{}, expected {}x{}",
             frames[i].name,
-            images[i].width(),
-            images[i].height(),
+            images[i].size().0,
+            images[i].size().1,
             frame_size.0,
             frame_size.1
         ));
     }
     for (f, img) in frames.iter_mut().zip(images) {
         if pack.trim {
-            f.source = opaque_bounds(img);
+            f.source = img.bounds();
         }
         f.rect.w = f.source.w;
         f.rect.h = f.source.h;
@@ -231,7 +232,7 @@ pub fn opaque_bounds(img: &RgbaImage) -> Rect {
 
 /// For each frame, an earlier frame with the same kept pixels at the same
 /// offset in a frame of the same size, if any.
-fn twins(frames: &[AtlasFrame], images: &[&RgbaImage]) -> Vec<Option<usize>> {
+fn twins<F: FramePixels>(frames: &[AtlasFrame], images: &[F]) -> Vec<Option<usize>> {
     let keys: Vec<u64> = frames
         .iter()
         .zip(images)
@@ -244,7 +245,7 @@ fn twins(frames: &[AtlasFrame], images: &[&RgbaImage]) -> Vec<Option<usize>> {
         out[i] = seen
             .iter()
             .copied()
-            .find(|&j| same_pixels(&frames[i], images[i], &frames[j], images[j]));
+            .find(|&j| same_pixels(&frames[i], &images[i], &frames[j], &images[j]));
         if out[i].is_none() {
             seen.push(i);
         }
@@ -253,7 +254,7 @@ fn twins(frames: &[AtlasFrame], images: &[&RgbaImage]) -> Vec<Option<usize>> {
 }
 
 /// FNV-1a over the kept pixels and where they sit.
-fn fingerprint(f: &AtlasFrame, img: &RgbaImage) -> u64 {
+fn fingerprint<F: FramePixels>(f: &AtlasFrame, img: &F) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut eat = |b: &[u8]| {
         for &x in b {
@@ -271,20 +272,15 @@ fn fingerprint(f: &AtlasFrame, img: &RgbaImage) -> u64 {
     h
 }
 
-fn same_pixels(a: &AtlasFrame, ai: &RgbaImage, b: &AtlasFrame, bi: &RgbaImage) -> bool {
+fn same_pixels<F: FramePixels>(a: &AtlasFrame, ai: &F, b: &AtlasFrame, bi: &F) -> bool {
     a.source == b.source
         && a.source_size == b.source_size
         && rows(a.source, ai).eq(rows(b.source, bi))
 }
 
 /// The bytes of each row of `r` in `img`.
-fn rows(r: Rect, img: &RgbaImage) -> impl Iterator<Item = &[u8]> + '_ {
-    let stride = img.width() as usize * 4;
-    let raw = img.as_raw();
-    (r.y..r.y + r.h).map(move |y| {
-        let at = y as usize * stride + r.x as usize * 4;
-        raw.get(at..at + r.w as usize * 4).unwrap_or(&[])
-    })
+fn rows<F: FramePixels>(r: Rect, img: &F) -> impl Iterator<Item = &[u8]> + '_ {
+    (r.y..r.y + r.h).map(move |y| img.row(r.x, y, r.w))
 }
 
 /// Where each frame to store of the tags `range` goes in a bin of `bin`:

@@ -89,9 +89,12 @@ impl JobPlan {
     /// - a grid sheet: its pages, and every thread's frame in flight — or,
     ///   while GIFs and APNGs are encoded, every thread's animation (its
     ///   frames read back out of the pages, and their colours counted);
+    /// - a packed sheet: every frame's trimmed box (counted whole: the box
+    ///   is not known before drawing), and one page or animation at a time;
     /// - nothing (frame PNGs alone): every thread's frame and its PNG;
-    /// - every frame (packed sheets, animations without a sheet, client
-    ///   sprites): all of them, and the sheet composed from them.
+    /// - every frame (animations without a sheet, client sprites): all of
+    ///   them, and the sheet composed from them or each thread's GIF's
+    ///   colours.
     ///
     /// Passes are drawn after the colour frames: the larger of the two
     /// counts. Tile buffers and encoders' working memory, a few hundred
@@ -122,10 +125,30 @@ impl JobPlan {
                     };
                     pages.saturating_add(busy)
                 }
+                Keep::Trimmed => {
+                    // Before drawing, a frame's box is not known: counted
+                    // whole, with the largest page one at a time (or an
+                    // animation a thread), and while a palette chosen over
+                    // the frames remaps them, their boxes twice.
+                    let (mw, mh) = super::grid::page_limits(&job.pack);
+                    let page = all.min(mw.saturating_mul(mh).saturating_mul(4));
+                    let busy = if o.gif.is_some() || o.apng.is_some() {
+                        threads.saturating_mul(longest).saturating_mul(frame * 2)
+                    } else {
+                        0
+                    };
+                    let remap = if over_frames { all } else { 0 };
+                    all.saturating_add(page.max(busy)).saturating_add(remap)
+                }
                 Keep::Nothing => threads.saturating_mul(frame * 2),
                 Keep::Frames => {
                     let sheet = if o.sheet.is_some() { all } else { 0 };
-                    all.saturating_add(sheet)
+                    let colours = if o.gif.is_some() {
+                        threads.saturating_mul(longest).saturating_mul(frame)
+                    } else {
+                        0
+                    };
+                    all.saturating_add(sheet.max(colours))
                 }
             }
         };
@@ -167,6 +190,7 @@ impl JobPlan {
         let what = match Keep::of(job, self.look.palette_over_frames()) {
             _ if self.sprite.is_some() => "",
             Keep::Sheet => " (drawn into their sheet)",
+            Keep::Trimmed => " (each kept as its trimmed box until the sheet is packed)",
             Keep::Nothing => " (each encoded as it is drawn)",
             Keep::Frames => " (all held until the job's outputs are written)",
         };

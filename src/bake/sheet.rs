@@ -11,13 +11,18 @@
 //! equivalence where tiny-skia is itself lossless.
 
 use super::atlas::{Atlas, AtlasFrame, Rect};
+use super::kept::FramePixels;
 use image::RgbaImage;
 use rayon::prelude::*;
 
 /// Composes page `page` of `atlas` into a new transparent image.
 /// `images[i]` is the rendered image of `atlas.frames[i]` (the full frame,
 /// `source_size` in size).
-pub fn compose(atlas: &Atlas, page: usize, images: &[&RgbaImage]) -> Result<RgbaImage, String> {
+pub fn compose<F: FramePixels>(
+    atlas: &Atlas,
+    page: usize,
+    images: &[F],
+) -> Result<RgbaImage, String> {
     let Some(p) = atlas.pages.get(page) else {
         return Err(format!(
             "page {page} of an atlas of {} pages",
@@ -33,7 +38,7 @@ pub fn compose(atlas: &Atlas, page: usize, images: &[&RgbaImage]) -> Result<Rgba
     }
     let frames: Vec<(usize, &AtlasFrame)> = atlas.page_frames(page).collect();
     for &(i, frame) in &frames {
-        check_frame((p.width, p.height), frame, images[i])?;
+        check_frame((p.width, p.height), frame, &images[i])?;
     }
     // Copied a strip of rows at a time on every thread: the frames' rects
     // are copied in the same order within each strip, so the result is the
@@ -54,14 +59,11 @@ pub fn compose(atlas: &Atlas, page: usize, images: &[&RgbaImage]) -> Result<Rgba
             for &(i, frame) in &frames {
                 let (s, r) = (frame.source, frame.rect);
                 let (from_y, to_y) = (r.y.max(y0), (r.y + r.h).min(y1));
-                let src = images[i].as_raw();
-                let src_stride = frame.source_size.0 as usize * 4;
                 let row_bytes = s.w as usize * 4;
                 for y in from_y..to_y {
-                    let sy = (s.y + (y - r.y)) as usize;
-                    let from = sy * src_stride + s.x as usize * 4;
+                    let src = images[i].row(s.x, s.y + (y - r.y), s.w);
                     let to = (y - y0) as usize * stride + r.x as usize * 4;
-                    strip[to..to + row_bytes].copy_from_slice(&src[from..from + row_bytes]);
+                    strip[to..to + row_bytes].copy_from_slice(src);
                 }
             }
         });
@@ -112,14 +114,18 @@ pub fn extrude(sheet: &mut RgbaImage, rect: Rect, by: u32) {
 
 /// Whether `frame.source` of `image` can be copied to `frame.rect` of a
 /// sheet of size `sheet`: both rects fit and agree in size.
-fn check_frame(sheet: (u32, u32), frame: &AtlasFrame, image: &RgbaImage) -> Result<(), String> {
+fn check_frame<F: FramePixels>(
+    sheet: (u32, u32),
+    frame: &AtlasFrame,
+    image: &F,
+) -> Result<(), String> {
     let (fw, fh) = frame.source_size;
-    if image.dimensions() != (fw, fh) {
+    if image.size() != (fw, fh) {
         return Err(format!(
             "frame '{}' is {}x{}, expected {fw}x{fh}",
             frame.name,
-            image.width(),
-            image.height()
+            image.size().0,
+            image.size().1
         ));
     }
     let (s, r) = (frame.source, frame.rect);
@@ -129,6 +135,7 @@ fn check_frame(sheet: (u32, u32), frame: &AtlasFrame, image: &RgbaImage) -> Resu
         || !fits(s.y, s.h, fh)
         || !fits(r.x, r.w, sheet.0)
         || !fits(r.y, r.h, sheet.1)
+        || !image.holds(s)
     {
         return Err(format!(
             "frame '{}': source {}x{} at ({}, {}) of a {fw}x{fh} frame does not match \

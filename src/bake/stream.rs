@@ -7,12 +7,14 @@
 //!   into its cell as soon as it is drawn (and encoded to its PNG in the
 //!   same task), and everything made after the frames — a palette chosen
 //!   over them, GIFs, APNGs — reads the frames back out of the pages;
+//! - a **packed sheet** keeps what it will pack: each frame's trimmed box
+//!   ([`Kept`]; the whole frame when it is not trimmed), and composes its
+//!   pages from those once every frame is drawn and placed;
 //! - with **no sheet, no animation and no palette chosen over the frames**
 //!   nothing is kept: each frame is encoded and dropped;
-//! - otherwise (a packed sheet, whose layout needs every trimmed frame
-//!   before it can place one; GIFs or APNGs without a sheet; a client
-//!   sprite; a palette chosen over frames that have no sheet to wait in)
-//!   every frame is kept, as before.
+//! - otherwise (GIFs or APNGs without a sheet, a client sprite, a palette
+//!   chosen over frames that have no sheet to wait in) every frame is
+//!   kept, as [`super::write_outputs`] takes them.
 //!
 //! Frames are drawn in parallel and land in their cells whatever order the
 //! threads finish in; each cell is its own, so the pages are the same on
@@ -21,6 +23,7 @@
 //! animations.
 
 use super::atlas::AtlasFrame;
+use super::kept::Kept;
 use super::outputs::{self, ClipFrames, ENCODE_BATCH};
 use super::recipe::{Job, PackLayout};
 use super::sink::Sink;
@@ -43,6 +46,8 @@ pub type Draw<'a> = dyn Fn(usize, usize, usize) -> RgbaImage + Sync + 'a;
 pub enum Keep {
     /// In the grid sheet's pages, each frame in its cell.
     Sheet,
+    /// Each frame's trimmed box, for a packed sheet.
+    Trimmed,
     /// Every frame as drawn.
     Frames,
     /// Nowhere: each frame is encoded to its PNG and dropped.
@@ -59,7 +64,7 @@ impl Keep {
         }
         match (&o.sheet, job.pack.layout) {
             (Some(_), PackLayout::Grid) => Keep::Sheet,
-            (Some(_), PackLayout::Packed) => Keep::Frames,
+            (Some(_), PackLayout::Packed) => Keep::Trimmed,
             (None, _) if o.gif.is_some() || o.apng.is_some() || palette_over_frames => Keep::Frames,
             (None, _) => Keep::Nothing,
         }
@@ -86,12 +91,14 @@ pub fn draw_and_write(
             Ok((files, Some(kept)))
         }
         Keep::Sheet => Ok((through_sheet(job, clips, draw, look, sink)?, None)),
+        Keep::Trimmed => Ok((through_packed(job, clips, draw, look, sink)?, None)),
         Keep::Nothing => {
             let mut written = Vec::new();
             let palette = look.job_palette(&[]);
             let mapper = palette.as_ref().map(|p| look.mapper(p));
             let order = outputs::frame_order(clips, job.directions.len());
-            draw_frames(job, &order, draw, mapper.as_ref(), None, sink, &mut written)?;
+            let make = drawn(draw, mapper.as_ref());
+            each_frame(job, &order, &make, true, &|_, _| Ok(()), sink, &mut written)?;
             Ok((written, None))
         }
     }
@@ -134,50 +141,69 @@ pub fn apply_palette(look: &Look, clips: &mut [ClipFrames]) {
     }
 }
 
-/// Draws the frames of `order` in parallel, each mapped by `mapper`, put in
-/// its cell of `cells` and, when `cells` is none or no palette waits for
-/// every frame, encoded to its PNG — a batch at a time, so the PNGs reach
-/// the sink in order and at most a batch of them waits.
-fn draw_frames(
+/// Makes image `i` of the job's frames (`order[i]` is its clip, direction
+/// and frame).
+type Make<'a> = dyn Fn(usize, (usize, usize, usize)) -> RgbaImage + Sync + 'a;
+
+/// Frames drawn by `draw`, mapped by `mapper`.
+fn drawn<'a>(
+    draw: &'a Draw<'a>,
+    mapper: Option<&'a crate::look::dither::Mapper<'a>>,
+) -> impl Fn(usize, (usize, usize, usize)) -> RgbaImage + Sync + 'a {
+    move |_, (c, d, f)| {
+        let mut img = draw(c, d, f);
+        if let Some(m) = mapper {
+            m.map(&mut img);
+        }
+        img
+    }
+}
+
+/// Makes every frame of `order` in parallel, encodes each to its PNG when
+/// `encode` and the job writes frames, and hands it to `keep` — a batch at
+/// a time, so the PNGs reach the sink in order and at most a batch of them
+/// waits. Returns what `keep` made of each frame, in order.
+#[allow(clippy::too_many_arguments)]
+fn each_frame<T: Send>(
     job: &Job,
     order: &[(usize, usize, usize)],
-    draw: &Draw<'_>,
-    mapper: Option<&crate::look::dither::Mapper<'_>>,
-    cells: Option<(&Cells<'_>, bool)>,
+    make: &Make<'_>,
+    encode: bool,
+    keep: &(dyn Fn(usize, RgbaImage) -> Result<T> + Sync),
     sink: &dyn Sink,
     written: &mut Vec<PathBuf>,
-) -> Result<()> {
-    let encode = cells.is_none_or(|(_, now)| now) && job.output.frames.is_some();
+) -> Result<Vec<T>> {
+    let encode = encode && job.output.frames.is_some();
     let batch = if encode {
         ENCODE_BATCH
     } else {
         order.len().max(1)
     };
-    for chunk in order.chunks(batch) {
-        let done: Vec<Result<Option<Encoded>>> = chunk
+    let mut out = Vec::with_capacity(order.len());
+    for (k, chunk) in order.chunks(batch).enumerate() {
+        let done: Vec<Result<(T, Option<Encoded>)>> = chunk
             .par_iter()
-            .map(|&(c, d, f)| {
-                let mut img = draw(c, d, f);
-                if let Some(m) = mapper {
-                    m.map(&mut img);
-                }
-                if let Some((cells, _)) = cells {
-                    cells.put(cells.slot(c, d, f), &img)?;
-                }
-                match job.frame_path(c, d, f) {
-                    Some(path) if encode => Ok(Some((path, sink.encode_png(&img)?))),
-                    _ => Ok(None),
-                }
+            .enumerate()
+            .map(|(j, &(c, d, f))| {
+                let i = k * batch + j;
+                let img = make(i, (c, d, f));
+                let png = match job.frame_path(c, d, f) {
+                    Some(path) if encode => Some((path, sink.encode_png(&img)?)),
+                    _ => None,
+                };
+                Ok((keep(i, img)?, png))
             })
             .collect();
-        for file in done {
-            if let Some((path, bytes)) = file? {
+        for frame in done {
+            let (kept, png) = frame?;
+            if let Some((path, bytes)) = png {
                 sink.write(&path, &bytes)?;
                 written.push(path);
             }
+            out.push(kept);
         }
     }
-    Ok(())
+    Ok(out)
 }
 
 /// A grid-sheet job: frames drawn into the pages, then the palette chosen
@@ -193,7 +219,8 @@ fn through_sheet(
     let Some(sheet_path) = &job.output.sheet else {
         return Ok(Vec::new());
     };
-    let atlas = outputs::sheet_atlas(job, clips, None).map_err(|e| in_job(job, e))?;
+    let atlas =
+        outputs::sheet_atlas(job, clips, None::<&[RgbaImage]>).map_err(|e| in_job(job, e))?;
     let slots = Slots::new(clips, job.directions.len(), &atlas.frames)
         .map_err(|m| outputs::job_error(job, m))?;
     let mut pages: Vec<RgbaImage> = atlas
@@ -205,18 +232,12 @@ fn through_sheet(
     let over_frames = look.palette_over_frames();
     let mut written = Vec::new();
     {
-        let cells = Cells::new(&atlas.frames, &slots, &mut pages);
+        let cells = Cells::new(&atlas.frames, &mut pages);
         let given = look.job_palette(&[]).filter(|_| !over_frames);
         let mapper = given.as_ref().map(|p| look.mapper(p));
-        draw_frames(
-            job,
-            &order,
-            draw,
-            mapper.as_ref(),
-            Some((&cells, !over_frames)),
-            sink,
-            &mut written,
-        )?;
+        let make = drawn(draw, mapper.as_ref());
+        let put = |i: usize, img: RgbaImage| cells.put(slots.at[i], &img);
+        each_frame(job, &order, &make, !over_frames, &put, sink, &mut written)?;
     }
     if over_frames {
         // The padding between cells is transparent, which the palette's
@@ -224,7 +245,7 @@ fn through_sheet(
         let refs: Vec<&RgbaImage> = pages.iter().collect();
         if let Some(p) = look.job_palette(&refs) {
             let mapper = look.mapper(&p);
-            let cells = Cells::new(&atlas.frames, &slots, &mut pages);
+            let cells = Cells::new(&atlas.frames, &mut pages);
             (0..atlas.frames.len())
                 .into_par_iter()
                 .try_for_each(|i| -> Result<()> {
@@ -259,6 +280,72 @@ fn through_sheet(
         Cow::Owned(crop(&pages[atlas.frames[i].page], &atlas.frames[i]))
     };
     outputs::write_animations(job, clips, &from_pages, sink, &mut written)?;
+    Ok(written)
+}
+
+/// A packed-sheet job: each frame drawn, encoded to its PNG and kept as
+/// its trimmed box; then the palette chosen over them (when it is: each
+/// frame restored, mapped, encoded and trimmed again), the atlas placed,
+/// the pages composed one at a time, metadata and animations.
+fn through_packed(
+    job: &Job,
+    clips: &[ClipFrames],
+    draw: &Draw<'_>,
+    look: &Look,
+    sink: &dyn Sink,
+) -> Result<Vec<PathBuf>> {
+    let Some(sheet_path) = &job.output.sheet else {
+        return Ok(Vec::new());
+    };
+    let trim = job.pack.trim;
+    let order = outputs::frame_order(clips, job.directions.len());
+    let over_frames = look.palette_over_frames();
+    let given = look.job_palette(&[]).filter(|_| !over_frames);
+    let mapper = given.as_ref().map(|p| look.mapper(p));
+    let make = drawn(draw, mapper.as_ref());
+    let keep = |_: usize, img: RgbaImage| Ok(Kept::new(img, trim));
+    let mut written = Vec::new();
+    let mut kept = each_frame(job, &order, &make, !over_frames, &keep, sink, &mut written)?;
+    if over_frames {
+        // Everything outside a kept box is transparent, which the
+        // palette's histogram leaves out: the boxes count exactly the
+        // frames' pixels.
+        let boxes: Vec<&RgbaImage> = kept.iter().map(Kept::pixels).collect();
+        if let Some(p) = look.job_palette(&boxes) {
+            let mapper = look.mapper(&p);
+            let remap = |i: usize, _| {
+                let mut img = kept[i].restore();
+                mapper.map(&mut img);
+                img
+            };
+            kept = each_frame(job, &order, &remap, true, &keep, sink, &mut written)?;
+        }
+    }
+    let atlas = outputs::sheet_atlas(job, clips, Some(&kept)).map_err(|e| in_job(job, e))?;
+    let slots = Slots::new(clips, job.directions.len(), &atlas.frames)
+        .map_err(|m| outputs::job_error(job, m))?;
+    // The kept frames in atlas order.
+    let mut by_frame: Vec<&Kept> = vec![&kept[0]; atlas.frames.len()];
+    for (i, &j) in slots.at.iter().enumerate() {
+        by_frame[j] = &kept[i];
+    }
+    let mut compose = |p: usize| {
+        let mut page =
+            super::sheet::compose(&atlas, p, &by_frame).map_err(|m| outputs::job_error(job, m))?;
+        super::sheet::extrude_page(&atlas, p, &mut page, job.pack.extrude);
+        Ok(Cow::Owned(page))
+    };
+    outputs::write_sheet(
+        job,
+        clips,
+        &atlas,
+        sheet_path,
+        &mut compose,
+        sink,
+        &mut written,
+    )?;
+    let restored = |c: usize, d: usize, f: usize| Cow::Owned(kept[slots.order(c, d, f)].restore());
+    outputs::write_animations(job, clips, &restored, sink, &mut written)?;
     Ok(written)
 }
 
@@ -314,9 +401,14 @@ impl Slots {
         Ok(Slots { base, count, at })
     }
 
+    /// The place of `(clip, direction, frame)` in output order.
+    fn order(&self, c: usize, d: usize, f: usize) -> usize {
+        self.base[c] + d * self.count[c] + f
+    }
+
     /// The atlas frame of `(clip, direction, frame)`.
     fn frame(&self, c: usize, d: usize, f: usize) -> usize {
-        self.at[self.base[c] + d * self.count[c] + f]
+        self.at[self.order(c, d, f)]
     }
 }
 
@@ -329,11 +421,10 @@ struct Cells<'p> {
     /// page's row length in bytes.
     spots: Vec<(usize, u32, usize)>,
     frames: &'p [AtlasFrame],
-    slots: &'p Slots,
 }
 
 impl<'p> Cells<'p> {
-    fn new(frames: &'p [AtlasFrame], slots: &'p Slots, pages: &'p mut [RgbaImage]) -> Cells<'p> {
+    fn new(frames: &'p [AtlasFrame], pages: &'p mut [RgbaImage]) -> Cells<'p> {
         let mut bands = Vec::new();
         // (page, first row, end row, row length) of each band.
         let mut spans: Vec<(usize, u32, u32, usize)> = Vec::new();
@@ -376,13 +467,7 @@ impl<'p> Cells<'p> {
             bands,
             spots,
             frames,
-            slots,
         }
-    }
-
-    /// The atlas frame of `(clip, direction, frame)`.
-    fn slot(&self, c: usize, d: usize, f: usize) -> usize {
-        self.slots.frame(c, d, f)
     }
 
     /// Copies the drawn image of atlas frame `i` into its cell.

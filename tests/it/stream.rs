@@ -32,14 +32,21 @@ impl Sink for Memory {
     }
 }
 
-/// A frame unlike every other: a disc whose size, colour and edge alpha
-/// depend on the clip, direction and frame, on a transparent ground.
+/// A disc whose size, colour and edge alpha depend on the clip, direction
+/// and frame. The first clip's frames are all different, transparent black
+/// around the disc (a packed sheet keeps just their boxes); the second
+/// clip's are one frame repeated (twins, stored once), with colour under
+/// the transparency around it (kept whole).
 fn frame(w: u32, h: u32, c: usize, d: usize, f: usize) -> RgbaImage {
+    let (d, f) = if c == 1 { (0, 0) } else { (d, f) };
     let (cx, cy) = (w as f32 * 0.5, h as f32 * 0.5);
     let r = 2.0 + ((c * 5 + d * 3 + f) % 7) as f32;
     RgbaImage::from_fn(w, h, |x, y| {
         let dist = ((x as f32 - cx).powi(2) + (y as f32 - cy).powi(2)).sqrt();
         let a = ((r - dist + 1.0).clamp(0.0, 1.0) * 255.0) as u8;
+        if a == 0 && c == 0 {
+            return Rgba([0, 0, 0, 0]);
+        }
         let k = (x * 13 + y * 7) as usize;
         Rgba([
             (40 * c + 9 * f + k) as u8,
@@ -160,9 +167,27 @@ fn frames_alone_are_encoded_as_drawn_and_the_rest_keeps_them() {
     streamed_and_held(&given, Keep::Frames);
     let gif = "    output: { dir: out, sheet: false, gif: '{name}_{clip}_{dir}.gif' }\n";
     streamed_and_held(gif, Keep::Frames);
-    let packed =
-        "    output: { dir: out, sheet: '{name}.png' }\n    pack: { layout: packed, trim: true }\n";
-    streamed_and_held(packed, Keep::Frames);
+}
+
+#[test]
+fn a_packed_sheet_kept_as_trimmed_boxes_writes_what_held_frames_write() {
+    let every = "    output: { dir: out, sheet: '{name}.png', frames: '{name}_{clip}_{dir}_{frame}.png', gif: '{name}_{clip}_{dir}.gif', apng: '{name}_{clip}_{dir}.apng' }\n    metadata: [texturepacker-hash, pixi]\n";
+    for pack in [
+        "{ layout: packed, trim: true }",
+        "{ layout: packed }",
+        "{ layout: packed, trim: true, padding: 1, extrude: 1, max_size: [40, 40] }",
+        "{ layout: packed, trim: true, power_of_two: true }",
+    ] {
+        let keys = format!("{every}    pack: {pack}\n");
+        let (files, drawn) = streamed_and_held(&keys, Keep::Trimmed);
+        assert_eq!(drawn, 21, "{pack}");
+        assert!(files.len() >= 21 + 1 + 2 + 12, "{pack}");
+        for dither in ["none", "diffusion"] {
+            let look =
+                format!("{keys}    look: {{ palette: {{ colors: 6, dither: {dither} }} }}\n");
+            streamed_and_held(&look, Keep::Trimmed);
+        }
+    }
 }
 
 /// What `--memory-limit` is checked against, on one thread and on two:
@@ -212,7 +237,22 @@ fn memory_is_the_sheet_and_the_frames_in_flight() {
     // GIFs read each animation back out of the sheet, one a thread.
     let gifs = knot(1).replace("gif: false", "gif: '{name}_{dir}.gif'");
     assert_eq!(need(&gifs, 2), 480 * frame + 2 * 60 * frame * 2);
-    // Frames held for a packed sheet: all of them, and the sheet.
-    let packed = format!("{}    pack: {{ layout: packed }}\n", knot(1));
-    assert_eq!(need(&packed, 2), 2 * 480 * frame);
+    // A packed sheet: every frame's box, counted whole before drawing,
+    // and one page at a time (at most max_size, 4096² by default).
+    let packed = format!("{}    pack: {{ layout: packed, trim: true }}\n", knot(1));
+    assert_eq!(need(&packed, 2), 480 * frame + 4096 * 4096 * 4);
+    // Frames held for GIFs without a sheet: all of them, and each
+    // thread's animation's colours while its GIF is made.
+    let gifs_alone = knot(1).replace(
+        "sheet: '{name}.png', gif: false",
+        "sheet: false, gif: '{name}_{dir}.gif'",
+    );
+    assert_eq!(need(&gifs_alone, 2), 480 * frame + 2 * 60 * frame);
+    // Frames held for GIFs without a sheet: all of them, and each
+    // thread's animation's colours while its GIF is made.
+    let gifs_alone = knot(1).replace(
+        "sheet: '{name}.png', gif: false",
+        "sheet: false, gif: '{name}_{dir}.gif'",
+    );
+    assert_eq!(need(&gifs_alone, 2), 480 * frame + 2 * 60 * frame);
 }
