@@ -6,6 +6,9 @@
 use super::atlas::Rect;
 use super::packed::opaque_bounds;
 use image::RgbaImage;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex};
 
 /// A rendered frame, whole or in part.
 pub trait FramePixels: Sync {
@@ -60,7 +63,7 @@ impl FramePixels for RgbaImage {
 /// every pixel outside it is zero (transparent black, what kiln draws
 /// around a model), else the whole frame, so the frame can always be
 /// restored exactly ([`Kept::restore`]).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Kept {
     size: (u32, u32),
     /// Where `pixels` sit in the full frame.
@@ -131,6 +134,31 @@ impl Kept {
     /// The pixels held: the trimmed box, or the whole frame.
     pub fn pixels(&self) -> &RgbaImage {
         &self.pixels
+    }
+}
+
+/// Kept frames stored once however often they repeat (a still seen from a
+/// symmetric side, the held end of a one-shot, a model that does not
+/// move): a frame whose kept pixels equal an earlier one's shares its
+/// copy, so memory follows the distinct sprites, as the packed sheet does.
+#[derive(Default)]
+pub struct Twins(Mutex<HashMap<u64, Vec<Arc<Kept>>>>);
+
+impl Twins {
+    /// `k`, or the copy of it already kept.
+    pub fn keep(&self, k: Kept) -> Arc<Kept> {
+        let mut h = std::hash::DefaultHasher::new();
+        (k.size, k.at.x, k.at.y, k.at.w, k.at.h).hash(&mut h);
+        k.pixels.as_raw().hash(&mut h);
+        let key = h.finish();
+        let mut pool = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let same = pool.entry(key).or_default();
+        if let Some(o) = same.iter().find(|o| ***o == k) {
+            return Arc::clone(o);
+        }
+        let k = Arc::new(k);
+        same.push(Arc::clone(&k));
+        k
     }
 }
 
@@ -254,5 +282,21 @@ mod tests {
             (empty.pixels().as_raw().len(), empty.restore()),
             (4, RgbaImage::new(5, 5))
         );
+    }
+
+    #[test]
+    fn twins_are_kept_once() {
+        let twins = Twins::default();
+        let a = twins.keep(Kept::new(sprite(10, 8, [0, 0, 0, 0]), true));
+        let b = twins.keep(Kept::new(sprite(10, 8, [0, 0, 0, 0]), true));
+        let c = twins.keep(Kept::new(sprite(10, 8, [9, 9, 9, 0]), true));
+        assert!(Arc::ptr_eq(&a, &b));
+        assert!(!Arc::ptr_eq(&a, &c));
+        // The same box elsewhere in the frame is another sprite.
+        let mut moved = RgbaImage::new(10, 8);
+        image::imageops::replace(&mut moved, &sprite(10, 8, [0, 0, 0, 0]), 1, 0);
+        let d = twins.keep(Kept::new(moved, true));
+        assert!(!Arc::ptr_eq(&a, &d));
+        assert_eq!(a.pixels(), d.pixels());
     }
 }

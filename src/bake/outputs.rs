@@ -61,8 +61,17 @@ impl ClipFrames {
     }
 }
 
-/// Frame PNGs encoded at once before they are written.
-pub(super) const ENCODE_BATCH: usize = 64;
+/// Frame PNGs encoded at once before they are written: up to 64, or as
+/// many as keep the waiting PNGs (no larger than their images) within
+/// [`ENCODE_BUDGET`] — but at least one a thread, so every core works.
+pub(super) fn encode_batch(frame_bytes: u64) -> usize {
+    let threads = rayon::current_num_threads().max(1);
+    let fit = (ENCODE_BUDGET / frame_bytes.max(1)) as usize;
+    fit.clamp(threads, 64.max(threads))
+}
+
+/// Bytes of encoded frame PNGs a batch may hold.
+pub(super) const ENCODE_BUDGET: u64 = 64 << 20;
 
 /// Writes every output `job` asks for. `clips[c]` holds the frames of
 /// `job.clips[c]`, each `job.view.width × job.view.height`. Returns the
@@ -158,7 +167,8 @@ pub(super) fn write_frame_pngs(
         .into_iter()
         .filter_map(|(c, d, f)| Some((job.frame_path(c, d, f)?, (c, d, f))))
         .collect();
-    for batch in files.chunks(ENCODE_BATCH) {
+    let frame_bytes = job.view.width as u64 * job.view.height as u64 * 4;
+    for batch in files.chunks(encode_batch(frame_bytes)) {
         let encoded: Vec<Result<Vec<u8>>> = batch
             .par_iter()
             .map(|(_, (c, d, f))| sink.encode_png(&frame(*c, *d, *f)))

@@ -91,7 +91,8 @@ impl JobPlan {
     ///   frames read back out of the pages, and their colours counted);
     /// - a packed sheet: every frame's trimmed box (counted whole: the box
     ///   is not known before drawing), and one page or animation at a time;
-    /// - nothing (frame PNGs alone): every thread's frame and its PNG;
+    /// - nothing (frame PNGs alone): every thread's frame, and the PNGs of
+    ///   a batch waiting to be written in order;
     /// - every frame (animations without a sheet, client sprites): all of
     ///   them, and the sheet composed from them or each thread's GIF's
     ///   colours.
@@ -113,17 +114,24 @@ impl JobPlan {
             .map(|c| c.times.times.len())
             .max()
             .unwrap_or(0) as u64;
+        // Encoded frame PNGs waiting for their batch to be written: each no
+        // larger than its image, a batch of them within the encoding budget
+        // but at least one a thread.
+        let batch = super::outputs::encode_batch(frame) as u64;
+        let waiting = batch.saturating_mul(frame);
         let held = |job: &Job, over_frames: bool| -> u64 {
             let o = &job.output;
             match Keep::of(job, over_frames) {
                 Keep::Sheet => {
                     let pages = self.sheet_bytes(job).unwrap_or(all);
-                    let busy = if o.gif.is_some() || o.apng.is_some() {
+                    let pngs = if o.frames.is_some() { waiting } else { 0 };
+                    let drawing = threads.saturating_mul(frame).saturating_add(pngs);
+                    let animating = if o.gif.is_some() || o.apng.is_some() {
                         threads.saturating_mul(longest).saturating_mul(frame * 2)
                     } else {
-                        threads.saturating_mul(frame)
+                        0
                     };
-                    pages.saturating_add(busy)
+                    pages.saturating_add(drawing.max(animating))
                 }
                 Keep::Trimmed => {
                     // Before drawing, a frame's box is not known: counted
@@ -140,7 +148,7 @@ impl JobPlan {
                     let remap = if over_frames { all } else { 0 };
                     all.saturating_add(page.max(busy)).saturating_add(remap)
                 }
-                Keep::Nothing => threads.saturating_mul(frame * 2),
+                Keep::Nothing => threads.saturating_mul(frame).saturating_add(waiting),
                 Keep::Frames => {
                     let sheet = if o.sheet.is_some() { all } else { 0 };
                     let colours = if o.gif.is_some() {

@@ -23,8 +23,8 @@
 //! animations.
 
 use super::atlas::AtlasFrame;
-use super::kept::Kept;
-use super::outputs::{self, ClipFrames, ENCODE_BATCH};
+use super::kept::{Kept, Twins};
+use super::outputs::{self, encode_batch, ClipFrames};
 use super::recipe::{Job, PackLayout};
 use super::sink::Sink;
 use crate::error::{Error, Result};
@@ -175,7 +175,7 @@ fn each_frame<T: Send>(
 ) -> Result<Vec<T>> {
     let encode = encode && job.output.frames.is_some();
     let batch = if encode {
-        ENCODE_BATCH
+        encode_batch(job.view.width as u64 * job.view.height as u64 * 4)
     } else {
         order.len().max(1)
     };
@@ -303,14 +303,15 @@ fn through_packed(
     let given = look.job_palette(&[]).filter(|_| !over_frames);
     let mapper = given.as_ref().map(|p| look.mapper(p));
     let make = drawn(draw, mapper.as_ref());
-    let keep = |_: usize, img: RgbaImage| Ok(Kept::new(img, trim));
+    let twins = Twins::default();
+    let keep = |_: usize, img: RgbaImage| Ok(twins.keep(Kept::new(img, trim)));
     let mut written = Vec::new();
     let mut kept = each_frame(job, &order, &make, !over_frames, &keep, sink, &mut written)?;
     if over_frames {
         // Everything outside a kept box is transparent, which the
         // palette's histogram leaves out: the boxes count exactly the
         // frames' pixels.
-        let boxes: Vec<&RgbaImage> = kept.iter().map(Kept::pixels).collect();
+        let boxes: Vec<&RgbaImage> = kept.iter().map(|k| k.pixels()).collect();
         if let Some(p) = look.job_palette(&boxes) {
             let mapper = look.mapper(&p);
             let remap = |i: usize, _| {
@@ -318,16 +319,19 @@ fn through_packed(
                 mapper.map(&mut img);
                 img
             };
+            let twins = Twins::default();
+            let keep = |_: usize, img: RgbaImage| Ok(twins.keep(Kept::new(img, trim)));
             kept = each_frame(job, &order, &remap, true, &keep, sink, &mut written)?;
         }
     }
+    let kept: Vec<&Kept> = kept.iter().map(|k| &**k).collect();
     let atlas = outputs::sheet_atlas(job, clips, Some(&kept)).map_err(|e| in_job(job, e))?;
     let slots = Slots::new(clips, job.directions.len(), &atlas.frames)
         .map_err(|m| outputs::job_error(job, m))?;
     // The kept frames in atlas order.
-    let mut by_frame: Vec<&Kept> = vec![&kept[0]; atlas.frames.len()];
+    let mut by_frame: Vec<&Kept> = kept.clone();
     for (i, &j) in slots.at.iter().enumerate() {
-        by_frame[j] = &kept[i];
+        by_frame[j] = kept[i];
     }
     let mut compose = |p: usize| {
         let mut page =
