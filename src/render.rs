@@ -135,7 +135,11 @@ pub fn render_clip(model: &Model, plan: &ClipPlan, tick: &(dyn Fn() + Sync)) -> 
 
 /// Poses `model` at every time, in parallel, in time order.
 pub fn pose_frames(model: &Model, times: &[f32]) -> Vec<PosedModel> {
-    times.par_iter().map(|&t| scene::pose(model, t)).collect()
+    let shared = scene::pose::Triangles::of(model);
+    times
+        .par_iter()
+        .map(|&t| scene::pose::pose_sharing(model, t, &shared))
+        .collect()
 }
 
 /// One camera per direction of `plan`, framed on every posed frame of

@@ -360,7 +360,7 @@ fn draw_block(
             let Some((positions, normals)) = pl.meshes.get(prim.mesh) else {
                 continue;
             };
-            let triangles = match &pl.flipped {
+            let triangles: &[[u32; 3]] = match &pl.flipped {
                 Some(f) => &f[k],
                 None => &prim.triangles,
             };

@@ -2,6 +2,7 @@
 
 use super::model::*;
 use glam::{Affine2, Mat3, Mat4, Vec2, Vec3};
+use std::sync::Arc;
 
 /// One mesh's vertices in kiln's world space at one instant.
 #[derive(Debug, Clone)]
@@ -16,8 +17,9 @@ pub struct PosedPrimitive {
     pub material: usize,
     pub two_sided: bool,
     /// Counter-clockwise = front in world space (winding already swapped
-    /// where the posed transform mirrors).
-    pub triangles: Vec<[u32; 3]>,
+    /// where the posed transform mirrors). Shared by every pose of a set
+    /// ([`Triangles`]): a clip's frames hold one copy, not one each.
+    pub triangles: Arc<[[u32; 3]]>,
     /// Texture-coordinate transform at this instant (identity unless animated).
     pub uv_transform: Affine2,
 }
@@ -97,6 +99,40 @@ pub fn mesh_matrix(model: &Model, worlds: &[Mat4], mesh: &Mesh) -> Mat4 {
 
 /// Poses the model at time `t` seconds.
 pub fn pose(model: &Model, t: f32) -> PosedModel {
+    pose_sharing(model, t, &Triangles::of(model))
+}
+
+/// Every primitive's triangles in both windings, made once for a model and
+/// shared by the poses made with them ([`pose_sharing`]).
+pub struct Triangles {
+    /// `[mesh][primitive]`: as stored, and with the winding swapped.
+    kept: Vec<Vec<(Arc<[[u32; 3]]>, Arc<[[u32; 3]]>)>>,
+}
+
+impl Triangles {
+    pub fn of(model: &Model) -> Triangles {
+        Triangles {
+            kept: model
+                .meshes
+                .iter()
+                .map(|mesh| {
+                    mesh.primitives
+                        .iter()
+                        .map(|prim| {
+                            let swapped: Arc<[[u32; 3]]> =
+                                prim.triangles.iter().map(|&[a, b, c]| [a, c, b]).collect();
+                            (Arc::from(prim.triangles.as_slice()), swapped)
+                        })
+                        .collect()
+                })
+                .collect(),
+        }
+    }
+}
+
+/// [`pose`], the triangles taken from `shared` (made by
+/// [`Triangles::of`] for this model).
+pub fn pose_sharing(model: &Model, t: f32, shared: &Triangles) -> PosedModel {
     let tw = clip_time(model, t);
     let worlds = node_worlds(model, t);
     let mut meshes = Vec::with_capacity(model.meshes.len());
@@ -120,17 +156,13 @@ pub fn pose(model: &Model, t: f32) -> PosedModel {
             }
         };
         let mirrored = m.determinant() < 0.0;
-        for prim in &mesh.primitives {
-            let triangles = if mirrored {
-                prim.triangles.iter().map(|&[a, b, c]| [a, c, b]).collect()
-            } else {
-                prim.triangles.clone()
-            };
+        for (pi, prim) in mesh.primitives.iter().enumerate() {
+            let (kept, swapped) = &shared.kept[mi][pi];
             primitives.push(PosedPrimitive {
                 mesh: mi,
                 material: prim.material,
                 two_sided: prim.two_sided,
-                triangles,
+                triangles: Arc::clone(if mirrored { swapped } else { kept }),
                 uv_transform: uv_transform(&prim.uv_anims, tw),
             });
         }

@@ -655,7 +655,7 @@ fn triangles(mesh: &Mesh, prim: usize, count: usize, flip: bool) -> Vec<[u32; 3]
         triangles: if flip {
             p.triangles.iter().map(|&[a, b, c]| [a, c, b]).collect()
         } else {
-            p.triangles.clone()
+            p.triangles.as_slice().into()
         },
         uv_transform: Affine2::IDENTITY,
     };
