@@ -254,7 +254,7 @@ fn pose_places_the_child_and_mirrors_its_winding() {
             Vec3::new(1.0, 4.0, 0.0)
         ]
     );
-    assert_eq!(posed.primitives[2].triangles, vec![[0, 2, 1]]);
+    assert_eq!(*posed.primitives[2].triangles, [[0, 2, 1]]);
 }
 
 #[test]
