@@ -36,7 +36,7 @@ mod framebuffer;
 mod resolve;
 mod setup;
 mod shade;
-mod simd;
+pub(crate) mod simd;
 mod texel;
 mod tile;
 
