@@ -295,7 +295,7 @@ mod tests {
             .map(|i| match (i / (w * 4)) % 4 {
                 0 => 0,
                 1 => (i % 7) as u8 * 40,
-                2 => (i * 31 ^ i >> 5) as u8,
+                2 => ((i * 31) ^ (i >> 5)) as u8,
                 _ => (i / 4 % 256) as u8,
             })
             .collect();

@@ -102,11 +102,14 @@ pub fn pose(model: &Model, t: f32) -> PosedModel {
     pose_sharing(model, t, &Triangles::of(model))
 }
 
+/// One primitive's triangles, shared.
+type TriangleList = Arc<[[u32; 3]]>;
+
 /// Every primitive's triangles in both windings, made once for a model and
 /// shared by the poses made with them ([`pose_sharing`]).
 pub struct Triangles {
     /// `[mesh][primitive]`: as stored, and with the winding swapped.
-    kept: Vec<Vec<(Arc<[[u32; 3]]>, Arc<[[u32; 3]]>)>>,
+    kept: Vec<Vec<(TriangleList, TriangleList)>>,
 }
 
 impl Triangles {
@@ -119,7 +122,7 @@ impl Triangles {
                     mesh.primitives
                         .iter()
                         .map(|prim| {
-                            let swapped: Arc<[[u32; 3]]> =
+                            let swapped: TriangleList =
                                 prim.triangles.iter().map(|&[a, b, c]| [a, c, b]).collect();
                             (Arc::from(prim.triangles.as_slice()), swapped)
                         })
