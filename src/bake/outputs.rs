@@ -103,18 +103,12 @@ pub fn write_outputs(job: &Job, clips: &[ClipFrames], sink: &dyn Sink) -> Result
                     })
             })
             .collect::<Result<_>>()?;
-        let mut compose = |p: usize| {
-            let mut page =
-                super::sheet::compose(&atlas, p, &by_frame).map_err(|m| job_error(job, m))?;
-            super::sheet::extrude_page(&atlas, p, &mut page, job.pack.extrude);
-            Ok(Cow::Owned(page))
-        };
-        write_sheet(
+        write_composed_sheet(
             job,
             clips,
             &atlas,
             sheet_path,
-            &mut compose,
+            &by_frame,
             sink,
             &mut written,
         )?;
@@ -353,6 +347,26 @@ pub(super) fn write_sheet<'p>(
         }
     }
     Ok(())
+}
+
+/// [`write_sheet`] with each page composed, one at a time, from the
+/// frames' images in atlas order (whole frames, or what a packed sheet
+/// kept of them).
+pub(super) fn write_composed_sheet<F: FramePixels>(
+    job: &Job,
+    clips: &[ClipFrames],
+    atlas: &Atlas,
+    sheet_path: &Path,
+    by_frame: &[F],
+    sink: &dyn Sink,
+    written: &mut Vec<PathBuf>,
+) -> Result<()> {
+    let mut compose = |p: usize| {
+        let mut page = super::sheet::compose(atlas, p, by_frame).map_err(|m| job_error(job, m))?;
+        super::sheet::extrude_page(atlas, p, &mut page, job.pack.extrude);
+        Ok(Cow::Owned(page))
+    };
+    write_sheet(job, clips, atlas, sheet_path, &mut compose, sink, written)
 }
 
 /// Each frame's pivot, duration and root motion from the rendered clips.

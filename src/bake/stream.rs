@@ -333,18 +333,12 @@ fn through_packed(
     for (i, &j) in slots.at.iter().enumerate() {
         by_frame[j] = kept[i];
     }
-    let mut compose = |p: usize| {
-        let mut page =
-            super::sheet::compose(&atlas, p, &by_frame).map_err(|m| outputs::job_error(job, m))?;
-        super::sheet::extrude_page(&atlas, p, &mut page, job.pack.extrude);
-        Ok(Cow::Owned(page))
-    };
-    outputs::write_sheet(
+    outputs::write_composed_sheet(
         job,
         clips,
         &atlas,
         sheet_path,
-        &mut compose,
+        &by_frame,
         sink,
         &mut written,
     )?;
