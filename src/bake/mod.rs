@@ -5,8 +5,12 @@
 //! [`Clip::frame_times`](crate::scene::clip::Clip::frame_times) with the
 //! model's duration (looping, or once) → pose every frame, clips drawn in
 //! place taken back to their root → frame them (the job alone, or its
-//! framing group) → render `directions × times` frames →
-//! [`write_outputs`], which lays the frames out in an [`atlas`] (the
+//! framing group) → draw `directions × times` frames straight into what
+//! keeps them until the outputs are written ([`stream`]: the grid sheet's
+//! pages, a packed sheet's trimmed boxes ([`kept`]), or nothing when each
+//! frame is encoded as it is drawn) → the outputs, the same as
+//! [`write_outputs`] makes from held frames, which lays the frames out in
+//! an [`atlas`] (the
 //! [`grid`]'s rows and columns, or [`packed`]: trimmed, twins stored once,
 //! placed by the [`skyline`] packer on pages), composes the pages from it
 //! ([`sheet`]), describes them for each engine ([`meta`]), encodes the
