@@ -101,8 +101,11 @@ for frames in args.huge_frames:
     shutil.rmtree(os.path.join(assets, "out"), ignore_errors=True)
     rss, code, secs, err = peak(["prlimit", "--as=2000000000", kiln, "bake", "--quiet", "--force",
                                  path])
+    # 8192² PNGs take about 3.5 MB each: do not leave gigabytes behind.
+    shutil.rmtree(os.path.join(assets, "out"), ignore_errors=True)
     last = err.strip().splitlines()[-1] if err.strip() else ""
     print(f"8192² aa4, 8 x {frames} frames, prlimit --as=2000000000: peak RSS {rss / MIB:.1f} MiB, "
           f"{secs:.1f} s, exit {code} {last}")
     ok &= code == 0 or "memory limit" in err
+shutil.rmtree(os.path.join(assets, "out"), ignore_errors=True)
 sys.exit(0 if ok else 1)
