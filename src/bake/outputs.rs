@@ -88,7 +88,7 @@ pub fn write_outputs(job: &Job, clips: &[ClipFrames], sink: &dyn Sink) -> Result
             .iter()
             .flat_map(|c| c.frames.iter().flatten())
             .collect();
-        let atlas = sheet_atlas(job, clips, Some(&images)).map_err(|e| in_job(job, e))?;
+        let atlas = sheet_atlas(job, clips, Some(&images))?;
         // The images again in atlas order (the same order, checked).
         let by_frame: Vec<&RgbaImage> = atlas
             .frames
@@ -125,14 +125,6 @@ pub(super) type FrameAt<'a> = dyn Fn(usize, usize, usize) -> Cow<'a, RgbaImage> 
 /// An error of `job`, named once.
 pub(super) fn job_error(job: &Job, m: String) -> Error {
     Error::Other(format!("job '{}': {m}", job.name))
-}
-
-/// `e` named by `job` when it does not say where it came from.
-fn in_job(job: &Job, e: Error) -> Error {
-    match e {
-        Error::Other(m) => job_error(job, m),
-        e => e,
-    }
 }
 
 /// Every frame `(clip, direction, frame)` of the job in output order:
@@ -310,7 +302,7 @@ pub(super) fn sheet_atlas<F: FramePixels>(
         }
         (PackLayout::Packed, None) => Err("a packed atlas needs its frames".to_string()),
     }
-    .map_err(Error::Other)?;
+    .map_err(|m| job_error(job, m))?;
     describe_frames(&mut atlas, clips);
     Ok(atlas)
 }

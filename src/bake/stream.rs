@@ -219,8 +219,7 @@ fn through_sheet(
     let Some(sheet_path) = &job.output.sheet else {
         return Ok(Vec::new());
     };
-    let atlas =
-        outputs::sheet_atlas(job, clips, None::<&[RgbaImage]>).map_err(|e| in_job(job, e))?;
+    let atlas = outputs::sheet_atlas(job, clips, None::<&[RgbaImage]>)?;
     let slots = Slots::new(clips, job.directions.len(), &atlas.frames)
         .map_err(|m| outputs::job_error(job, m))?;
     let mut pages: Vec<RgbaImage> = atlas
@@ -254,10 +253,7 @@ fn through_sheet(
                     cells.put(i, &img)
                 })?;
         }
-        let from_pages = |c: usize, d: usize, f: usize| {
-            let i = slots.frame(c, d, f);
-            Cow::Owned(crop(&pages[atlas.frames[i].page], &atlas.frames[i]))
-        };
+        let from_pages = read_back(&pages, &atlas.frames, &slots);
         outputs::write_frame_pngs(job, clips, &from_pages, sink, &mut written)?;
     }
     // Extruding touches only the spacing around cells, so the frames read
@@ -275,12 +271,22 @@ fn through_sheet(
         sink,
         &mut written,
     )?;
-    let from_pages = |c: usize, d: usize, f: usize| {
-        let i = slots.frame(c, d, f);
-        Cow::Owned(crop(&pages[atlas.frames[i].page], &atlas.frames[i]))
-    };
+    let from_pages = read_back(&pages, &atlas.frames, &slots);
     outputs::write_animations(job, clips, &from_pages, sink, &mut written)?;
     Ok(written)
+}
+
+/// Frame `(clip, direction, frame)` read back out of the pages it was
+/// drawn into.
+fn read_back<'a>(
+    pages: &'a [RgbaImage],
+    frames: &'a [AtlasFrame],
+    slots: &'a Slots,
+) -> impl Fn(usize, usize, usize) -> Cow<'a, RgbaImage> + Sync + 'a {
+    move |c, d, f| {
+        let i = slots.frame(c, d, f);
+        Cow::Owned(crop(&pages[frames[i].page], &frames[i]))
+    }
 }
 
 /// A packed-sheet job: each frame drawn, encoded to its PNG and kept as
@@ -311,21 +317,24 @@ fn through_packed(
         // Everything outside a kept box is transparent, which the
         // palette's histogram leaves out: the boxes count exactly the
         // frames' pixels.
+        // The frame PNGs waited for the palette: they are written here,
+        // mapped or not, as the grid's are.
         let boxes: Vec<&RgbaImage> = kept.iter().map(|k| k.pixels()).collect();
-        if let Some(p) = look.job_palette(&boxes) {
-            let mapper = look.mapper(&p);
-            let remap = |i: usize, _| {
-                let mut img = kept[i].restore();
-                mapper.map(&mut img);
-                img
-            };
-            let twins = Twins::default();
-            let keep = |_: usize, img: RgbaImage| Ok(twins.keep(Kept::new(img, trim)));
-            kept = each_frame(job, &order, &remap, true, &keep, sink, &mut written)?;
-        }
+        let palette = look.job_palette(&boxes);
+        let mapper = palette.as_ref().map(|p| look.mapper(p));
+        let remap = |i: usize, _| {
+            let mut img = kept[i].restore();
+            if let Some(m) = &mapper {
+                m.map(&mut img);
+            }
+            img
+        };
+        let twins = Twins::default();
+        let keep = |_: usize, img: RgbaImage| Ok(twins.keep(Kept::new(img, trim)));
+        kept = each_frame(job, &order, &remap, true, &keep, sink, &mut written)?;
     }
     let kept: Vec<&Kept> = kept.iter().map(|k| &**k).collect();
-    let atlas = outputs::sheet_atlas(job, clips, Some(&kept)).map_err(|e| in_job(job, e))?;
+    let atlas = outputs::sheet_atlas(job, clips, Some(&kept))?;
     let slots = Slots::new(clips, job.directions.len(), &atlas.frames)
         .map_err(|m| outputs::job_error(job, m))?;
     // The kept frames in atlas order.
@@ -345,14 +354,6 @@ fn through_packed(
     let restored = |c: usize, d: usize, f: usize| Cow::Owned(kept[slots.order(c, d, f)].restore());
     outputs::write_animations(job, clips, &restored, sink, &mut written)?;
     Ok(written)
-}
-
-/// `e` named by `job` when it does not say where it came from.
-fn in_job(job: &Job, e: Error) -> Error {
-    match e {
-        Error::Other(m) => outputs::job_error(job, m),
-        e => e,
-    }
 }
 
 /// Which atlas frame holds each `(clip, direction, frame)`.
