@@ -121,16 +121,18 @@ impl JobPlan {
         let waiting = batch.saturating_mul(frame);
         let held = |job: &Job, over_frames: bool| -> u64 {
             let o = &job.output;
+            // A thread's animation read back (from the pages or the kept
+            // boxes) while its GIF or APNG is made, and its colours.
+            let animating = if o.gif.is_some() || o.apng.is_some() {
+                threads.saturating_mul(longest).saturating_mul(frame * 2)
+            } else {
+                0
+            };
             match Keep::of(job, over_frames) {
                 Keep::Sheet => {
                     let pages = self.sheet_bytes(job).unwrap_or(all);
                     let pngs = if o.frames.is_some() { waiting } else { 0 };
                     let drawing = threads.saturating_mul(frame).saturating_add(pngs);
-                    let animating = if o.gif.is_some() || o.apng.is_some() {
-                        threads.saturating_mul(longest).saturating_mul(frame * 2)
-                    } else {
-                        0
-                    };
                     pages.saturating_add(drawing.max(animating))
                 }
                 Keep::Trimmed => {
@@ -140,13 +142,9 @@ impl JobPlan {
                     // the frames remaps them, their boxes twice.
                     let (mw, mh) = super::grid::page_limits(&job.pack);
                     let page = all.min(mw.saturating_mul(mh).saturating_mul(4));
-                    let busy = if o.gif.is_some() || o.apng.is_some() {
-                        threads.saturating_mul(longest).saturating_mul(frame * 2)
-                    } else {
-                        0
-                    };
                     let remap = if over_frames { all } else { 0 };
-                    all.saturating_add(page.max(busy)).saturating_add(remap)
+                    all.saturating_add(page.max(animating))
+                        .saturating_add(remap)
                 }
                 Keep::Nothing => threads.saturating_mul(frame).saturating_add(waiting),
                 Keep::Frames => {
@@ -174,11 +172,7 @@ impl JobPlan {
 
     /// Bytes of the pages of the job's grid sheet, when it has one.
     fn sheet_bytes(&self, job: &Job) -> Option<u64> {
-        let metas =
-            super::outputs::atlas_clips(job, self.clips.iter().map(|c| (&c.times, c.looping)));
-        let info = super::outputs::atlas_job(job, &metas);
-        let (w, h) = (job.view.width, job.view.height);
-        let atlas = super::grid::paged_atlas(&info, w, h, [0.5, 0.5], &job.pack).ok()?;
+        let atlas = grid_atlas(job, &self.clips).ok()?;
         Some(
             atlas
                 .pages
@@ -430,18 +424,25 @@ fn gltf_export(job: &Job, model: &Model, lookup: &Lookup) -> Result<(Vec<u8>, Gl
     })
 }
 
+/// The job's grid atlas over its planned clips, laid out before anything
+/// is drawn (a grid needs no frames).
+fn grid_atlas(
+    job: &Job,
+    clips: &[PlannedClip],
+) -> std::result::Result<super::atlas::Atlas, String> {
+    let metas = super::outputs::atlas_clips(job, clips.iter().map(|c| (&c.times, c.looping)));
+    let info = super::outputs::atlas_job(job, &metas);
+    let (w, h) = (job.view.width, job.view.height);
+    super::grid::paged_atlas(&info, w, h, [0.5, 0.5], &job.pack)
+}
+
 /// Whether the job's frames can be laid out as `pack` asks, judged before
 /// they are rendered: a grid's rows must fit a page; a packed frame, even
 /// untrimmed, must fit one.
 fn check_layout(job: &Job, clips: &[PlannedClip]) -> std::result::Result<(), String> {
     let (w, h) = (job.view.width, job.view.height);
     match job.pack.layout {
-        PackLayout::Grid => {
-            let metas =
-                super::outputs::atlas_clips(job, clips.iter().map(|c| (&c.times, c.looping)));
-            let info = super::outputs::atlas_job(job, &metas);
-            super::grid::paged_atlas(&info, w, h, [0.5, 0.5], &job.pack).map(|_| ())
-        }
+        PackLayout::Grid => grid_atlas(job, clips).map(|_| ()),
         PackLayout::Packed if !job.pack.trim => {
             let (mw, mh) = super::grid::page_limits(&job.pack);
             let e = 2 * job.pack.extrude as u64;
@@ -550,14 +551,9 @@ fn render_and_write(
         })
         .collect();
     let opts = render_options(&plan.view);
-    // Inner lines measure depth jumps against the depth each clip spans.
     let depths: Vec<Option<(f32, f32)>> = posed
         .iter()
-        .map(|p| {
-            look.outline
-                .and_then(|o| o.inner)
-                .map(|_| crate::look::passes::depth_range(&[p], &cameras))
-        })
+        .map(|p| crate::look::frames::inner_depth(look, p, &cameras))
         .collect();
     let draw = |c: usize, d: usize, f: usize| {
         let (model, light) = (&plan.clips[c].model, light_for(&plan.view, d));

@@ -79,11 +79,7 @@ pub fn render_frames(
     tick: &(dyn Fn() + Sync),
 ) -> Vec<Vec<RgbaImage>> {
     let opts = crate::render::render_options(plan);
-    // Inner lines measure depth jumps against the depth the clip spans.
-    let depth = look
-        .outline
-        .and_then(|o| o.inner)
-        .map(|_| super::passes::depth_range(&[posed], cameras));
+    let depth = inner_depth(look, posed, cameras);
     crate::render::every_view(cameras.len(), posed.len(), |d, f| {
         let light = crate::render::light_for(plan, d);
         let img = render_one(
@@ -99,6 +95,14 @@ pub fn render_frames(
         tick();
         img
     })
+}
+
+/// The depth along each camera a clip's frames span, which inner lines
+/// measure depth jumps against; `None` when the look draws none.
+pub fn inner_depth(look: &Look, posed: &[PosedModel], cameras: &[Camera]) -> Option<(f32, f32)> {
+    look.outline
+        .and_then(|o| o.inner)
+        .map(|_| super::passes::depth_range(&[posed], cameras))
 }
 
 /// One frame with every per-frame look; `depth` is the clip's depth range
