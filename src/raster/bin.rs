@@ -39,11 +39,21 @@ pub struct Bins {
 impl Bins {
     pub fn build(tris: &[Tri], g: &Grid) -> Bins {
         let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(tris.len());
+        // Tiles are 32 samples (30 at supersampling 3): a shift instead of
+        // four divisions a triangle when they are a power of two. Boxes
+        // start at sample 0 or more, so both agree.
+        let shift = (g.tile > 0 && g.tile.count_ones() == 1).then(|| g.tile.trailing_zeros());
+        let tile_of = |v: i32| -> usize {
+            match shift {
+                Some(sh) => (v >> sh) as usize,
+                None => (v / g.tile) as usize,
+            }
+        };
         for (i, t) in tris.iter().enumerate() {
-            let tx0 = (t.min_x / g.tile) as usize;
-            let ty0 = (t.min_y / g.tile) as usize;
-            let tx1 = ((t.max_x / g.tile) as usize).min(g.tiles_x - 1);
-            let ty1 = ((t.max_y / g.tile) as usize).min(g.tiles_y - 1);
+            let tx0 = tile_of(t.min_x);
+            let ty0 = tile_of(t.min_y);
+            let tx1 = tile_of(t.max_x).min(g.tiles_x - 1);
+            let ty1 = tile_of(t.max_y).min(g.tiles_y - 1);
             let single = tx0 == tx1 && ty0 == ty1;
             for ty in ty0..=ty1 {
                 for tx in tx0..=tx1 {

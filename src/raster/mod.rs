@@ -267,7 +267,15 @@ fn render_lit(
         height: h * ss,
     };
     let materials: Vec<shade::Material> = batches.iter().map(shade::Material::new).collect();
-    let tris = set_up(batches, &materials, camera, &vp);
+    let tris = simd::dispatch(
+        level,
+        SetUp {
+            batches,
+            materials: &materials,
+            camera,
+            vp: &vp,
+        },
+    );
 
     let tile_px = framebuffer::TILE as u32 / ss;
     let grid = bin::Grid {
@@ -433,7 +441,28 @@ impl Frame<'_> {
 /// only meaningful when the outcode is 0).
 type PreVertex = (Vec4, u32, (i64, i64));
 
+/// Transforming, clipping and setting up one image's triangles: work
+/// [`simd::dispatch`] runs at a level, so the per-triangle f64 plane
+/// arithmetic vectorises as wide as the CPU allows (the same IEEE
+/// operations at every level, so the same bits).
+struct SetUp<'a, 'b> {
+    batches: &'a [Batch<'b>],
+    materials: &'a [shade::Material<'b>],
+    camera: &'a Camera,
+    vp: &'a setup::Viewport,
+}
+
+impl simd::Kernel for SetUp<'_, '_> {
+    type Output = Vec<setup::Tri>;
+
+    #[inline(always)]
+    fn run<S: simd::Simd>(self, _: S) -> Vec<setup::Tri> {
+        set_up(self.batches, self.materials, self.camera, self.vp)
+    }
+}
+
 /// Transforms, clips and sets up every triangle in draw order.
+#[inline(always)]
 fn set_up(
     batches: &[Batch<'_>],
     materials: &[shade::Material],
@@ -462,49 +491,96 @@ fn set_up(
 
     // Opaque and masked first in submission order, then blended back to
     // front; the stable sort keeps submission order among equal depths.
-    let mut order: Vec<(u32, u32)> = Vec::new();
+    let total: usize = batches.iter().map(|b| b.triangles.len()).sum();
+    let mut tris = Vec::with_capacity(total);
     let mut blended: Vec<(f32, u32, u32)> = Vec::new();
     for (bi, b) in batches.iter().enumerate() {
-        let is_blend = b.alpha == crate::scene::AlphaMode::Blend;
-        for (ti, t) in b.triangles.iter().enumerate() {
-            let Some(p) = fetch(b.positions, t) else {
-                continue;
-            };
-            if is_blend {
+        if b.alpha == crate::scene::AlphaMode::Blend {
+            for (ti, t) in b.triangles.iter().enumerate() {
+                let Some(p) = fetch(b.positions, t) else {
+                    continue;
+                };
                 let centroid = (p[0] + p[1] + p[2]) / 3.0;
                 let z = camera.view.transform_point3(centroid).z;
                 if z.is_finite() {
                     blended.push((z, bi as u32, ti as u32));
                 }
-            } else {
-                order.push((bi as u32, ti as u32));
             }
+            continue;
+        }
+        let one = One {
+            batch: b,
+            pre: &pre[bi],
+            material: &materials[bi],
+            index: bi as u32,
+            vp,
+            band: &band,
+        };
+        for t in b.triangles {
+            one.set_up(t, &mut tris);
         }
     }
     // Right-handed view space looks down -z: the farthest has the lowest z.
     blended.sort_by(|a, b| a.0.total_cmp(&b.0));
-    order.extend(blended.iter().map(|&(_, b, t)| (b, t)));
-
-    let mut tris = Vec::with_capacity(order.len());
-    for (bi, ti) in order {
+    for &(_, bi, ti) in &blended {
         let b = &batches[bi as usize];
-        let t = b.triangles[ti as usize];
-        let Some(world) = fetch(b.positions, &t) else {
-            continue;
+        let one = One {
+            batch: b,
+            pre: &pre[bi as usize],
+            material: &materials[bi as usize],
+            index: bi,
+            vp,
+            band: &band,
         };
-        let bp = &pre[bi as usize];
-        let pv = [bp[t[0] as usize], bp[t[1] as usize], bp[t[2] as usize]];
+        one.set_up(&b.triangles[ti as usize], &mut tris);
+    }
+    tris
+}
+
+/// One batch's share of [`set_up`].
+struct One<'a, 'b> {
+    batch: &'a Batch<'b>,
+    /// The batch's vertices, transformed.
+    pre: &'a [PreVertex],
+    material: &'a shade::Material<'b>,
+    index: u32,
+    vp: &'a setup::Viewport,
+    band: &'a clip::GuardBand,
+}
+
+impl One<'_, '_> {
+    /// Clips and sets up triangle `t` of the batch onto `tris`; nothing
+    /// when an index is out of range, or it is culled or covers no sample.
+    #[inline(always)]
+    fn set_up(&self, t: &[u32; 3], tris: &mut Vec<setup::Tri>) {
+        let b = self.batch;
+        // `pre` has one entry per position, so this also checks the indices.
+        let (Some(&p0), Some(&p1), Some(&p2)) = (
+            self.pre.get(t[0] as usize),
+            self.pre.get(t[1] as usize),
+            self.pre.get(t[2] as usize),
+        ) else {
+            return;
+        };
+        let pv = [p0, p1, p2];
         let class = clip::classify([pv[0].1, pv[1].1, pv[2].1]);
         let fixed = [pv[0].2, pv[1].2, pv[2].2];
         match class {
-            clip::Class::Reject => continue,
-            clip::Class::Inside if setup::culled(&fixed, b.two_sided) => continue,
+            clip::Class::Reject => return,
+            clip::Class::Inside if setup::culled(&fixed, b.two_sided) => return,
             _ => {}
         }
-        let face_normal = (world[1] - world[0]).cross(world[2] - world[0]);
+        // Without per-vertex normals the face is lit flat.
+        let needs_face = t.iter().any(|&i| i as usize >= b.normals.len());
+        let face_normal = if needs_face {
+            let w = |k: usize| b.positions[t[k] as usize];
+            (w(1) - w(0)).cross(w(2) - w(0))
+        } else {
+            Vec3::ZERO
+        };
         // A layer the material rejected (empty, too few texels) is ignored
         // here too, so its planes are never set up.
-        let layer_uvs = match (&b.lightmap, materials[bi as usize].lightmap) {
+        let layer_uvs = match (&b.lightmap, self.material.lightmap) {
             (Some(l), Some(_)) => Some(l.uvs),
             _ => None,
         };
@@ -522,7 +598,6 @@ fn set_up(
                     b.uv_transform
                         .transform_point2(b.uvs.get(i).copied().unwrap_or(Vec2::ZERO)),
                 ),
-                // Without per-vertex normals the face is lit flat.
                 normal: finite3(b.normals.get(i).copied().unwrap_or(face_normal)),
                 lm,
             }
@@ -530,20 +605,21 @@ fn set_up(
         if class == clip::Class::Inside {
             let v = [vert(0), vert(1), vert(2)];
             let v = [&v[0], &v[1], &v[2]];
-            if let Some(tri) = setup::setup_snapped(fixed, v, vp, bi, b.two_sided, layer) {
+            if let Some(tri) =
+                setup::setup_snapped(fixed, v, self.vp, self.index, b.two_sided, layer)
+            {
                 tris.push(tri);
             }
-            continue;
+            return;
         }
-        let poly = clip::clip_triangle([vert(0), vert(1), vert(2)], &band);
+        let poly = clip::clip_triangle([vert(0), vert(1), vert(2)], self.band);
         for k in 1..poly.len.saturating_sub(1) {
             let v = [&poly.verts[0], &poly.verts[k], &poly.verts[k + 1]];
-            if let Some(tri) = setup::setup(v, vp, bi, b.two_sided, layer) {
+            if let Some(tri) = setup::setup(v, self.vp, self.index, b.two_sided, layer) {
                 tris.push(tri);
             }
         }
     }
-    tris
 }
 
 /// The triangle's world positions; `None` when an index is out of range.

@@ -59,6 +59,32 @@ pub const P_NX: usize = 4;
 pub const P_NY: usize = 5;
 pub const P_NZ: usize = 6;
 pub const PLANES: usize = 7;
+/// [`PLANES`] rounded up to a whole lane vector, so setup and the tile
+/// loop handle every plane in one vector operation.
+pub const PLANE_SLOTS: usize = 8;
+const _: () = assert!(PLANES < PLANE_SLOTS);
+
+/// The attribute planes of one triangle, one array per coefficient, so
+/// all of them are set up and moved to a tile corner as whole vectors.
+/// Slot [`PLANES`] is padding and stays zero.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlaneSet {
+    pub v: [f32; PLANE_SLOTS],
+    pub dx: [f32; PLANE_SLOTS],
+    pub dy: [f32; PLANE_SLOTS],
+}
+
+impl PlaneSet {
+    /// Plane `j` on its own.
+    #[cfg(test)]
+    pub fn get(&self, j: usize) -> Plane {
+        Plane {
+            v: self.v[j],
+            dx: self.dx[j],
+            dy: self.dy[j],
+        }
+    }
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tri {
@@ -70,7 +96,7 @@ pub struct Tri {
     pub max_x: i32,
     pub max_y: i32,
     /// z (NDC, affine in screen space), then 1/w and u/w, v/w, n/w.
-    pub planes: [Plane; PLANES],
+    pub planes: PlaneSet,
     /// Lightmap u/w and v/w; only set up (otherwise zero) when the batch
     /// has a lightmap layer, so plain batches pay nothing for them.
     pub lm: [Plane; 2],
@@ -139,7 +165,9 @@ pub fn culled(p: &[(i64, i64); 3], two_sided: bool) -> bool {
 }
 
 /// [`setup`] for positions already snapped with [`Viewport::snap`]; `layer`
-/// asks for the lightmap planes.
+/// asks for the lightmap planes. Inlined, so it runs at the instruction-set
+/// level of the set-up kernel that calls it.
+#[inline(always)]
 pub fn setup_snapped(
     p: [(i64, i64); 3],
     v: [&ClipVertex; 3],
@@ -214,6 +242,36 @@ pub fn setup_snapped(
         1.0 / v[1].pos.w as f64,
         1.0 / v[2].pos.w as f64,
     ];
+    // Each vertex's attributes over w (1/w itself in slot P_INV_W), laid
+    // out so the plane arithmetic below runs slot-parallel; it is the same
+    // IEEE arithmetic `plane` does, slot by slot.
+    let over_w = |k: usize| -> [f64; PLANE_SLOTS] {
+        let (c, w) = (v[k], iw[k]);
+        [
+            c.pos.z as f64 * w,
+            w,
+            c.uv.x as f64 * w,
+            c.uv.y as f64 * w,
+            c.normal.x as f64 * w,
+            c.normal.y as f64 * w,
+            c.normal.z as f64 * w,
+            0.0,
+        ]
+    };
+    let (a0, a1, a2) = (over_w(0), over_w(1), over_w(2));
+    let mut planes = PlaneSet {
+        v: [0.0; PLANE_SLOTS],
+        dx: [0.0; PLANE_SLOTS],
+        dy: [0.0; PLANE_SLOTS],
+    };
+    for j in 0..PLANE_SLOTS {
+        let (d1, d2) = (a1[j] - a0[j], a2[j] - a0[j]);
+        let dx = (d1 * dy2 - d2 * dy1) * inv_area;
+        let dy = (d2 * dx1 - d1 * dx2) * inv_area;
+        planes.v[j] = (a0[j] - dx * x0 - dy * y0) as f32;
+        planes.dx[j] = dx as f32;
+        planes.dy[j] = dy as f32;
+    }
     let per_w = |a: [f32; 3]| {
         plane(
             a[0] as f64 * iw[0],
@@ -221,15 +279,6 @@ pub fn setup_snapped(
             a[2] as f64 * iw[2],
         )
     };
-    let planes = [
-        per_w([v[0].pos.z, v[1].pos.z, v[2].pos.z]),
-        plane(iw[0], iw[1], iw[2]),
-        per_w([v[0].uv.x, v[1].uv.x, v[2].uv.x]),
-        per_w([v[0].uv.y, v[1].uv.y, v[2].uv.y]),
-        per_w([v[0].normal.x, v[1].normal.x, v[2].normal.x]),
-        per_w([v[0].normal.y, v[1].normal.y, v[2].normal.y]),
-        per_w([v[0].normal.z, v[1].normal.z, v[2].normal.z]),
-    ];
     let zero = Plane {
         v: 0.0,
         dx: 0.0,
@@ -349,7 +398,11 @@ mod tests {
         let (a, b, c) = (ndc(-0.5, -0.5), ndc(0.5, -0.5), ndc(0.0, 0.5));
         let t = setup([&a, &b, &c], &vp, 0, false, false).unwrap();
         // uv.x = ndc x; at screen sample centre (px + ½) that is (px+½)/50 - 1.
-        let at = |px: f32, py: f32| t.planes[P_U].at(px - t.min_x as f32, py - t.min_y as f32);
+        let at = |px: f32, py: f32| {
+            t.planes
+                .get(P_U)
+                .at(px - t.min_x as f32, py - t.min_y as f32)
+        };
         assert!((at(49.5, 30.0) - 0.0).abs() < 1e-6);
         assert!((at(24.5, 60.0) + 0.5).abs() < 1e-6);
         assert_eq!((t.min_x, t.min_y, t.max_x, t.max_y), (25, 25, 74, 74));

@@ -7,7 +7,7 @@
 //! coverage, then depth, then shading only for blocks with live lanes.
 
 use super::framebuffer::{TileBuffer, TILE};
-use super::setup::{Tri, PLANES, P_INV_W, P_NX, P_NY, P_NZ, P_U, P_V, P_Z};
+use super::setup::{Tri, PLANE_SLOTS, P_INV_W, P_NX, P_NY, P_NZ, P_U, P_V, P_Z};
 use super::shade::{apply_lightmap, shade, Inputs, Lighting, Material, Mode};
 use super::simd::{FloatLanes, IntLanes, Simd, LANES};
 
@@ -103,18 +103,18 @@ fn draw_lanes<S: Simd, const LM: bool>(
         }
     }
     let (rx, ry) = ((x0 - tri.min_x) as f32, (y0 - tri.min_y) as f32);
+    let tp = &tri.planes;
     let mut planes = Planes {
-        v: [0.0; PLANES],
-        dx: [0.0; PLANES],
-        dy: [0.0; PLANES],
+        v: [0.0; PLANE_SLOTS],
+        dx: tp.dx,
+        dy: tp.dy,
         lm_v: [0.0; 2],
         lm_dx: [0.0; 2],
         lm_dy: [0.0; 2],
     };
-    for (j, p) in tri.planes.iter().enumerate() {
-        planes.v[j] = p.at(rx, ry);
-        planes.dx[j] = p.dx;
-        planes.dy[j] = p.dy;
+    // `Plane::at`, slot by slot.
+    for j in 0..PLANE_SLOTS {
+        planes.v[j] = tp.v[j] + tp.dx[j] * rx + tp.dy[j] * ry;
     }
     if LM {
         for (j, p) in tri.lm.iter().enumerate() {
@@ -193,9 +193,9 @@ fn draw_lanes<S: Simd, const LM: bool>(
 /// A triangle's attribute planes at the corner `(x0, y0)` of its box in
 /// the tile, with their steps per sample.
 struct Planes {
-    v: [f32; PLANES],
-    dx: [f32; PLANES],
-    dy: [f32; PLANES],
+    v: [f32; PLANE_SLOTS],
+    dx: [f32; PLANE_SLOTS],
+    dy: [f32; PLANE_SLOTS],
     lm_v: [f32; 2],
     lm_dx: [f32; 2],
     lm_dy: [f32; 2],
