@@ -3,7 +3,8 @@
 //! Edges are first tested against the part of the triangle's bounding box
 //! inside the tile: an edge with no sample on its inner side rejects the whole
 //! triangle, an edge with every sample inside drops out of the lane test.
-//! The rest runs in rows of 8×1 blocks: three i32 adds and a sign test give
+//! The rest runs in rows of 8×1 blocks (windows of eight columns placed to
+//! cover the box with the fewest): three i32 adds and a sign test give
 //! coverage, then depth, then shading only for blocks with live lanes.
 
 use super::framebuffer::{TileBuffer, TILE};
@@ -135,7 +136,13 @@ fn draw_lanes<S: Simd, const LM: bool>(
     let lx0 = x0 - r.x;
     let lx1 = x1 - r.x;
     let span = s.splat_i(lx1 - lx0);
-    let first_block = lx0 & !(LANES as i32 - 1);
+    // Blocks are windows of eight columns, not aligned to eight: the fewest
+    // that cover the box's columns, shifted left when they would run past
+    // the tile's edge. A box up to eight columns wide is then one block a
+    // row wherever it lies (aligned blocks would need two when it straddles
+    // a multiple of eight), and loads stay inside the sample row.
+    let windows = (lx1 - lx0 + LANES as i32) / LANES as i32;
+    let first_block = lx0.min(TILE as i32 - LANES as i32 * windows);
 
     // Lane values step by a constant per block, so the inner loop adds
     // instead of multiplying (i32 lane multiplies are slow on baseline SSE2).
