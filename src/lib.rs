@@ -142,7 +142,7 @@ pub mod output;
 #[cfg(not(feature = "internals"))]
 mod output;
 
-mod parallel_png;
+pub mod parallel_png;
 
 #[cfg(feature = "internals")]
 #[doc(hidden)]

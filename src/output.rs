@@ -95,6 +95,21 @@ pub fn encode_png_with(img: &image::RgbaImage, compression: PngCompression) -> R
     Ok(out)
 }
 
+/// A [`crate::parallel_png::RowStream`] that gives the bytes
+/// [`encode_png_with`] gives a `width × height` image at `compression`, or
+/// `None` when such an image is too small to be encoded in bands (the png
+/// crate encodes it whole).
+pub fn png_rows(
+    width: u32,
+    height: u32,
+    compression: PngCompression,
+) -> Option<crate::parallel_png::RowStream> {
+    if (width as u64 * height as u64 * 4) < crate::parallel_png::PARALLEL_FROM as u64 {
+        return None;
+    }
+    crate::parallel_png::RowStream::new(width, height, compression.zlib_level() as u32).ok()
+}
+
 /// Encodes `img` as an indexed PNG (a palette, with `tRNS` for the fully
 /// transparent entry) when it holds at most 256 colours, each fully opaque
 /// or exactly transparent black — what a palette look makes; otherwise as

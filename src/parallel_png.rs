@@ -31,54 +31,190 @@ const BAND: usize = 1 << 20;
 /// in parallel.
 pub fn encode_rgba(img: &RgbaImage, level: u32) -> Result<Vec<u8>> {
     let (w, h) = img.dimensions();
-    if w == 0 || h == 0 {
-        return Err(Error::Other(format!(
-            "PNG encoding of a {w}x{h} image: PNG needs at least one pixel"
-        )));
-    }
-    let row = w as usize * 4;
-    let rows_per_band = (BAND / (row + 1)).max(1);
-    let raw = img.as_raw();
-    let bands: Vec<(usize, usize)> = (0..h as usize)
-        .step_by(rows_per_band)
-        .map(|y| (y, (y + rows_per_band).min(h as usize)))
-        .collect();
-    let last = bands.len() - 1;
-    let done: Vec<Result<(Vec<u8>, u32, usize)>> = bands
-        .par_iter()
-        .enumerate()
-        .map(|(i, &(y0, y1))| {
-            let filtered = crate::raster::simd::dispatch(
-                crate::raster::Level::detect(),
-                FilterRows { raw, row, y0, y1 },
-            );
-            let adler = adler32(&filtered);
-            let deflated = deflate(&filtered, level, i == last)?;
-            Ok((deflated, adler, filtered.len()))
-        })
-        .collect();
-    let mut stream = vec![0x78, zlib_flags(level)];
-    let mut adler = 1u32;
-    for band in done {
-        let (bytes, a, len) = band?;
-        stream.extend_from_slice(&bytes);
-        adler = adler32_combine(adler, a, len);
-    }
-    stream.extend_from_slice(&adler.to_be_bytes());
+    let mut stream = RowStream::new(w, h, level)?;
+    stream.push(img.as_raw())?;
+    stream.finish()
+}
 
-    let mut out = Vec::with_capacity(stream.len() + 64);
-    out.extend_from_slice(b"\x89PNG\r\n\x1a\n");
-    let mut ihdr = Vec::with_capacity(13);
-    ihdr.extend_from_slice(&w.to_be_bytes());
-    ihdr.extend_from_slice(&h.to_be_bytes());
-    // 8 bits a channel, RGBA, deflate, adaptive filtering, no interlace.
-    ihdr.extend_from_slice(&[8, 6, 0, 0, 0]);
-    chunk(&mut out, b"IHDR", &ihdr);
-    for part in stream.chunks(1 << 20) {
-        chunk(&mut out, b"IDAT", part);
+/// An RGBA PNG encoded as its rows arrive, so a sheet can be written in
+/// strips as they are drawn instead of whole: each band of rows is filtered
+/// and deflated (the bands in parallel) as soon as all its rows are in, and
+/// only the rows of an unfinished band wait. The bands are those
+/// [`encode_rgba`] cuts, so the bytes are the same however the rows arrive.
+pub struct RowStream {
+    width: u32,
+    height: u32,
+    /// Bytes a row.
+    row: usize,
+    rows_per_band: usize,
+    level: u32,
+    /// Rows received so far.
+    received: usize,
+    /// First row of the first band not yet deflated.
+    band_start: usize,
+    /// Rows `band_start..received`, waiting for the rest of their band.
+    carry: Vec<u8>,
+    /// Row `band_start - 1`, the filters' prior for the next band.
+    prior: Option<Vec<u8>>,
+    /// The zlib stream so far, and the Adler-32 of what it holds.
+    zlib: Vec<u8>,
+    adler: u32,
+}
+
+/// One band to filter and deflate: its rows, the row before them (none
+/// above the image), and whether it ends the image.
+struct Band<'a> {
+    rows: std::borrow::Cow<'a, [u8]>,
+    prior: Option<&'a [u8]>,
+    last: bool,
+}
+
+impl RowStream {
+    /// A `width × height` image at zlib `level` (1..=9).
+    pub fn new(width: u32, height: u32, level: u32) -> Result<RowStream> {
+        if width == 0 || height == 0 {
+            return Err(Error::Other(format!(
+                "PNG encoding of a {width}x{height} image: PNG needs at least one pixel"
+            )));
+        }
+        let row = width as usize * 4;
+        Ok(RowStream {
+            width,
+            height,
+            row,
+            rows_per_band: (BAND / (row + 1)).max(1),
+            level,
+            received: 0,
+            band_start: 0,
+            carry: Vec::new(),
+            prior: None,
+            zlib: vec![0x78, zlib_flags(level)],
+            adler: 1,
+        })
     }
-    chunk(&mut out, b"IEND", &[]);
-    Ok(out)
+
+    /// Bytes a row (four a pixel).
+    pub fn row_bytes(&self) -> usize {
+        self.row
+    }
+
+    /// Takes the next whole rows of the image, top to bottom, and deflates
+    /// every band they complete.
+    pub fn push(&mut self, rows: &[u8]) -> Result<()> {
+        let (row, h) = (self.row, self.height as usize);
+        let n = rows.len() / row;
+        if !rows.len().is_multiple_of(row) || self.received + n > h {
+            return Err(Error::Other(format!(
+                "PNG encoding of a {}x{} image: {} bytes of rows after row {} do not fit it",
+                self.width,
+                self.height,
+                rows.len(),
+                self.received
+            )));
+        }
+        let from = self.received;
+        let end = from + n;
+        // Rows `from..end` are `rows`; the carry holds `band_start..from`.
+        let local = |y: usize| &rows[(y - from) * row..(y - from + 1) * row];
+        let mut bands: Vec<Band> = Vec::new();
+        let mut start = self.band_start;
+        loop {
+            let stop = (start + self.rows_per_band).min(h);
+            if stop > end || start == stop {
+                break;
+            }
+            let (data, prior) = if start < from {
+                let mut joined = Vec::with_capacity((stop - start) * row);
+                joined.extend_from_slice(&self.carry);
+                joined.extend_from_slice(&rows[..(stop - from) * row]);
+                (std::borrow::Cow::Owned(joined), self.prior.as_deref())
+            } else {
+                let prior = if start == 0 {
+                    None
+                } else if start == from {
+                    self.prior.as_deref()
+                } else {
+                    Some(local(start - 1))
+                };
+                let data = &rows[(start - from) * row..(stop - from) * row];
+                (std::borrow::Cow::Borrowed(data), prior)
+            };
+            bands.push(Band {
+                rows: data,
+                prior,
+                last: stop == h,
+            });
+            start = stop;
+        }
+        let (row_len, level) = (self.row, self.level);
+        let done: Vec<Result<(Vec<u8>, u32, usize)>> = bands
+            .par_iter()
+            .map(|b| {
+                let filtered = crate::raster::simd::dispatch(
+                    crate::raster::Level::detect(),
+                    FilterRows {
+                        rows: &b.rows,
+                        prior: b.prior,
+                        row: row_len,
+                    },
+                );
+                let adler = adler32(&filtered);
+                let deflated = deflate(&filtered, level, b.last)?;
+                Ok((deflated, adler, filtered.len()))
+            })
+            .collect();
+        for band in done {
+            let (bytes, a, len) = band?;
+            self.zlib.extend_from_slice(&bytes);
+            self.adler = adler32_combine(self.adler, a, len);
+        }
+        // What the next band needs: the rows after the last deflated band,
+        // and the row before them.
+        let prior = if start == self.band_start {
+            None
+        } else if start > from {
+            Some(local(start - 1).to_vec())
+        } else {
+            // No band completed past the carry: nothing deflated here.
+            None
+        };
+        if start < from {
+            self.carry.extend_from_slice(rows);
+        } else {
+            self.carry.clear();
+            self.carry.extend_from_slice(&rows[(start - from) * row..]);
+        }
+        if let Some(p) = prior {
+            self.prior = Some(p);
+        }
+        self.band_start = start;
+        self.received = end;
+        Ok(())
+    }
+
+    /// The PNG file, once every row has been pushed.
+    pub fn finish(mut self) -> Result<Vec<u8>> {
+        if self.received != self.height as usize || self.band_start != self.received {
+            return Err(Error::Other(format!(
+                "PNG encoding of a {}x{} image: only {} rows were given",
+                self.width, self.height, self.received
+            )));
+        }
+        self.zlib.extend_from_slice(&self.adler.to_be_bytes());
+        let mut out = Vec::with_capacity(self.zlib.len() + 64);
+        out.extend_from_slice(b"\x89PNG\r\n\x1a\n");
+        let mut ihdr = Vec::with_capacity(13);
+        ihdr.extend_from_slice(&self.width.to_be_bytes());
+        ihdr.extend_from_slice(&self.height.to_be_bytes());
+        // 8 bits a channel, RGBA, deflate, adaptive filtering, no interlace.
+        ihdr.extend_from_slice(&[8, 6, 0, 0, 0]);
+        chunk(&mut out, b"IHDR", &ihdr);
+        for part in self.zlib.chunks(1 << 20) {
+            chunk(&mut out, b"IDAT", part);
+        }
+        chunk(&mut out, b"IEND", &[]);
+        Ok(out)
+    }
 }
 
 /// The zlib header's FLG byte: the level hint, with the check bits that
@@ -110,10 +246,9 @@ fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
 /// (twice the lanes for the filters and their cost sums; the bytes are the
 /// same at every level).
 struct FilterRows<'a> {
-    raw: &'a [u8],
+    rows: &'a [u8],
+    prior: Option<&'a [u8]>,
     row: usize,
-    y0: usize,
-    y1: usize,
 }
 
 impl crate::raster::simd::Kernel for FilterRows<'_> {
@@ -121,23 +256,26 @@ impl crate::raster::simd::Kernel for FilterRows<'_> {
 
     #[inline(always)]
     fn run<S: crate::raster::simd::Simd>(self, _: S) -> Vec<u8> {
-        filter_rows(self.raw, self.row, self.y0, self.y1)
+        filter_rows(self.rows, self.prior, self.row)
     }
 }
 
-/// Rows `y0..y1` of the image, each led by its filter type byte.
+/// `rows` (whole rows of `row` bytes), each led by its filter type byte;
+/// `prior` is the image row above them (none: the top, filtered over
+/// zeros).
 #[inline(always)]
-fn filter_rows(raw: &[u8], row: usize, y0: usize, y1: usize) -> Vec<u8> {
+fn filter_rows(rows: &[u8], prior: Option<&[u8]>, row: usize) -> Vec<u8> {
     let zero = vec![0u8; row];
-    let mut out = Vec::with_capacity((y1 - y0) * (row + 1));
+    let n = rows.len() / row;
+    let mut out = Vec::with_capacity(n * (row + 1));
     let mut trial = vec![0u8; row];
     let mut best = vec![0u8; row];
-    for y in y0..y1 {
-        let cur = &raw[y * row..(y + 1) * row];
-        let prev = if y == 0 {
-            &zero[..]
+    for y in 0..n {
+        let cur = &rows[y * row..(y + 1) * row];
+        let prev = if y > 0 {
+            &rows[(y - 1) * row..y * row]
         } else {
-            &raw[(y - 1) * row..y * row]
+            prior.unwrap_or(&zero)
         };
         let mut pick = (u64::MAX, 0u8);
         for kind in 0..5u8 {
@@ -303,10 +441,9 @@ mod tests {
             crate::raster::simd::dispatch(
                 level,
                 FilterRows {
-                    raw: &raw,
+                    rows: &raw,
+                    prior: None,
                     row: w * 4,
-                    y0: 0,
-                    y1: h,
                 },
             )
         };
@@ -323,6 +460,44 @@ mod tests {
         {
             assert_eq!(run(level), portable, "{level:?}");
         }
+    }
+
+    #[test]
+    fn rows_pushed_in_any_pieces_encode_to_the_same_bytes() {
+        // Several bands (1 MB each at this width) and a short last one.
+        let (w, h) = (700u32, 1100u32);
+        let img = RgbaImage::from_fn(w, h, |x, y| {
+            let v = (x * 7 + y * 13) ^ (x * y / 5);
+            image::Rgba([v as u8, (v >> 3) as u8, (y % 17) as u8 * 15, 255])
+        });
+        let whole = encode_rgba(&img, 6).unwrap();
+        let row = w as usize * 4;
+        let rows_per_band = BAND / (row + 1);
+        // Cuts inside bands, on band edges, one row at a time at the
+        // start, pieces longer than a band, and an empty piece.
+        for cuts in [
+            vec![1, 2, 3, 500],
+            vec![rows_per_band, 2 * rows_per_band],
+            vec![rows_per_band - 1, rows_per_band + 1, 1099],
+            vec![0, 0, 377, 377, 1000],
+            (1..h as usize).step_by(97).collect(),
+        ] {
+            let mut stream = RowStream::new(w, h, 6).unwrap();
+            let mut at = 0;
+            for &c in cuts.iter().chain([h as usize].iter()) {
+                stream.push(&img.as_raw()[at * row..c * row]).unwrap();
+                at = c;
+            }
+            assert_eq!(stream.finish().unwrap(), whole, "cuts {cuts:?}");
+        }
+        // Too few rows, too many, or a piece that is not whole rows: errors.
+        let mut short = RowStream::new(w, h, 6).unwrap();
+        short.push(&img.as_raw()[..row * 10]).unwrap();
+        assert!(short.finish().is_err());
+        let mut long = RowStream::new(w, h, 6).unwrap();
+        long.push(img.as_raw()).unwrap();
+        assert!(long.push(&img.as_raw()[..row]).is_err());
+        assert!(RowStream::new(w, h, 6).unwrap().push(&[0; 5]).is_err());
     }
 
     #[test]

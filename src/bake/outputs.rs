@@ -318,22 +318,39 @@ pub(super) fn write_sheet<'p>(
     sink: &dyn Sink,
     written: &mut Vec<PathBuf>,
 ) -> Result<()> {
-    let metas = atlas_clips(job, clips.iter().map(|c| (&c.times, c.looping)));
-    let info = atlas_job(job, &metas);
-    let pages: Vec<PathBuf> = if atlas.pages.len() == 1 {
-        vec![sheet_path.to_path_buf()]
-    } else {
-        (0..atlas.pages.len())
-            .map(|p| page_path(sheet_path, p, ""))
-            .collect()
-    };
+    let pages = page_paths(atlas, sheet_path);
     for (p, path) in pages.iter().enumerate() {
         let image = page(p)?;
         sink.write_png(path, &image)?;
         written.push(path.clone());
     }
+    write_metadata(job, clips, atlas, &pages, sink, written)
+}
+
+/// The file of each page of the sheet at `sheet_path`.
+pub(super) fn page_paths(atlas: &Atlas, sheet_path: &Path) -> Vec<PathBuf> {
+    if atlas.pages.len() == 1 {
+        vec![sheet_path.to_path_buf()]
+    } else {
+        (0..atlas.pages.len())
+            .map(|p| page_path(sheet_path, p, ""))
+            .collect()
+    }
+}
+
+/// Every metadata file of a sheet whose pages are the files `pages`.
+pub(super) fn write_metadata(
+    job: &Job,
+    clips: &[ClipFrames],
+    atlas: &Atlas,
+    pages: &[PathBuf],
+    sink: &dyn Sink,
+    written: &mut Vec<PathBuf>,
+) -> Result<()> {
+    let metas = atlas_clips(job, clips.iter().map(|c| (&c.times, c.looping)));
+    let info = atlas_job(job, &metas);
     for (format, path) in &job.output.metadata {
-        for (file, text) in metadata(*format, path, atlas, &info, &pages) {
+        for (file, text) in metadata(*format, path, atlas, &info, pages) {
             sink.write(&file, text.as_bytes())?;
             written.push(file);
         }

@@ -586,6 +586,7 @@ fn render_and_write(
         } else {
             &rgba
         },
+        rows: look.palette.is_none().then_some(compression),
     };
     let (mut files, kept) = super::stream::draw_and_write(job, &clips, &draw, look, &images)?;
     if let Some(kept) = kept {
@@ -640,6 +641,7 @@ fn write_passes(
                 let depth_sink = PngSink {
                     inner: sink,
                     encode: &encode,
+                    rows: None,
                 };
                 super::stream::draw_and_write(&only, clips, &draw, &plain, &depth_sink)?
             }
@@ -661,6 +663,9 @@ fn write_passes(
 struct PngSink<'a> {
     inner: &'a dyn Sink,
     encode: &'a (dyn Fn(&image::RgbaImage) -> Result<Vec<u8>> + Sync),
+    /// Set when `encode` is plain RGBA at this compression, which
+    /// [`Sink::png_rows`] can then give in strips.
+    rows: Option<crate::output::PngCompression>,
 }
 
 impl Sink for PngSink<'_> {
@@ -678,6 +683,11 @@ impl Sink for PngSink<'_> {
 
     fn encode_png(&self, img: &image::RgbaImage) -> Result<Vec<u8>> {
         (self.encode)(img)
+    }
+
+    fn png_rows(&self, width: u32, height: u32) -> Option<crate::parallel_png::RowStream> {
+        self.rows
+            .and_then(|c| crate::output::png_rows(width, height, c))
     }
 }
 

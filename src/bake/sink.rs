@@ -11,6 +11,7 @@
 
 use crate::error::{Error, Result};
 use crate::output::{encode_png, write_atomic};
+use crate::parallel_png::RowStream;
 use image::RgbaImage;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -32,6 +33,14 @@ pub trait Sink: Sync {
     /// handed to [`Sink::write`] in order.
     fn encode_png(&self, img: &RgbaImage) -> Result<Vec<u8>> {
         encode_png(img)
+    }
+
+    /// A [`RowStream`] that gives exactly the bytes [`Sink::encode_png`]
+    /// gives a `width × height` image, so a sheet can be encoded in strips
+    /// as it is drawn; `None` when this sink does not encode such an image
+    /// as plain RGBA in bands (it is then encoded whole).
+    fn png_rows(&self, width: u32, height: u32) -> Option<RowStream> {
+        crate::output::png_rows(width, height, crate::output::PngCompression::Default)
     }
 
     /// Takes `img` as a PNG file.

@@ -29,6 +29,7 @@ use super::recipe::{Job, PackLayout};
 use super::sink::Sink;
 use crate::error::{Error, Result};
 use crate::look::Look;
+use crate::parallel_png::RowStream;
 use image::RgbaImage;
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -222,13 +223,26 @@ fn through_sheet(
     let atlas = outputs::sheet_atlas(job, clips, None::<&[RgbaImage]>)?;
     let slots = Slots::new(clips, job.directions.len(), &atlas.frames)
         .map_err(|m| outputs::job_error(job, m))?;
+    let over_frames = look.palette_over_frames();
+    if writes_sheet_only(job) && !over_frames {
+        let rows: Option<Vec<RowStream>> = atlas
+            .pages
+            .iter()
+            .map(|p| sink.png_rows(p.width, p.height))
+            .collect();
+        if let Some(rows) = rows {
+            let given = look.job_palette(&[]);
+            let mapper = given.as_ref().map(|p| look.mapper(p));
+            let make = drawn(draw, mapper.as_ref());
+            return through_strips(job, clips, &make, sink, &atlas, &slots, sheet_path, rows);
+        }
+    }
     let mut pages: Vec<RgbaImage> = atlas
         .pages
         .iter()
         .map(|p| RgbaImage::new(p.width, p.height))
         .collect();
     let order = outputs::frame_order(clips, job.directions.len());
-    let over_frames = look.palette_over_frames();
     let mut written = Vec::new();
     {
         let cells = Cells::new(&atlas.frames, &mut pages);
@@ -274,6 +288,152 @@ fn through_sheet(
     let from_pages = read_back(&pages, &atlas.frames, &slots);
     outputs::write_animations(job, clips, &from_pages, sink, &mut written)?;
     Ok(written)
+}
+
+/// Whether a grid-sheet job writes its sheet and metadata and nothing
+/// that reads its frames back (frame PNGs, GIFs, APNGs), nor extrudes
+/// cells into rows beyond their own: then its pages need not exist whole.
+fn writes_sheet_only(job: &Job) -> bool {
+    let o = &job.output;
+    o.frames.is_none() && o.gif.is_none() && o.apng.is_none() && job.pack.extrude == 0
+}
+
+/// A grid-sheet job whose pages are encoded as they are drawn, a strip at
+/// a time (the rows of one grid row of cells), none of them ever whole:
+/// while one strip's rows are deflated the next strip's frames are drawn,
+/// and the two strip buffers take turns. `rows` gives each page's PNG
+/// bytes exactly as encoding the whole page would.
+#[allow(clippy::too_many_arguments)]
+fn through_strips(
+    job: &Job,
+    clips: &[ClipFrames],
+    make: &Make<'_>,
+    sink: &dyn Sink,
+    atlas: &super::atlas::Atlas,
+    slots: &Slots,
+    sheet_path: &std::path::Path,
+    rows: Vec<RowStream>,
+) -> Result<Vec<PathBuf>> {
+    let mut written = Vec::new();
+    let paths = outputs::page_paths(atlas, sheet_path);
+    for ((p, mut stream), path) in rows.into_iter().enumerate().zip(&paths) {
+        let stride = stream.row_bytes();
+        let height = atlas.pages[p].height;
+        let strips = strips(&atlas.frames, p);
+        let zeros = vec![0u8; stride * 64];
+        // Rows `from..to` of the page left transparent between cells.
+        let push_gap = |stream: &mut RowStream, from: u32, to: u32| -> Result<()> {
+            let mut y = from;
+            while y < to {
+                let n = (to - y).min(64);
+                stream.push(&zeros[..n as usize * stride])?;
+                y += n;
+            }
+            Ok(())
+        };
+        let mut drawn_rows: Vec<u8> = Vec::new();
+        let mut spare: Vec<u8> = Vec::new();
+        let mut done_to = 0u32;
+        for (k, strip) in strips.iter().enumerate() {
+            let previous = k.checked_sub(1).map(|j| &strips[j]);
+            let (pushed, next) = rayon::join(
+                || -> Result<()> {
+                    if let Some(prev) = previous {
+                        push_gap(&mut stream, done_to, prev.top)?;
+                        stream.push(&drawn_rows)?;
+                    }
+                    Ok(())
+                },
+                || draw_strip(atlas, slots, make, strip, stride, &mut spare),
+            );
+            pushed?;
+            next?;
+            if let Some(prev) = previous {
+                done_to = prev.bottom;
+            }
+            std::mem::swap(&mut drawn_rows, &mut spare);
+        }
+        if let Some(last) = strips.last() {
+            push_gap(&mut stream, done_to, last.top)?;
+            stream.push(&drawn_rows)?;
+            done_to = last.bottom;
+        }
+        push_gap(&mut stream, done_to, height)?;
+        drop(drawn_rows);
+        sink.write(path, &stream.finish()?)?;
+        written.push(path.clone());
+    }
+    outputs::write_metadata(job, clips, atlas, &paths, sink, &mut written)?;
+    Ok(written)
+}
+
+/// Rows `top..bottom` of a page and the atlas frames whose cells lie in
+/// them.
+struct Strip {
+    top: u32,
+    bottom: u32,
+    frames: Vec<usize>,
+}
+
+/// Page `p`'s cells grouped into strips of rows no cell crosses, top to
+/// bottom (a grid's rows of cells).
+fn strips(frames: &[AtlasFrame], p: usize) -> Vec<Strip> {
+    let mut cells: Vec<(u32, u32, usize)> = frames
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.page == p && f.rect.w > 0 && f.rect.h > 0)
+        .map(|(i, f)| (f.rect.y, f.rect.y + f.rect.h, i))
+        .collect();
+    cells.sort_unstable();
+    let mut out: Vec<Strip> = Vec::new();
+    for (a, b, i) in cells {
+        match out.last_mut() {
+            Some(last) if a < last.bottom => {
+                last.bottom = last.bottom.max(b);
+                last.frames.push(i);
+            }
+            _ => out.push(Strip {
+                top: a,
+                bottom: b,
+                frames: vec![i],
+            }),
+        }
+    }
+    out
+}
+
+/// Draws the frames of `strip` in parallel into `buf`, which becomes the
+/// strip's rows (transparent outside the cells).
+fn draw_strip(
+    atlas: &super::atlas::Atlas,
+    slots: &Slots,
+    make: &Make<'_>,
+    strip: &Strip,
+    stride: usize,
+    buf: &mut Vec<u8>,
+) -> Result<()> {
+    buf.clear();
+    buf.resize((strip.bottom - strip.top) as usize * stride, 0);
+    let rows = Mutex::new(&mut buf[..]);
+    strip.frames.par_iter().try_for_each(|&i| {
+        let f = &atlas.frames[i];
+        let img = make(
+            slots.order(f.clip, f.direction, f.frame),
+            (f.clip, f.direction, f.frame),
+        );
+        check_size(f, &img)?;
+        let mut rows = rows.lock().unwrap_or_else(|e| e.into_inner());
+        copy_rows(
+            img.as_raw(),
+            f.source_size.0 as usize * 4,
+            (f.source.x, f.source.y),
+            &mut rows,
+            stride,
+            (f.rect.x, f.rect.y - strip.top),
+            (f.rect.w, f.rect.h),
+        );
+        Ok(())
+    })
 }
 
 /// Frame `(clip, direction, frame)` read back out of the pages it was
@@ -472,16 +632,7 @@ impl<'p> Cells<'p> {
     /// Copies the drawn image of atlas frame `i` into its cell.
     fn put(&self, i: usize, img: &RgbaImage) -> Result<()> {
         let f = &self.frames[i];
-        if img.dimensions() != f.source_size {
-            return Err(Error::Other(format!(
-                "frame '{}' is {}x{}, expected {}x{}",
-                f.name,
-                img.width(),
-                img.height(),
-                f.source_size.0,
-                f.source_size.1
-            )));
-        }
+        check_size(f, img)?;
         let (band, top, stride) = self.spots[i];
         let Some(lock) = self.bands.get(band) else {
             return Ok(());
@@ -520,6 +671,21 @@ impl<'p> Cells<'p> {
         }
         img
     }
+}
+
+/// An error unless `img` is the size atlas frame `f` was placed at.
+fn check_size(f: &AtlasFrame, img: &RgbaImage) -> Result<()> {
+    if img.dimensions() != f.source_size {
+        return Err(Error::Other(format!(
+            "frame '{}' is {}x{}, expected {}x{}",
+            f.name,
+            img.width(),
+            img.height(),
+            f.source_size.0,
+            f.source_size.1
+        )));
+    }
+    Ok(())
 }
 
 /// Frame `f` read out of its `page`, as drawn (outside its source rect,

@@ -16,6 +16,9 @@ pub struct TileBuffer {
     /// Bit y set when sample row y was written since the last clear; clean
     /// rows resolve to the background without reading the planes.
     pub dirty: u32,
+    /// The background every clean row holds, once a clear has filled the
+    /// planes with it: the next clear then resets only the dirty rows.
+    clean: Option<[f32; 4]>,
 }
 
 impl TileBuffer {
@@ -24,15 +27,36 @@ impl TileBuffer {
             color: Box::new([[0.0; TILE_AREA]; 4]),
             depth: Box::new([f32::INFINITY; TILE_AREA]),
             dirty: 0,
+            clean: None,
         }
     }
 
+    /// Every sample back to `background` and infinite depth.
     #[inline(always)]
     pub fn clear(&mut self, background: [f32; 4]) {
-        for (plane, v) in self.color.iter_mut().zip(background) {
-            plane.fill(v);
+        // Bit patterns, so a NaN background never counts as already there.
+        let same = self
+            .clean
+            .is_some_and(|c| c.map(f32::to_bits) == background.map(f32::to_bits));
+        if !same {
+            for (plane, v) in self.color.iter_mut().zip(background) {
+                plane.fill(v);
+            }
+            self.depth.fill(f32::INFINITY);
+            self.clean = Some(background);
+        } else {
+            // Only written rows differ from the background.
+            let mut rows = self.dirty;
+            while rows != 0 {
+                let y = rows.trailing_zeros() as usize;
+                rows &= rows - 1;
+                let span = y * TILE..(y + 1) * TILE;
+                for (plane, v) in self.color.iter_mut().zip(background) {
+                    plane[span.clone()].fill(v);
+                }
+                self.depth[span].fill(f32::INFINITY);
+            }
         }
-        self.depth.fill(f32::INFINITY);
         self.dirty = 0;
     }
 }

@@ -57,9 +57,9 @@ fn frame(w: u32, h: u32, c: usize, d: usize, f: usize) -> RgbaImage {
     })
 }
 
-fn job(dir: &Path, keys: &str) -> Job {
+fn job_sized(dir: &Path, size: &str, keys: &str) -> Job {
     let text = format!(
-        "jobs:\n  - name: hero\n    model: hero.rsm\n    size: 12x10\n    directions: [0, 90, 180]\n    clips:\n      - {{ name: walk, frames: 5, end: 0.5 }}\n      - {{ name: idle, frames: 2, end: 1.0 }}\n{keys}"
+        "jobs:\n  - name: hero\n    model: hero.rsm\n    size: {size}\n    directions: [0, 90, 180]\n    clips:\n      - {{ name: walk, frames: 5, end: 0.5 }}\n      - {{ name: idle, frames: 2, end: 1.0 }}\n{keys}"
     );
     Recipe::from_str(&text, &dir.join("r.yaml"))
         .unwrap()
@@ -95,8 +95,12 @@ fn clips(job: &Job) -> (Vec<ClipFrames>, Vec<ClipFrames>) {
 }
 
 fn streamed_and_held(keys: &str, keep: Keep) -> (Vec<(PathBuf, Vec<u8>)>, usize) {
+    streamed_and_held_at("12x10", keys, keep)
+}
+
+fn streamed_and_held_at(size: &str, keys: &str, keep: Keep) -> (Vec<(PathBuf, Vec<u8>)>, usize) {
     let dir = std::env::temp_dir().join("kiln-stream-test");
-    let job = job(&dir, keys);
+    let job = job_sized(&dir, size, keys);
     assert_eq!(
         Keep::of(&job, job.look.palette_over_frames()),
         keep,
@@ -155,6 +159,30 @@ fn a_grid_sheet_drawn_into_its_pages_writes_what_held_frames_write() {
         let look = format!("{every}    look: {{ palette: {{ colors: 5, dither: {dither} }} }}\n");
         streamed_and_held(&look, Keep::Sheet);
     }
+}
+
+#[test]
+fn a_sheet_encoded_strip_by_strip_as_drawn_is_the_sheet_encoded_whole() {
+    // Sheets of 4 MiB and more are deflated in bands; with nothing else
+    // reading the frames back, the stream encodes each page a grid row at
+    // a time and never holds it whole. 21 frames of 256×200 = 4.3 MB.
+    const { assert!(21 * 256 * 200 * 4 >= kiln::parallel_png::PARALLEL_FROM) };
+    let sheet = "    output: { dir: out, sheet: '{name}.png', gif: false }\n    metadata: [texturepacker-hash, aseprite]\n";
+    let (files, drawn) = streamed_and_held_at("256x200", sheet, Keep::Sheet);
+    assert_eq!((files.len(), drawn), (3, 21));
+    // Spacing between cells (transparent rows between strips), and pages:
+    // each page its own stream.
+    let padded = format!("{sheet}    pack: {{ padding: 3 }}\n");
+    streamed_and_held_at("256x200", &padded, Keep::Sheet);
+    // Six grid rows of 400 (five frames of 320 each), three to a page of
+    // 1604×1204 (7.7 MB): two pages, each streamed.
+    let paged = format!("{sheet}    pack: {{ padding: 1, max_size: [1700, 1300] }}\n");
+    let (files, _) = streamed_and_held_at("320x400", &paged, Keep::Sheet);
+    let pngs = files
+        .iter()
+        .filter(|(p, _)| p.extension().is_some_and(|e| e == "png"))
+        .count();
+    assert_eq!(pngs, 2, "two pages");
 }
 
 #[test]
