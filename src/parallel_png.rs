@@ -25,7 +25,7 @@ use rayon::prelude::*;
 pub const PARALLEL_FROM: usize = 4 << 20;
 
 /// Filtered bytes per band, about.
-const BAND: usize = 1 << 20;
+pub const BAND: usize = 1 << 20;
 
 /// `img` as a PNG (8-bit RGBA) deflated at zlib `level` (1..=9), band by band
 /// in parallel.

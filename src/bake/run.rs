@@ -119,7 +119,30 @@ impl JobPlan {
         // but at least one a thread.
         let batch = super::outputs::encode_batch(frame) as u64;
         let waiting = batch.saturating_mul(frame);
-        let held = |job: &Job, over_frames: bool| -> u64 {
+        // A grid sheet encoded in strips as it is drawn (see
+        // `stream::through_strips`): two strips, one drawn while the other
+        // is deflated, and the rows of a band not yet complete. `rgba`: the
+        // job's PNGs are plain RGBA (no palette), which strips need.
+        let streamed = |job: &Job, over_frames: bool, rgba: bool| -> Option<u64> {
+            if !rgba || over_frames || !super::stream::writes_sheet_only(job) {
+                return None;
+            }
+            let atlas = grid_atlas(job, &self.clips).ok()?;
+            let mut widest = 0u64;
+            let mut row = 0u64;
+            for (p, page) in atlas.pages.iter().enumerate() {
+                let stride = page.width as u64 * 4;
+                if stride * (page.height as u64) < crate::parallel_png::PARALLEL_FROM as u64 {
+                    return None;
+                }
+                row = row.max(stride);
+                for s in super::stream::strips(&atlas.frames, p) {
+                    widest = widest.max((s.bottom - s.top) as u64 * stride);
+                }
+            }
+            Some(2 * widest + crate::parallel_png::BAND as u64 + row)
+        };
+        let held = |job: &Job, over_frames: bool, rgba: bool| -> u64 {
             let o = &job.output;
             // A thread's animation read back (from the pages or the kept
             // boxes) while its GIF or APNG is made, and its colours.
@@ -130,7 +153,8 @@ impl JobPlan {
             };
             match Keep::of(job, over_frames) {
                 Keep::Sheet => {
-                    let pages = self.sheet_bytes(job).unwrap_or(all);
+                    let pages = streamed(job, over_frames, rgba)
+                        .unwrap_or_else(|| self.sheet_bytes(job).unwrap_or(all));
                     let pngs = if o.frames.is_some() { waiting } else { 0 };
                     let drawing = threads.saturating_mul(frame).saturating_add(pngs);
                     pages.saturating_add(drawing.max(animating))
@@ -158,12 +182,18 @@ impl JobPlan {
                 }
             }
         };
-        let colour = held(job, self.look.palette_over_frames());
+        let colour = held(
+            job,
+            self.look.palette_over_frames(),
+            self.look.palette.is_none(),
+        );
         let pass = match job.pass_outputs("pass") {
             Some(outputs) if self.look.passes.any() => {
                 let mut only = job.clone();
                 only.output = outputs;
-                held(&only, false)
+                // Pass sheets are counted whole (a depth pass is not
+                // plain RGBA).
+                held(&only, false, false)
             }
             _ => 0,
         };

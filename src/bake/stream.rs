@@ -293,7 +293,7 @@ fn through_sheet(
 /// Whether a grid-sheet job writes its sheet and metadata and nothing
 /// that reads its frames back (frame PNGs, GIFs, APNGs), nor extrudes
 /// cells into rows beyond their own: then its pages need not exist whole.
-fn writes_sheet_only(job: &Job) -> bool {
+pub(crate) fn writes_sheet_only(job: &Job) -> bool {
     let o = &job.output;
     o.frames.is_none() && o.gif.is_none() && o.apng.is_none() && job.pack.extrude == 0
 }
@@ -369,15 +369,15 @@ fn through_strips(
 
 /// Rows `top..bottom` of a page and the atlas frames whose cells lie in
 /// them.
-struct Strip {
-    top: u32,
-    bottom: u32,
+pub(crate) struct Strip {
+    pub(crate) top: u32,
+    pub(crate) bottom: u32,
     frames: Vec<usize>,
 }
 
 /// Page `p`'s cells grouped into strips of rows no cell crosses, top to
 /// bottom (a grid's rows of cells).
-fn strips(frames: &[AtlasFrame], p: usize) -> Vec<Strip> {
+pub(crate) fn strips(frames: &[AtlasFrame], p: usize) -> Vec<Strip> {
     let mut cells: Vec<(u32, u32, usize)> = frames
         .iter()
         .enumerate()

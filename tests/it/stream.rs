@@ -250,7 +250,10 @@ fn memory_is_the_sheet_and_the_frames_in_flight() {
     assert_eq!(need(huge, 2), 1024 * MIB);
     // A knot-like bake, 8 directions × 60 or 240 frames of 256² (four
     // clips of 60: a grid row of 240 frames is wider than a page) into one
-    // grid sheet: four times the frames cost exactly the larger sheet's
+    // grid sheet. Written as sheet + metadata, it is encoded in strips:
+    // two grid rows of 60 frames, the rows of one band and each thread's
+    // frame, whatever the frame count. Read back for frame PNGs, its pages
+    // are held: four times the frames cost exactly the larger sheet's
     // bytes.
     let knot = |clips: usize| {
         let list: Vec<String> = (0..clips)
@@ -259,9 +262,19 @@ fn memory_is_the_sheet_and_the_frames_in_flight() {
         format!("    size: 256x256\n    directions: 8\n    clips: [{}]\n    output: {{ dir: out, sheet: '{{name}}.png', gif: false }}\n", list.join(", "))
     };
     let frame = 256 * 256 * 4;
-    let (f60, f240) = (need(&knot(1), 2), need(&knot(4), 2));
-    assert_eq!(f60, 480 * frame + 2 * frame);
-    assert_eq!(f240, 1920 * frame + 2 * frame);
+    let strips = 2 * 60 * frame + kiln::parallel_png::BAND as u64 + 60 * 256 * 4;
+    assert_eq!(need(&knot(1), 2), strips + 2 * frame);
+    assert_eq!(need(&knot(4), 2), strips + 2 * frame);
+    let with_frames = |clips: usize| {
+        knot(clips).replace(
+            "gif: false",
+            "gif: false, frames: 'f_{clip}_{dir}_{frame}.png'",
+        )
+    };
+    let (f60, f240) = (need(&with_frames(1), 2), need(&with_frames(4), 2));
+    // Each thread's frame and a batch of 64 encoded PNGs waiting.
+    assert_eq!(f60, 480 * frame + 2 * frame + 64 * frame);
+    assert_eq!(f240, 1920 * frame + 2 * frame + 64 * frame);
     // GIFs read each animation back out of the sheet, one a thread.
     let gifs = knot(1).replace("gif: false", "gif: '{name}_{dir}.gif'");
     assert_eq!(need(&gifs, 2), 480 * frame + 2 * 60 * frame * 2);
@@ -269,13 +282,6 @@ fn memory_is_the_sheet_and_the_frames_in_flight() {
     // and one page at a time (at most max_size, 4096² by default).
     let packed = format!("{}    pack: {{ layout: packed, trim: true }}\n", knot(1));
     assert_eq!(need(&packed, 2), 480 * frame + 4096 * 4096 * 4);
-    // Frames held for GIFs without a sheet: all of them, and each
-    // thread's animation's colours while its GIF is made.
-    let gifs_alone = knot(1).replace(
-        "sheet: '{name}.png', gif: false",
-        "sheet: false, gif: '{name}_{dir}.gif'",
-    );
-    assert_eq!(need(&gifs_alone, 2), 480 * frame + 2 * 60 * frame);
     // Frames held for GIFs without a sheet: all of them, and each
     // thread's animation's colours while its GIF is made.
     let gifs_alone = knot(1).replace(
