@@ -3,7 +3,11 @@
 //! the outputs that must exist at once.
 //!
 //! What is kept ([`Keep::of`]):
-//! - a **grid sheet** keeps nothing but its own pages: each frame is copied
+//! - a **grid sheet** that nothing reads back (sheet and metadata only, big
+//!   enough to be deflated in bands) keeps two strips of its rows: each
+//!   grid row of cells is drawn into a strip while the strip before is
+//!   deflated, and no page ever exists whole;
+//! - any other **grid sheet** keeps nothing but its own pages: each frame is copied
 //!   into its cell as soon as it is drawn (and encoded to its PNG in the
 //!   same task), and everything made after the frames — a palette chosen
 //!   over them, GIFs, APNGs — reads the frames back out of the pages;
@@ -589,19 +593,10 @@ impl<'p> Cells<'p> {
         let mut spans: Vec<(usize, u32, u32, usize)> = Vec::new();
         for (p, page) in pages.iter_mut().enumerate() {
             let stride = page.width() as usize * 4;
-            let mut rows: Vec<(u32, u32)> = frames
+            let merged: Vec<(u32, u32)> = strips(frames, p)
                 .iter()
-                .filter(|f| f.page == p && f.rect.w > 0 && f.rect.h > 0)
-                .map(|f| (f.rect.y, f.rect.y + f.rect.h))
+                .map(|s| (s.top, s.bottom))
                 .collect();
-            rows.sort_unstable();
-            let mut merged: Vec<(u32, u32)> = Vec::new();
-            for (a, b) in rows {
-                match merged.last_mut() {
-                    Some(last) if a < last.1 => last.1 = last.1.max(b),
-                    _ => merged.push((a, b)),
-                }
-            }
             let mut rest: &'p mut [u8] = page;
             let mut at = 0u32;
             for (a, b) in merged {
