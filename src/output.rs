@@ -104,10 +104,7 @@ pub fn png_rows(
     height: u32,
     compression: PngCompression,
 ) -> Option<crate::parallel_png::RowStream> {
-    if (width as u64 * height as u64 * 4) < crate::parallel_png::PARALLEL_FROM as u64 {
-        return None;
-    }
-    crate::parallel_png::RowStream::new(width, height, compression.zlib_level() as u32).ok()
+    crate::parallel_png::RowStream::for_image(width, height, compression.zlib_level() as u32)
 }
 
 /// Encodes `img` as an indexed PNG (a palette, with `tRNS` for the fully

@@ -93,6 +93,17 @@ impl RowStream {
         })
     }
 
+    /// A stream giving the bytes kiln's PNG encoding gives a `width ×
+    /// height` image at zlib `level`: `None` when the image is
+    /// under [`PARALLEL_FROM`] bytes, which the png crate encodes whole
+    /// instead (level 6 is kiln's default compression).
+    pub fn for_image(width: u32, height: u32, level: u32) -> Option<RowStream> {
+        if (width as u64 * height as u64 * 4) < PARALLEL_FROM as u64 {
+            return None;
+        }
+        RowStream::new(width, height, level).ok()
+    }
+
     /// Bytes a row (four a pixel).
     pub fn row_bytes(&self) -> usize {
         self.row

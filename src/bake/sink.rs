@@ -37,10 +37,12 @@ pub trait Sink: Sync {
 
     /// A [`RowStream`] that gives exactly the bytes [`Sink::encode_png`]
     /// gives a `width × height` image, so a sheet can be encoded in strips
-    /// as it is drawn; `None` when this sink does not encode such an image
-    /// as plain RGBA in bands (it is then encoded whole).
-    fn png_rows(&self, width: u32, height: u32) -> Option<RowStream> {
-        crate::output::png_rows(width, height, crate::output::PngCompression::Default)
+    /// as it is drawn; `None` (the default, as only the sink knows how it
+    /// encodes) when it cannot, and the image is then encoded whole. A
+    /// sink keeping the default `encode_png` can return
+    /// `RowStream::for_image(width, height, 6)`.
+    fn png_rows(&self, _width: u32, _height: u32) -> Option<RowStream> {
+        None
     }
 
     /// Takes `img` as a PNG file.

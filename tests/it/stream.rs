@@ -30,6 +30,10 @@ impl Sink for Memory {
     fn records(&self) -> Vec<OutputRecord> {
         Vec::new()
     }
+    // The default `encode_png`, in strips when the sheet is big enough.
+    fn png_rows(&self, w: u32, h: u32) -> Option<kiln::parallel_png::RowStream> {
+        kiln::parallel_png::RowStream::for_image(w, h, 6)
+    }
 }
 
 /// A disc whose size, colour and edge alpha depend on the clip, direction
