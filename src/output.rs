@@ -73,7 +73,7 @@ pub fn encode_png(img: &image::RgbaImage) -> Result<Vec<u8>> {
 /// Images of [`crate::parallel_png::PARALLEL_FROM`] bytes or more (big
 /// sheets) are deflated in bands on every core.
 pub fn encode_png_with(img: &image::RgbaImage, compression: PngCompression) -> Result<Vec<u8>> {
-    if img.as_raw().len() >= crate::parallel_png::PARALLEL_FROM {
+    if crate::parallel_png::in_bands(img.width(), img.height()) {
         return crate::parallel_png::encode_rgba(img, compression.zlib_level() as u32);
     }
     let mut out = Vec::new();

@@ -24,6 +24,12 @@ use rayon::prelude::*;
 /// and keep the png crate's bytes.
 pub const PARALLEL_FROM: usize = 4 << 20;
 
+/// Whether kiln encodes a `width × height` RGBA image in bands here
+/// ([`PARALLEL_FROM`] bytes or more) rather than with the png crate.
+pub fn in_bands(width: u32, height: u32) -> bool {
+    width as u64 * height as u64 * 4 >= PARALLEL_FROM as u64
+}
+
 /// Filtered bytes per band, about.
 pub const BAND: usize = 1 << 20;
 
@@ -98,7 +104,7 @@ impl RowStream {
     /// under [`PARALLEL_FROM`] bytes, which the png crate encodes whole
     /// instead (level 6 is kiln's default compression).
     pub fn for_image(width: u32, height: u32, level: u32) -> Option<RowStream> {
-        if (width as u64 * height as u64 * 4) < PARALLEL_FROM as u64 {
+        if !in_bands(width, height) {
             return None;
         }
         RowStream::new(width, height, level).ok()
@@ -180,23 +186,16 @@ impl RowStream {
             self.adler = adler32_combine(self.adler, a, len);
         }
         // What the next band needs: the rows after the last deflated band,
-        // and the row before them.
-        let prior = if start == self.band_start {
-            None
-        } else if start > from {
-            Some(local(start - 1).to_vec())
-        } else {
-            // No band completed past the carry: nothing deflated here.
-            None
-        };
+        // and the row before them. A band that completed here ended past
+        // `from`, so that row is in `rows`.
+        if start > self.band_start {
+            self.prior = Some(local(start - 1).to_vec());
+        }
         if start < from {
             self.carry.extend_from_slice(rows);
         } else {
             self.carry.clear();
             self.carry.extend_from_slice(&rows[(start - from) * row..]);
-        }
-        if let Some(p) = prior {
-            self.prior = Some(p);
         }
         self.band_start = start;
         self.received = end;

@@ -131,10 +131,10 @@ impl JobPlan {
             let mut widest = 0u64;
             let mut row = 0u64;
             for (p, page) in atlas.pages.iter().enumerate() {
-                let stride = page.width as u64 * 4;
-                if stride * (page.height as u64) < crate::parallel_png::PARALLEL_FROM as u64 {
+                if !crate::parallel_png::in_bands(page.width, page.height) {
                     return None;
                 }
+                let stride = page.width as u64 * 4;
                 row = row.max(stride);
                 for s in super::stream::strips(&atlas.frames, p) {
                     widest = widest.max((s.bottom - s.top) as u64 * stride);

@@ -335,6 +335,11 @@ fn through_strips(
             }
             Ok(())
         };
+        // A drawn strip after the transparent rows above it.
+        let push_strip = |stream: &mut RowStream, from: u32, strip: &Strip, rows: &[u8]| {
+            push_gap(stream, from, strip.top)?;
+            stream.push(rows)
+        };
         let mut drawn_rows: Vec<u8> = Vec::new();
         let mut spare: Vec<u8> = Vec::new();
         let mut done_to = 0u32;
@@ -342,11 +347,10 @@ fn through_strips(
             let previous = k.checked_sub(1).map(|j| &strips[j]);
             let (pushed, next) = rayon::join(
                 || -> Result<()> {
-                    if let Some(prev) = previous {
-                        push_gap(&mut stream, done_to, prev.top)?;
-                        stream.push(&drawn_rows)?;
+                    match previous {
+                        Some(prev) => push_strip(&mut stream, done_to, prev, &drawn_rows),
+                        None => Ok(()),
                     }
-                    Ok(())
                 },
                 || draw_strip(atlas, slots, make, strip, stride, &mut spare),
             );
@@ -358,8 +362,7 @@ fn through_strips(
             std::mem::swap(&mut drawn_rows, &mut spare);
         }
         if let Some(last) = strips.last() {
-            push_gap(&mut stream, done_to, last.top)?;
-            stream.push(&drawn_rows)?;
+            push_strip(&mut stream, done_to, last, &drawn_rows)?;
             done_to = last.bottom;
         }
         push_gap(&mut stream, done_to, height)?;

@@ -491,6 +491,14 @@ fn set_up(
 
     // Opaque and masked first in submission order, then blended back to
     // front; the stable sort keeps submission order among equal depths.
+    let one = |bi: usize| One {
+        batch: &batches[bi],
+        pre: &pre[bi],
+        material: &materials[bi],
+        index: bi as u32,
+        vp,
+        band: &band,
+    };
     let total: usize = batches.iter().map(|b| b.triangles.len()).sum();
     let mut tris = Vec::with_capacity(total);
     let mut blended: Vec<(f32, u32, u32)> = Vec::new();
@@ -508,14 +516,7 @@ fn set_up(
             }
             continue;
         }
-        let one = One {
-            batch: b,
-            pre: &pre[bi],
-            material: &materials[bi],
-            index: bi as u32,
-            vp,
-            band: &band,
-        };
+        let one = one(bi);
         for t in b.triangles {
             one.set_up(t, &mut tris);
         }
@@ -523,16 +524,8 @@ fn set_up(
     // Right-handed view space looks down -z: the farthest has the lowest z.
     blended.sort_by(|a, b| a.0.total_cmp(&b.0));
     for &(_, bi, ti) in &blended {
-        let b = &batches[bi as usize];
-        let one = One {
-            batch: b,
-            pre: &pre[bi as usize],
-            material: &materials[bi as usize],
-            index: bi,
-            vp,
-            band: &band,
-        };
-        one.set_up(&b.triangles[ti as usize], &mut tris);
+        let one = one(bi as usize);
+        one.set_up(&one.batch.triangles[ti as usize], &mut tris);
     }
     tris
 }

@@ -243,8 +243,7 @@ pub fn setup_snapped(
         1.0 / v[2].pos.w as f64,
     ];
     // Each vertex's attributes over w (1/w itself in slot P_INV_W), laid
-    // out so the plane arithmetic below runs slot-parallel; it is the same
-    // IEEE arithmetic `plane` does, slot by slot.
+    // out so `plane` runs slot-parallel once inlined.
     let over_w = |k: usize| -> [f64; PLANE_SLOTS] {
         let (c, w) = (v[k], iw[k]);
         [
@@ -265,12 +264,10 @@ pub fn setup_snapped(
         dy: [0.0; PLANE_SLOTS],
     };
     for j in 0..PLANE_SLOTS {
-        let (d1, d2) = (a1[j] - a0[j], a2[j] - a0[j]);
-        let dx = (d1 * dy2 - d2 * dy1) * inv_area;
-        let dy = (d2 * dx1 - d1 * dx2) * inv_area;
-        planes.v[j] = (a0[j] - dx * x0 - dy * y0) as f32;
-        planes.dx[j] = dx as f32;
-        planes.dy[j] = dy as f32;
+        let p = plane(a0[j], a1[j], a2[j]);
+        planes.v[j] = p.v;
+        planes.dx[j] = p.dx;
+        planes.dy[j] = p.dy;
     }
     let per_w = |a: [f32; 3]| {
         plane(
