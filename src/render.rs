@@ -272,6 +272,31 @@ pub fn render_posed(
     raster::render(&batches(model, posed), camera, light, opts)
 }
 
+/// [`render_posed`] straight into `rows`, one slice of at least
+/// `4 × opts.width` bytes per image row (a cell of a sheet, say): the same
+/// pixels, without an image of their own.
+///
+/// # Panics
+///
+/// When `rows` holds fewer than `opts.height` rows or one is too short.
+pub fn render_posed_into(
+    model: &Model,
+    posed: &PosedModel,
+    camera: &Camera,
+    light: &Light,
+    opts: &RenderOptions,
+    rows: &mut [&mut [u8]],
+) {
+    raster::render_into(
+        &batches(model, posed),
+        camera,
+        light,
+        opts,
+        raster::Level::detect(),
+        rows,
+    );
+}
+
 /// Every posed vertex position, for framing.
 pub fn posed_points(posed: &PosedModel) -> impl Iterator<Item = glam::Vec3> + '_ {
     posed

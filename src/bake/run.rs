@@ -604,6 +604,14 @@ fn render_and_write(
         tick();
         img
     };
+    // Without looks a frame is the rasterizer's image as it is, so it can
+    // be drawn straight into the sheet's rows.
+    let into = |c: usize, d: usize, f: usize, rows: &mut [&mut [u8]]| {
+        let (model, light) = (&plan.clips[c].model, light_for(&plan.view, d));
+        crate::render::render_posed_into(model, &posed[c][f], &cameras[d], &light, &opts, rows);
+        tick();
+    };
+    let into: Option<&super::stream::DrawInto<'_>> = if look.is_off() { Some(&into) } else { None };
     // Frames mapped to a palette are written as indexed PNGs: the same
     // pixels in a quarter of the bytes or less, deflated that much faster.
     let compression = job.png;
@@ -618,7 +626,7 @@ fn render_and_write(
         },
         rows: look.palette.is_none().then_some(compression),
     };
-    let (mut files, kept) = super::stream::draw_and_write(job, &clips, &draw, look, &images)?;
+    let (mut files, kept) = super::stream::draw_and_write(job, &clips, &draw, into, look, &images)?;
     if let Some(kept) = kept {
         files.extend(super::ro_sprite::write(job, &kept, sink)?);
     }
@@ -673,9 +681,9 @@ fn write_passes(
                     encode: &encode,
                     rows: None,
                 };
-                super::stream::draw_and_write(&only, clips, &draw, &plain, &depth_sink)?
+                super::stream::draw_and_write(&only, clips, &draw, None, &plain, &depth_sink)?
             }
-            _ => super::stream::draw_and_write(&only, clips, &draw, &plain, sink)?,
+            _ => super::stream::draw_and_write(&only, clips, &draw, None, &plain, sink)?,
         };
         files.extend(written);
         if let (PassKind::Id(by), Some(c)) = (kind, plan.clips.first()) {

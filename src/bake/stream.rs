@@ -46,6 +46,13 @@ type Encoded = (PathBuf, Vec<u8>);
 /// Draws frame `(clip, direction, frame)` of a job.
 pub type Draw<'a> = dyn Fn(usize, usize, usize) -> RgbaImage + Sync + 'a;
 
+/// Draws frame `(clip, direction, frame)` of a job straight into `rows`,
+/// one slice of at least `4 × width` bytes per frame row: exactly the
+/// pixels [`Draw`] returns for it, without an image of its own. A job
+/// whose frames go into a strip-encoded sheet unchanged is drawn this way
+/// when it is given.
+pub type DrawInto<'a> = dyn Fn(usize, usize, usize, &mut [&mut [u8]]) + Sync + 'a;
+
 /// Where a job's drawn frames wait for its outputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Keep {
@@ -77,14 +84,16 @@ impl Keep {
 }
 
 /// Draws every frame of `clips` (whose `frames` are empty: only their
-/// times, pivots, root motion and loop flags are read) with `draw`, gives
-/// them `look`'s palette, and writes every output of `job`. Returns the
-/// files handed to `sink` in order, and the frames when the job keeps them
-/// ([`Keep::Frames`]: a client sprite is made from them).
+/// times, pivots, root motion and loop flags are read) with `draw` (or
+/// `into`, where a frame needs nothing done to it before it lands in its
+/// place), gives them `look`'s palette, and writes every output of `job`.
+/// Returns the files handed to `sink` in order, and the frames when the
+/// job keeps them ([`Keep::Frames`]: a client sprite is made from them).
 pub fn draw_and_write(
     job: &Job,
     clips: &[ClipFrames],
     draw: &Draw<'_>,
+    into: Option<&DrawInto<'_>>,
     look: &Look,
     sink: &dyn Sink,
 ) -> Result<(Vec<PathBuf>, Option<Vec<ClipFrames>>)> {
@@ -95,7 +104,7 @@ pub fn draw_and_write(
             let files = outputs::write_outputs(job, &kept, sink)?;
             Ok((files, Some(kept)))
         }
-        Keep::Sheet => Ok((through_sheet(job, clips, draw, look, sink)?, None)),
+        Keep::Sheet => Ok((through_sheet(job, clips, draw, into, look, sink)?, None)),
         Keep::Trimmed => Ok((through_packed(job, clips, draw, look, sink)?, None)),
         Keep::Nothing => {
             let mut written = Vec::new();
@@ -218,6 +227,7 @@ fn through_sheet(
     job: &Job,
     clips: &[ClipFrames],
     draw: &Draw<'_>,
+    into: Option<&DrawInto<'_>>,
     look: &Look,
     sink: &dyn Sink,
 ) -> Result<Vec<PathBuf>> {
@@ -238,7 +248,19 @@ fn through_sheet(
             let given = look.job_palette(&[]);
             let mapper = given.as_ref().map(|p| look.mapper(p));
             let make = drawn(draw, mapper.as_ref());
-            return through_strips(job, clips, &make, sink, &atlas, &slots, sheet_path, rows);
+            // Frames a palette maps are drawn whole first; a grid never
+            // trims, so a frame fills its cell exactly.
+            let into = into.filter(|_| {
+                mapper.is_none()
+                    && atlas.frames.iter().all(|f| {
+                        (f.source.x, f.source.y) == (0, 0) && (f.rect.w, f.rect.h) == f.source_size
+                    })
+            });
+            let fill = match into {
+                Some(into) => Fill::Into(into),
+                None => Fill::Copy(&make),
+            };
+            return through_strips(job, clips, fill, sink, &atlas, &slots, sheet_path, rows);
         }
     }
     let mut pages: Vec<RgbaImage> = atlas
@@ -311,7 +333,7 @@ pub(crate) fn writes_sheet_only(job: &Job) -> bool {
 fn through_strips(
     job: &Job,
     clips: &[ClipFrames],
-    make: &Make<'_>,
+    fill: Fill<'_>,
     sink: &dyn Sink,
     atlas: &super::atlas::Atlas,
     slots: &Slots,
@@ -340,19 +362,19 @@ fn through_strips(
             push_gap(stream, from, strip.top)?;
             stream.push(rows)
         };
-        let mut drawn_rows: Vec<u8> = Vec::new();
-        let mut spare: Vec<u8> = Vec::new();
+        let mut drawn_rows = StripBuf::default();
+        let mut spare = StripBuf::default();
         let mut done_to = 0u32;
         for (k, strip) in strips.iter().enumerate() {
             let previous = k.checked_sub(1).map(|j| &strips[j]);
             let (pushed, next) = rayon::join(
                 || -> Result<()> {
                     match previous {
-                        Some(prev) => push_strip(&mut stream, done_to, prev, &drawn_rows),
+                        Some(prev) => push_strip(&mut stream, done_to, prev, &drawn_rows.bytes),
                         None => Ok(()),
                     }
                 },
-                || draw_strip(atlas, slots, make, strip, stride, &mut spare),
+                || draw_strip(atlas, slots, fill, strip, stride, &mut spare),
             );
             pushed?;
             next?;
@@ -362,7 +384,7 @@ fn through_strips(
             std::mem::swap(&mut drawn_rows, &mut spare);
         }
         if let Some(last) = strips.last() {
-            push_strip(&mut stream, done_to, last, &drawn_rows)?;
+            push_strip(&mut stream, done_to, last, &drawn_rows.bytes)?;
             done_to = last.bottom;
         }
         push_gap(&mut stream, done_to, height)?;
@@ -409,38 +431,120 @@ pub(crate) fn strips(frames: &[AtlasFrame], p: usize) -> Vec<Strip> {
     out
 }
 
+/// How a strip's frames get into its rows.
+#[derive(Clone, Copy)]
+enum Fill<'a> {
+    /// Each frame made whole, then copied into its cell.
+    Copy(&'a Make<'a>),
+    /// Each frame drawn straight into its cell's rows.
+    Into(&'a DrawInto<'a>),
+}
+
+/// A strip's rows, and the cells (relative to the strip's top) they were
+/// last drawn with: everything outside those cells is transparent.
+#[derive(Default)]
+struct StripBuf {
+    bytes: Vec<u8>,
+    cells: Vec<super::atlas::Rect>,
+}
+
 /// Draws the frames of `strip` in parallel into `buf`, which becomes the
 /// strip's rows (transparent outside the cells).
 fn draw_strip(
     atlas: &super::atlas::Atlas,
     slots: &Slots,
-    make: &Make<'_>,
+    fill: Fill<'_>,
     strip: &Strip,
     stride: usize,
-    buf: &mut Vec<u8>,
+    buf: &mut StripBuf,
 ) -> Result<()> {
-    buf.clear();
-    buf.resize((strip.bottom - strip.top) as usize * stride, 0);
-    let rows = Mutex::new(&mut buf[..]);
-    strip.frames.par_iter().try_for_each(|&i| {
+    let cells: Vec<super::atlas::Rect> = strip
+        .frames
+        .iter()
+        .map(|&i| super::atlas::Rect {
+            y: atlas.frames[i].rect.y - strip.top,
+            ..atlas.frames[i].rect
+        })
+        .collect();
+    let len = (strip.bottom - strip.top) as usize * stride;
+    // Every drawn frame covers its whole cell, so rows laid out like the
+    // strip before are transparent wherever the new frames do not land.
+    if buf.cells != cells || buf.bytes.len() != len {
+        buf.bytes.clear();
+        buf.bytes.resize(len, 0);
+        buf.cells = cells;
+    }
+    let key = |i: usize| {
         let f = &atlas.frames[i];
-        let img = make(
+        (
             slots.order(f.clip, f.direction, f.frame),
             (f.clip, f.direction, f.frame),
-        );
-        check_size(f, &img)?;
-        let mut rows = rows.lock().unwrap_or_else(|e| e.into_inner());
-        copy_rows(
-            img.as_raw(),
-            f.source_size.0 as usize * 4,
-            (f.source.x, f.source.y),
-            &mut rows,
-            stride,
-            (f.rect.x, f.rect.y - strip.top),
-            (f.rect.w, f.rect.h),
-        );
-        Ok(())
-    })
+        )
+    };
+    match fill {
+        Fill::Into(into) => {
+            let mut rows = cell_rows(&mut buf.bytes, stride, &buf.cells);
+            strip
+                .frames
+                .par_iter()
+                .zip(rows.par_iter_mut())
+                .for_each(|(&i, rows)| {
+                    let (_, (c, d, f)) = key(i);
+                    into(c, d, f, rows)
+                });
+            Ok(())
+        }
+        Fill::Copy(make) => {
+            let rows = Mutex::new(&mut buf.bytes[..]);
+            strip.frames.par_iter().try_for_each(|&i| {
+                let f = &atlas.frames[i];
+                let (order, id) = key(i);
+                let img = make(order, id);
+                check_size(f, &img)?;
+                let mut rows = rows.lock().unwrap_or_else(|e| e.into_inner());
+                copy_rows(
+                    img.as_raw(),
+                    f.source_size.0 as usize * 4,
+                    (f.source.x, f.source.y),
+                    &mut rows,
+                    stride,
+                    (f.rect.x, f.rect.y - strip.top),
+                    (f.rect.w, f.rect.h),
+                );
+                Ok(())
+            })
+        }
+    }
+}
+
+/// Each cell's rows out of `bytes` (rows of `stride` bytes), in the order
+/// of `cells`, which must not overlap.
+fn cell_rows<'a>(
+    bytes: &'a mut [u8],
+    stride: usize,
+    cells: &[super::atlas::Rect],
+) -> Vec<Vec<&'a mut [u8]>> {
+    let mut out: Vec<Vec<&'a mut [u8]>> = cells.iter().map(|_| Vec::new()).collect();
+    let mut by_x: Vec<usize> = (0..cells.len()).collect();
+    by_x.sort_unstable_by_key(|&k| cells[k].x);
+    for (y, row) in bytes.chunks_exact_mut(stride).enumerate() {
+        let y = y as u32;
+        let mut rest = row;
+        let mut at = 0usize;
+        for &k in &by_x {
+            let c = &cells[k];
+            if y < c.y || y >= c.y + c.h {
+                continue;
+            }
+            let (x, w) = (c.x as usize * 4, c.w as usize * 4);
+            let (_, tail) = std::mem::take(&mut rest).split_at_mut(x - at);
+            let (cell, tail) = tail.split_at_mut(w);
+            out[k].push(cell);
+            rest = tail;
+            at = x + w;
+        }
+    }
+    out
 }
 
 /// Frame `(clip, direction, frame)` read back out of the pages it was

@@ -253,10 +253,60 @@ fn render_lit(
     opts: &RenderOptions,
     level: Level,
 ) -> image::RgbaImage {
+    let mut img = image::RgbaImage::new(opts.width, opts.height);
+    if opts.width > 0 {
+        let mut rows: Vec<&mut [u8]> = img.chunks_exact_mut(opts.width as usize * 4).collect();
+        draw_lit(batches, camera, lighting, opts, level, &mut rows);
+    }
+    img
+}
+
+/// [`render_at`] straight into `rows`, one slice per image row from the
+/// top, each at least `4 × opts.width` bytes: a cell of a larger image,
+/// say, drawn without a copy. The pixels are the ones [`render_at`]
+/// returns; bytes past `4 × opts.width` in a row are left alone.
+///
+/// # Panics
+///
+/// When `rows` holds fewer than `opts.height` rows or one of them is
+/// shorter than `4 × opts.width` bytes.
+pub fn render_into(
+    batches: &[Batch<'_>],
+    camera: &Camera,
+    light: &Light,
+    opts: &RenderOptions,
+    level: Level,
+    rows: &mut [&mut [u8]],
+) {
+    let (w, h) = (opts.width as usize, opts.height as usize);
+    assert!(
+        rows.len() >= h && rows[..h].iter().all(|r| r.len() >= 4 * w),
+        "render_into: {} rows for a {w}x{h} image",
+        rows.len()
+    );
+    let lighting = shade::Lighting::new(light);
+    draw_lit(batches, camera, &lighting, opts, level, &mut rows[..h]);
+}
+
+/// Draws every pixel of the image into `rows` (exactly `opts.height` of
+/// them, each at least `4 × opts.width` bytes).
+fn draw_lit(
+    batches: &[Batch<'_>],
+    camera: &Camera,
+    lighting: &shade::Lighting,
+    opts: &RenderOptions,
+    level: Level,
+    rows: &mut [&mut [u8]],
+) {
     let (w, h) = (opts.width, opts.height);
     let bg = opts.background;
     if w == 0 || h == 0 || w > MAX_SAMPLES || h > MAX_SAMPLES {
-        return image::RgbaImage::from_pixel(w, h, image::Rgba(bg));
+        for row in rows.iter_mut() {
+            for px in row[..w as usize * 4].chunks_exact_mut(4) {
+                px.copy_from_slice(&bg);
+            }
+        }
+        return;
     }
     let mut ss = opts.supersample.clamp(1, 4);
     while ss > 1 && (w * ss > MAX_SAMPLES || h * ss > MAX_SAMPLES) {
@@ -312,36 +362,31 @@ fn render_lit(
         bg_premul,
         bg_row: &bg_row,
     };
-    let mut img = image::RgbaImage::new(w, h);
-    let band_bytes = w as usize * 4 * tile_px as usize;
-    let pixels: &mut [u8] = &mut img;
     // Every pixel belongs to one tile and every tile to one band, so the
     // bytes do not depend on how bands are shared out.
     let samples = vp.width as u64 * vp.height as u64;
     if samples >= PARALLEL_SAMPLES && rayon::current_num_threads() > 1 {
         use rayon::prelude::*;
-        pixels.par_chunks_mut(band_bytes).enumerate().for_each_init(
-            framebuffer::TileBuffer::new,
-            |buf, (ty, band)| {
+        rows.par_chunks_mut(tile_px as usize)
+            .enumerate()
+            .for_each_init(framebuffer::TileBuffer::new, |buf, (ty, band)| {
                 let bands = Bands {
                     frame: &frame,
                     first: ty,
-                    pixels: band,
+                    rows: band,
                     buf,
                 };
                 simd::dispatch(level, bands)
-            },
-        );
+            });
     } else {
         let bands = Bands {
             frame: &frame,
             first: 0,
-            pixels,
+            rows,
             buf: &mut framebuffer::TileBuffer::new(),
         };
         simd::dispatch(level, bands);
     }
-    img
 }
 
 /// One image's set-up triangles and bins, ready to draw band by band.
@@ -361,23 +406,22 @@ struct Frame<'a> {
     bg_row: &'a [u8],
 }
 
-/// Rows of tiles from `first` on, drawn into `pixels` (the image rows they
+/// Rows of tiles from `first` on, drawn into `rows` (the image rows they
 /// cover): the work [`simd::dispatch`] runs at a level.
-struct Bands<'a, 'f> {
+struct Bands<'a, 'f, 'r> {
     frame: &'a Frame<'f>,
     first: usize,
-    pixels: &'a mut [u8],
+    rows: &'a mut [&'r mut [u8]],
     buf: &'a mut framebuffer::TileBuffer,
 }
 
-impl simd::Kernel for Bands<'_, '_> {
+impl simd::Kernel for Bands<'_, '_, '_> {
     type Output = ();
 
     #[inline(always)]
     fn run<S: simd::Simd>(self, s: S) {
         let f = self.frame;
-        let band_bytes = f.width * 4 * f.tile_px;
-        for (k, band) in self.pixels.chunks_mut(band_bytes).enumerate() {
+        for (k, band) in self.rows.chunks_mut(f.tile_px).enumerate() {
             f.draw_band(s, self.first + k, band, self.buf);
         }
     }
@@ -390,19 +434,17 @@ impl Frame<'_> {
         &self,
         s: S,
         ty: usize,
-        band: &mut [u8],
+        band: &mut [&mut [u8]],
         buf: &mut framebuffer::TileBuffer,
     ) {
-        let stride = self.width * 4;
-        let th = band.len() / stride;
+        let th = band.len();
         for tx in 0..self.grid.tiles_x {
             let px = tx * self.tile_px;
             let tw = self.tile_px.min(self.width - px);
             let list = self.bins.tile(ty * self.grid.tiles_x + tx);
             if list.is_empty() {
-                for row in 0..th {
-                    let o = row * stride + px * 4;
-                    band[o..o + tw * 4].copy_from_slice(&self.bg_row[..tw * 4]);
+                for row in band.iter_mut() {
+                    row[px * 4..(px + tw) * 4].copy_from_slice(&self.bg_row[..tw * 4]);
                 }
                 continue;
             }
@@ -424,10 +466,8 @@ impl Frame<'_> {
                 buf,
                 self.ss,
                 resolve::Target {
-                    pixels: band,
-                    stride,
+                    rows: band,
                     x: px,
-                    y: 0,
                     w: tw,
                     h: th,
                     background: self.bg_row,

@@ -8,11 +8,10 @@ use super::framebuffer::{TileBuffer, TILE};
 use super::simd::{FloatLanes, IntLanes, Simd, LANES};
 
 /// Where a tile lands in the output image, in output pixels.
-pub struct Target<'a> {
-    pub pixels: &'a mut [u8],
-    pub stride: usize,
+pub struct Target<'a, 'r> {
+    /// The image rows the tile covers, from its top row on (at least `h`).
+    pub rows: &'a mut [&'r mut [u8]],
     pub x: usize,
-    pub y: usize,
     pub w: usize,
     pub h: usize,
     /// At least `w` pixels of the resolved background, for clean rows.
@@ -20,14 +19,13 @@ pub struct Target<'a> {
 }
 
 #[inline(always)]
-pub fn resolve<S: Simd>(s: S, buf: &TileBuffer, ss: usize, t: Target<'_>) {
+pub fn resolve<S: Simd>(s: S, buf: &TileBuffer, ss: usize, t: Target<'_, '_>) {
     let norm = s.splat(1.0 / (ss * ss) as f32);
     let row_bits = (1u32 << ss) - 1;
-    for j in 0..t.h {
-        let row = (t.y + j) * t.stride;
+    for (j, row) in t.rows[..t.h].iter_mut().enumerate() {
+        let row = &mut row[t.x * 4..];
         if buf.dirty & (row_bits << (j * ss)) == 0 {
-            let o = row + t.x * 4;
-            t.pixels[o..o + 4 * t.w].copy_from_slice(&t.background[..4 * t.w]);
+            row[..4 * t.w].copy_from_slice(&t.background[..4 * t.w]);
             continue;
         }
         let mut i0 = 0;
@@ -54,12 +52,12 @@ pub fn resolve<S: Simd>(s: S, buf: &TileBuffer, ss: usize, t: Target<'_>) {
                 }
             }
             let px = to_straight_u8_lanes(s, sum);
-            let o = row + (t.x + i0) * 4;
+            let o = i0 * 4;
             if n == LANES {
                 // Fixed length: a plain 32-byte move instead of a memmove call.
-                t.pixels[o..o + 4 * LANES].copy_from_slice(&px);
+                row[o..o + 4 * LANES].copy_from_slice(&px);
             } else {
-                t.pixels[o..o + 4 * n].copy_from_slice(&px[..4 * n]);
+                row[o..o + 4 * n].copy_from_slice(&px[..4 * n]);
             }
             i0 += LANES;
         }
@@ -126,10 +124,8 @@ mod tests {
             buf,
             ss,
             Target {
-                pixels: &mut px,
-                stride: 4,
+                rows: &mut [&mut px[..]],
                 x: 0,
-                y: 0,
                 w: 1,
                 h: 1,
                 background: &[9; 4],

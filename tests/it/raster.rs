@@ -4,7 +4,9 @@ use crate::common;
 
 use glam::{Affine2, Mat4, Vec2, Vec3};
 use image::RgbaImage;
-use kiln::raster::{render, render_at, Batch, Camera, Level, Light, LightmapLayer, RenderOptions};
+use kiln::raster::{
+    render, render_at, render_into, Batch, Camera, Level, Light, LightmapLayer, RenderOptions,
+};
 use kiln::scene::AlphaMode;
 use kiln::texture::{Texture, TextureAlpha};
 
@@ -504,6 +506,49 @@ fn rendering_is_deterministic() {
     let a = scene.render(&cam, &light, &opts(96, 96, 2, CLEAR));
     let b = scene.render(&cam, &light, &opts(96, 96, 2, CLEAR));
     assert_eq!(a.as_raw(), b.as_raw());
+}
+
+#[test]
+fn an_image_drawn_into_a_cell_of_a_larger_one_is_the_image_rendered() {
+    let (scene, cam, light) = lit_cube_scene();
+    let mut b = scene.mesh.batch([1.0; 4], AlphaMode::Opaque);
+    b.texture = Some(&scene.tex);
+    b.unlit = false;
+    // Below and above the size whose tiles are drawn in parallel, with and
+    // without supersampling, on a background and on transparency.
+    for (w, h, ss, bg) in [
+        (70, 45, 1, CLEAR),
+        (96, 96, 3, [10, 20, 30, 255]),
+        (2100, 2050, 1, CLEAR),
+    ] {
+        let o = opts(w, h, ss, bg);
+        let whole = render_at(&[b], &cam, &light, &o, Level::detect());
+        // A canvas with a 3-pixel margin of 0xAB around the cell: the
+        // margin must come back untouched.
+        let (cw, ch) = (w as usize + 6, h as usize + 5);
+        let mut canvas = vec![0xABu8; cw * ch * 4];
+        {
+            let mut rows: Vec<&mut [u8]> = canvas
+                .chunks_exact_mut(cw * 4)
+                .skip(2)
+                .take(h as usize)
+                .map(|r| &mut r[3 * 4..])
+                .collect();
+            render_into(&[b], &cam, &light, &o, Level::detect(), &mut rows);
+        }
+        for (y, row) in canvas.chunks_exact(cw * 4).enumerate() {
+            let inside = (2..2 + h as usize).contains(&y);
+            for (x, px) in row.chunks_exact(4).enumerate() {
+                let cell = inside && (3..3 + w as usize).contains(&x);
+                if cell {
+                    let p = whole.get_pixel(x as u32 - 3, y as u32 - 2).0;
+                    assert_eq!(px, p, "{w}x{h}: ({x}, {y})");
+                } else {
+                    assert_eq!(px, [0xAB; 4], "{w}x{h}: margin ({x}, {y})");
+                }
+            }
+        }
+    }
 }
 
 struct Scene {

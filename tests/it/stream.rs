@@ -10,6 +10,7 @@ use kiln::bake::sink::{OutputRecord, Sink};
 use kiln::bake::stream::{apply_palette, draw_and_write, Keep};
 use kiln::bake::write_outputs;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// Keeps every file handed to it, in order.
@@ -98,11 +99,16 @@ fn clips(job: &Job) -> (Vec<ClipFrames>, Vec<ClipFrames>) {
     (empty, full)
 }
 
-fn streamed_and_held(keys: &str, keep: Keep) -> (Vec<(PathBuf, Vec<u8>)>, usize) {
+/// The files written by frames drawn into what keeps them, checked against
+/// held frames'; how many frames were drawn, and how many of them went
+/// straight into their rows when the job was given a way to.
+type Streamed = (Vec<(PathBuf, Vec<u8>)>, usize, usize);
+
+fn streamed_and_held(keys: &str, keep: Keep) -> Streamed {
     streamed_and_held_at("12x10", keys, keep)
 }
 
-fn streamed_and_held_at(size: &str, keys: &str, keep: Keep) -> (Vec<(PathBuf, Vec<u8>)>, usize) {
+fn streamed_and_held_at(size: &str, keys: &str, keep: Keep) -> Streamed {
     let dir = std::env::temp_dir().join("kiln-stream-test");
     let job = job_sized(&dir, size, keys);
     assert_eq!(
@@ -112,13 +118,13 @@ fn streamed_and_held_at(size: &str, keys: &str, keep: Keep) -> (Vec<(PathBuf, Ve
     );
     let (empty, mut full) = clips(&job);
     let (w, h) = (job.view.width, job.view.height);
-    let drawn = std::sync::atomic::AtomicUsize::new(0);
+    let drawn = AtomicUsize::new(0);
     let draw = |c: usize, d: usize, f: usize| {
-        drawn.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        drawn.fetch_add(1, Ordering::Relaxed);
         frame(w, h, c, d, f)
     };
     let streamed = Memory::default();
-    let (files, _) = draw_and_write(&job, &empty, &draw, &job.look, &streamed).unwrap();
+    let (files, _) = draw_and_write(&job, &empty, &draw, None, &job.look, &streamed).unwrap();
     apply_palette(&job.look, &mut full);
     let held = Memory::default();
     let held_files = write_outputs(&job, &full, &held).unwrap();
@@ -127,26 +133,56 @@ fn streamed_and_held_at(size: &str, keys: &str, keep: Keep) -> (Vec<(PathBuf, Ve
         streamed.0.into_inner().unwrap(),
         held.0.into_inner().unwrap(),
     );
+    same_files(keys, &a, &b);
+    let drawn = drawn.into_inner();
+    // Frames drawn straight into the rows that keep them, where the job
+    // lets them be: the same files again.
+    let (whole, direct_calls) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    let draw = |c: usize, d: usize, f: usize| {
+        whole.fetch_add(1, Ordering::Relaxed);
+        frame(w, h, c, d, f)
+    };
+    let into = |c: usize, d: usize, f: usize, rows: &mut [&mut [u8]]| {
+        direct_calls.fetch_add(1, Ordering::Relaxed);
+        let img = frame(w, h, c, d, f);
+        for (row, src) in rows
+            .iter_mut()
+            .zip(img.as_raw().chunks_exact(w as usize * 4))
+        {
+            row[..src.len()].copy_from_slice(src);
+        }
+    };
+    let direct = Memory::default();
+    let (files, _) = draw_and_write(&job, &empty, &draw, Some(&into), &job.look, &direct).unwrap();
+    assert_eq!(files, held_files, "{keys}");
+    same_files(keys, &direct.0.into_inner().unwrap(), &b);
+    let direct_calls = direct_calls.into_inner();
+    assert_eq!(whole.into_inner() + direct_calls, drawn, "{keys}");
+    (a, drawn, direct_calls)
+}
+
+fn same_files(keys: &str, a: &[(PathBuf, Vec<u8>)], b: &[(PathBuf, Vec<u8>)]) {
     assert_eq!(a.len(), b.len());
-    for ((pa, ba), (pb, bb)) in a.iter().zip(&b) {
+    for ((pa, ba), (pb, bb)) in a.iter().zip(b) {
         assert_eq!(pa, pb);
         assert!(ba == bb, "{keys}: {} differs", pa.display());
     }
-    (a, drawn.into_inner())
 }
 
 #[test]
 fn a_grid_sheet_drawn_into_its_pages_writes_what_held_frames_write() {
     let every = "    output: { dir: out, sheet: '{name}.png', frames: '{name}_{clip}_{dir}_{frame}.png', gif: '{name}_{clip}_{dir}.gif', apng: '{name}_{clip}_{dir}.apng' }\n    metadata: [texturepacker-hash, aseprite]\n";
-    let (files, drawn) = streamed_and_held(every, Keep::Sheet);
+    let (files, drawn, direct) = streamed_and_held(every, Keep::Sheet);
     // 7 frames × 3 directions: 21 frame PNGs, the sheet, 2 metadata files,
     // 6 GIFs and 6 APNGs, each frame drawn once.
     assert_eq!(files.len(), 21 + 1 + 2 + 12);
     assert_eq!(drawn, 21);
+    // Frame PNGs and animations read the frames back: each is drawn whole.
+    assert_eq!(direct, 0);
     // Spacing, extrusion and pages of whole rows (a page holds two of the
     // six rows at this max_size).
     let paged = format!("{every}    pack: {{ padding: 1, extrude: 2, max_size: [128, 40] }}\n");
-    let (files, _) = streamed_and_held(&paged, Keep::Sheet);
+    let (files, _, _) = streamed_and_held(&paged, Keep::Sheet);
     let pages = files
         .iter()
         .filter(|(p, _)| {
@@ -172,16 +208,20 @@ fn a_sheet_encoded_strip_by_strip_as_drawn_is_the_sheet_encoded_whole() {
     // a time and never holds it whole. 21 frames of 256×200 = 4.3 MB.
     const { assert!(21 * 256 * 200 * 4 >= kiln::parallel_png::PARALLEL_FROM) };
     let sheet = "    output: { dir: out, sheet: '{name}.png', gif: false }\n    metadata: [texturepacker-hash, aseprite]\n";
-    let (files, drawn) = streamed_and_held_at("256x200", sheet, Keep::Sheet);
+    let (files, drawn, direct) = streamed_and_held_at("256x200", sheet, Keep::Sheet);
     assert_eq!((files.len(), drawn), (3, 21));
+    // Given the way, every frame is drawn straight into its strip.
+    assert_eq!(direct, 21);
     // Spacing between cells (transparent rows between strips), and pages:
     // each page its own stream.
     let padded = format!("{sheet}    pack: {{ padding: 3 }}\n");
-    streamed_and_held_at("256x200", &padded, Keep::Sheet);
+    let (_, _, direct) = streamed_and_held_at("256x200", &padded, Keep::Sheet);
+    assert_eq!(direct, 21);
     // Six grid rows of 400 (five frames of 320 each), three to a page of
     // 1604×1204 (7.7 MB): two pages, each streamed.
     let paged = format!("{sheet}    pack: {{ padding: 1, max_size: [1700, 1300] }}\n");
-    let (files, _) = streamed_and_held_at("320x400", &paged, Keep::Sheet);
+    let (files, _, direct) = streamed_and_held_at("320x400", &paged, Keep::Sheet);
+    assert_eq!(direct, 21);
     let pngs = files
         .iter()
         .filter(|(p, _)| p.extension().is_some_and(|e| e == "png"))
@@ -193,7 +233,7 @@ fn a_sheet_encoded_strip_by_strip_as_drawn_is_the_sheet_encoded_whole() {
 fn frames_alone_are_encoded_as_drawn_and_the_rest_keeps_them() {
     let frames =
         "    output: { dir: out, sheet: false, frames: '{name}_{clip}_{dir}_{frame}.png' }\n";
-    let (files, drawn) = streamed_and_held(frames, Keep::Nothing);
+    let (files, drawn, _) = streamed_and_held(frames, Keep::Nothing);
     assert_eq!((files.len(), drawn), (21, 21));
     let given = format!("{frames}    look: {{ palette: {{ colors: 4 }} }}\n");
     streamed_and_held(&given, Keep::Frames);
@@ -211,7 +251,7 @@ fn a_packed_sheet_kept_as_trimmed_boxes_writes_what_held_frames_write() {
         "{ layout: packed, trim: true, power_of_two: true }",
     ] {
         let keys = format!("{every}    pack: {pack}\n");
-        let (files, drawn) = streamed_and_held(&keys, Keep::Trimmed);
+        let (files, drawn, _) = streamed_and_held(&keys, Keep::Trimmed);
         assert_eq!(drawn, 21, "{pack}");
         assert!(files.len() >= 21 + 1 + 2 + 12, "{pack}");
         for dither in ["none", "diffusion"] {
