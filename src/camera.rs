@@ -15,6 +15,7 @@
 
 use crate::raster::Camera;
 use glam::{Mat3, Mat4, Vec3};
+use rayon::prelude::*;
 use serde::Deserialize;
 
 /// How the camera projects: parallel rays, or a perspective with its field of
@@ -214,19 +215,20 @@ pub fn fit_cameras(
     };
     let fill = (1.0 - 2.0 * framing.padding.clamp(0.0, 0.45)) * framing.zoom.max(1e-3);
     let rots: Vec<Mat4> = views.iter().map(|&(y, p)| view_rotation(y, p)).collect();
-
+    // Each view's bound over every point, the views in parallel: maxima,
+    // so the same bits in any order.
     match framing.projection {
         Projection::Orthographic => {
             // Largest half-extent over every view, then one scale for all.
-            let mut half_w = 1e-3f32;
-            let mut half_h = 1e-3f32;
-            for r in &rots {
-                for &p in &finite {
-                    let q = r.transform_point3(p - centre);
-                    half_w = half_w.max(q.x.abs());
-                    half_h = half_h.max(q.y.abs());
-                }
-            }
+            let (half_w, half_h) = rots
+                .par_iter()
+                .map(|r| {
+                    finite.iter().fold((1e-3f32, 1e-3f32), |(w, h), &p| {
+                        let q = r.transform_point3(p - centre);
+                        (w.max(q.x.abs()), h.max(q.y.abs()))
+                    })
+                })
+                .reduce(|| (1e-3, 1e-3), |a, b| (a.0.max(b.0), a.1.max(b.1)));
             let half_h = half_h.max(half_w / aspect) / fill;
             let half_w = half_h * aspect;
             rots.iter()
@@ -238,15 +240,15 @@ pub fn fit_cameras(
             let tan_y = (fov * 0.5).tan() * fill;
             let tan_x = tan_y * aspect;
             // The nearest distance at which every point fits in every view.
-            let mut dist = 1e-3f32;
-            for r in &rots {
-                for &p in &finite {
-                    let q = r.transform_point3(p - centre);
-                    dist = dist
-                        .max(q.x.abs() / tan_x + q.z)
-                        .max(q.y.abs() / tan_y + q.z);
-                }
-            }
+            let dist = rots
+                .par_iter()
+                .map(|r| {
+                    finite.iter().fold(1e-3f32, |d, &p| {
+                        let q = r.transform_point3(p - centre);
+                        d.max(q.x.abs() / tan_x + q.z).max(q.y.abs() / tan_y + q.z)
+                    })
+                })
+                .reduce(|| 1e-3, f32::max);
             let near = (dist - radius).max(dist * 1e-3).max(1e-4);
             let far = dist + radius * 1.01 + 1e-3;
             rots.iter()

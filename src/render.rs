@@ -146,11 +146,7 @@ pub fn pose_frames(model: &Model, times: &[f32]) -> Vec<PosedModel> {
 /// every set together (`plan.times` is not used): fitted, or at the fixed
 /// scale of `framing.pixels_per_unit`.
 pub fn fit(posed: &[&[PosedModel]], plan: &ClipPlan) -> Vec<Camera> {
-    let points: Vec<Vec3> = posed
-        .iter()
-        .flat_map(|set| set.iter())
-        .flat_map(crate::render::posed_points)
-        .collect();
+    let points = fit_points(posed);
     let v = &plan.view;
     let views: Vec<(f32, f32)> = plan.yaws.iter().map(|&y| (y, v.pitch)).collect();
     camera::frame_cameras(&points, &views, v.width, v.height, &v.framing)
@@ -295,6 +291,37 @@ pub fn render_posed_into(
         raster::Level::detect(),
         rows,
     );
+}
+
+/// The points cameras are fitted to: every posed vertex of every frame,
+/// but a frame posed exactly like the one before it (every frame of a
+/// still model) only once — every bound a fit takes is a minimum or a
+/// maximum over the points, which a repeated point cannot change.
+pub fn fit_points(posed: &[&[PosedModel]]) -> Vec<Vec3> {
+    let mut points = Vec::new();
+    for set in posed {
+        let mut last: Option<&PosedModel> = None;
+        for p in set.iter() {
+            if !last.is_some_and(|l| same_positions(l, p)) {
+                points.extend(posed_points(p));
+            }
+            last = Some(p);
+        }
+    }
+    points
+}
+
+/// Whether two poses put every vertex at the same bits.
+fn same_positions(a: &PosedModel, b: &PosedModel) -> bool {
+    let bits = |v: &Vec3| v.to_array().map(f32::to_bits);
+    a.meshes.len() == b.meshes.len()
+        && a.meshes.iter().zip(&b.meshes).all(|(m, n)| {
+            m.positions.len() == n.positions.len()
+                && m.positions
+                    .iter()
+                    .zip(&n.positions)
+                    .all(|(p, q)| bits(p) == bits(q))
+        })
 }
 
 /// Every posed vertex position, for framing.

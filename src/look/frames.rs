@@ -13,11 +13,7 @@ use image::RgbaImage;
 /// One camera per direction of `plan`, fitted around every posed frame and,
 /// with a ground shadow, around where the shadow can fall too.
 pub fn fit(posed: &[&[PosedModel]], plan: &ClipPlan, look: &Look) -> Vec<Camera> {
-    let mut points: Vec<Vec3> = posed
-        .iter()
-        .flat_map(|set| set.iter())
-        .flat_map(crate::render::posed_points)
-        .collect();
+    let mut points = crate::render::fit_points(posed);
     if let Some(gs) = &look.ground_shadow {
         let ground = ground_of(posed);
         let dirs: Vec<Vec3> = plan
