@@ -193,7 +193,7 @@ impl Model {
         if let Some(root) = self.root() {
             let off = scene::root_motion::drawn_offset(&self.scene, root, time);
             for m in posed.iter_mut().flat_map(|p| p.meshes.iter_mut()) {
-                for v in &mut m.positions {
+                for v in std::sync::Arc::make_mut(&mut m.positions).iter_mut() {
                     *v -= off;
                 }
             }

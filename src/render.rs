@@ -136,10 +136,12 @@ pub fn render_clip(model: &Model, plan: &ClipPlan, tick: &(dyn Fn() + Sync)) -> 
 /// Poses `model` at every time, in parallel, in time order.
 pub fn pose_frames(model: &Model, times: &[f32]) -> Vec<PosedModel> {
     let shared = scene::pose::Triangles::of(model);
-    times
+    let mut posed: Vec<PosedModel> = times
         .par_iter()
         .map(|&t| scene::pose::pose_sharing(model, t, &shared))
-        .collect()
+        .collect();
+    scene::pose::share_repeats(&mut posed);
+    posed
 }
 
 /// One camera per direction of `plan`, framed on every posed frame of
@@ -302,26 +304,13 @@ pub fn fit_points(posed: &[&[PosedModel]]) -> Vec<Vec3> {
     for set in posed {
         let mut last: Option<&PosedModel> = None;
         for p in set.iter() {
-            if !last.is_some_and(|l| same_positions(l, p)) {
+            if !last.is_some_and(|l| scene::pose::same_positions(l, p)) {
                 points.extend(posed_points(p));
             }
             last = Some(p);
         }
     }
     points
-}
-
-/// Whether two poses put every vertex at the same bits.
-fn same_positions(a: &PosedModel, b: &PosedModel) -> bool {
-    let bits = |v: &Vec3| v.to_array().map(f32::to_bits);
-    a.meshes.len() == b.meshes.len()
-        && a.meshes.iter().zip(&b.meshes).all(|(m, n)| {
-            m.positions.len() == n.positions.len()
-                && m.positions
-                    .iter()
-                    .zip(&n.positions)
-                    .all(|(p, q)| bits(p) == bits(q))
-        })
 }
 
 /// Every posed vertex position, for framing.

@@ -264,7 +264,7 @@ impl JobPlan {
                     for (p, &t) in posed.iter_mut().zip(&c.times.times) {
                         let off = root_motion::drawn_offset(&c.model, root, t);
                         for m in &mut p.meshes {
-                            for v in &mut m.positions {
+                            for v in std::sync::Arc::make_mut(&mut m.positions).iter_mut() {
                                 *v -= off;
                             }
                         }

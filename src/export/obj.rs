@@ -83,13 +83,13 @@ pub fn obj_files(model: &Model, posed: &PosedModel, stem: &str) -> Result<ObjFil
     for (mi, (mesh, pm)) in model.meshes.iter().zip(&posed.meshes).enumerate() {
         let count = pm.positions.len();
         let _ = writeln!(o, "o {}", one_line(&mesh.name));
-        for &p in &pm.positions {
+        for &p in pm.positions.iter() {
             let p = finite3(p);
             let _ = writeln!(o, "v {} {} {}", p.x, p.y, p.z);
         }
         let has_normals = count > 0 && pm.normals.len() == count;
         if has_normals {
-            for &n in &pm.normals {
+            for &n in pm.normals.iter() {
                 let n = unit_normal(n);
                 let _ = writeln!(o, "vn {} {} {}", n.x, n.y, n.z);
             }

@@ -4,11 +4,13 @@ use super::model::*;
 use glam::{Affine2, Mat3, Mat4, Vec2, Vec3};
 use std::sync::Arc;
 
-/// One mesh's vertices in kiln's world space at one instant.
+/// One mesh's vertices in kiln's world space at one instant. Shared
+/// between the instants that pose them alike ([`share_repeats`]): a still
+/// model's frames hold one copy, not one each.
 #[derive(Debug, Clone)]
 pub struct PosedMesh {
-    pub positions: Vec<Vec3>,
-    pub normals: Vec<Vec3>,
+    pub positions: Arc<Vec<Vec3>>,
+    pub normals: Arc<Vec<Vec3>>,
 }
 
 #[derive(Debug, Clone)]
@@ -169,9 +171,55 @@ pub fn pose_sharing(model: &Model, t: f32, shared: &Triangles) -> PosedModel {
                 uv_transform: uv_transform(&prim.uv_anims, tw),
             });
         }
-        meshes.push(PosedMesh { positions, normals });
+        meshes.push(PosedMesh {
+            positions: Arc::new(positions),
+            normals: Arc::new(normals),
+        });
     }
     PosedModel { meshes, primitives }
+}
+
+/// `posed` with each pose that is exactly the one before it (every bit of
+/// every vertex, the same triangles and texture transforms) replaced by a
+/// second handle on that one's vertices.
+pub fn share_repeats(posed: &mut [PosedModel]) {
+    for k in 1..posed.len() {
+        let (done, rest) = posed.split_at_mut(k);
+        if same_pose(&done[k - 1], &rest[0]) {
+            rest[0] = done[k - 1].clone();
+        }
+    }
+}
+
+/// Whether two poses are the same to the bit.
+pub fn same_pose(a: &PosedModel, b: &PosedModel) -> bool {
+    same_positions(a, b)
+        && a.meshes
+            .iter()
+            .zip(&b.meshes)
+            .all(|(m, n)| same_bits(&m.normals, &n.normals))
+        && a.primitives.len() == b.primitives.len()
+        && a.primitives.iter().zip(&b.primitives).all(|(p, q)| {
+            (p.mesh, p.material, p.two_sided) == (q.mesh, q.material, q.two_sided)
+                && p.triangles == q.triangles
+                && p.uv_transform.to_cols_array().map(f32::to_bits)
+                    == q.uv_transform.to_cols_array().map(f32::to_bits)
+        })
+}
+
+/// Whether two poses put every vertex at the same bits.
+pub fn same_positions(a: &PosedModel, b: &PosedModel) -> bool {
+    a.meshes.len() == b.meshes.len()
+        && a.meshes
+            .iter()
+            .zip(&b.meshes)
+            .all(|(m, n)| same_bits(&m.positions, &n.positions))
+}
+
+fn same_bits(x: &Arc<Vec<Vec3>>, y: &Arc<Vec<Vec3>>) -> bool {
+    let bits = |p: &Vec3| p.to_array().map(f32::to_bits);
+    Arc::ptr_eq(x, y)
+        || (x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| bits(p) == bits(q)))
 }
 
 /// The inverse transpose of `m`'s linear part (the part itself when singular).

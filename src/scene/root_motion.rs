@@ -230,7 +230,7 @@ fn model_size(model: &Model) -> Option<f32> {
     let posed = pose(model, 0.0);
     let mut lo = Vec3::splat(f32::INFINITY);
     let mut hi = Vec3::splat(f32::NEG_INFINITY);
-    for p in posed.meshes.iter().flat_map(|m| &m.positions) {
+    for p in posed.meshes.iter().flat_map(|m| m.positions.iter()) {
         if p.is_finite() {
             lo = lo.min(*p);
             hi = hi.max(*p);

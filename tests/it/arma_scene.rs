@@ -232,7 +232,7 @@ fn agm_rig_walks_with_the_dayz_zombie_walk() {
     let moved = a.meshes[0]
         .positions
         .iter()
-        .zip(&b.meshes[0].positions)
+        .zip(b.meshes[0].positions.iter())
         .filter(|(p, q)| (**p - **q).length() > 0.02)
         .count();
     assert!(
@@ -295,7 +295,7 @@ fn zombie_walk_plain_and_binarised_agree_between_keys_too() {
         x.meshes[0]
             .positions
             .iter()
-            .zip(&y.meshes[0].positions)
+            .zip(y.meshes[0].positions.iter())
             .map(|(p, q)| (*p - *q).length())
             .fold(0.0f32, f32::max)
     };

@@ -247,7 +247,7 @@ fn pose_places_the_child_and_mirrors_its_winding() {
     let (_, posed) = posed();
     // child world = T(1,0,0)·T(0,2,0)·S(-2,2,2)
     assert_eq!(
-        posed.meshes[1].positions,
+        *posed.meshes[1].positions,
         vec![
             Vec3::new(1.0, 2.0, 0.0),
             Vec3::new(-1.0, 2.0, 0.0),

@@ -61,7 +61,7 @@ fn warrior_rest_pose_cancels_the_inverse_rest_matrices() {
         if mesh.skin.is_none() {
             continue;
         }
-        for (p, q) in mesh.positions.iter().zip(&posed.meshes[mi].positions) {
+        for (p, q) in mesh.positions.iter().zip(posed.meshes[mi].positions.iter()) {
             worst_v = worst_v.max(
                 (model.display.transform_point3(*p) - *q)
                     .abs()
@@ -193,7 +193,7 @@ fn bind_pose_option_draws_the_stored_vertices() {
     assert!(model.meshes.iter().all(|m| m.skin.is_none()));
     let posed = scene::pose(&model, 0.0);
     for (mi, mesh) in model.meshes.iter().enumerate() {
-        for (p, q) in mesh.positions.iter().zip(&posed.meshes[mi].positions) {
+        for (p, q) in mesh.positions.iter().zip(posed.meshes[mi].positions.iter()) {
             assert!(
                 (model.display.transform_point3(*p) - *q).length() < 1e-4
                     || mesh.node < model.nodes.len()

@@ -263,3 +263,32 @@ fn rsm2_keys_interpolate_from_default_and_hold() {
     assert!((angle(1.5) - 1.5).abs() < 1e-4);
     assert!((angle(3.0) - 2.0).abs() < 1e-4, "held after the last key");
 }
+
+/// A frame posed exactly like the one before it shares that one's vertices
+/// (a still model's frames hold one copy), and the cameras are fitted to
+/// each run of them once; frames that move keep their own.
+#[test]
+fn repeated_poses_share_their_vertices_and_count_once_for_framing() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("recipes/samples/data/model/kiln/windmill.rsm2");
+    let parsed = rsm::parse_file(&path).unwrap();
+    let model = lower(&parsed, &path);
+    let times = [0.0, 0.0, 0.4, 0.4, 0.4, 0.8];
+    let posed = kiln::render::pose_frames(&model, &times);
+    for (k, &t) in times.iter().enumerate() {
+        let fresh = scene::pose::pose(&model, t);
+        assert!(scene::pose::same_pose(&posed[k], &fresh), "frame {k}");
+    }
+    let shares = |a: usize, b: usize| {
+        posed[a].meshes.iter().zip(&posed[b].meshes).all(|(m, n)| {
+            std::sync::Arc::ptr_eq(&m.positions, &n.positions)
+                && std::sync::Arc::ptr_eq(&m.normals, &n.normals)
+        })
+    };
+    assert!(shares(0, 1) && shares(2, 3) && shares(3, 4));
+    // The windmill turns: poses at other times are their own.
+    assert!(!scene::pose::same_pose(&posed[1], &posed[2]));
+    assert!(!shares(1, 2) && !shares(4, 5));
+    let per_pose: usize = posed[0].meshes.iter().map(|m| m.positions.len()).sum();
+    assert_eq!(kiln::render::fit_points(&[&posed]).len(), 3 * per_pose);
+}

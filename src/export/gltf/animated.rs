@@ -630,7 +630,7 @@ fn model_size(model: &Model, t: f32) -> f32 {
     let mut min = Vec3::splat(f32::INFINITY);
     let mut max = Vec3::splat(f32::NEG_INFINITY);
     for m in &posed.meshes {
-        for &p in &m.positions {
+        for &p in m.positions.iter() {
             if p.is_finite() {
                 min = min.min(p);
                 max = max.max(p);
