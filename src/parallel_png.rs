@@ -289,8 +289,15 @@ fn filter_rows(rows: &[u8], prior: Option<&[u8]>, row: usize) -> Vec<u8> {
         };
         let mut pick = (u64::MAX, 0u8);
         for kind in 0..5u8 {
-            apply_filter(kind, cur, prev, &mut trial);
-            let cost: u64 = trial
+            // Filter 0 is the row itself: costed in place, not copied (a
+            // background row costs nothing and stops the search there).
+            let bytes: &[u8] = if kind == 0 {
+                cur
+            } else {
+                apply_filter(kind, cur, prev, &mut trial);
+                &trial
+            };
+            let cost: u64 = bytes
                 .chunks(1 << 16)
                 .map(|c| {
                     c.iter()
@@ -300,7 +307,9 @@ fn filter_rows(rows: &[u8], prior: Option<&[u8]>, row: usize) -> Vec<u8> {
                 .sum();
             if cost < pick.0 {
                 pick = (cost, kind);
-                std::mem::swap(&mut best, &mut trial);
+                if kind > 0 {
+                    std::mem::swap(&mut best, &mut trial);
+                }
                 // Ties go to the earlier filter, so nothing beats a zero.
                 if cost == 0 {
                     break;
@@ -308,7 +317,7 @@ fn filter_rows(rows: &[u8], prior: Option<&[u8]>, row: usize) -> Vec<u8> {
             }
         }
         out.push(pick.1);
-        out.extend_from_slice(&best);
+        out.extend_from_slice(if pick.1 == 0 { cur } else { &best });
     }
     out
 }
