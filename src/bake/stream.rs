@@ -469,9 +469,13 @@ fn draw_strip(
     let len = (strip.bottom - strip.top) as usize * stride;
     // Every drawn frame covers its whole cell, so rows laid out like the
     // strip before are transparent wherever the new frames do not land.
-    if buf.cells != cells || buf.bytes.len() != len {
-        buf.bytes.clear();
-        buf.bytes.resize(len, 0);
+    if buf.bytes.len() != len {
+        // Zeroed by the allocator (fresh pages, first touched by the
+        // threads drawing into them), not by a pass over them here.
+        buf.bytes = vec![0; len];
+        buf.cells = cells;
+    } else if buf.cells != cells {
+        buf.bytes.fill(0);
         buf.cells = cells;
     }
     let key = |i: usize| {
