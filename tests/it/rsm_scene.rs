@@ -269,8 +269,8 @@ fn rsm2_keys_interpolate_from_default_and_hold() {
 /// each run of them once; frames that move keep their own.
 #[test]
 fn repeated_poses_share_their_vertices_and_count_once_for_framing() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("recipes/samples/data/model/kiln/windmill.rsm2");
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("recipes/samples/data/model/kiln/windmill.rsm2");
     let parsed = rsm::parse_file(&path).unwrap();
     let model = lower(&parsed, &path);
     let times = [0.0, 0.0, 0.4, 0.4, 0.4, 0.8];
