@@ -249,11 +249,15 @@ fn through_sheet(
             let mapper = given.as_ref().map(|p| look.mapper(p));
             let make = drawn(draw, mapper.as_ref());
             // Frames a palette maps are drawn whole first; a grid never
-            // trims, so a frame fills its cell exactly.
+            // trims, so a frame of the job's size fills its cell exactly
+            // (and the grid's cells never overlap).
+            let size = (job.view.width, job.view.height);
             let into = into.filter(|_| {
                 mapper.is_none()
                     && atlas.frames.iter().all(|f| {
-                        (f.source.x, f.source.y) == (0, 0) && (f.rect.w, f.rect.h) == f.source_size
+                        (f.source.x, f.source.y) == (0, 0)
+                            && (f.rect.w, f.rect.h) == f.source_size
+                            && f.source_size == size
                     })
             });
             let fill = match into {
@@ -541,6 +545,7 @@ fn cell_rows<'a>(
                 continue;
             }
             let (x, w) = (c.x as usize * 4, c.w as usize * 4);
+            debug_assert!(x >= at, "cells overlap");
             let (_, tail) = std::mem::take(&mut rest).split_at_mut(x - at);
             let (cell, tail) = tail.split_at_mut(w);
             out[k].push(cell);
