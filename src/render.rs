@@ -296,15 +296,24 @@ pub fn render_posed_into(
 }
 
 /// The points cameras are fitted to: every posed vertex of every frame,
-/// but a frame posed exactly like the one before it (every frame of a
-/// still model) only once — every bound a fit takes is a minimum or a
-/// maximum over the points, which a repeated point cannot change.
+/// but a frame that shares the vertices of the one before it ([`pose_frames`]
+/// shares every exact repeat: every frame of a still model) only once.
+/// Every bound a fit takes is a minimum or a maximum over the points,
+/// which a repeated point cannot change, so the poses need not be compared
+/// again here.
 pub fn fit_points(posed: &[&[PosedModel]]) -> Vec<Vec3> {
+    let shares = |a: &PosedModel, b: &PosedModel| {
+        a.meshes.len() == b.meshes.len()
+            && a.meshes
+                .iter()
+                .zip(&b.meshes)
+                .all(|(m, n)| std::sync::Arc::ptr_eq(&m.positions, &n.positions))
+    };
     let mut points = Vec::new();
     for set in posed {
         let mut last: Option<&PosedModel> = None;
         for p in set.iter() {
-            if !last.is_some_and(|l| scene::pose::same_positions(l, p)) {
+            if !last.is_some_and(|l| shares(l, p)) {
                 points.extend(posed_points(p));
             }
             last = Some(p);

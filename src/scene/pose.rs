@@ -193,11 +193,10 @@ pub fn share_repeats(posed: &mut [PosedModel]) {
 
 /// Whether two poses are the same to the bit.
 pub fn same_pose(a: &PosedModel, b: &PosedModel) -> bool {
-    same_positions(a, b)
-        && a.meshes
-            .iter()
-            .zip(&b.meshes)
-            .all(|(m, n)| same_bits(&m.normals, &n.normals))
+    a.meshes.len() == b.meshes.len()
+        && a.meshes.iter().zip(&b.meshes).all(|(m, n)| {
+            same_bits(&m.positions, &n.positions) && same_bits(&m.normals, &n.normals)
+        })
         && a.primitives.len() == b.primitives.len()
         && a.primitives.iter().zip(&b.primitives).all(|(p, q)| {
             (p.mesh, p.material, p.two_sided) == (q.mesh, q.material, q.two_sided)
@@ -205,15 +204,6 @@ pub fn same_pose(a: &PosedModel, b: &PosedModel) -> bool {
                 && p.uv_transform.to_cols_array().map(f32::to_bits)
                     == q.uv_transform.to_cols_array().map(f32::to_bits)
         })
-}
-
-/// Whether two poses put every vertex at the same bits.
-pub fn same_positions(a: &PosedModel, b: &PosedModel) -> bool {
-    a.meshes.len() == b.meshes.len()
-        && a.meshes
-            .iter()
-            .zip(&b.meshes)
-            .all(|(m, n)| same_bits(&m.positions, &n.positions))
 }
 
 fn same_bits(x: &Arc<Vec<Vec3>>, y: &Arc<Vec<Vec3>>) -> bool {
