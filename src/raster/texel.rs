@@ -99,11 +99,13 @@ struct Axis<S: Simd> {
 /// `mask` are zero. Every lane is fetched, live or not, so there is no
 /// branch per lane: the axis functions keep every index inside the texture.
 ///
-/// The weights are fixed point (8 fractional bits, like texture hardware)
-/// held in floats: `wx / 256` with `wx` an integer in 0..=256. Every
-/// intermediate of the two lerps is then a multiple of 2^-16 below 256,
-/// which f32 holds exactly, so the result is the exact fixed-point
-/// bilinear value.
+/// The weights are fixed point (8 fractional bits, like texture hardware):
+/// `wx` an integer in 0..=256. The lerps run on integers, two channels a
+/// lane (red and blue in one, green and alpha in the other, 16 bits each):
+/// across, `a·(256 − wx) + b·wx` is at most 255·256 and fits its half;
+/// down, the two rows' sums weighted by `wy` fit 24 bits, which f32 holds
+/// exactly. So the result is the exact fixed-point bilinear value
+/// `n / 65536`, scaled to 0..1 by one rounding multiply.
 #[inline(always)]
 fn filter_taps<S: Simd>(
     s: S,
@@ -122,29 +124,25 @@ fn filter_taps<S: Simd>(
         s.gather(texels, r1 + x.i0),
         s.gather(texels, r1 + x.i1),
     ];
-    let g = [
-        t[0].shr::<8>(),
-        t[1].shr::<8>(),
-        t[2].shr::<8>(),
-        t[3].shr::<8>(),
+    // The horizontal weights in both halves of a lane.
+    let wx2 = wx | wx.shl::<16>();
+    let ix2 = s.splat_i(0x0100_0100) - wx2;
+    let pairs = s.splat_i(0x00ff_00ff);
+    let rb: [S::I; 2] = [
+        across::<S>(t[0] & pairs, t[1] & pairs, ix2, wx2),
+        across::<S>(t[2] & pairs, t[3] & pairs, ix2, wx2),
     ];
-    let b = [
-        t[0].shr::<16>(),
-        t[1].shr::<16>(),
-        t[2].shr::<16>(),
-        t[3].shr::<16>(),
+    let ga: [S::I; 2] = [
+        across::<S>(t[0].shr::<8>() & pairs, t[1].shr::<8>() & pairs, ix2, wx2),
+        across::<S>(t[2].shr::<8>() & pairs, t[3].shr::<8>() & pairs, ix2, wx2),
     ];
-    let a = [
-        t[0].shr::<24>(),
-        t[1].shr::<24>(),
-        t[2].shr::<24>(),
-        t[3].shr::<24>(),
-    ];
+    let wy: [S::I; 2] = [s.splat_i(256) - wy, wy];
+    let low = s.splat_i(0xffff);
     [
-        lerp2(s, t, wx, wy, mask),
-        lerp2(s, g, wx, wy, mask),
-        lerp2(s, b, wx, wy, mask),
-        lerp2(s, a, wx, wy, mask),
+        down(s, rb[0] & low, rb[1] & low, wy, mask),
+        down(s, ga[0] & low, ga[1] & low, wy, mask),
+        down(s, rb[0].shr::<16>(), rb[1].shr::<16>(), wy, mask),
+        down(s, ga[0].shr::<16>(), ga[1].shr::<16>(), wy, mask),
     ]
 }
 
@@ -152,26 +150,31 @@ fn filter_taps<S: Simd>(
 // without the instruction set of the function it sits in, so its lane
 // operations would become calls.
 
-/// A bilinear weight rounded to 8 fractional bits, as a float.
+/// `a·(256 − w) + b·w` in each 16-bit half (`iw2`, `w2`: the weights in
+/// both halves).
 #[inline(always)]
-fn weight<S: Simd>(s: S, f: S::F) -> S::F {
-    (f * s.splat(256.0))
-        .round()
-        .max(s.splat(0.0))
-        .min(s.splat(256.0))
-        * s.splat(1.0 / 256.0)
+fn across<S: Simd>(a: S::I, b: S::I, iw2: S::I, w2: S::I) -> S::I {
+    a.mul_lo16(iw2) + b.mul_lo16(w2)
 }
 
-/// The low byte of the four taps `[t00, t01, t10, t11]`, filtered, in
-/// 0..1; lanes outside `mask` are zero.
+/// `top·(256 − wy) + bottom·wy` (`w = [256 − wy, wy]`) in 0..1; lanes
+/// outside `mask` are zero.
 #[inline(always)]
-fn lerp2<S: Simd>(s: S, t: [S::I; 4], wx: S::F, wy: S::F, mask: S::I) -> S::F {
-    let byte = s.splat_i(0xff);
-    let (a, b) = ((t[0] & byte).to_f32(), (t[1] & byte).to_f32());
-    let (c, d) = ((t[2] & byte).to_f32(), (t[3] & byte).to_f32());
-    let top = a + (b - a) * wx;
-    let bottom = c + (d - c) * wx;
-    ((top + (bottom - top) * wy) * s.splat(1.0 / 255.0)).keep(mask)
+fn down<S: Simd>(s: S, top: S::I, bottom: S::I, w: [S::I; 2], mask: S::I) -> S::F {
+    // 2^-16 · (1/255): scaling by a power of two is exact, so this rounds
+    // as dividing `n` by 65536 first and then by 255 would.
+    let scale = s.splat((1.0f32 / 255.0) * (1.0 / 65536.0));
+    ((top * w[0] + bottom * w[1]).to_f32() * scale).keep(mask)
+}
+
+/// A bilinear weight rounded to 8 fractional bits, as an integer in
+/// 0..=256 (`f` is in 0..1, never NaN).
+#[inline(always)]
+fn weight<S: Simd>(s: S, f: S::F) -> S::I {
+    (f * s.splat(256.0))
+        .round_i32()
+        .max(s.splat_i(0))
+        .min(s.splat_i(256))
 }
 
 /// Texel indices either side of coordinate `u` and the weight of the second,

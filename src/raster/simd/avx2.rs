@@ -154,14 +154,6 @@ impl FloatLanes<Avx2> for F32x8 {
     }
 
     #[inline(always)]
-    fn round(self) -> Self {
-        unsafe {
-            let magic = _mm256_set1_ps(ROUND_MAGIC);
-            F32x8(_mm256_sub_ps(_mm256_add_ps(self.0, magic), magic))
-        }
-    }
-
-    #[inline(always)]
     fn round_i32(self) -> I32x8 {
         unsafe {
             let v = _mm256_add_ps(self.0, _mm256_set1_ps(ROUND_MAGIC));
@@ -241,6 +233,11 @@ impl IntLanes<Avx2> for I32x8 {
     #[inline(always)]
     fn shl<const N: i32>(self) -> Self {
         unsafe { I32x8(_mm256_slli_epi32::<N>(self.0)) }
+    }
+
+    #[inline(always)]
+    fn mul_lo16(self, o: Self) -> Self {
+        unsafe { I32x8(_mm256_mullo_epi16(self.0, o.0)) }
     }
 
     #[inline(always)]

@@ -65,10 +65,8 @@ pub trait FloatLanes<S: Simd>:
     fn sqrt(self) -> Self;
     /// Floor for |x| < 2^22; other lanes get an unspecified value.
     fn floor(self) -> Self;
-    /// Round to nearest, ties to even, for |x| < 2^22.
-    fn round(self) -> Self;
-    /// [`FloatLanes::round`] as integers; out-of-range or NaN lanes give
-    /// an unspecified value, never a panic.
+    /// Round to nearest, ties to even, for |x| < 2^22, as integers;
+    /// out-of-range or NaN lanes give an unspecified value, never a panic.
     fn round_i32(self) -> S::I;
     /// Lanes where `self < o` (false for NaN).
     fn lt(self, o: Self) -> S::I;
@@ -102,6 +100,9 @@ pub trait IntLanes<S: Simd>:
     fn shr<const N: i32>(self) -> Self;
     /// Shift left of every lane by `N` bits.
     fn shl<const N: i32>(self) -> Self;
+    /// Each lane's two 16-bit halves multiplied by those of `o`, each
+    /// product's low 16 bits kept in its half (packed texel arithmetic).
+    fn mul_lo16(self, o: Self) -> Self;
     /// The sign bit of lane i as bit i (a mask's set lanes).
     fn bits(self) -> u32;
     fn any(self) -> bool {
@@ -215,7 +216,6 @@ mod tests {
             f(a.max(b));
             f(b.sqrt());
             f(a.floor());
-            f(a.round());
             f(a.select(b, m));
             f(a.keep(m));
             f(i.to_f32());
@@ -238,6 +238,16 @@ mod tests {
             g(i.max(s.splat_i(2)));
             g(i.shr::<8>());
             g(i.shl::<8>());
+            g(i.mul_lo16(s.array_i([
+                3,
+                -1,
+                0x0001_0100,
+                0x7fff_8000,
+                -1,
+                0x00ff_00ff,
+                2,
+                0x0100_0100,
+            ])));
             g(s.gather(&table, i.max(s.splat_i(-1))));
             out.push(m.bits());
             out.push(m.any() as u32);
@@ -258,18 +268,31 @@ mod tests {
         };
         let i = |k: usize| -> Vec<i32> { v[8 * k..8 * k + 8].iter().map(|&b| b as i32).collect() };
         assert_eq!(f(7)[..7], [-3.0, -1.0, -1.0, 0.0, 0.0, 1.0, 254.0]);
-        assert_eq!(f(8)[..7], [-2.0, -1.0, -0.0, 0.0, 0.0, 2.0, 255.0]);
         // min/max: NaN in self gives the other operand.
         assert_eq!(f(4)[7], 1.0);
         assert_eq!(f(5)[7], 1.0);
-        assert_eq!(i(12)[..7], [-2, -1, 0, 0, 0, 2, 255]);
-        assert_eq!(i(13), [-1, 0, -1, 0, -1, 0, 0, 0]);
+        assert_eq!(i(11)[..7], [-2, -1, 0, 0, 0, 2, 255]);
+        assert_eq!(i(12), [-1, 0, -1, 0, -1, 0, 0, 0]);
         assert_eq!(
-            i(25),
+            i(24),
             [0xff_ffff, 0, 0, 0x80_0000, 0x7f_ffff, 0, 1, 0xff_ffff]
         );
+        assert_eq!(i(25), [-1792, 0, 1280, 0, -256, 256, 76800, -256]);
+        // Halves multiply apart, no carry between them.
+        assert_eq!(
+            i(26),
+            [
+                (-7i32 * 3) & 0xffff,
+                0,
+                0x0500,
+                i32::MIN,
+                0x8001_0001u32 as i32,
+                0xff,
+                600,
+                0xff00_ff00u32 as i32,
+            ]
+        );
         // Out-of-range indices read entry 0.
-        assert_eq!(i(26), [-1792, 0, 1280, 0, -256, 256, 76800, -256]);
         assert_eq!(i(27)[..3], [0x0403_0201, 0x0403_0201, 0x0403_0201]);
         assert_eq!(i(27)[5], 0x0807_0605);
         assert_eq!(&v[28 * 8..], [0b10101, 1, 0, 9f32.to_bits()]);

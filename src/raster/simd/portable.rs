@@ -122,11 +122,6 @@ impl FloatLanes<Portable> for F32x8 {
         }))
     }
 
-    #[inline(always)]
-    fn round(self) -> Self {
-        F32x8(each!(self.0, |v| (v + ROUND_MAGIC) - ROUND_MAGIC))
-    }
-
     /// Rust's `as i32` saturates and checks for NaN, which LLVM leaves as
     /// scalar code; the bits of `v + 1.5·2^23` stay in vector registers.
     #[inline(always)]
@@ -215,6 +210,18 @@ impl IntLanes<Portable> for I32x8 {
     #[inline(always)]
     fn shl<const N: i32>(self) -> Self {
         I32x8(each!(self.0, |v| v << N))
+    }
+
+    #[inline(always)]
+    fn mul_lo16(self, o: Self) -> Self {
+        let mut out = self.0;
+        for (v, w) in out.iter_mut().zip(o.0) {
+            let (a, b) = (*v as u32, w as u32);
+            let lo = (a & 0xffff).wrapping_mul(b & 0xffff) & 0xffff;
+            let hi = (a >> 16).wrapping_mul(b >> 16) << 16;
+            *v = (hi | lo) as i32;
+        }
+        I32x8(out)
     }
 
     #[inline(always)]
