@@ -100,10 +100,10 @@ struct Axis<S: Simd> {
 /// branch per lane: the axis functions keep every index inside the texture.
 ///
 /// The weights are fixed point (8 fractional bits, like texture hardware):
-/// `wx` an integer in 0..=256. The lerps run on integers, two channels a
-/// lane (red and blue in one, green and alpha in the other, 16 bits each):
-/// across, `a·(256 − wx) + b·wx` is at most 255·256 and fits its half;
-/// down, the two rows' sums weighted by `wy` fit 24 bits, which f32 holds
+/// `wx`, `wy` integers in 0..=256. Across, the lerp runs on integers, two
+/// channels a lane (red and blue in one, green and alpha in the other, 16
+/// bits each): `a·(256 − wx) + b·wx` is at most 255·256 and fits its half.
+/// Down, the two rows weighted by `wy` need 24 bits, which f32 holds
 /// exactly. So the result is the exact fixed-point bilinear value
 /// `n / 65536`, scaled to 0..1 by one rounding multiply.
 #[inline(always)]
@@ -136,7 +136,7 @@ fn filter_taps<S: Simd>(
         across::<S>(t[0].shr::<8>() & pairs, t[1].shr::<8>() & pairs, ix2, wx2),
         across::<S>(t[2].shr::<8>() & pairs, t[3].shr::<8>() & pairs, ix2, wx2),
     ];
-    let wy: [S::I; 2] = [s.splat_i(256) - wy, wy];
+    let wy = wy.to_f32() * s.splat(1.0 / 256.0);
     let low = s.splat_i(0xffff);
     [
         down(s, rb[0] & low, rb[1] & low, wy, mask),
@@ -157,14 +157,18 @@ fn across<S: Simd>(a: S::I, b: S::I, iw2: S::I, w2: S::I) -> S::I {
     a.mul_lo16(iw2) + b.mul_lo16(w2)
 }
 
-/// `top·(256 − wy) + bottom·wy` (`w = [256 − wy, wy]`) in 0..1; lanes
-/// outside `mask` are zero.
+/// `(top·(256 − wy) + bottom·wy) / 65536` in 0..1 (`wy` given as
+/// `wy / 256`); lanes outside `mask` are zero. In floats: `top` and
+/// `bottom` are below 2^16 and their weighted difference an integer below
+/// 2^24 over 256, so every step is exact (and integer multiplies are slow
+/// on baseline SSE2).
 #[inline(always)]
-fn down<S: Simd>(s: S, top: S::I, bottom: S::I, w: [S::I; 2], mask: S::I) -> S::F {
-    // 2^-16 · (1/255): scaling by a power of two is exact, so this rounds
-    // as dividing `n` by 65536 first and then by 255 would.
-    let scale = s.splat((1.0f32 / 255.0) * (1.0 / 65536.0));
-    ((top * w[0] + bottom * w[1]).to_f32() * scale).keep(mask)
+fn down<S: Simd>(s: S, top: S::I, bottom: S::I, wy: S::F, mask: S::I) -> S::F {
+    let (t, b) = (top.to_f32(), bottom.to_f32());
+    // 2^-8 · (1/255): scaling by a power of two is exact, so this rounds
+    // as dividing by 65536 first and then by 255 would.
+    let scale = s.splat((1.0f32 / 255.0) * (1.0 / 256.0));
+    ((t + (b - t) * wy) * scale).keep(mask)
 }
 
 /// A bilinear weight rounded to 8 fractional bits, as an integer in

@@ -214,12 +214,23 @@ impl IntLanes<Portable> for I32x8 {
 
     #[inline(always)]
     fn mul_lo16(self, o: Self) -> Self {
-        let mut out = self.0;
-        for (v, w) in out.iter_mut().zip(o.0) {
-            let (a, b) = (*v as u32, w as u32);
-            let lo = (a & 0xffff).wrapping_mul(b & 0xffff) & 0xffff;
-            let hi = (a >> 16).wrapping_mul(b >> 16) << 16;
-            *v = (hi | lo) as i32;
+        // As sixteen u16 lanes, which the baseline vectorises (SSE2 has a
+        // 16-bit multiply, not a 32-bit one).
+        let halves = |v: [i32; LANES]| {
+            let mut h = [0u16; 2 * LANES];
+            for i in 0..LANES {
+                h[2 * i] = v[i] as u16;
+                h[2 * i + 1] = (v[i] >> 16) as u16;
+            }
+            h
+        };
+        let (mut a, b) = (halves(self.0), halves(o.0));
+        for (x, y) in a.iter_mut().zip(b) {
+            *x = x.wrapping_mul(y);
+        }
+        let mut out = [0; LANES];
+        for i in 0..LANES {
+            out[i] = (a[2 * i] as u32 | (a[2 * i + 1] as u32) << 16) as i32;
         }
         I32x8(out)
     }
