@@ -350,7 +350,8 @@ impl Fragments<'_> {
             n: [at.plane(pl, P_NX), at.plane(pl, P_NY), at.plane(pl, P_NZ)],
         };
         let (mut c, keep) = shade(s, self.mat, self.light, &inp, self.back, p.live);
-        if LM {
+        // A packet the alpha test emptied writes nothing: skip its layer.
+        if LM && keep.any() {
             if let Some(view) = &self.mat.lightmap {
                 let lu = at.lm_plane(pl, 0) * w;
                 let lv = at.lm_plane(pl, 1) * w;
