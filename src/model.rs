@@ -191,12 +191,7 @@ impl Model {
     fn posed_at(&self, time: f32) -> Vec<crate::scene::PosedModel> {
         let mut posed = pose_frames(&self.scene, &[time]);
         if let Some(root) = self.root() {
-            let off = scene::root_motion::drawn_offset(&self.scene, root, time);
-            for m in posed.iter_mut().flat_map(|p| p.meshes.iter_mut()) {
-                for v in std::sync::Arc::make_mut(&mut m.positions).iter_mut() {
-                    *v -= off;
-                }
-            }
+            scene::root_motion::take_out(&self.scene, root, &mut posed, &[time]);
         }
         posed
     }

@@ -261,14 +261,7 @@ impl JobPlan {
             .map(|c| {
                 let mut posed = pose_frames(&c.model, &c.times.times);
                 if let Some(root) = c.root {
-                    for (p, &t) in posed.iter_mut().zip(&c.times.times) {
-                        let off = root_motion::drawn_offset(&c.model, root, t);
-                        for m in &mut p.meshes {
-                            for v in std::sync::Arc::make_mut(&mut m.positions).iter_mut() {
-                                *v -= off;
-                            }
-                        }
-                    }
+                    root_motion::take_out(&c.model, root, &mut posed, &c.times.times);
                 }
                 posed
             })

@@ -24,8 +24,9 @@
 //!   Per-frame differences of it are what an engine moves the sprite by.
 
 use super::model::Model;
-use super::pose::{node_local, node_worlds, pose};
+use super::pose::{node_local, node_worlds, pose, PosedModel};
 use glam::{Mat4, Vec3};
+use std::sync::Arc;
 
 /// Samples over the duration when looking for a root.
 const SAMPLES: usize = 128;
@@ -98,6 +99,41 @@ pub fn drawn_offset(model: &Model, root: usize, t: f32) -> Vec3 {
         horizontal((model.display * w).transform_point3(Vec3::ZERO))
     };
     p(t) - p(0.0)
+}
+
+/// Draws `posed` (frame k posed at `times[k]`) in place: each frame's
+/// vertices moved back by [`drawn_offset`]. A frame that shares its
+/// vertices with the one before it ([`super::pose::share_repeats`]) and is
+/// moved by the same offset shares the moved vertices too, so a still
+/// model keeps one copy.
+pub fn take_out(model: &Model, root: usize, posed: &mut [PosedModel], times: &[f32]) {
+    // Per mesh of the frame before: where its vertices were as posed, and
+    // the moved ones. Every frame's vertices are alive from the start, so
+    // a later frame at the same address holds the very same vertices; only
+    // the address is kept (a handle would force `make_mut` to copy).
+    let mut before: Vec<(*const Vec<Vec3>, Arc<Vec<Vec3>>)> = Vec::new();
+    let mut before_off: Option<[u32; 3]> = None;
+    for (p, &t) in posed.iter_mut().zip(times) {
+        let off = drawn_offset(model, root, t);
+        let bits = off.to_array().map(f32::to_bits);
+        let mut moved = Vec::with_capacity(p.meshes.len());
+        for (k, m) in p.meshes.iter_mut().enumerate() {
+            let as_posed = Arc::as_ptr(&m.positions);
+            match before.get(k) {
+                Some((b, shifted)) if before_off == Some(bits) && *b == as_posed => {
+                    m.positions = shifted.clone();
+                }
+                _ => {
+                    for v in Arc::make_mut(&mut m.positions).iter_mut() {
+                        *v -= off;
+                    }
+                }
+            }
+            moved.push((as_posed, m.positions.clone()));
+        }
+        before = moved;
+        before_off = Some(bits);
+    }
 }
 
 /// The distance the clip has covered sideways from time 0 to `t`, in

@@ -370,3 +370,42 @@ fn a_one_shot_door_ends_open() {
     assert_eq!(meta["meta"]["clips"][0]["fps"], 12.0);
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// Taking the walk's travel out keeps repeated poses shared: the warrior's
+/// walk posed at 0.5, 0.5, 1.2, 1.2 is moved back frame by frame, each
+/// frame exactly as a fresh pose moved by its own offset, and a repeat
+/// moved by the same offset holds the very vertices of the frame before it.
+#[test]
+fn taking_out_root_motion_keeps_repeats_shared() {
+    let Some(w) = common::corpus(WARRIOR) else {
+        return;
+    };
+    let spec = kiln::ModelSpec::new(w.join("models/skeleton_warrior_axe.model"));
+    let walking = common::animated(
+        &spec,
+        &w.join("animations/skeleton_warrior_axe_walk.animation"),
+    )
+    .unwrap();
+    let root = kiln::scene::root_motion::root_node(&walking).expect("the walk has a root");
+    let times = [0.5, 0.5, 1.2, 1.2];
+    let mut posed = kiln::render::pose_frames(&walking, &times);
+    kiln::scene::root_motion::take_out(&walking, root, &mut posed, &times);
+    for (k, &t) in times.iter().enumerate() {
+        let off = kiln::scene::root_motion::drawn_offset(&walking, root, t);
+        assert!(off.length() > 0.1, "the walk travels by {t}: {off}");
+        let fresh = kiln::scene::pose(&walking, t);
+        for (m, f) in posed[k].meshes.iter().zip(&fresh.meshes) {
+            let want: Vec<glam::Vec3> = f.positions.iter().map(|&v| v - off).collect();
+            assert_eq!(*m.positions, want, "frame {k}");
+        }
+    }
+    let shared = |a: usize, b: usize| {
+        posed[a]
+            .meshes
+            .iter()
+            .zip(&posed[b].meshes)
+            .all(|(m, n)| std::sync::Arc::ptr_eq(&m.positions, &n.positions))
+    };
+    assert!(shared(0, 1) && shared(2, 3));
+    assert!(!shared(1, 2));
+}
