@@ -461,18 +461,17 @@ impl Frame<'_> {
                     buf,
                 );
             }
-            resolve::resolve(
-                s,
+            s.apart(resolve::Resolve {
                 buf,
-                self.ss,
-                resolve::Target {
+                ss: self.ss,
+                target: resolve::Target {
                     rows: band,
                     x: px,
                     w: tw,
                     h: th,
                     background: self.bg_row,
                 },
-            );
+            });
         }
     }
 }

@@ -5,7 +5,7 @@
 //! instead of darkening; un-premultiplying is the last step.
 
 use super::framebuffer::{TileBuffer, TILE};
-use super::simd::{FloatLanes, IntLanes, Simd, LANES};
+use super::simd::{FloatLanes, IntLanes, Kernel, Simd, LANES};
 
 /// Where a tile lands in the output image, in output pixels.
 pub struct Target<'a, 'r> {
@@ -16,6 +16,21 @@ pub struct Target<'a, 'r> {
     pub h: usize,
     /// At least `w` pixels of the resolved background, for clean rows.
     pub background: &'a [u8],
+}
+
+/// One tile's resolve as a kernel, to run [`Simd::apart`] from the draw loop.
+pub struct Resolve<'a, 'b, 'r> {
+    pub buf: &'a TileBuffer,
+    pub ss: usize,
+    pub target: Target<'b, 'r>,
+}
+
+impl Kernel for Resolve<'_, '_, '_> {
+    type Output = ();
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) {
+        resolve(s, self.buf, self.ss, self.target)
+    }
 }
 
 #[inline(always)]

@@ -1,7 +1,7 @@
 //! Fragment shading: texture × base colour, Lambert lighting, alpha modes.
 
 use super::simd::{FloatLanes, IntLanes, Simd, LANES};
-use super::texel::{LightView, TexView};
+use super::texel::{LightView, Taps, TexView};
 use super::{Batch, Light};
 use crate::scene::AlphaMode;
 
@@ -122,20 +122,31 @@ pub struct Inputs<S: Simd> {
     pub n: [S::F; 3],
 }
 
-/// Premultiplied colour of the fragments and the lanes that survive the
-/// alpha test.
+/// The texture's texels under the fragments, when the material has one:
+/// the first half of shading, apart so two packets can fetch together.
 #[inline(always)]
-pub fn shade<S: Simd>(
+pub fn fetch<S: Simd>(s: S, mat: &Material, inp: &Inputs<S>) -> Option<Taps<S>> {
+    match &mat.tex {
+        Some(t) => Some(t.taps(s, inp.u, inp.v)),
+        None => None,
+    }
+}
+
+/// Premultiplied colour of the fragments and the lanes that survive the
+/// alpha test, given what [`fetch`] returned for the same fragments.
+#[inline(always)]
+pub fn shade_fetched<S: Simd>(
     s: S,
     mat: &Material,
     light: &Lighting,
     inp: &Inputs<S>,
     back: bool,
     mask: S::I,
+    taps: Option<Taps<S>>,
 ) -> ([S::F; 4], S::I) {
-    let mut c = match &mat.tex {
+    let mut c = match &taps {
         Some(t) => {
-            let x = t.bilinear(s, inp.u, inp.v, mask);
+            let x = t.filter(s, mask);
             [
                 x[0] * s.splat(mat.base[0]),
                 x[1] * s.splat(mat.base[1]),

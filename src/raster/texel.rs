@@ -42,11 +42,19 @@ impl<'a> TexView<'a> {
     }
 
     /// Premultiplied RGBA in 0..1 per lane; lanes outside `mask` are zero.
-    #[inline(always)]
+    #[cfg(test)]
     pub fn bilinear<S: Simd>(&self, s: S, u: S::F, v: S::F, mask: S::I) -> [S::F; 4] {
+        self.taps(s, u, v).filter(s, mask)
+    }
+
+    /// The texels around `(u, v)`, fetched but not yet filtered: a caller
+    /// with two packets fetches both before filtering either, so the
+    /// second packet's gathers overlap the first's.
+    #[inline(always)]
+    pub fn taps<S: Simd>(&self, s: S, u: S::F, v: S::F) -> Taps<S> {
         let x = wrap_axis(s, u, self.w);
         let y = wrap_axis(s, v, self.h);
-        filter_taps(s, self.texels, self.w, x, y, mask)
+        Taps::fetch(s, self.texels, self.w, x, y)
     }
 }
 
@@ -83,7 +91,7 @@ impl<'a> LightView<'a> {
     pub fn bilinear<S: Simd>(&self, s: S, u: S::F, v: S::F, mask: S::I) -> [S::F; 4] {
         let x = clamp_axis(s, u, self.w);
         let y = clamp_axis(s, v, self.h);
-        filter_taps(s, self.texels, self.w, x, y, mask)
+        Taps::fetch(s, self.texels, self.w, x, y).filter(s, mask)
     }
 }
 
@@ -95,55 +103,70 @@ struct Axis<S: Simd> {
     frac: S::F,
 }
 
-/// Filters the four taps of each lane (channels as stored); lanes outside
-/// `mask` are zero. Every lane is fetched, live or not, so there is no
-/// branch per lane: the axis functions keep every index inside the texture.
+/// The four texels of each lane's bilinear footprint (top-left,
+/// top-right, bottom-left, bottom-right, channels as stored) and the
+/// weights of the right and bottom ones.
 ///
 /// The weights are fixed point (8 fractional bits, like texture hardware):
-/// `wx`, `wy` integers in 0..=256. Across, the lerp runs on integers, two
-/// channels a lane (red and blue in one, green and alpha in the other, 16
-/// bits each): `a·(256 − wx) + b·wx` is at most 255·256 and fits its half.
-/// Down, the two rows weighted by `wy` need 24 bits, which f32 holds
-/// exactly. So the result is the exact fixed-point bilinear value
-/// `n / 65536`, scaled to 0..1 by one rounding multiply.
-#[inline(always)]
-fn filter_taps<S: Simd>(
-    s: S,
-    texels: &[[u8; 4]],
-    w: i32,
-    x: Axis<S>,
-    y: Axis<S>,
-    mask: S::I,
-) -> [S::F; 4] {
-    let (wx, wy) = (weight(s, x.frac), weight(s, y.frac));
-    let r0 = y.i0 * s.splat_i(w);
-    let r1 = y.i1 * s.splat_i(w);
-    let t = [
-        s.gather(texels, r0 + x.i0),
-        s.gather(texels, r0 + x.i1),
-        s.gather(texels, r1 + x.i0),
-        s.gather(texels, r1 + x.i1),
-    ];
-    // The horizontal weights in both halves of a lane.
-    let wx2 = wx | wx.shl::<16>();
-    let ix2 = s.splat_i(0x0100_0100) - wx2;
-    let pairs = s.splat_i(0x00ff_00ff);
-    let rb: [S::I; 2] = [
-        across::<S>(t[0] & pairs, t[1] & pairs, ix2, wx2),
-        across::<S>(t[2] & pairs, t[3] & pairs, ix2, wx2),
-    ];
-    let ga: [S::I; 2] = [
-        across::<S>(t[0].shr::<8>() & pairs, t[1].shr::<8>() & pairs, ix2, wx2),
-        across::<S>(t[2].shr::<8>() & pairs, t[3].shr::<8>() & pairs, ix2, wx2),
-    ];
-    let wy = wy.to_f32() * s.splat(1.0 / 256.0);
-    let low = s.splat_i(0xffff);
-    [
-        down(s, rb[0] & low, rb[1] & low, wy, mask),
-        down(s, ga[0] & low, ga[1] & low, wy, mask),
-        down(s, rb[0].shr::<16>(), rb[1].shr::<16>(), wy, mask),
-        down(s, ga[0].shr::<16>(), ga[1].shr::<16>(), wy, mask),
-    ]
+/// `wx`, `wy` integers in 0..=256.
+pub struct Taps<S: Simd> {
+    t: [S::I; 4],
+    wx: S::I,
+    wy: S::I,
+}
+
+impl<S: Simd> Taps<S> {
+    /// Every lane is fetched, live or not, so there is no branch per lane:
+    /// the axis functions keep every index inside the texture.
+    #[inline(always)]
+    fn fetch(s: S, texels: &[[u8; 4]], w: i32, x: Axis<S>, y: Axis<S>) -> Self {
+        let r0 = y.i0 * s.splat_i(w);
+        let r1 = y.i1 * s.splat_i(w);
+        Taps {
+            t: [
+                s.gather(texels, r0 + x.i0),
+                s.gather(texels, r0 + x.i1),
+                s.gather(texels, r1 + x.i0),
+                s.gather(texels, r1 + x.i1),
+            ],
+            wx: weight(s, x.frac),
+            wy: weight(s, y.frac),
+        }
+    }
+
+    /// The filtered value per channel in 0..1; lanes outside `mask` are
+    /// zero.
+    ///
+    /// Across, the lerp runs on integers, two channels a lane (red and
+    /// blue in one, green and alpha in the other, 16 bits each):
+    /// `a·(256 − wx) + b·wx` is at most 255·256 and fits its half. Down,
+    /// the two rows weighted by `wy` need 24 bits, which f32 holds exactly.
+    /// So the result is the exact fixed-point bilinear value `n / 65536`,
+    /// scaled to 0..1 by one rounding multiply.
+    #[inline(always)]
+    pub fn filter(&self, s: S, mask: S::I) -> [S::F; 4] {
+        let (t, wx) = (&self.t, self.wx);
+        // The horizontal weights in both halves of a lane.
+        let wx2 = wx | wx.shl::<16>();
+        let ix2 = s.splat_i(0x0100_0100) - wx2;
+        let pairs = s.splat_i(0x00ff_00ff);
+        let rb: [S::I; 2] = [
+            across::<S>(t[0] & pairs, t[1] & pairs, ix2, wx2),
+            across::<S>(t[2] & pairs, t[3] & pairs, ix2, wx2),
+        ];
+        let ga: [S::I; 2] = [
+            across::<S>(t[0].shr::<8>() & pairs, t[1].shr::<8>() & pairs, ix2, wx2),
+            across::<S>(t[2].shr::<8>() & pairs, t[3].shr::<8>() & pairs, ix2, wx2),
+        ];
+        let wy = self.wy.to_f32() * s.splat(1.0 / 256.0);
+        let low = s.splat_i(0xffff);
+        [
+            down(s, rb[0] & low, rb[1] & low, wy, mask),
+            down(s, ga[0] & low, ga[1] & low, wy, mask),
+            down(s, rb[0].shr::<16>(), rb[1].shr::<16>(), wy, mask),
+            down(s, ga[0].shr::<16>(), ga[1].shr::<16>(), wy, mask),
+        ]
+    }
 }
 
 // The hot path has no closures (nor `array::map`): a closure is compiled

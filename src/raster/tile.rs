@@ -9,8 +9,9 @@
 
 use super::framebuffer::{TileBuffer, TILE};
 use super::setup::{Tri, PLANE_SLOTS, P_INV_W, P_NX, P_NY, P_NZ, P_U, P_V, P_Z};
-use super::shade::{apply_lightmap, shade, Inputs, Lighting, Material, Mode};
+use super::shade::{apply_lightmap, fetch, shade_fetched, Inputs, Lighting, Material, Mode};
 use super::simd::{FloatLanes, IntLanes, Simd, LANES};
+use super::texel::Taps;
 
 /// The samples `x..x + w`, `y..y + h` a tile covers (clipped to the target).
 #[derive(Debug, Clone, Copy)]
@@ -185,14 +186,20 @@ fn draw_lanes<S: Simd, const LM: bool>(
             m = m & z.lt(s.load(&buf.depth[idx..]));
             queue.push(m.bits(), block, row);
             if queue.len >= PAIR {
-                let first = queue.take(s);
-                let second = queue.take(s);
+                let first = queue.packet(s, 0);
+                let second = queue.packet(s, LANES);
                 frag.shade_pair::<S, LM>(s, [&first, &second], buf);
+                queue.drop_pair();
             }
         }
     }
-    while queue.len > 0 {
-        frag.shade::<S, LM>(s, &queue.take(s), buf);
+    // The rest, one packet at a time (shading the last two as a pair was
+    // slower: most triangles end with a single part-filled packet).
+    if queue.len > 0 {
+        frag.shade::<S, LM>(s, &queue.packet(s, 0), buf);
+    }
+    if queue.len > LANES {
+        frag.shade::<S, LM>(s, &queue.packet(s, LANES), buf);
     }
 }
 
@@ -276,22 +283,28 @@ impl Queue {
         self.len = n + (lanes & 0xff).count_ones() as usize;
     }
 
-    /// The first (up to) eight samples; the rest move to the front.
+    /// The (up to) eight queued samples from entry `at` (0 or LANES) on.
     #[inline(always)]
-    fn take<S: Simd>(&mut self, s: S) -> Packet<S> {
-        let n = self.len.min(LANES);
+    fn packet<S: Simd>(&self, s: S, at: usize) -> Packet<S> {
         let mut x = [0i32; LANES];
         let mut row = [0i32; LANES];
-        x.copy_from_slice(&self.x[..LANES]);
-        row.copy_from_slice(&self.row[..LANES]);
-        self.x.copy_within(LANES.., 0);
-        self.row.copy_within(LANES.., 0);
-        self.len -= n;
+        x.copy_from_slice(&self.x[at..at + LANES]);
+        row.copy_from_slice(&self.row[at..at + LANES]);
+        let n = self.len.saturating_sub(at).min(LANES);
         Packet {
             x: s.array_i(x),
             row: s.array_i(row),
             live: s.ramp().lt(s.splat_i(n as i32)),
         }
+    }
+
+    /// Drops the first PAIR samples (both packets shaded); the overflow
+    /// of the last push, under eight, moves to the front.
+    #[inline(always)]
+    fn drop_pair(&mut self) {
+        self.x.copy_within(PAIR.., 0);
+        self.row.copy_within(PAIR.., 0);
+        self.len -= PAIR;
     }
 }
 
@@ -316,24 +329,40 @@ impl Fragments<'_> {
     }
 
     /// [`Fragments::shade`] for two packets, both shaded before either is
-    /// written: the writes are a loop over the live lanes, whose exit the
-    /// branch predictor misses, and would otherwise sit between them.
+    /// written, and in step: each packet's chain (planes, divide, texel
+    /// addresses, gathers, filter) is long and its links depend on each
+    /// other, so the two run side by side — both fetch their texels before
+    /// either filters — and one's latency hides behind the other's work.
+    /// The writes are a loop over the live lanes, whose exit the branch
+    /// predictor misses, and come after both.
     #[inline(always)]
     fn shade_pair<S: Simd, const LM: bool>(&self, s: S, p: [&Packet<S>; 2], buf: &mut TileBuffer) {
-        let first = self.colour::<S, LM>(s, p[0]);
-        let second = self.colour::<S, LM>(s, p[1]);
+        let a = self.inputs(s, p[0]);
+        let b = self.inputs(s, p[1]);
+        let ta = fetch(s, self.mat, &a.inp);
+        let tb = fetch(s, self.mat, &b.inp);
+        let first = self.finish::<S, LM>(s, p[0], &a, ta);
+        let second = self.finish::<S, LM>(s, p[1], &b, tb);
         self.write(s, p[0], &first, buf);
         self.write(s, p[1], &second, buf);
     }
 
     /// The premultiplied colour and depth of the packet's lanes, and the
     /// lanes that survive the alpha test.
+    #[inline(always)]
+    fn colour<S: Simd, const LM: bool>(&self, s: S, p: &Packet<S>) -> Shaded<S> {
+        let at = self.inputs(s, p);
+        let taps = fetch(s, self.mat, &at.inp);
+        self.finish::<S, LM>(s, p, &at, taps)
+    }
+
+    /// The packet's interpolated inputs.
     ///
     /// Attributes are evaluated exactly as a row-by-row walk would:
     /// `(v + dy·row) + dx·column`, so a sample gets the same bits whichever
     /// packet it lands in.
     #[inline(always)]
-    fn colour<S: Simd, const LM: bool>(&self, s: S, p: &Packet<S>) -> Shaded<S> {
+    fn inputs<S: Simd>(&self, s: S, p: &Packet<S>) -> Interpolated<S> {
         let pl = self.planes;
         let fr = p.row.to_f32();
         let fo = (p.x - s.splat_i(self.lx0)).to_f32();
@@ -349,17 +378,30 @@ impl Fragments<'_> {
             // n/w is parallel to n (w > 0) and shading normalises it.
             n: [at.plane(pl, P_NX), at.plane(pl, P_NY), at.plane(pl, P_NZ)],
         };
-        let (mut c, keep) = shade(s, self.mat, self.light, &inp, self.back, p.live);
+        Interpolated { at, z, w, inp }
+    }
+
+    /// Shading, the lightmap layer and alpha test, given the packet's
+    /// inputs and texels.
+    #[inline(always)]
+    fn finish<S: Simd, const LM: bool>(
+        &self,
+        s: S,
+        p: &Packet<S>,
+        i: &Interpolated<S>,
+        taps: Option<Taps<S>>,
+    ) -> Shaded<S> {
+        let (mut c, keep) = shade_fetched(s, self.mat, self.light, &i.inp, self.back, p.live, taps);
         // A packet the alpha test emptied writes nothing: skip its layer.
         if LM && keep.any() {
             if let Some(view) = &self.mat.lightmap {
-                let lu = at.lm_plane(pl, 0) * w;
-                let lv = at.lm_plane(pl, 1) * w;
+                let lu = i.at.lm_plane(self.planes, 0) * i.w;
+                let lv = i.at.lm_plane(self.planes, 1) * i.w;
                 let lm = view.bilinear(s, lu, lv, keep);
                 apply_lightmap::<S>(&mut c, &lm);
             }
         }
-        Shaded { c, z, keep }
+        Shaded { c, z: i.z, keep }
     }
 
     /// Writes the surviving lanes of a shaded packet into the tile.
@@ -399,6 +441,14 @@ impl Fragments<'_> {
             }
         }
     }
+}
+
+/// A packet's interpolated inputs, and what the lightmap layer still needs.
+struct Interpolated<S: Simd> {
+    at: Lanes<S>,
+    z: S::F,
+    w: S::F,
+    inp: Inputs<S>,
 }
 
 /// A packet's shading result.
@@ -463,27 +513,34 @@ mod tests {
     }
 
     #[test]
-    fn takes_packets_in_queue_order() {
+    fn packets_come_in_queue_order() {
         // Fifteen lanes queued, then a block of four: a pair of packets
-        // drains the first sixteen and the rest moves to the front.
+        // holds the first sixteen and the rest moves to the front.
         let mut q = Queue::new();
         q.push(0xff, 0, 1);
         q.push(0x7f, 8, 2);
         q.push(0b1010_0011, 16, 3);
         assert_eq!(q.len, PAIR + 3);
         let s = crate::raster::simd::Portable;
-        let first = q.take(s);
-        let second = q.take(s);
+        let first = q.packet(s, 0);
+        let second = q.packet(s, LANES);
         assert_eq!(first.x.to_array(), [0, 1, 2, 3, 4, 5, 6, 7]);
         assert_eq!(first.row.to_array(), [1; 8]);
         assert_eq!(first.live.bits(), 0xff);
         assert_eq!(second.x.to_array(), [8, 9, 10, 11, 12, 13, 14, 16]);
         assert_eq!(second.row.to_array(), [2, 2, 2, 2, 2, 2, 2, 3]);
+        assert_eq!(second.live.bits(), 0xff);
+        q.drop_pair();
         assert_eq!(q.len, 3);
-        let rest = q.take(s);
+        let rest = q.packet(s, 0);
         assert_eq!(&rest.x.to_array()[..3], [17, 21, 23]);
         assert_eq!(&rest.row.to_array()[..3], [3, 3, 3]);
         assert_eq!(rest.live.bits(), 0b111);
-        assert_eq!(q.len, 0);
+        // Lanes past the queue are not live, in either packet.
+        assert_eq!(q.packet(s, LANES).live.bits(), 0);
+        q.push(0xff, 24, 4);
+        q.push(0x01, 0, 5);
+        assert_eq!(q.packet(s, LANES).live.bits(), 0b1111);
+        assert_eq!(&q.packet(s, LANES).x.to_array()[..4], [29, 30, 31, 0]);
     }
 }

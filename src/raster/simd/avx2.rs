@@ -60,12 +60,25 @@ fn run_unchecked<K: Kernel>(kernel: K) -> K::Output {
     kernel.run(Avx2 { _private: () })
 }
 
+/// [`run_unchecked`] kept out of line, for [`Simd::apart`].
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
+#[inline(never)]
+fn run_apart<K: Kernel>(kernel: K) -> K::Output {
+    kernel.run(Avx2 { _private: () })
+}
+
 // SAFETY (every `unsafe` block below unless it says more): the intrinsic
 // needs AVX/AVX2, which the CPU has because a token or lane value exists.
 
 impl Simd for Avx2 {
     type F = F32x8;
     type I = I32x8;
+
+    #[inline(always)]
+    fn apart<K: Kernel>(self, kernel: K) -> K::Output {
+        // SAFETY: the token exists, so the CPU has the features.
+        unsafe { run_apart(kernel) }
+    }
 
     #[inline(always)]
     fn splat(self, v: f32) -> F32x8 {

@@ -51,6 +51,10 @@ pub trait Simd: Copy + Send + Sync {
     /// `table[idx]` per lane as a little-endian u32; an index outside the
     /// table reads entry 0 (a table must not be empty).
     fn gather(self, table: &[[u8; 4]], idx: Self::I) -> Self::I;
+    /// Runs `kernel` at this level in a function of its own rather than
+    /// inlined into the caller: a loop that shares one huge function with
+    /// the rest of the frame gets what registers are left, and spills.
+    fn apart<K: Kernel>(self, kernel: K) -> K::Output;
 }
 
 /// Eight f32 lanes.

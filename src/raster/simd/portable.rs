@@ -2,7 +2,7 @@
 //! turns into the build's baseline vector instructions. The reference the
 //! other levels match bit for bit.
 
-use super::{FloatLanes, IntLanes, Simd, LANES, ROUND_MAGIC, ROUND_MAGIC_BITS};
+use super::{FloatLanes, IntLanes, Kernel, Simd, LANES, ROUND_MAGIC, ROUND_MAGIC_BITS};
 use std::ops::{Add, BitAnd, BitOr, Mul, Not, Sub};
 
 /// The portable level's token; it runs on every CPU.
@@ -38,9 +38,20 @@ macro_rules! each {
     }};
 }
 
+/// [`Simd::apart`] at the portable level.
+#[inline(never)]
+fn run_apart<K: Kernel>(kernel: K) -> K::Output {
+    kernel.run(Portable)
+}
+
 impl Simd for Portable {
     type F = F32x8;
     type I = I32x8;
+
+    #[inline(always)]
+    fn apart<K: Kernel>(self, kernel: K) -> K::Output {
+        run_apart(kernel)
+    }
 
     #[inline(always)]
     fn splat(self, v: f32) -> F32x8 {
