@@ -186,6 +186,44 @@ fn opaque_depth_order_does_not_depend_on_submission_order() {
 }
 
 #[test]
+fn a_small_triangle_sees_the_one_drawn_just_before_it() {
+    // A triangle of a few samples is held back after its walk, to be shaded
+    // in step with the next one: a next triangle over the same samples must
+    // still depth-test against it and blend over it.
+    let small = |z: f32| Mesh {
+        positions: vec![
+            Vec3::new(1.0, 1.0, z),
+            Vec3::new(4.0, 1.0, z),
+            Vec3::new(1.0, 4.0, z),
+        ],
+        normals: vec![Vec3::Z; 3],
+        uvs: vec![Vec2::ZERO; 3],
+        triangles: vec![[0, 1, 2]],
+    };
+    let (near, far) = (small(-1.0), small(-5.0));
+    let cam = pixel_ortho(8.0, 8.0);
+    // World (1.5, 1.5), (2.5, 1.5) and (1.5, 2.5): inside, away from edges.
+    let inside = [(1, 6), (2, 6), (1, 5)];
+    let o = opts(8, 8, 1, CLEAR);
+    let red = near.batch([1.0, 0.0, 0.0, 1.0], AlphaMode::Opaque);
+    let green = far.batch([0.0, 1.0, 0.0, 1.0], AlphaMode::Opaque);
+    for order in [[red, green], [green, red]] {
+        let img = render(&order, &cam, &no_light(), &o);
+        for (x, y) in inside {
+            assert_eq!(px(&img, x, y), [255, 0, 0, 255], "{x},{y}");
+        }
+        assert_eq!(px(&img, 6, 1), [0, 0, 0, 0]);
+    }
+    let red = far.batch([1.0, 0.0, 0.0, 0.5], AlphaMode::Blend);
+    let blue = near.batch([0.0, 0.0, 1.0, 0.5], AlphaMode::Blend);
+    let img = render(&[blue, red], &cam, &no_light(), &opts(8, 8, 1, [255; 4]));
+    for (x, y) in inside {
+        // Blue over (red over white).
+        assert_eq!(px(&img, x, y), [128, 64, 191, 255], "{x},{y}");
+    }
+}
+
+#[test]
 fn perspective_correct_texturing_on_a_receding_plane() {
     // A floor at y = -1 from z = -1.5 to -30, v growing with distance; the
     // texture is a 1×16 grey ramp so the bilinear value tells v exactly.
