@@ -194,12 +194,12 @@ fn draw_lanes<S: Simd, const LM: bool>(
         }
     }
     // The rest, one packet at a time (shading the last two as a pair was
-    // slower: most triangles end with a single part-filled packet).
-    if queue.len > 0 {
-        frag.shade::<S, LM>(s, &queue.packet(s, 0), buf);
-    }
-    if queue.len > LANES {
-        frag.shade::<S, LM>(s, &queue.packet(s, LANES), buf);
+    // slower: most triangles end with a single part-filled packet). A loop,
+    // so the shading code is inlined once for both.
+    let mut at = 0;
+    while at < queue.len {
+        frag.shade::<S, LM>(s, &queue.packet(s, at), buf);
+        at += LANES;
     }
 }
 
@@ -334,9 +334,17 @@ impl Fragments<'_> {
     /// other, so the two run side by side — both fetch their texels before
     /// either filters — and one's latency hides behind the other's work.
     /// The writes are a loop over the live lanes, whose exit the branch
-    /// predictor misses, and come after both.
+    /// predictor misses, and come after both. At a level without
+    /// [`Simd::IN_STEP`] the two are coloured one after the other.
     #[inline(always)]
     fn shade_pair<S: Simd, const LM: bool>(&self, s: S, p: [&Packet<S>; 2], buf: &mut TileBuffer) {
+        if !S::IN_STEP {
+            let first = self.colour::<S, LM>(s, p[0]);
+            let second = self.colour::<S, LM>(s, p[1]);
+            self.write(s, p[0], &first, buf);
+            self.write(s, p[1], &second, buf);
+            return;
+        }
         let a = self.inputs(s, p[0]);
         let b = self.inputs(s, p[1]);
         let ta = fetch(s, self.mat, &a.inp);

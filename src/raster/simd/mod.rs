@@ -38,6 +38,12 @@ pub const LANES: usize = 8;
 pub trait Simd: Copy + Send + Sync {
     type F: FloatLanes<Self>;
     type I: IntLanes<Self>;
+    /// Whether two packets are shaded in step (their chains interleaved)
+    /// rather than one after the other: worth it where a lane vector is
+    /// one register, so both chains' values fit the register file; the
+    /// portable level's take two SSE registers each, and two chains in
+    /// step spill (+4 % at 256², measured).
+    const IN_STEP: bool;
     fn splat(self, v: f32) -> Self::F;
     fn splat_i(self, v: i32) -> Self::I;
     fn array(self, a: [f32; LANES]) -> Self::F;

@@ -47,6 +47,7 @@ fn run_apart<K: Kernel>(kernel: K) -> K::Output {
 impl Simd for Portable {
     type F = F32x8;
     type I = I32x8;
+    const IN_STEP: bool = false;
 
     #[inline(always)]
     fn apart<K: Kernel>(self, kernel: K) -> K::Output {
