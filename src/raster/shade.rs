@@ -124,6 +124,9 @@ pub struct Inputs<S: Simd> {
 
 /// The texture's texels under the fragments, when the material has one:
 /// the first half of shading, apart so two packets can fetch together.
+// A match, not `Option::map`: a closure is compiled without the
+// instruction set of the function it sits in.
+#[allow(clippy::manual_map)]
 #[inline(always)]
 pub fn fetch<S: Simd>(s: S, mat: &Material, inp: &Inputs<S>) -> Option<Taps<S>> {
     match &mat.tex {
