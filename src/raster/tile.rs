@@ -338,19 +338,18 @@ impl Fragments<'_> {
     /// [`Simd::IN_STEP`] the two are coloured one after the other.
     #[inline(always)]
     fn shade_pair<S: Simd, const LM: bool>(&self, s: S, p: [&Packet<S>; 2], buf: &mut TileBuffer) {
-        if !S::IN_STEP {
-            let first = self.colour::<S, LM>(s, p[0]);
-            let second = self.colour::<S, LM>(s, p[1]);
-            self.write(s, p[0], &first, buf);
-            self.write(s, p[1], &second, buf);
-            return;
-        }
-        let a = self.inputs(s, p[0]);
-        let b = self.inputs(s, p[1]);
-        let ta = fetch(s, self.mat, &a.inp);
-        let tb = fetch(s, self.mat, &b.inp);
-        let first = self.finish::<S, LM>(s, p[0], &a, ta);
-        let second = self.finish::<S, LM>(s, p[1], &b, tb);
+        let (first, second) = if S::IN_STEP {
+            let a = self.inputs(s, p[0]);
+            let b = self.inputs(s, p[1]);
+            let ta = fetch(s, self.mat, &a.inp);
+            let tb = fetch(s, self.mat, &b.inp);
+            (
+                self.finish::<S, LM>(s, p[0], &a, ta),
+                self.finish::<S, LM>(s, p[1], &b, tb),
+            )
+        } else {
+            (self.colour::<S, LM>(s, p[0]), self.colour::<S, LM>(s, p[1]))
+        };
         self.write(s, p[0], &first, buf);
         self.write(s, p[1], &second, buf);
     }
