@@ -33,6 +33,11 @@ pub fn in_bands(width: u32, height: u32) -> bool {
 /// Filtered bytes per band, about.
 pub const BAND: usize = 1 << 20;
 
+/// The zlib level of kiln's default PNG compression (`png: { compression:
+/// default }`): a sink that encodes as kiln does streams its sheets with
+/// `RowStream::for_image(width, height, DEFAULT_LEVEL)`.
+pub const DEFAULT_LEVEL: u32 = 5;
+
 /// `img` as a PNG (8-bit RGBA) deflated at zlib `level` (1..=9), band by band
 /// in parallel.
 pub fn encode_rgba(img: &RgbaImage, level: u32) -> Result<Vec<u8>> {
@@ -102,7 +107,7 @@ impl RowStream {
     /// A stream giving the bytes kiln's PNG encoding gives a `width ×
     /// height` image at zlib `level`: `None` when the image is
     /// under [`PARALLEL_FROM`] bytes, which the png crate encodes whole
-    /// instead (level 6 is kiln's default compression).
+    /// instead ([`DEFAULT_LEVEL`] is kiln's default compression).
     pub fn for_image(width: u32, height: u32, level: u32) -> Option<RowStream> {
         if !in_bands(width, height) {
             return None;

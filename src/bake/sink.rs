@@ -40,7 +40,7 @@ pub trait Sink: Sync {
     /// as it is drawn; `None` (the default, as only the sink knows how it
     /// encodes) when it cannot, and the image is then encoded whole. A
     /// sink keeping the default `encode_png` can return
-    /// `RowStream::for_image(width, height, 6)`.
+    /// `RowStream::for_image(width, height, parallel_png::DEFAULT_LEVEL)`.
     fn png_rows(&self, _width: u32, _height: u32) -> Option<RowStream> {
         None
     }

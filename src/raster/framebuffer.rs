@@ -8,6 +8,15 @@ pub const TILE: usize = 32;
 const _: () = assert!(TILE <= 32, "dirty rows are a u32 bitmask");
 pub const TILE_AREA: usize = TILE * TILE;
 
+/// Sample row `y` of a plane.
+#[inline(always)]
+fn row_of(plane: &mut [f32; TILE_AREA], y: usize) -> &mut [f32; TILE] {
+    let at = (y & (TILE - 1)) * TILE;
+    (&mut plane[at..at + TILE])
+        .try_into()
+        .expect("a row is TILE samples")
+}
+
 pub struct TileBuffer {
     /// Premultiplied r, g, b, a in 0..1. Fixed-size planes, so an index
     /// masked to the tile needs no bounds check.
@@ -50,11 +59,12 @@ impl TileBuffer {
             while rows != 0 {
                 let y = rows.trailing_zeros() as usize;
                 rows &= rows - 1;
-                let span = y * TILE..(y + 1) * TILE;
+                // Whole fixed-size rows: stores in place, not a `memset`
+                // call of a length the compiler cannot see.
                 for (plane, v) in self.color.iter_mut().zip(background) {
-                    plane[span.clone()].fill(v);
+                    *row_of(plane, y) = [v; TILE];
                 }
-                self.depth[span].fill(f32::INFINITY);
+                *row_of(&mut self.depth, y) = [f32::INFINITY; TILE];
             }
         }
         self.dirty = 0;

@@ -444,7 +444,7 @@ impl Frame<'_> {
             let list = self.bins.tile(ty * self.grid.tiles_x + tx);
             if list.is_empty() {
                 for row in band.iter_mut() {
-                    row[px * 4..(px + tw) * 4].copy_from_slice(&self.bg_row[..tw * 4]);
+                    resolve::copy_pixels(&mut row[px * 4..(px + tw) * 4], self.bg_row);
                 }
                 continue;
             }

@@ -40,7 +40,7 @@ pub fn resolve<S: Simd>(s: S, buf: &TileBuffer, ss: usize, t: Target<'_, '_>) {
     for (j, row) in t.rows[..t.h].iter_mut().enumerate() {
         let row = &mut row[t.x * 4..];
         if buf.dirty & (row_bits << (j * ss)) == 0 {
-            row[..4 * t.w].copy_from_slice(&t.background[..4 * t.w]);
+            copy_pixels(&mut row[..4 * t.w], t.background);
             continue;
         }
         let mut i0 = 0;
@@ -76,6 +76,24 @@ pub fn resolve<S: Simd>(s: S, buf: &TileBuffer, ss: usize, t: Target<'_, '_>) {
             }
             i0 += LANES;
         }
+    }
+}
+
+/// Copies `src` over `dst` (as many bytes as `dst` has) in fixed 32-byte
+/// pieces: a background row of a tile is 128 bytes or less, and a copy of a
+/// length known only at run time is a call to `memmove` each, which cost
+/// more than the copy itself (2.5 % of a 1024² bake went to them).
+#[inline(always)]
+pub fn copy_pixels(dst: &mut [u8], src: &[u8]) {
+    const PIECE: usize = 4 * LANES;
+    let src = &src[..dst.len()];
+    let mut to = dst.chunks_exact_mut(PIECE);
+    let mut from = src.chunks_exact(PIECE);
+    for (d, s) in (&mut to).zip(&mut from) {
+        d.copy_from_slice(s);
+    }
+    for (d, s) in to.into_remainder().iter_mut().zip(from.remainder()) {
+        *d = *s;
     }
 }
 

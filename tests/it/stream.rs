@@ -33,7 +33,7 @@ impl Sink for Memory {
     }
     // The default `encode_png`, in strips when the sheet is big enough.
     fn png_rows(&self, w: u32, h: u32) -> Option<kiln::parallel_png::RowStream> {
-        kiln::parallel_png::RowStream::for_image(w, h, 6)
+        kiln::parallel_png::RowStream::for_image(w, h, kiln::parallel_png::DEFAULT_LEVEL)
     }
 }
 
