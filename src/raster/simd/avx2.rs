@@ -14,7 +14,7 @@
 //! the same rounding tricks, no fused multiply-add.
 #![allow(unsafe_code)]
 
-use super::{FloatLanes, IntLanes, Kernel, Portable, Simd, LANES, ROUND_MAGIC, ROUND_MAGIC_BITS};
+use super::{FloatLanes, IntLanes, Kernel, Portable, Simd, LANES};
 use std::arch::x86_64::*;
 use std::ops::{Add, BitAnd, BitOr, Mul, Not, Sub};
 
@@ -154,28 +154,23 @@ impl FloatLanes<Avx2> for F32x8 {
         unsafe { F32x8(_mm256_sqrt_ps(self.0)) }
     }
 
-    /// The portable rounding trick, not `roundps`, so even out-of-range
-    /// lanes and the sign of zero match.
+    /// One `roundps`. Within the documented range it is the exact floor,
+    /// as the portable level's rounding trick is; the two differ only in
+    /// the sign of a zero result (the trick gives +0.0 for -0.0), which no
+    /// caller can see: each subtracts the floor from its argument or turns
+    /// it into an integer. Five dependent operations fewer on the texel
+    /// path, which runs two floors in a row per axis.
     #[inline(always)]
     fn floor(self) -> Self {
-        unsafe {
-            let magic = _mm256_set1_ps(ROUND_MAGIC);
-            let r = _mm256_sub_ps(_mm256_add_ps(self.0, magic), magic);
-            let above = _mm256_cmp_ps::<_CMP_GT_OQ>(r, self.0);
-            let less = _mm256_sub_ps(r, _mm256_set1_ps(1.0));
-            F32x8(_mm256_blendv_ps(r, less, above))
-        }
+        unsafe { F32x8(_mm256_floor_ps(self.0)) }
     }
 
+    /// One `cvtps2dq` in the default rounding mode (to nearest, ties to
+    /// even), which Rust code never changes: the portable trick's result
+    /// for every lane in range.
     #[inline(always)]
     fn round_i32(self) -> I32x8 {
-        unsafe {
-            let v = _mm256_add_ps(self.0, _mm256_set1_ps(ROUND_MAGIC));
-            I32x8(_mm256_sub_epi32(
-                _mm256_castps_si256(v),
-                _mm256_set1_epi32(ROUND_MAGIC_BITS),
-            ))
-        }
+        unsafe { I32x8(_mm256_cvtps_epi32(self.0)) }
     }
 
     #[inline(always)]
