@@ -306,9 +306,7 @@ mod tests {
         // Out-of-range indices read entry 0.
         assert_eq!(i(27)[..3], [0x0403_0201, 0x0403_0201, 0x0403_0201]);
         assert_eq!(i(27)[5], 0x0807_0605);
-        assert_eq!(i(28), [-1, -7, 0, -1, i32::MIN, i32::MIN, i32::MAX, 300]);
-        assert_eq!(i(29), [0, 1, 127, 128, 200, 255, 7, 64]);
-        assert_eq!(&v[30 * 8..], [0b10101, 1, 0, 9f32.to_bits()]);
+        assert_eq!(&v[28 * 8..], [0b10101, 1, 0, 9f32.to_bits()]);
     }
 
     #[test]
