@@ -39,8 +39,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 pub enum PngCompression {
     /// Deflate level 1: quicker, files larger.
     Fast,
-    /// Deflate level 5: within 1 % of level 6's size on kiln's sheets,
-    /// up to 9 % quicker to bake (README, "Benchmarks").
+    /// Deflate level 5: within 1 % of level 6's size on kiln's sheets, and
+    /// the 1024² knot bake 9–10 % quicker (README, "Benchmarks").
     #[default]
     Default,
     /// Deflate level 9: slower, a little smaller.

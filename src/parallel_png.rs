@@ -335,8 +335,8 @@ fn filter_rows(rows: &[u8], prior: Option<&[u8]>, row: usize) -> Vec<u8> {
 
 /// The usual filter heuristic: the sum of the filtered bytes as signed
 /// values. Plain loops, not iterator closures: a closure is compiled apart
-/// from the kernel, without its instruction set (this sum was 3 % of a
-/// 256² knot bake as SSE2 code).
+/// from the kernel, without its instruction set (the closure form showed as
+/// 3 % of a 256² knot bake's profile, as SSE2 code).
 #[inline(always)]
 fn cost(bytes: &[u8]) -> u64 {
     let mut total = 0u64;
@@ -369,8 +369,8 @@ fn apply_filter(kind: u8, cur: &[u8], prev: &[u8], out: &mut [u8]) {
             }
         }
         3 => {
-            // The first pixel has no left neighbour; the rest, without a
-            // test per byte, vectorise.
+            // The first pixel has no left neighbour; the rest go without a
+            // test per byte.
             for i in 0..BPP {
                 out[i] = cur[i].wrapping_sub(prev[i] / 2);
             }
