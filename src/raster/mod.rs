@@ -527,12 +527,17 @@ fn set_up(
                 .collect()
         })
         .collect();
+    // And once per vertex rather than once per corner (a vertex is the
+    // corner of about three triangles): the texture coordinates through
+    // the batch's transform, and the normals, made finite.
+    let attrs: Vec<VertexAttrs> = batches.iter().map(VertexAttrs::new).collect();
 
     // Opaque and masked first in submission order, then blended back to
     // front; the stable sort keeps submission order among equal depths.
     let one = |bi: usize| One {
         batch: &batches[bi],
         pre: &pre[bi],
+        attrs: &attrs[bi],
         material: &materials[bi],
         index: bi as u32,
         vp,
@@ -574,6 +579,7 @@ struct One<'a, 'b> {
     batch: &'a Batch<'b>,
     /// The batch's vertices, transformed.
     pre: &'a [PreVertex],
+    attrs: &'a VertexAttrs,
     material: &'a shade::Material<'b>,
     index: u32,
     vp: &'a setup::Viewport,
@@ -617,20 +623,21 @@ impl One<'_, '_> {
             _ => None,
         };
         let layer = layer_uvs.is_some();
+        let attrs = self.attrs;
         let vert = |k: usize| {
             let i = t[k] as usize;
-            let finite2 = |v: Vec2| if v.is_finite() { v } else { Vec2::ZERO };
-            let finite3 = |v: Vec3| if v.is_finite() { v } else { Vec3::ZERO };
             let lm = layer_uvs.map_or(Vec2::ZERO, |uvs| {
                 finite2(uvs.get(i).copied().unwrap_or(Vec2::ZERO))
             });
             clip::ClipVertex {
                 pos: pv[k].0,
-                uv: finite2(
-                    b.uv_transform
-                        .transform_point2(b.uvs.get(i).copied().unwrap_or(Vec2::ZERO)),
-                ),
-                normal: finite3(b.normals.get(i).copied().unwrap_or(face_normal)),
+                // `pre` has an entry per position and `attrs.uvs` as many,
+                // so `i` is in range.
+                uv: attrs.uvs[i],
+                normal: match attrs.normals.get(i) {
+                    Some(&n) => n,
+                    None => finite3(face_normal),
+                },
                 lm,
             }
         };
@@ -650,6 +657,44 @@ impl One<'_, '_> {
             if let Some(tri) = setup::setup(v, self.vp, self.index, b.two_sided, layer) {
                 tris.push(tri);
             }
+        }
+    }
+}
+
+fn finite2(v: Vec2) -> Vec2 {
+    if v.is_finite() {
+        v
+    } else {
+        Vec2::ZERO
+    }
+}
+
+fn finite3(v: Vec3) -> Vec3 {
+    if v.is_finite() {
+        v
+    } else {
+        Vec3::ZERO
+    }
+}
+
+/// A batch's per-vertex shading attributes, as set-up hands them to the
+/// clipper: texture coordinates (one per position; a position without
+/// one has (0, 0)) through the batch's transform, and the normals given
+/// (a vertex past them takes its triangle's face normal), non-finite
+/// values zeroed.
+struct VertexAttrs {
+    uvs: Vec<Vec2>,
+    normals: Vec<Vec3>,
+}
+
+impl VertexAttrs {
+    fn new(b: &Batch) -> Self {
+        let uv = |i: usize| b.uvs.get(i).copied().unwrap_or(Vec2::ZERO);
+        VertexAttrs {
+            uvs: (0..b.positions.len())
+                .map(|i| finite2(b.uv_transform.transform_point2(uv(i))))
+                .collect(),
+            normals: b.normals.iter().map(|&n| finite3(n)).collect(),
         }
     }
 }
