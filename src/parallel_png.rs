@@ -296,12 +296,12 @@ fn filter_rows(rows: &[u8], prior: Option<&[u8]>, row: usize) -> Vec<u8> {
         // filter beats, and only None ties it, on an all-zero row (ties go
         // to the earlier filter). The search below would choose the same.
         if cur == prev {
-            let kind = if cur.iter().all(|&b| b == 0) { 0 } else { 2 };
-            out.push(kind);
-            out.resize(out.len() + row, 0);
-            if kind == 0 {
-                let at = out.len() - row;
-                out[at..].copy_from_slice(cur);
+            if cost(cur) == 0 {
+                out.push(0);
+                out.extend_from_slice(cur);
+            } else {
+                out.push(2);
+                out.resize(out.len() + row, 0);
             }
             continue;
         }
