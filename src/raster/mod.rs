@@ -438,6 +438,7 @@ impl Frame<'_> {
         buf: &mut framebuffer::TileBuffer,
     ) {
         let th = band.len();
+        let mut queue = tile::Queue::new();
         for tx in 0..self.grid.tiles_x {
             let px = tx * self.tile_px;
             let tw = self.tile_px.min(self.width - px);
@@ -459,6 +460,7 @@ impl Frame<'_> {
                     &self.lighting,
                     &rect,
                     buf,
+                    &mut queue,
                 );
             }
             s.apart(resolve::Resolve {

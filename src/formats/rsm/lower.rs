@@ -12,7 +12,7 @@ use crate::scene::{Interp, Track, *};
 use crate::text::decode_cp949;
 use crate::texture::TextureAlpha;
 use glam::{Mat3, Mat4, Quat, Vec2, Vec3};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 /// Cutoff for colour-keyed textures: bilinear filtering blends keyed texels
@@ -352,7 +352,9 @@ fn lower_mesh(
         (b - a).cross(c - a).normalize_or_zero()
     };
     // Smooth normals: sum of face normals per (vertex, smoothing group).
-    let mut smooth_sum: BTreeMap<(u16, i32), Vec3> = BTreeMap::new();
+    // Hash maps: only looked up, never iterated, so their order cannot
+    // reach the output; a tree cost several milliseconds on a 10k-face node.
+    let mut smooth_sum: HashMap<(u16, i32), Vec3> = HashMap::new();
     if smooth {
         for f in &n.faces {
             let fnrm = face_normal(f);
@@ -366,7 +368,8 @@ fn lower_mesh(
     let mut positions = Vec::new();
     let mut normals = Vec::new();
     let mut uvs = Vec::new();
-    let mut vertex_of: BTreeMap<(u16, u16, [u32; 3]), u32> = BTreeMap::new();
+    let mut vertex_of: HashMap<(u16, u16, [u32; 3]), u32> =
+        HashMap::with_capacity(n.vertices.len());
     let mut prims: BTreeMap<(usize, bool), Vec<[u32; 3]>> = BTreeMap::new();
     for f in &n.faces {
         let fnrm = face_normal(f);
