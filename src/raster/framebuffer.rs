@@ -25,6 +25,10 @@ pub struct TileBuffer {
     /// Bit y set when sample row y was written since the last clear; clean
     /// rows resolve to the background without reading the planes.
     pub dirty: u32,
+    /// Set when a blended sample was written since the last clear: until
+    /// then every sample's alpha is the background's or exactly 1 (opaque
+    /// and masked fragments are written with alpha 1).
+    pub blended: bool,
     /// The background every clean row holds, once a clear has filled the
     /// planes with it: the next clear then resets only the dirty rows.
     clean: Option<[f32; 4]>,
@@ -36,6 +40,7 @@ impl TileBuffer {
             color: Box::new([[0.0; TILE_AREA]; 4]),
             depth: Box::new([f32::INFINITY; TILE_AREA]),
             dirty: 0,
+            blended: false,
             clean: None,
         }
     }
@@ -68,5 +73,13 @@ impl TileBuffer {
             }
         }
         self.dirty = 0;
+        self.blended = false;
+    }
+
+    /// Whether every sample's alpha is exactly 0 or 1, so un-premultiplying
+    /// is the identity (or masked off): nothing blended since a clear to a
+    /// background that is opaque or fully transparent.
+    pub fn binary_alpha(&self) -> bool {
+        !self.blended && self.clean.is_some_and(|c| c[3] == 0.0 || c[3] == 1.0)
     }
 }

@@ -37,6 +37,25 @@ impl Kernel for Resolve<'_, '_, '_> {
 pub fn resolve<S: Simd>(s: S, buf: &TileBuffer, ss: usize, t: Target<'_, '_>) {
     let norm = s.splat(1.0 / (ss * ss) as f32);
     let row_bits = (1u32 << ss) - 1;
+    // One sample a pixel and every alpha 0 or 1: dividing by alpha changes
+    // no visible value, so the conversion skips it (a tenth of a 1024²
+    // frame is resolve, and the divide bounds its throughput).
+    if ss == 1 && buf.binary_alpha() {
+        resolve_rows::<S, false>(s, buf, ss, norm, row_bits, t)
+    } else {
+        resolve_rows::<S, true>(s, buf, ss, norm, row_bits, t)
+    }
+}
+
+#[inline(always)]
+fn resolve_rows<S: Simd, const DIVIDE: bool>(
+    s: S,
+    buf: &TileBuffer,
+    ss: usize,
+    norm: S::F,
+    row_bits: u32,
+    t: Target<'_, '_>,
+) {
     for (j, row) in t.rows[..t.h].iter_mut().enumerate() {
         let row = &mut row[t.x * 4..];
         if buf.dirty & (row_bits << (j * ss)) == 0 {
@@ -66,7 +85,7 @@ pub fn resolve<S: Simd>(s: S, buf: &TileBuffer, ss: usize, t: Target<'_, '_>) {
                     *v = s.array(acc) * norm;
                 }
             }
-            let px = to_straight_u8_lanes(s, sum);
+            let px = to_u8_lanes::<S, DIVIDE>(s, sum);
             let o = i0 * 4;
             if n == LANES {
                 // Fixed length: a plain 32-byte move instead of a memmove call.
@@ -101,17 +120,26 @@ pub fn copy_pixels(dst: &mut [u8], src: &[u8]) {
 /// to nearest; fully transparent pixels become (0, 0, 0, 0).
 #[inline(always)]
 pub fn to_straight_u8_lanes<S: Simd>(s: S, p: [S::F; 4]) -> [u8; 4 * LANES] {
+    to_u8_lanes::<S, true>(s, p)
+}
+
+/// [`to_straight_u8_lanes`], or with `DIVIDE` false the same for pixels
+/// whose alpha is exactly 0 or 1 only: `p · (1 / 1)` is `p` bit for bit,
+/// and pixels of alpha 0 are masked to zero either way.
+#[inline(always)]
+fn to_u8_lanes<S: Simd, const DIVIDE: bool>(s: S, p: [S::F; 4]) -> [u8; 4 * LANES] {
     let zero = s.splat(0.0);
     let one = s.splat(1.0);
     let a = p[3].max(zero).min(one);
     let inv = one.div(a);
+    let straight = |v: S::F| if DIVIDE { v * inv } else { v };
     let a8 = to_u8(s, a);
     let visible = (a8 - s.splat_i(1)).non_negative();
     // Pack each pixel into one little-endian u32 with lane shifts, rather
     // than scattering 32 single bytes.
-    let r = to_u8(s, (p[0] * inv).max(zero).min(one)) & visible;
-    let g = to_u8(s, (p[1] * inv).max(zero).min(one)) & visible;
-    let b = to_u8(s, (p[2] * inv).max(zero).min(one)) & visible;
+    let r = to_u8(s, straight(p[0]).max(zero).min(one)) & visible;
+    let g = to_u8(s, straight(p[1]).max(zero).min(one)) & visible;
+    let b = to_u8(s, straight(p[2]).max(zero).min(one)) & visible;
     let packed = (((a8 & visible).shl::<8>() | b).shl::<8>() | g).shl::<8>() | r;
     let mut out = [0u8; 4 * LANES];
     for (o, v) in out.chunks_exact_mut(4).zip(packed.to_array()) {
@@ -165,6 +193,74 @@ mod tests {
             },
         );
         px
+    }
+
+    #[test]
+    fn binary_alpha_tiles_resolve_as_the_divide_does() {
+        // Samples of alpha 0 or 1 with colours in and out of range,
+        // negative zero, infinities and NaN: both conversions agree on
+        // every byte.
+        let odd = [
+            0.0,
+            -0.0,
+            1.0,
+            0.5,
+            0.999_999,
+            1.5,
+            -0.25,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            1e-7,
+            0.501_960_8,
+        ];
+        let mut buf = TileBuffer::new();
+        buf.clear([0.0; 4]);
+        for i in 0..TILE * TILE {
+            for ch in 0..3 {
+                buf.color[ch][i] = odd[(i * (ch + 3) + i / 7) % odd.len()];
+            }
+            buf.color[3][i] = if (i / 3) % 2 == 0 { 1.0 } else { 0.0 };
+        }
+        buf.dirty = u32::MAX;
+        let run = |divide: bool| {
+            let mut px = vec![0u8; 4 * TILE * TILE];
+            let mut rows: Vec<&mut [u8]> = px.chunks_mut(4 * TILE).collect();
+            let target = Target {
+                rows: &mut rows,
+                x: 0,
+                w: TILE,
+                h: TILE,
+                background: &[0; 4 * TILE],
+            };
+            let s = Portable;
+            let norm = s.splat(1.0);
+            if divide {
+                resolve_rows::<_, true>(s, &buf, 1, norm, 1, target)
+            } else {
+                resolve_rows::<_, false>(s, &buf, 1, norm, 1, target)
+            }
+            px
+        };
+        let (with, without) = (run(true), run(false));
+        assert_eq!(with, without);
+        // The values are not all masked away: opaque pixels keep colours.
+        assert!(with
+            .chunks(4)
+            .any(|p| p[3] == 255 && p[0] > 0 && p[0] < 255));
+    }
+
+    #[test]
+    fn binary_alpha_needs_no_blend_and_a_binary_background() {
+        let mut buf = TileBuffer::new();
+        buf.clear([0.0; 4]);
+        assert!(buf.binary_alpha());
+        buf.blended = true;
+        assert!(!buf.binary_alpha());
+        buf.clear([0.2, 0.2, 0.2, 1.0]);
+        assert!(buf.binary_alpha());
+        buf.clear([0.1, 0.1, 0.1, 0.5]);
+        assert!(!buf.binary_alpha());
     }
 
     #[test]

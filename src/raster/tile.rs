@@ -426,6 +426,7 @@ impl Fragments<'_> {
         }
         let c = &shaded.c;
         let blend = self.mat.mode == Mode::Blend;
+        buf.blended |= blend;
         let inv_a = (s.splat(1.0) - c[3]).to_array();
         let writes_depth = self.mat.writes_depth();
         let c = [
