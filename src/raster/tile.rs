@@ -436,6 +436,20 @@ impl Fragments<'_> {
             c[3].to_array(),
         ];
         let (z, xs, rows) = (shaded.z.to_array(), p.x.to_array(), p.row.to_array());
+        if S::UNROLLED_WRITES && writes_depth && bits == (1 << LANES) - 1 {
+            // Every lane kept (most packets of larger triangles): a fixed
+            // count the loop unrolls, with no exit to mispredict.
+            for i in 0..LANES {
+                let ly = (self.ly0 + rows[i]) as usize & (TILE - 1);
+                let at = ly * TILE + (xs[i] as usize & (TILE - 1));
+                buf.dirty |= 1 << ly;
+                for ch in 0..4 {
+                    buf.color[ch][at] = c[ch][i];
+                }
+                buf.depth[at] = z[i];
+            }
+            return;
+        }
         while bits != 0 {
             let i = bits.trailing_zeros() as usize;
             bits &= bits - 1;

@@ -74,6 +74,7 @@ impl Simd for Avx2 {
     type F = F32x8;
     type I = I32x8;
     const IN_STEP: bool = true;
+    const UNROLLED_WRITES: bool = true;
 
     #[inline(always)]
     fn apart<K: Kernel>(self, kernel: K) -> K::Output {

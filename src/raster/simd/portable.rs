@@ -48,6 +48,7 @@ impl Simd for Portable {
     type F = F32x8;
     type I = I32x8;
     const IN_STEP: bool = false;
+    const UNROLLED_WRITES: bool = false;
 
     #[inline(always)]
     fn apart<K: Kernel>(self, kernel: K) -> K::Output {
