@@ -91,11 +91,21 @@ fn resolve_rows<S: Simd, const DIVIDE: bool>(
                 // Fixed length: a plain 32-byte move instead of a memmove call.
                 row[o..o + 4 * LANES].copy_from_slice(&px);
             } else {
-                row[o..o + 4 * n].copy_from_slice(&px[..4 * n]);
+                copy_part(&mut row[o..o + 4 * n], &px);
             }
             i0 += LANES;
         }
     }
+}
+
+/// The last pixels of a row narrower than a lane vector. Out of line: when
+/// the full-width copy and this one sat in one function, the compiler
+/// merged them into a single `memcpy` call of a run-time length, and every
+/// eight pixels of a 1024² frame paid for the call (3 % of the frame).
+#[cold]
+#[inline(never)]
+fn copy_part(dst: &mut [u8], src: &[u8]) {
+    dst.copy_from_slice(&src[..dst.len()]);
 }
 
 /// Copies `src` over `dst` (as many bytes as `dst` has) in fixed 32-byte
