@@ -35,27 +35,20 @@ impl Kernel for Resolve<'_, '_, '_> {
 
 #[inline(always)]
 pub fn resolve<S: Simd>(s: S, buf: &TileBuffer, ss: usize, t: Target<'_, '_>) {
-    let norm = s.splat(1.0 / (ss * ss) as f32);
-    let row_bits = (1u32 << ss) - 1;
     // One sample a pixel and every alpha 0 or 1: dividing by alpha changes
     // no visible value, so the conversion skips it (a tenth of a 1024²
     // frame is resolve, and the divide bounds its throughput).
     if ss == 1 && buf.binary_alpha() {
-        resolve_rows::<S, false>(s, buf, ss, norm, row_bits, t)
+        resolve_rows::<S, false>(s, buf, ss, t)
     } else {
-        resolve_rows::<S, true>(s, buf, ss, norm, row_bits, t)
+        resolve_rows::<S, true>(s, buf, ss, t)
     }
 }
 
 #[inline(always)]
-fn resolve_rows<S: Simd, const DIVIDE: bool>(
-    s: S,
-    buf: &TileBuffer,
-    ss: usize,
-    norm: S::F,
-    row_bits: u32,
-    t: Target<'_, '_>,
-) {
+fn resolve_rows<S: Simd, const DIVIDE: bool>(s: S, buf: &TileBuffer, ss: usize, t: Target<'_, '_>) {
+    let norm = s.splat(1.0 / (ss * ss) as f32);
+    let row_bits = (1u32 << ss) - 1;
     for (j, row) in t.rows[..t.h].iter_mut().enumerate() {
         let row = &mut row[t.x * 4..];
         if buf.dirty & (row_bits << (j * ss)) == 0 {
@@ -243,12 +236,10 @@ mod tests {
                 h: TILE,
                 background: &[0; 4 * TILE],
             };
-            let s = Portable;
-            let norm = s.splat(1.0);
             if divide {
-                resolve_rows::<_, true>(s, &buf, 1, norm, 1, target)
+                resolve_rows::<_, true>(Portable, &buf, 1, target)
             } else {
-                resolve_rows::<_, false>(s, &buf, 1, norm, 1, target)
+                resolve_rows::<_, false>(Portable, &buf, 1, target)
             }
             px
         };

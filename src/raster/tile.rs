@@ -440,9 +440,7 @@ impl Fragments<'_> {
             // Every lane kept (most packets of larger triangles): a fixed
             // count the loop unrolls, with no exit to mispredict.
             for i in 0..LANES {
-                let ly = (self.ly0 + rows[i]) as usize & (TILE - 1);
-                let at = ly * TILE + (xs[i] as usize & (TILE - 1));
-                buf.dirty |= 1 << ly;
+                let at = self.sample(buf, rows[i], xs[i]);
                 for ch in 0..4 {
                     buf.color[ch][at] = c[ch][i];
                 }
@@ -453,9 +451,7 @@ impl Fragments<'_> {
         while bits != 0 {
             let i = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let ly = (self.ly0 + rows[i]) as usize & (TILE - 1);
-            let at = ly * TILE + (xs[i] as usize & (TILE - 1));
-            buf.dirty |= 1 << ly;
+            let at = self.sample(buf, rows[i], xs[i]);
             for ch in 0..4 {
                 let dst = &mut buf.color[ch][at];
                 *dst = if blend {
@@ -468,6 +464,15 @@ impl Fragments<'_> {
                 buf.depth[at] = z[i];
             }
         }
+    }
+
+    /// The tile index of the sample at box row `row`, tile column `x`, its
+    /// row marked dirty: what both ways of writing a lane start with.
+    #[inline(always)]
+    fn sample(&self, buf: &mut TileBuffer, row: i32, x: i32) -> usize {
+        let ly = (self.ly0 + row) as usize & (TILE - 1);
+        buf.dirty |= 1 << ly;
+        ly * TILE + (x as usize & (TILE - 1))
     }
 }
 
