@@ -19,7 +19,7 @@ pub const MAX_COLORS: usize = 255;
 
 /// A palette with index 0 transparent and `colors[i]` at index `i + 1`,
 /// plus the mapping from every opaque colour seen to its index.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Palette {
     /// The opaque colours, index 1 on.
     pub colors: Vec<[u8; 3]>,
@@ -27,8 +27,22 @@ pub struct Palette {
     pub alpha_cutoff: u8,
     /// `(0xRRGGBB, index)`, sorted by colour, for binary search.
     lookup: Vec<(u32, u8)>,
-    /// The nearest entry to a colour not seen while building.
-    near: Nearest,
+    /// The nearest entry to a colour not seen while building, made on
+    /// first use: mapping the frames a palette was built from without
+    /// dithering never asks, and making it costs as much as mapping a
+    /// dozen 128² frames.
+    near: std::sync::OnceLock<Nearest>,
+}
+
+/// Equal palettes have the same colours, cutoff and mapping; whether the
+/// search for unseen colours (made from the colours) exists yet does not
+/// matter.
+impl PartialEq for Palette {
+    fn eq(&self, other: &Palette) -> bool {
+        self.colors == other.colors
+            && self.alpha_cutoff == other.alpha_cutoff
+            && self.lookup == other.lookup
+    }
 }
 
 impl Palette {
@@ -63,7 +77,7 @@ impl Palette {
         };
         lookup.sort_unstable_by_key(|e| e.0);
         Palette {
-            near: Nearest::new(&colors),
+            near: std::sync::OnceLock::new(),
             colors,
             alpha_cutoff,
             lookup,
@@ -93,7 +107,8 @@ impl Palette {
     /// Index (1-based) of the entry nearest `c` (each channel 0..=255);
     /// ties go to the lower index.
     fn nearest(&self, c: [i32; 3]) -> u8 {
-        (self.near.index(c.map(|v| v.clamp(0, 255) as u8)) + 1) as u8
+        let near = self.near.get_or_init(|| Nearest::new(&self.colors));
+        (near.index(c.map(|v| v.clamp(0, 255) as u8)) + 1) as u8
     }
 
     /// `image` as palette indices, row by row; with `dither`, each opaque
@@ -427,5 +442,46 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A 16×16 frame of 300 distinct opaque colours (more than a palette
+    /// holds, so the median cut merges some) and a transparent corner.
+    fn many_colours() -> image::RgbaImage {
+        image::RgbaImage::from_fn(20, 16, |x, y| {
+            let i = y * 20 + x;
+            let a = if i == 0 { 0 } else { 255 };
+            image::Rgba([(i * 7) as u8, (i * 13 % 256) as u8, (i / 2) as u8, a])
+        })
+    }
+
+    #[test]
+    fn mapping_the_frames_it_was_built_from_needs_no_nearest_search() {
+        let img = many_colours();
+        let p = super::Palette::build(&[&img], 128);
+        assert_eq!(p.colors.len(), super::MAX_COLORS);
+        let plain = p.map(&img, false);
+        assert!(
+            p.near.get().is_none(),
+            "the search was made for seen colours"
+        );
+        assert_eq!(plain[0], super::TRANSPARENT);
+        assert!(
+            plain[1..].iter().all(|&i| i >= 1),
+            "opaque pixels got a colour"
+        );
+        // An unseen colour and dithering make it, and leave the palette
+        // equal to one that never made it.
+        let twin = super::Palette::build(&[&img], 128);
+        let unseen = p.index_of([1, 2, 3, 255]);
+        assert!(p.near.get().is_some());
+        let c = p.color(unseen).unwrap();
+        let d = |q: [u8; 3]| {
+            (0..3)
+                .map(|k| (q[k] as i32 - [1, 2, 3][k]).pow(2))
+                .sum::<i32>()
+        };
+        assert_eq!(d(c), p.colors.iter().map(|&q| d(q)).min().unwrap());
+        assert_eq!(p, twin);
+        assert_eq!(p.map(&img, true).len(), plain.len());
     }
 }
