@@ -5,6 +5,7 @@ use super::map_run::{plan_map, run_map, MapPlan};
 use super::prune::stale_files;
 use super::recipe::{Job, MapJob, Recipe};
 use super::run::{framing_points, plan_job, run_framed, JobPlan, JobReport};
+use super::schedule::{run_in_order, Attempt, Budget, Pool};
 use super::sink::{DryRunSink, FileSink, OutputRecord, Sink, VerifySink};
 use super::state::{self, Cache, Recorder};
 use crate::error::{Error, Result};
@@ -40,7 +41,9 @@ pub struct BakeOptions {
     pub prune: bool,
     /// Bytes a job's images may take in memory at once (its rendered
     /// frames, the sheet made from them and a pass's); a job needing more
-    /// fails before it renders. `None` is [`DEFAULT_MEMORY_LIMIT`].
+    /// fails before it renders. Jobs run side by side only while their
+    /// images fit in it together; one that does not fit beside the others
+    /// waits for them. `None` is [`DEFAULT_MEMORY_LIMIT`].
     pub memory_limit: Option<u64>,
 }
 
@@ -329,7 +332,10 @@ pub fn bake_files(
 }
 
 /// Bakes every job and map of `recipes` (or those `options.only` names, of
-/// `options.shard`), one after another, each job's images in parallel. A job
+/// `options.shard`): as many at once as there are threads, each job's
+/// images in parallel on the same threads, while their images fit in the
+/// memory limit together ([`BakeOptions::memory_limit`]); the report and
+/// [`Progress::job_finished`] come in recipe order. A job
 /// whose inputs and files are unchanged since the last bake is skipped
 /// (unless `options.force`). A failed job is reported in its
 /// [`JobOutcome`] and the others still run; only an unusable option (an
@@ -369,60 +375,76 @@ pub(crate) fn bake_into(
         None => (jobs, maps),
     };
     let cache = options.cache.as_ref().map(Cache::new);
-    let run = || {
-        let mut report = BakeReport {
-            jobs: Vec::new(),
-            recipes: recipes.iter().map(|r| r.path().to_path_buf()).collect(),
-        };
-        // Framing groups' cameras, fitted when a group's first job runs,
-        // over every job of the group (also those --only or the shard
-        // leave out, so sizes stay relative whatever is baked).
-        let mut groups: BTreeMap<String, std::result::Result<Vec<Camera>, String>> =
-            BTreeMap::new();
-        for job in &jobs {
-            let cameras = job.framing_group.as_ref().map(|g| {
-                groups
-                    .entry(g.name.clone())
-                    .or_insert_with(|| group_cameras(&g.name, &every_job, &options.sources))
-                    .clone()
-            });
-            let outcome = one(
-                options,
-                cache.as_ref(),
-                progress,
-                sinks,
-                Work::Job(job),
-                cameras,
-                &every_job,
-            );
-            progress.job_finished(&outcome);
-            report.jobs.push(outcome);
-        }
-        for map in &maps {
-            let outcome = one(
-                options,
-                cache.as_ref(),
-                progress,
-                sinks,
-                Work::Map(map),
-                None,
-                &every_job,
-            );
-            progress.job_finished(&outcome);
-            report.jobs.push(outcome);
-        }
-        report
-    };
-    match options.threads {
-        None => Ok(run()),
-        Some(n) => {
-            let pool = rayon::ThreadPoolBuilder::new()
+    let pool = match options.threads {
+        None => None,
+        Some(n) => Some(
+            rayon::ThreadPoolBuilder::new()
                 .num_threads(n)
                 .build()
-                .map_err(|e| Error::Other(format!("cannot start {n} worker threads: {e}")))?;
-            Ok(pool.install(run))
-        }
-    }
+                .map_err(|e| Error::Other(format!("cannot start {n} worker threads: {e}")))?,
+        ),
+    };
+    let work: Vec<Work> = jobs
+        .iter()
+        .map(|j| Work::Job(j))
+        .chain(maps.iter().map(|m| Work::Map(m)))
+        .collect();
+    // Framing groups' cameras, fitted over every job of the group (also
+    // those --only or the shard leave out, so sizes stay relative whatever
+    // is baked) before any job runs: jobs run side by side, and a group's
+    // fitting loads every member.
+    let fit_groups = || -> BTreeMap<String, std::result::Result<Vec<Camera>, String>> {
+        let mut names: Vec<&str> = jobs
+            .iter()
+            .filter_map(|j| j.framing_group.as_ref().map(|g| g.name.as_str()))
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        use rayon::prelude::*;
+        names
+            .par_iter()
+            .map(|&g| {
+                let cameras = group_cameras(g, &every_job, &options.sources);
+                (g.to_string(), cameras)
+            })
+            .collect()
+    };
+    let groups = match &pool {
+        Some(p) => p.install(fit_groups),
+        None => fit_groups(),
+    };
+    let budget = Budget::new(options.memory_limit.unwrap_or(DEFAULT_MEMORY_LIMIT));
+    let task = |i: usize| {
+        let cameras = match work[i] {
+            Work::Job(j) => j
+                .framing_group
+                .as_ref()
+                .and_then(|g| groups.get(&g.name).cloned()),
+            Work::Map(_) => None,
+        };
+        let env = Env {
+            options,
+            cache: cache.as_ref(),
+            progress,
+            sinks,
+            every_job: &every_job,
+            budget: &budget,
+        };
+        one(&env, work[i], cameras)
+    };
+    let mut report = BakeReport {
+        jobs: Vec::with_capacity(work.len()),
+        recipes: recipes.iter().map(|r| r.path().to_path_buf()).collect(),
+    };
+    let place = match &pool {
+        Some(p) => Pool::Own(p),
+        None => Pool::Global,
+    };
+    run_in_order(place, work.len(), &task, &mut |outcome: JobOutcome| {
+        progress.job_finished(&outcome);
+        report.jobs.push(outcome);
+    });
+    Ok(report)
 }
 
 /// A job or a map, as the bake loop handles both.
@@ -463,21 +485,37 @@ impl Work<'_> {
     }
 }
 
-/// Plans, then skips, restores or bakes one job or map.
+/// What every job of a bake shares.
+struct Env<'a> {
+    options: &'a BakeOptions,
+    cache: Option<&'a Cache>,
+    progress: &'a dyn Progress,
+    sinks: &'a (dyn Fn() -> Box<dyn Sink> + Sync),
+    every_job: &'a [Job],
+    budget: &'a Budget,
+}
+
+/// Plans, then skips, restores or bakes one job or map; defers it when its
+/// images do not fit in the memory the jobs rendering beside it left.
 fn one(
-    options: &BakeOptions,
-    cache: Option<&Cache>,
-    progress: &dyn Progress,
-    sinks: &(dyn Fn() -> Box<dyn Sink> + Sync),
+    env: &Env,
     work: Work,
     group: Option<std::result::Result<Vec<Camera>, String>>,
-    every_job: &[Job],
-) -> JobOutcome {
+) -> Attempt<JobOutcome> {
+    let Env {
+        options,
+        cache,
+        progress,
+        sinks,
+        every_job,
+        budget,
+    } = *env;
     let started = std::time::Instant::now();
     let sink = sinks();
     let mut status = JobStatus::Baked;
     let mut key = None;
     let tick = || progress.image_done();
+    let mut deferred = false;
     let result = (|| -> Result<JobReport> {
         let cameras = group.transpose().map_err(Error::Other)?;
         let planned = match work {
@@ -537,9 +575,18 @@ fn one(
                 return prune(options, work, report, every_job, sink.as_ref());
             }
         }
-        if let (Planned::Job(plan), Work::Job(j)) = (&planned, work) {
-            plan.check_memory(j, options.memory_limit.unwrap_or(DEFAULT_MEMORY_LIMIT))?;
-        }
+        let need = match (&planned, work) {
+            (Planned::Job(plan), Work::Job(j)) => {
+                plan.check_memory(j, options.memory_limit.unwrap_or(DEFAULT_MEMORY_LIMIT))?;
+                plan.image_bytes(j)
+            }
+            (Planned::Map(plan), _) => plan.image_bytes(),
+            _ => 0,
+        };
+        let Some(_held) = budget.try_take(need) else {
+            deferred = true;
+            return Ok(planned.report_without_rendering(work, dir, &[]));
+        };
         let keep = (mode == OutputMode::Write).then_some(cache).flatten();
         let recorder = Recorder::new(sink.as_ref(), dir, keep);
         progress.job_started(work.name(), planned.images());
@@ -559,10 +606,13 @@ fn one(
         }
         prune(options, work, report, every_job, sink.as_ref())
     })();
+    if deferred {
+        return Attempt::Deferred;
+    }
     if result.is_err() {
         status = JobStatus::Failed;
     }
-    JobOutcome {
+    Attempt::Done(JobOutcome {
         name: work.name().to_string(),
         kind: match work {
             Work::Job(_) => JobKind::Job,
@@ -574,7 +624,7 @@ fn one(
         status,
         key,
         seconds: started.elapsed().as_secs_f64(),
-    }
+    })
 }
 
 /// With `--prune` or the job's `output.prune`, hands the files an earlier

@@ -25,6 +25,18 @@ impl MapPlan {
     pub fn images(&self) -> usize {
         self.views.iter().map(|(_, t)| t.len()).sum()
     }
+
+    /// Bytes its images take at once: one view's frames are held until its
+    /// file is written (a GIF's all of them), one view after another.
+    pub fn image_bytes(&self) -> u64 {
+        self.views
+            .iter()
+            .map(|(cam, t)| {
+                (t.len() as u64).saturating_mul(cam.width as u64 * cam.height as u64 * 4)
+            })
+            .max()
+            .unwrap_or(0)
+    }
 }
 
 /// Loads the map and frames every view; a region off the ground or an

@@ -34,6 +34,7 @@ pub mod prune;
 pub mod recipe;
 pub mod ro_sprite;
 pub mod run;
+mod schedule;
 pub mod shard;
 pub mod sheet;
 pub mod sink;

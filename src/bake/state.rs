@@ -122,8 +122,14 @@ pub fn load(dir: &Path, id: &str) -> Option<JobState> {
     load_file(dir).jobs.get(id).cloned()
 }
 
+/// Held while a state file is read, changed and written back: jobs of one
+/// bake that share a folder run side by side, and two of them saving at
+/// once would each keep only its own entry.
+static SAVING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Records `state` for `id` in `dir` (atomically, keeping the other jobs').
 pub fn save(dir: &Path, id: &str, state: JobState) -> Result<()> {
+    let _one_at_a_time = SAVING.lock().unwrap_or_else(|e| e.into_inner());
     let mut file = load_file(dir);
     file.version = STATE_VERSION;
     file.jobs.insert(id.to_string(), state);

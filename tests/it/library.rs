@@ -402,3 +402,130 @@ fn inspect_reports_a_model_through_the_library() {
     assert!(r.warnings.is_empty(), "{:?}", r.warnings);
     assert!(r.to_text().contains("textures: 2"));
 }
+
+/// A recipe of `n` small jobs of the sample beacon, all writing into one
+/// folder `out` beside it.
+fn many_jobs(dir: &Path, n: usize) -> PathBuf {
+    let model = recipes_dir().join("samples/data/model/kiln/beacon.rsm");
+    let mut text = String::from("jobs:\n");
+    for i in 0..n {
+        text.push_str(&format!(
+            "  - name: beacon{i}\n    model: '{}'\n    size: 24x24\n    directions: {}\n    \
+             clip: {{frames: 2}}\n    output: {{dir: out, sheet: '{{name}}.png', gif: false}}\n",
+            model.display(),
+            1 + i % 3
+        ));
+    }
+    let recipe = dir.join("many.yaml");
+    std::fs::write(&recipe, text).unwrap();
+    recipe
+}
+
+#[test]
+fn jobs_sharing_a_folder_run_side_by_side_and_each_keeps_its_state() {
+    let dir = tempdir("lib-side-by-side");
+    let (one, four) = (dir.join("one"), dir.join("four"));
+    let bake = |at: &Path, threads: usize| {
+        std::fs::create_dir_all(at).unwrap();
+        let recipe = many_jobs(at, 9);
+        let options = BakeOptions {
+            threads: Some(threads),
+            ..BakeOptions::default()
+        };
+        kiln::bake_files(&[&recipe], &options, &NoProgress).unwrap()
+    };
+    let alone = bake(&one, 1);
+    let together = bake(&four, 4);
+    let names =
+        |r: &kiln::BakeReport| -> Vec<String> { r.jobs.iter().map(|j| j.name.clone()).collect() };
+    let expected: Vec<String> = (0..9).map(|i| format!("beacon{i}")).collect();
+    assert_eq!(names(&alone), expected);
+    assert_eq!(names(&together), expected, "the report is in recipe order");
+    assert_eq!((together.succeeded(), together.failed()), (9, 0));
+    // The same files with the same bytes, and no temporary file left.
+    let a = files_below(&one.join("out"));
+    let b = files_below(&four.join("out"));
+    assert_eq!(a.len(), 18);
+    assert!(a == b, "files differ between one thread and four");
+    // Every job's state survived its neighbours' saves: a second bake on
+    // four threads skips all nine.
+    let again = bake(&four, 4);
+    assert!(
+        again
+            .jobs
+            .iter()
+            .all(|j| j.status == kiln::JobStatus::Skipped),
+        "{:?}",
+        again
+            .jobs
+            .iter()
+            .map(|j| (&j.name, j.status))
+            .collect::<Vec<_>>()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn jobs_that_fit_the_memory_limit_only_one_at_a_time_still_all_run() {
+    let dir = tempdir("lib-budget");
+    let recipe = many_jobs(&dir, 1);
+    // The least limit the job fits: found by halving, since the estimate
+    // is the library's to make.
+    let fits = |limit: u64| {
+        let options = BakeOptions {
+            threads: Some(4),
+            memory_limit: Some(limit),
+            mode: OutputMode::DryRun,
+            ..BakeOptions::default()
+        };
+        let r = kiln::bake_files(&[&recipe], &options, &NoProgress).unwrap();
+        r.failed() == 0
+    };
+    let (mut lo, mut hi) = (0u64, 1 << 30);
+    assert!(!fits(lo) && fits(hi));
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if fits(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    // Eight jobs of one direction each (the same need) on four threads
+    // with room for one: each waits for the one before, none fails.
+    let model = recipes_dir().join("samples/data/model/kiln/beacon.rsm");
+    let mut text = String::from("jobs:\n");
+    for i in 0..8 {
+        text.push_str(&format!(
+            "  - name: b{i}\n    model: '{}'\n    size: 24x24\n    directions: 1\n    \
+             clip: {{frames: 2}}\n    output: {{dir: out{i}, sheet: '{{name}}.png', gif: false}}\n",
+            model.display()
+        ));
+    }
+    let eight = dir.join("eight.yaml");
+    std::fs::write(&eight, text).unwrap();
+    let options = BakeOptions {
+        threads: Some(4),
+        memory_limit: Some(hi),
+        ..BakeOptions::default()
+    };
+    // Starts and drawn images as they happen: one job at a time draws
+    // both its images before the next starts.
+    struct Events(std::sync::Mutex<String>);
+    impl kiln::Progress for Events {
+        fn job_started(&self, _: &str, _: usize) {
+            self.0.lock().unwrap().push('S');
+        }
+        fn image_done(&self) {
+            self.0.lock().unwrap().push('i');
+        }
+    }
+    let events = Events(Default::default());
+    let r = kiln::bake_files(&[&eight], &options, &events).unwrap();
+    assert_eq!((r.succeeded(), r.failed()), (8, 0));
+    assert_eq!(*events.0.lock().unwrap(), "Sii".repeat(8));
+    for i in 0..8 {
+        assert!(dir.join(format!("out{i}/b{i}.png")).is_file());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
