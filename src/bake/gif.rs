@@ -11,6 +11,7 @@
 //! ties broken by position), so the same frames give the same bytes.
 
 use image::RgbaImage;
+use rayon::prelude::*;
 use std::borrow::Cow;
 
 pub use crate::palette::{Palette, TRANSPARENT};
@@ -78,6 +79,27 @@ pub fn encode_timed(
         _ => return Err(format!("{w}x{h} is larger than a GIF can hold (65535)")),
     };
     let palette = build_palette(frames);
+    // Each frame is mapped and LZW-compressed on its own, in parallel (the
+    // same compressor `write_frame` runs, so the same bytes): a GIF's
+    // frames are independent once the palette is chosen, and the last
+    // GIFs of a bake no longer leave threads idle while one encodes.
+    let encoded: Vec<gif::Frame<'static>> = frames
+        .par_iter()
+        .zip(delays)
+        .map(|(f, &delay)| {
+            let mut frame = gif::Frame {
+                delay,
+                dispose: gif::DisposalMethod::Background,
+                transparent: Some(TRANSPARENT),
+                width: gw,
+                height: gh,
+                buffer: Cow::Owned(indices(&palette, f)),
+                ..gif::Frame::default()
+            };
+            frame.make_lzw_pre_encoded();
+            frame
+        })
+        .collect();
     let fail = |e: gif::EncodingError| format!("GIF encoding: {e}");
     let mut out = Vec::new();
     {
@@ -85,21 +107,28 @@ pub fn encode_timed(
         if looping {
             enc.set_repeat(gif::Repeat::Infinite).map_err(fail)?;
         }
-        for (f, &delay) in frames.iter().zip(delays) {
-            let indices: Vec<u8> = f.pixels().map(|p| palette.index_of(p.0)).collect();
-            let frame = gif::Frame {
-                delay,
-                dispose: gif::DisposalMethod::Background,
-                transparent: Some(TRANSPARENT),
-                width: gw,
-                height: gh,
-                buffer: Cow::Owned(indices),
-                ..gif::Frame::default()
-            };
-            enc.write_frame(&frame).map_err(fail)?;
+        for frame in &encoded {
+            enc.write_lzw_pre_encoded_frame(frame).map_err(fail)?;
         }
     }
     Ok(out)
+}
+
+/// `img`'s palette indices, row by row. Sprites come in runs of one
+/// colour (the clear background above all), so a pixel equal to the one
+/// before takes its index without a search.
+fn indices(palette: &Palette, img: &RgbaImage) -> Vec<u8> {
+    let mut last: Option<([u8; 4], u8)> = None;
+    img.pixels()
+        .map(|p| match last {
+            Some((px, i)) if px == p.0 => i,
+            _ => {
+                let i = palette.index_of(p.0);
+                last = Some((p.0, i));
+                i
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -114,6 +143,49 @@ mod tests {
         assert_eq!(delay_cs(0.0), 2);
         assert_eq!(delay_cs(1.0 / 60.0), 2);
         assert_eq!(delay_cs(1e9), u16::MAX);
+    }
+
+    #[test]
+    fn frames_compressed_apart_give_the_bytes_of_one_encoder() {
+        // Runs of one colour, a clear background, more colours than a
+        // palette holds, and frames that differ.
+        let frames: Vec<RgbaImage> = (0..5u32)
+            .map(|k| {
+                RgbaImage::from_fn(37, 23, |x, y| {
+                    if (x + k) % 9 == 0 {
+                        image::Rgba([0, 0, 0, 0])
+                    } else if y < 5 {
+                        image::Rgba([200, 10, 10, 255])
+                    } else {
+                        image::Rgba([(x * 7 + k) as u8, (y * 11) as u8, (x * y) as u8, 255])
+                    }
+                })
+            })
+            .collect();
+        let refs: Vec<&RgbaImage> = frames.iter().collect();
+        let delays = [8, 9, 8, 8, 9];
+        let got = encode_timed(&refs, &delays, true).unwrap();
+        // The plain way: one encoder maps and compresses frame by frame.
+        let palette = build_palette(&refs);
+        let mut want = Vec::new();
+        {
+            let mut enc = gif::Encoder::new(&mut want, 37, 23, &table(&palette)).unwrap();
+            enc.set_repeat(gif::Repeat::Infinite).unwrap();
+            for (f, &delay) in refs.iter().zip(&delays) {
+                let px: Vec<u8> = f.pixels().map(|p| palette.index_of(p.0)).collect();
+                let frame = gif::Frame {
+                    delay,
+                    dispose: gif::DisposalMethod::Background,
+                    transparent: Some(TRANSPARENT),
+                    width: 37,
+                    height: 23,
+                    buffer: Cow::Owned(px),
+                    ..gif::Frame::default()
+                };
+                enc.write_frame(&frame).unwrap();
+            }
+        }
+        assert!(got == want, "parallel frames changed the GIF's bytes");
     }
 
     #[test]
