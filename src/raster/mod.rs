@@ -482,6 +482,36 @@ impl Frame<'_> {
 /// only meaningful when the outcode is 0).
 type PreVertex = (Vec4, u32, (i64, i64));
 
+/// [`PreVertex`]es of `positions`, eight at a time: the snap's f64
+/// division and rounding run as lanes ([`setup::Viewport::snap_block`]) for
+/// every vertex of a block, and a vertex outside a plane keeps (0, 0)
+/// whatever its lane computed.
+#[inline(always)]
+fn pre_vertices<S: simd::Simd>(
+    s: S,
+    positions: &[Vec3],
+    view_proj: Mat4,
+    band: &clip::GuardBand,
+    vp: &setup::Viewport,
+) -> Vec<PreVertex> {
+    let mut out = Vec::with_capacity(positions.len());
+    for block in positions.chunks(simd::LANES) {
+        let mut c = [Vec4::ZERO; simd::LANES];
+        let (mut x, mut y, mut w) = ([0f32; 8], [0f32; 8], [1f32; 8]);
+        for (k, p) in block.iter().enumerate() {
+            c[k] = view_proj * p.extend(1.0);
+            (x[k], y[k], w[k]) = (c[k].x, c[k].y, c[k].w);
+        }
+        let (fx, fy) = vp.snap_block(s, x, y, w);
+        for k in 0..block.len() {
+            let code = clip::outcode(c[k], band);
+            let fixed = if code == 0 { (fx[k], fy[k]) } else { (0, 0) };
+            out.push((c[k], code, fixed));
+        }
+    }
+    out
+}
+
 /// Transforming, clipping and setting up one image's triangles: work
 /// [`simd::dispatch`] runs at a level, so the per-triangle f64 plane
 /// arithmetic vectorises as wide as the CPU allows (the same IEEE
@@ -497,14 +527,15 @@ impl simd::Kernel for SetUp<'_, '_> {
     type Output = Vec<setup::Tri>;
 
     #[inline(always)]
-    fn run<S: simd::Simd>(self, _: S) -> Vec<setup::Tri> {
-        set_up(self.batches, self.materials, self.camera, self.vp)
+    fn run<S: simd::Simd>(self, s: S) -> Vec<setup::Tri> {
+        set_up(s, self.batches, self.materials, self.camera, self.vp)
     }
 }
 
 /// Transforms, clips and sets up every triangle in draw order.
 #[inline(always)]
-fn set_up(
+fn set_up<S: simd::Simd>(
+    s: S,
     batches: &[Batch<'_>],
     materials: &[shade::Material],
     camera: &Camera,
@@ -515,20 +546,12 @@ fn set_up(
     // Per vertex, once: clip position, outcode and (when inside every plane)
     // the snapped screen position, so most triangles are culled or set up
     // without touching their attributes.
-    let pre: Vec<Vec<PreVertex>> = batches
-        .iter()
-        .map(|b| {
-            b.positions
-                .iter()
-                .map(|p| {
-                    let c = view_proj * p.extend(1.0);
-                    let code = clip::outcode(c, &band);
-                    let fixed = if code == 0 { vp.snap(c) } else { (0, 0) };
-                    (c, code, fixed)
-                })
-                .collect()
-        })
-        .collect();
+    // A loop, not a closure: a closure does not take on the level's target
+    // features, and the snap's intrinsics would become calls.
+    let mut pre: Vec<Vec<PreVertex>> = Vec::with_capacity(batches.len());
+    for b in batches {
+        pre.push(pre_vertices(s, b.positions, view_proj, &band, vp));
+    }
     // And once per vertex rather than once per corner (a vertex is the
     // corner of about three triangles): the texture coordinates through
     // the batch's transform, and the normals, made finite.

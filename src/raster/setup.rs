@@ -134,6 +134,33 @@ impl Viewport {
             fy + self.height as i64 * HALF,
         )
     }
+
+    /// [`Viewport::snap`] of eight clip positions given as their x, y and
+    /// w, at instruction-set level `s`: the same bits for every lane whose
+    /// position is inside the guard band (the clamp keeps each under 2³¹
+    /// in fixed point); the caller discards the others.
+    #[inline(always)]
+    pub fn snap_block<S: super::simd::Simd>(
+        &self,
+        s: S,
+        x: [f32; 8],
+        y: [f32; 8],
+        w: [f32; 8],
+    ) -> ([i64; 8], [i64; 8]) {
+        let k = super::simd::SnapScale {
+            half_w: self.width as f64 * 0.5,
+            half_h: self.height as f64 * 0.5,
+            sub: SUB as f64,
+            lim: (GUARD_SAMPLES as f64 + 1.0) * SUB as f64,
+        };
+        let (fx, fy) = s.snap(x, y, w, k);
+        let mut out = ([0i64; 8], [0i64; 8]);
+        for i in 0..8 {
+            out.0[i] = fx[i] as i64 + self.width as i64 * HALF;
+            out.1[i] = fy[i] as i64 + self.height as i64 * HALF;
+        }
+        out
+    }
 }
 
 /// Sets up a clipped triangle (all w > 0); `None` when it has no area, is a
@@ -306,6 +333,81 @@ pub fn setup_snapped(
 mod tests {
     use super::*;
     use glam::{Vec2, Vec3, Vec4};
+
+    /// [`Viewport::snap_block`] at one level, over blocks of positions.
+    struct SnapAll<'a> {
+        vp: Viewport,
+        blocks: &'a [([f32; 8], [f32; 8], [f32; 8])],
+    }
+
+    impl crate::raster::simd::Kernel for SnapAll<'_> {
+        type Output = Vec<([i64; 8], [i64; 8])>;
+        fn run<S: crate::raster::simd::Simd>(self, s: S) -> Self::Output {
+            self.blocks
+                .iter()
+                .map(|&(x, y, w)| self.vp.snap_block(s, x, y, w))
+                .collect()
+        }
+    }
+
+    #[test]
+    fn a_block_snaps_every_vertex_as_one_at_a_time_at_every_level() {
+        use crate::raster::simd::{dispatch, Level};
+        // A fixed pseudo-random sequence, so failures reproduce.
+        let mut state = 0x9e37_79b9_u32;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state
+        };
+        let mut unit = move || (next() as f64 / u32::MAX as f64) as f32;
+        for (width, height) in [(256, 256), (1024, 768), (1, 1), (8191, 3)] {
+            let vp = Viewport { width, height };
+            let mut blocks = Vec::new();
+            for round in 0..2000 {
+                let (mut x, mut y, mut w) = ([0f32; 8], [0f32; 8], [0f32; 8]);
+                for k in 0..8 {
+                    // Inside the frame, far into the guard band and past it
+                    // (the clamp), tiny and huge w, either sign.
+                    let spread = [1.0, 30.0, 5e4][(round + k) % 3];
+                    w[k] = [1.0, 1e-3, 7e3, 0.5][k % 4] * (0.5 + unit());
+                    x[k] = (unit() * 2.0 - 1.0) * spread * w[k];
+                    y[k] = (unit() * 2.0 - 1.0) * spread * w[k];
+                }
+                if round == 0 {
+                    // Exactly half a step from a sample position, and −0.
+                    x[0] = 0.5 / width as f32 / SUB as f32;
+                    y[1] = -1.5 / height as f32 / SUB as f32;
+                    x[2] = -0.0;
+                }
+                blocks.push((x, y, w));
+            }
+            for level in Level::ALL.into_iter().filter(|l| l.available()) {
+                let got = dispatch(
+                    level,
+                    SnapAll {
+                        vp,
+                        blocks: &blocks,
+                    },
+                );
+                for ((x, y, w), (fx, fy)) in blocks.iter().zip(&got) {
+                    for k in 0..8 {
+                        let one = vp.snap(Vec4::new(x[k], y[k], 0.5, w[k]));
+                        assert_eq!(
+                            (fx[k], fy[k]),
+                            one,
+                            "{} at {width}x{height}: {} {} {}",
+                            level.name(),
+                            x[k],
+                            y[k],
+                            w[k]
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     fn ndc(x: f32, y: f32) -> ClipVertex {
         ClipVertex {

@@ -67,7 +67,38 @@ pub trait Simd: Copy + Send + Sync {
     /// inlined into the caller: a loop that shares one huge function with
     /// the rest of the frame gets what registers are left, and spills.
     fn apart<K: Kernel>(self, kernel: K) -> K::Output;
+    /// Eight clip positions (`x`, `y`, `w`) to fixed-point screen offsets
+    /// from the target's centre, in f64: `x / w · half_w` (and `−y / w ·
+    /// half_h`) times `sub`, clamped to `±lim`, rounded half away from
+    /// zero. Exact for lanes with a finite quotient and `lim` under 2³¹;
+    /// other lanes give unspecified values (the caller discards them).
+    #[inline(always)]
+    fn snap(self, x: [f32; LANES], y: [f32; LANES], w: [f32; LANES], k: SnapScale) -> SnapLanes {
+        let round = |v: f64| {
+            let v = (v * k.sub).clamp(-k.lim, k.lim);
+            (v + 0.5f64.copysign(v)) as i32
+        };
+        let mut out = ([0i32; LANES], [0i32; LANES]);
+        for i in 0..LANES {
+            let inv_w = 1.0 / w[i] as f64;
+            out.0[i] = round((x[i] as f64 * inv_w) * k.half_w);
+            out.1[i] = round(-(y[i] as f64 * inv_w) * k.half_h);
+        }
+        out
+    }
 }
+
+/// The scales [`Simd::snap`] applies.
+#[derive(Debug, Clone, Copy)]
+pub struct SnapScale {
+    pub half_w: f64,
+    pub half_h: f64,
+    pub sub: f64,
+    pub lim: f64,
+}
+
+/// Snapped x and y of eight positions.
+pub type SnapLanes = ([i32; LANES], [i32; LANES]);
 
 /// Eight f32 lanes.
 pub trait FloatLanes<S: Simd>:
