@@ -1,7 +1,8 @@
 //! Recipes, planning, the parallel bake, sheets and outputs.
 //!
 //! A bake goes: [`Recipe::load`] → [`Recipe::jobs`] (resolved, validated
-//! [`Job`](recipe::Job)s) → per job,
+//! [`Job`](recipe::Job)s) → per job (as many side by side as the bake has
+//! threads, their outcomes reported in recipe order: `schedule.rs`),
 //! [`Clip::frame_times`](crate::scene::clip::Clip::frame_times) with the
 //! model's duration (looping, or once) → pose every frame, clips drawn in
 //! place taken back to their root → frame them (the job alone, or its
