@@ -583,6 +583,9 @@ fn one(
             (Planned::Map(plan), _) => plan.image_bytes(),
             _ => 0,
         };
+        // Held until the job's files are written; without room beside the
+        // jobs rendering now, nothing has been written yet and the whole
+        // attempt is dropped (the report returned here is never used).
         let Some(_held) = budget.try_take(need) else {
             deferred = true;
             return Ok(planned.report_without_rendering(work, dir, &[]));
