@@ -116,7 +116,21 @@ impl Palette {
     /// below left, 5/16 below, 1/16 below right).
     pub fn map(&self, image: &RgbaImage, dither: bool) -> Vec<u8> {
         if !dither {
-            return image.pixels().map(|p| self.index_of(p.0)).collect();
+            // Sprites come in runs of one colour (the clear background
+            // above all): a pixel equal to the one before takes its index
+            // without a search.
+            let mut last: Option<([u8; 4], u8)> = None;
+            return image
+                .pixels()
+                .map(|p| match last {
+                    Some((px, i)) if px == p.0 => i,
+                    _ => {
+                        let i = self.index_of(p.0);
+                        last = Some((p.0, i));
+                        i
+                    }
+                })
+                .collect();
         }
         let (w, h) = (image.width() as usize, image.height() as usize);
         let mut err = vec![[0i32; 3]; w * h];

@@ -93,7 +93,7 @@ pub fn encode_timed(
                 transparent: Some(TRANSPARENT),
                 width: gw,
                 height: gh,
-                buffer: Cow::Owned(indices(&palette, f)),
+                buffer: Cow::Owned(palette.map(f, false)),
                 ..gif::Frame::default()
             };
             frame.make_lzw_pre_encoded();
@@ -112,23 +112,6 @@ pub fn encode_timed(
         }
     }
     Ok(out)
-}
-
-/// `img`'s palette indices, row by row. Sprites come in runs of one
-/// colour (the clear background above all), so a pixel equal to the one
-/// before takes its index without a search.
-fn indices(palette: &Palette, img: &RgbaImage) -> Vec<u8> {
-    let mut last: Option<([u8; 4], u8)> = None;
-    img.pixels()
-        .map(|p| match last {
-            Some((px, i)) if px == p.0 => i,
-            _ => {
-                let i = palette.index_of(p.0);
-                last = Some((p.0, i));
-                i
-            }
-        })
-        .collect()
 }
 
 #[cfg(test)]
