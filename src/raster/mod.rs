@@ -497,7 +497,11 @@ fn pre_vertices<S: simd::Simd>(
     let mut out = Vec::with_capacity(positions.len());
     for block in positions.chunks(simd::LANES) {
         let mut c = [Vec4::ZERO; simd::LANES];
-        let (mut x, mut y, mut w) = ([0f32; 8], [0f32; 8], [1f32; 8]);
+        let (mut x, mut y, mut w) = (
+            [0f32; simd::LANES],
+            [0f32; simd::LANES],
+            [1f32; simd::LANES],
+        );
         for (k, p) in block.iter().enumerate() {
             c[k] = view_proj * p.extend(1.0);
             (x[k], y[k], w[k]) = (c[k].x, c[k].y, c[k].w);

@@ -7,6 +7,7 @@
 //! constant, so the inner loop is one add and a sign test per edge.
 
 use super::clip::{ClipVertex, GUARD_SAMPLES};
+use super::simd::{Simd, SnapScale, LANES};
 
 pub const SUB_BITS: u32 = 8;
 const SUB: i64 = 1 << SUB_BITS;
@@ -115,51 +116,44 @@ pub struct Viewport {
 impl Viewport {
     /// Fixed-point screen position of a clip-space point with w > 0.
     pub fn snap(&self, pos: glam::Vec4) -> (i64, i64) {
-        let inv_w = 1.0 / pos.w as f64;
-        let hw = self.width as f64 * 0.5;
-        let hh = self.height as f64 * 0.5;
-        let sx = (pos.x as f64 * inv_w) * hw;
-        let sy = -(pos.y as f64 * inv_w) * hh;
-        // Relative to the centre, clamped to the guard band the clipper
-        // enforced (rounding can overshoot it by a hair), then shifted.
-        let lim = (GUARD_SAMPLES as f64 + 1.0) * SUB as f64;
-        // Half away from zero without a libm call.
-        let snap = |v: f64| {
-            let v = (v * SUB as f64).clamp(-lim, lim);
-            (v + 0.5f64.copysign(v)) as i64
-        };
-        let (fx, fy) = (snap(sx), snap(sy));
+        let (fx, fy) = self.snap_scale().one(pos.x, pos.y, pos.w);
         (
-            fx + self.width as i64 * HALF,
-            fy + self.height as i64 * HALF,
+            fx as i64 + self.width as i64 * HALF,
+            fy as i64 + self.height as i64 * HALF,
         )
     }
 
     /// [`Viewport::snap`] of eight clip positions given as their x, y and
     /// w, at instruction-set level `s`: the same bits for every lane whose
-    /// position is inside the guard band (the clamp keeps each under 2³¹
-    /// in fixed point); the caller discards the others.
+    /// position is inside the guard band; the caller discards the others.
     #[inline(always)]
-    pub fn snap_block<S: super::simd::Simd>(
+    pub fn snap_block<S: Simd>(
         &self,
         s: S,
-        x: [f32; 8],
-        y: [f32; 8],
-        w: [f32; 8],
-    ) -> ([i64; 8], [i64; 8]) {
-        let k = super::simd::SnapScale {
-            half_w: self.width as f64 * 0.5,
-            half_h: self.height as f64 * 0.5,
-            sub: SUB as f64,
-            lim: (GUARD_SAMPLES as f64 + 1.0) * SUB as f64,
-        };
-        let (fx, fy) = s.snap(x, y, w, k);
-        let mut out = ([0i64; 8], [0i64; 8]);
-        for i in 0..8 {
+        x: [f32; LANES],
+        y: [f32; LANES],
+        w: [f32; LANES],
+    ) -> ([i64; LANES], [i64; LANES]) {
+        let (fx, fy) = s.snap(x, y, w, self.snap_scale());
+        let mut out = ([0i64; LANES], [0i64; LANES]);
+        for i in 0..LANES {
             out.0[i] = fx[i] as i64 + self.width as i64 * HALF;
             out.1[i] = fy[i] as i64 + self.height as i64 * HALF;
         }
         out
+    }
+
+    /// The snap's scales: relative to the centre, in `SUB` steps, clamped
+    /// to the guard band the clipper enforced (rounding can overshoot it by
+    /// a hair), which keeps every value under 2³¹.
+    #[inline(always)]
+    fn snap_scale(&self) -> SnapScale {
+        SnapScale {
+            half_w: self.width as f64 * 0.5,
+            half_h: self.height as f64 * 0.5,
+            sub: SUB as f64,
+            lim: (GUARD_SAMPLES as f64 + 1.0) * SUB as f64,
+        }
     }
 }
 

@@ -74,15 +74,9 @@ pub trait Simd: Copy + Send + Sync {
     /// other lanes give unspecified values (the caller discards them).
     #[inline(always)]
     fn snap(self, x: [f32; LANES], y: [f32; LANES], w: [f32; LANES], k: SnapScale) -> SnapLanes {
-        let round = |v: f64| {
-            let v = (v * k.sub).clamp(-k.lim, k.lim);
-            (v + 0.5f64.copysign(v)) as i32
-        };
         let mut out = ([0i32; LANES], [0i32; LANES]);
         for i in 0..LANES {
-            let inv_w = 1.0 / w[i] as f64;
-            out.0[i] = round((x[i] as f64 * inv_w) * k.half_w);
-            out.1[i] = round(-(y[i] as f64 * inv_w) * k.half_h);
+            (out.0[i], out.1[i]) = k.one(x[i], y[i], w[i]);
         }
         out
     }
@@ -95,6 +89,23 @@ pub struct SnapScale {
     pub half_h: f64,
     pub sub: f64,
     pub lim: f64,
+}
+
+impl SnapScale {
+    /// One position as [`Simd::snap`] computes each lane.
+    #[inline(always)]
+    pub fn one(&self, x: f32, y: f32, w: f32) -> (i32, i32) {
+        // Half away from zero without a libm call.
+        let round = |v: f64| {
+            let v = (v * self.sub).clamp(-self.lim, self.lim);
+            (v + 0.5f64.copysign(v)) as i32
+        };
+        let inv_w = 1.0 / w as f64;
+        (
+            round((x as f64 * inv_w) * self.half_w),
+            round(-(y as f64 * inv_w) * self.half_h),
+        )
+    }
 }
 
 /// Snapped x and y of eight positions.
