@@ -577,8 +577,7 @@ fn one(
         }
         let need = match (&planned, work) {
             (Planned::Job(plan), Work::Job(j)) => {
-                plan.check_memory(j, options.memory_limit.unwrap_or(DEFAULT_MEMORY_LIMIT))?;
-                plan.image_bytes(j)
+                plan.check_memory(j, options.memory_limit.unwrap_or(DEFAULT_MEMORY_LIMIT))?
             }
             (Planned::Map(plan), _) => plan.image_bytes(),
             _ => 0,

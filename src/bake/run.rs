@@ -213,11 +213,12 @@ impl JobPlan {
     }
 
     /// Refuses, before anything is rendered, a job whose images would not
-    /// fit in `limit` bytes ([`JobPlan::image_bytes`]).
-    pub fn check_memory(&self, job: &Job, limit: u64) -> Result<()> {
+    /// fit in `limit` bytes; returns what they need
+    /// ([`JobPlan::image_bytes`]).
+    pub fn check_memory(&self, job: &Job, limit: u64) -> Result<u64> {
         let need = self.image_bytes(job);
         if need <= limit {
-            return Ok(());
+            return Ok(need);
         }
         let what = match Keep::of(job, self.look.palette_over_frames()) {
             _ if self.sprite.is_some() => "",
