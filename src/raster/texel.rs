@@ -118,17 +118,30 @@ pub struct Taps<S: Simd> {
 impl<S: Simd> Taps<S> {
     /// Every lane is fetched, live or not, so there is no branch per lane:
     /// the axis functions keep every index inside the texture.
+    ///
+    /// Where every lane's right texel is the one after its left texel in
+    /// memory (no lane wraps or clamps across), each row's two are
+    /// fetched as one pair: the same texels, from half the gathered
+    /// elements.
     #[inline(always)]
     fn fetch(s: S, texels: &[[u8; 4]], w: i32, x: Axis<S>, y: Axis<S>) -> Self {
         let r0 = y.i0 * s.splat_i(w);
         let r1 = y.i1 * s.splat_i(w);
-        Taps {
-            t: [
+        let apart = (x.i1 - x.i0).lt(s.splat_i(1)).any();
+        let t = if texels.len() >= 2 && !apart {
+            let (t00, t01) = s.gather_pair(texels, r0 + x.i0);
+            let (t10, t11) = s.gather_pair(texels, r1 + x.i0);
+            [t00, t01, t10, t11]
+        } else {
+            [
                 s.gather(texels, r0 + x.i0),
                 s.gather(texels, r0 + x.i1),
                 s.gather(texels, r1 + x.i0),
                 s.gather(texels, r1 + x.i1),
-            ],
+            ]
+        };
+        Taps {
+            t,
             wx: weight(s, x.frac),
             wy: weight(s, y.frac),
         }
@@ -335,6 +348,63 @@ mod tests {
                     let i = (fu * size as f32 - 0.5).floor() as i32;
                     assert_eq!(i0[k], i.rem_euclid(size), "size {size} u {u}");
                     assert_eq!(i1[k], (i + 1).rem_euclid(size), "size {size} u {u}");
+                }
+            }
+        }
+    }
+
+    /// A texture's taps at eight coordinates, at one level.
+    struct TapsAt<'a> {
+        view: TexView<'a>,
+        u: [f32; 8],
+        v: [f32; 8],
+    }
+
+    impl crate::raster::simd::Kernel for TapsAt<'_> {
+        type Output = [[i32; 8]; 4];
+        fn run<S: Simd>(self, s: S) -> [[i32; 8]; 4] {
+            let t = self.view.taps(s, s.array(self.u), s.array(self.v));
+            t.t.map(|x| x.to_array())
+        }
+    }
+
+    #[test]
+    fn taps_are_the_four_neighbours_whether_fetched_in_pairs_or_not() {
+        // Packets whose lanes all have their right neighbour next in
+        // memory (fetched as pairs) and packets with a lane wrapping
+        // around the row's end (fetched one texel at a time), on
+        // power-of-two and other widths, at every level.
+        use crate::raster::simd::{dispatch, Level};
+        let inside = [0.1, 0.3, 0.45, 0.52, 0.6, 0.7, 0.8, 0.66];
+        let seam = [0.1, 0.3, 0.45, 0.52, 0.6, 0.7, 0.999, 0.01];
+        let rows = [0.05, 0.2, 0.4, 0.5, 0.6, 0.75, 0.9, 0.99];
+        for (w, h) in [(8, 4), (5, 3), (2, 2), (1, 4), (16, 1)] {
+            let texels: Vec<[u8; 4]> = (0..w * h)
+                .map(|i| [i as u8, 7, (3 * i) as u8, 255])
+                .collect();
+            let t = Texture {
+                name: "t".into(),
+                width: w,
+                height: h,
+                texels,
+                alpha: TextureAlpha::Opaque,
+            };
+            let view = TexView::new(&t).unwrap();
+            for u in [inside, seam] {
+                let want: [[i32; 8]; 4] = std::array::from_fn(|k| {
+                    std::array::from_fn(|l| {
+                        let wrap = |c: f32, size: u32| {
+                            let i = ((c - c.floor()) * size as f32 - 0.5).floor() as i32;
+                            [i.rem_euclid(size as i32), (i + 1).rem_euclid(size as i32)]
+                        };
+                        let (x, y) = (wrap(u[l], w), wrap(rows[l], h));
+                        let at = y[k / 2] * w as i32 + x[k % 2];
+                        i32::from_le_bytes(t.texels[at as usize])
+                    })
+                });
+                for level in Level::ALL.into_iter().filter(|l| l.available()) {
+                    let got = dispatch(level, TapsAt { view, u, v: rows });
+                    assert_eq!(got, want, "{w}x{h} {u:?} {}", level.name());
                 }
             }
         }

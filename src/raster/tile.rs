@@ -7,7 +7,7 @@
 //! cover the box with the fewest): three i32 adds and a sign test give
 //! coverage, then depth, then shading only for blocks with live lanes.
 
-use super::framebuffer::{TileBuffer, TILE};
+use super::framebuffer::{TileBuffer, TILE, TILE_AREA};
 use super::setup::{Tri, PLANE_SLOTS, P_INV_W, P_NX, P_NY, P_NZ, P_U, P_V, P_Z};
 use super::shade::{apply_lightmap, fetch, shade_fetched, Inputs, Lighting, Material, Mode};
 use super::simd::{FloatLanes, IntLanes, Simd, LANES};
@@ -179,14 +179,13 @@ fn draw_lanes<S: Simd, const LM: bool>(
             }
             off = off + s.splat_i(LANES as i32);
             let idx = ly * TILE + bx as usize;
-            let block = bx;
             bx += LANES as i32;
             // No branch on whether the block is empty (it is, or wholly
             // behind, in about half the blocks, unpredictably): its depth
             // is tested anyway and pushing no lanes is a no-op.
             let z = z_row + s.splat(planes.dx[P_Z]) * cur.to_f32();
             m = m & z.lt(s.load(&buf.depth[idx..]));
-            queue.push(m.bits(), block, row);
+            queue.push(m.bits(), idx as i32);
             if queue.len >= PAIR {
                 let first = queue.packet(s, 0);
                 let second = queue.packet(s, LANES);
@@ -230,12 +229,16 @@ struct Planes {
 /// length are never live, and zeroing a fresh queue per triangle cost 5 %
 /// of a 256² frame (its stores stall behind the triangle's loads).
 pub struct Queue {
-    /// Tile column and row (relative to the box corner) of each sample;
-    /// room for a pair of packets and the overflow of the block pushed last.
-    x: [i32; PAIR + LANES],
-    row: [i32; PAIR + LANES],
+    /// Each sample's index in the tile (`row · TILE + column`): one array,
+    /// so a block is queued by one vector store, not one per coordinate.
+    /// Room for a pair of packets and the overflow of the block pushed last.
+    at: [i32; PAIR + LANES],
     len: usize,
 }
+
+/// `TILE` as a shift: a queued index's row is `at >> TILE_SHIFT`.
+const TILE_SHIFT: i32 = TILE.trailing_zeros() as i32;
+const _: () = assert!(1 << TILE_SHIFT == TILE);
 
 /// For each 8-bit lane mask, its set lanes in order (then zeros).
 const SET_LANES: [[u8; LANES]; 256] = {
@@ -255,11 +258,9 @@ const SET_LANES: [[u8; LANES]; 256] = {
     t
 };
 
-/// Up to eight queued samples: tile column, row relative to the box
-/// corner, and which lanes hold a sample.
+/// Up to eight queued samples: tile index, and which lanes hold one.
 struct Packet<S: Simd> {
-    x: S::I,
-    row: S::I,
+    at: S::I,
     live: S::I,
 }
 
@@ -267,24 +268,22 @@ impl Queue {
     #[inline(always)]
     pub fn new() -> Self {
         Queue {
-            x: [0; PAIR + LANES],
-            row: [0; PAIR + LANES],
+            at: [0; PAIR + LANES],
             len: 0,
         }
     }
 
-    /// Appends the lanes set in `lanes` of the block starting at tile column
-    /// `block` on box row `row`, without a branch: eight entries are always
-    /// written after the queued ones (the queue is drained whenever it
-    /// reaches PAIR, so they fit) and the length grows by the lanes set.
+    /// Appends the lanes set in `lanes` of the block starting at tile index
+    /// `block`, without a branch: eight entries are always written after
+    /// the queued ones (the queue is drained whenever it reaches PAIR, so
+    /// they fit) and the length grows by the lanes set.
     #[inline(always)]
-    fn push(&mut self, lanes: u32, block: i32, row: i32) {
+    fn push(&mut self, lanes: u32, block: i32) {
         let order = &SET_LANES[(lanes & 0xff) as usize];
         let n = self.len & (PAIR - 1);
-        let (x, rows) = (&mut self.x[n..n + LANES], &mut self.row[n..n + LANES]);
+        let at = &mut self.at[n..n + LANES];
         for j in 0..LANES {
-            x[j] = block + order[j] as i32;
-            rows[j] = row;
+            at[j] = block + order[j] as i32;
         }
         self.len = n + (lanes & 0xff).count_ones() as usize;
     }
@@ -292,14 +291,11 @@ impl Queue {
     /// The (up to) eight queued samples from entry `at` (0 or LANES) on.
     #[inline(always)]
     fn packet<S: Simd>(&self, s: S, at: usize) -> Packet<S> {
-        let mut x = [0i32; LANES];
-        let mut row = [0i32; LANES];
-        x.copy_from_slice(&self.x[at..at + LANES]);
-        row.copy_from_slice(&self.row[at..at + LANES]);
+        let mut idx = [0i32; LANES];
+        idx.copy_from_slice(&self.at[at..at + LANES]);
         let n = self.len.saturating_sub(at).min(LANES);
         Packet {
-            x: s.array_i(x),
-            row: s.array_i(row),
+            at: s.array_i(idx),
             live: s.ramp().lt(s.splat_i(n as i32)),
         }
     }
@@ -308,8 +304,7 @@ impl Queue {
     /// of the last push, under eight, moves to the front.
     #[inline(always)]
     fn drop_pair(&mut self) {
-        self.x.copy_within(PAIR.., 0);
-        self.row.copy_within(PAIR.., 0);
+        self.at.copy_within(PAIR.., 0);
         self.len -= PAIR;
     }
 }
@@ -377,8 +372,8 @@ impl Fragments<'_> {
     #[inline(always)]
     fn inputs<S: Simd>(&self, s: S, p: &Packet<S>) -> Interpolated<S> {
         let pl = self.planes;
-        let fr = p.row.to_f32();
-        let fo = (p.x - s.splat_i(self.lx0)).to_f32();
+        let fr = (p.at.shr::<TILE_SHIFT>() - s.splat_i(self.ly0)).to_f32();
+        let fo = ((p.at & s.splat_i(TILE as i32 - 1)) - s.splat_i(self.lx0)).to_f32();
         let at = Lanes { s, fr, fo };
         let z = at.plane(pl, P_Z);
         // Perspective correction: attributes were interpolated divided by
@@ -435,12 +430,12 @@ impl Fragments<'_> {
             c[2].to_array(),
             c[3].to_array(),
         ];
-        let (z, xs, rows) = (shaded.z.to_array(), p.x.to_array(), p.row.to_array());
+        let (z, idx) = (shaded.z.to_array(), p.at.to_array());
         if S::UNROLLED_WRITES && writes_depth && bits == (1 << LANES) - 1 {
             // Every lane kept (most packets of larger triangles): a fixed
             // count the loop unrolls, with no exit to mispredict.
             for i in 0..LANES {
-                let at = self.sample(buf, rows[i], xs[i]);
+                let at = sample(buf, idx[i]);
                 for ch in 0..4 {
                     buf.color[ch][at] = c[ch][i];
                 }
@@ -451,7 +446,7 @@ impl Fragments<'_> {
         while bits != 0 {
             let i = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let at = self.sample(buf, rows[i], xs[i]);
+            let at = sample(buf, idx[i]);
             for ch in 0..4 {
                 let dst = &mut buf.color[ch][at];
                 *dst = if blend {
@@ -465,15 +460,15 @@ impl Fragments<'_> {
             }
         }
     }
+}
 
-    /// The tile index of the sample at box row `row`, tile column `x`, its
-    /// row marked dirty: what both ways of writing a lane start with.
-    #[inline(always)]
-    fn sample(&self, buf: &mut TileBuffer, row: i32, x: i32) -> usize {
-        let ly = (self.ly0 + row) as usize & (TILE - 1);
-        buf.dirty |= 1 << ly;
-        ly * TILE + (x as usize & (TILE - 1))
-    }
+/// The queued tile index `at` as an index of the buffer, its row marked
+/// dirty: what both ways of writing a lane start with.
+#[inline(always)]
+fn sample(buf: &mut TileBuffer, at: i32) -> usize {
+    let at = at as usize & (TILE_AREA - 1);
+    buf.dirty |= 1 << (at >> TILE_SHIFT);
+    at
 }
 
 /// A packet's interpolated inputs, and what the lightmap layer still needs.
@@ -529,18 +524,17 @@ mod tests {
             for lanes in 0..256u32 {
                 let mut q = Queue::new();
                 let full = before.min(LANES as u32);
-                q.push((1 << full) - 1, 40, 7);
-                q.push((1 << (before - full)) - 1, 40 + LANES as i32, 7);
-                q.push(lanes, 16, 3);
+                q.push((1 << full) - 1, 40);
+                q.push((1 << (before - full)) - 1, 40 + LANES as i32);
+                q.push(lanes, 3 * TILE as i32 + 16);
                 let want: Vec<i32> = (0..8)
                     .filter(|l| lanes & (1 << l) != 0)
-                    .map(|l| 16 + l)
+                    .map(|l| 3 * TILE as i32 + 16 + l)
                     .collect();
                 let n = before as usize;
                 assert_eq!(q.len, n + want.len());
-                assert_eq!(&q.x[n..q.len], &want[..], "{before} {lanes:08b}");
-                assert!(q.row[n..q.len].iter().all(|&r| r == 3));
-                assert!(q.x[..n].iter().zip(0..).all(|(&x, l)| x == 40 + l));
+                assert_eq!(&q.at[n..q.len], &want[..], "{before} {lanes:08b}");
+                assert!(q.at[..n].iter().zip(0..).all(|(&x, l)| x == 40 + l));
             }
         }
     }
@@ -550,30 +544,27 @@ mod tests {
         // Fifteen lanes queued, then a block of four: a pair of packets
         // holds the first sixteen and the rest moves to the front.
         let mut q = Queue::new();
-        q.push(0xff, 0, 1);
-        q.push(0x7f, 8, 2);
-        q.push(0b1010_0011, 16, 3);
+        q.push(0xff, 0);
+        q.push(0x7f, 8);
+        q.push(0b1010_0011, 48);
         assert_eq!(q.len, PAIR + 3);
         let s = crate::raster::simd::Portable;
         let first = q.packet(s, 0);
         let second = q.packet(s, LANES);
-        assert_eq!(first.x.to_array(), [0, 1, 2, 3, 4, 5, 6, 7]);
-        assert_eq!(first.row.to_array(), [1; 8]);
+        assert_eq!(first.at.to_array(), [0, 1, 2, 3, 4, 5, 6, 7]);
         assert_eq!(first.live.bits(), 0xff);
-        assert_eq!(second.x.to_array(), [8, 9, 10, 11, 12, 13, 14, 16]);
-        assert_eq!(second.row.to_array(), [2, 2, 2, 2, 2, 2, 2, 3]);
+        assert_eq!(second.at.to_array(), [8, 9, 10, 11, 12, 13, 14, 48]);
         assert_eq!(second.live.bits(), 0xff);
         q.drop_pair();
         assert_eq!(q.len, 3);
         let rest = q.packet(s, 0);
-        assert_eq!(&rest.x.to_array()[..3], [17, 21, 23]);
-        assert_eq!(&rest.row.to_array()[..3], [3, 3, 3]);
+        assert_eq!(&rest.at.to_array()[..3], [49, 53, 55]);
         assert_eq!(rest.live.bits(), 0b111);
         // Lanes past the queue are not live, in either packet.
         assert_eq!(q.packet(s, LANES).live.bits(), 0);
-        q.push(0xff, 24, 4);
-        q.push(0x01, 0, 5);
+        q.push(0xff, 24);
+        q.push(0x01, 64);
         assert_eq!(q.packet(s, LANES).live.bits(), 0b1111);
-        assert_eq!(&q.packet(s, LANES).x.to_array()[..4], [29, 30, 31, 0]);
+        assert_eq!(&q.packet(s, LANES).at.to_array()[..4], [29, 30, 31, 64]);
     }
 }

@@ -6,7 +6,7 @@
 //!   intrinsic here is reached through a lane value or the [`Avx2`] token,
 //!   and neither can exist unless [`run`] has made the token, which it does
 //!   after [`available`] has seen every feature [`run_unchecked`] enables.
-//! - Loads and the texel gather take pointers: each is preceded by the
+//! - Loads and the texel gathers take pointers: each is preceded by the
 //!   bounds it relies on (a slice of eight, indices clamped into the table).
 //!
 //! Each operation computes exactly what the portable level computes (see
@@ -155,6 +155,40 @@ impl Simd for Avx2 {
             let inside = _mm256_cmpeq_epi32(_mm256_min_epu32(idx.0, last), idx.0);
             let idx = _mm256_and_si256(idx.0, inside);
             I32x8(_mm256_i32gather_epi32::<4>(table.as_ptr().cast(), idx))
+        }
+    }
+
+    /// Two gathers of four 64-bit elements, lanes 0, 1, 4, 5 in one and
+    /// 2, 3, 6, 7 in the other, so that one `shufps` per result puts the
+    /// first and the second texels of each pair back in lane order.
+    #[inline(always)]
+    fn gather_pair(self, table: &[[u8; 4]], idx: I32x8) -> (I32x8, I32x8) {
+        let n = table.len();
+        if n < 2 || n > i32::MAX as usize {
+            let (a, b) = Portable.gather_pair(table, Portable.array_i(idx.to_array()));
+            return (self.array_i(a.to_array()), self.array_i(b.to_array()));
+        }
+        // SAFETY: also, every lane index is clamped below into 0..n - 1
+        // (an index not below n - 1 as an unsigned value becomes 0), so
+        // each gathered element is the eight bytes of two entries of
+        // `table`.
+        unsafe {
+            let last = _mm256_set1_epi32((n - 2) as i32);
+            let inside = _mm256_cmpeq_epi32(_mm256_min_epu32(idx.0, last), idx.0);
+            let idx = _mm256_and_si256(idx.0, inside);
+            let q = _mm256_permute4x64_epi64::<0b11_01_10_00>(idx);
+            let base: *const i64 = table.as_ptr().cast();
+            let a = _mm256_i32gather_epi64::<4>(base, _mm256_castsi256_si128(q));
+            let b = _mm256_i32gather_epi64::<4>(base, _mm256_extracti128_si256::<1>(q));
+            let (a, b) = (_mm256_castsi256_ps(a), _mm256_castsi256_ps(b));
+            (
+                I32x8(_mm256_castps_si256(_mm256_shuffle_ps::<0b10_00_10_00>(
+                    a, b,
+                ))),
+                I32x8(_mm256_castps_si256(_mm256_shuffle_ps::<0b11_01_11_01>(
+                    a, b,
+                ))),
+            )
         }
     }
 }

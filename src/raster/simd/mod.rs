@@ -63,6 +63,12 @@ pub trait Simd: Copy + Send + Sync {
     /// `table[idx]` per lane as a little-endian u32; an index outside the
     /// table reads entry 0 (a table must not be empty).
     fn gather(self, table: &[[u8; 4]], idx: Self::I) -> Self::I;
+    /// `(table[idx], table[idx + 1])` per lane, as [`Simd::gather`] reads
+    /// them; an index whose pair runs past the table reads entries 0 and
+    /// 1 (a table must hold at least two entries). Neighbouring texels
+    /// of a row, fetched as one 64-bit element each: half the elements
+    /// two gathers would load.
+    fn gather_pair(self, table: &[[u8; 4]], idx: Self::I) -> (Self::I, Self::I);
     /// Runs `kernel` at this level in a function of its own rather than
     /// inlined into the caller: a loop that shares one huge function with
     /// the rest of the frame gets what registers are left, and spills.
@@ -308,6 +314,9 @@ mod tests {
                 0x0100_0100,
             ])));
             g(s.gather(&table, i.max(s.splat_i(-1))));
+            let (first, second) = s.gather_pair(&table, i.max(s.splat_i(-1)));
+            g(first);
+            g(second);
             out.push(m.bits());
             out.push(m.any() as u32);
             out.push(s.splat_i(0).any() as u32);
@@ -354,7 +363,12 @@ mod tests {
         // Out-of-range indices read entry 0.
         assert_eq!(i(27)[..3], [0x0403_0201, 0x0403_0201, 0x0403_0201]);
         assert_eq!(i(27)[5], 0x0807_0605);
-        assert_eq!(&v[28 * 8..], [0b10101, 1, 0, 9f32.to_bits()]);
+        // Pairs: an index whose pair runs past the table reads the first
+        // two entries.
+        let (t0, t1, t2) = (0x0403_0201, 0x0807_0605, 0x0c0b_0a09);
+        assert_eq!(i(28), [t0, t0, t0, t0, t0, t1, t0, t0]);
+        assert_eq!(i(29), [t1, t1, t1, t1, t1, t2, t1, t1]);
+        assert_eq!(&v[30 * 8..], [0b10101, 1, 0, 9f32.to_bits()]);
     }
 
     #[test]

@@ -97,6 +97,22 @@ impl Simd for Portable {
         }
         I32x8(out)
     }
+
+    #[inline(always)]
+    fn gather_pair(self, table: &[[u8; 4]], idx: I32x8) -> (I32x8, I32x8) {
+        let n = table.len();
+        let (mut first, mut second) = ([0i32; LANES], [0i32; LANES]);
+        if n < 2 {
+            return (I32x8(first), I32x8(second));
+        }
+        for (k, &i) in idx.0.iter().enumerate() {
+            let i = i as u32 as usize;
+            let i = if i < n - 1 { i } else { 0 };
+            first[k] = i32::from_le_bytes(table[i]);
+            second[k] = i32::from_le_bytes(table[i + 1]);
+        }
+        (I32x8(first), I32x8(second))
+    }
 }
 
 impl FloatLanes<Portable> for F32x8 {
