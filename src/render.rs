@@ -135,13 +135,7 @@ pub fn render_clip(model: &Model, plan: &ClipPlan, tick: &(dyn Fn() + Sync)) -> 
 
 /// Poses `model` at every time, in parallel, in time order.
 pub fn pose_frames(model: &Model, times: &[f32]) -> Vec<PosedModel> {
-    let shared = scene::pose::Triangles::of(model);
-    let mut posed: Vec<PosedModel> = times
-        .par_iter()
-        .map(|&t| scene::pose::pose_sharing(model, t, &shared))
-        .collect();
-    scene::pose::share_repeats(&mut posed);
-    posed
+    scene::pose::pose_all(model, times)
 }
 
 /// One camera per direction of `plan`, framed on every posed frame of

@@ -138,14 +138,94 @@ impl Triangles {
 /// [`pose`], the triangles taken from `shared` (made by
 /// [`Triangles::of`] for this model).
 pub fn pose_sharing(model: &Model, t: f32, shared: &Triangles) -> PosedModel {
-    let tw = clip_time(model, t);
-    let worlds = node_worlds(model, t);
+    pose_from(model, &Inputs::at(model, t), shared)
+}
+
+/// What a pose is made of at one instant: every node's world matrix and
+/// every primitive's texture transform. Posing is a function of these
+/// alone, so two instants with the same inputs, to the bit, pose the model
+/// to the same bits.
+struct Inputs {
+    worlds: Vec<Mat4>,
+    /// Per primitive, meshes in order.
+    uvs: Vec<Affine2>,
+}
+
+impl Inputs {
+    fn at(model: &Model, t: f32) -> Inputs {
+        let tw = clip_time(model, t);
+        let uvs = model
+            .meshes
+            .iter()
+            .flat_map(|mesh| &mesh.primitives)
+            .map(|prim| uv_transform(&prim.uv_anims, tw))
+            .collect();
+        Inputs {
+            worlds: node_worlds(model, t),
+            uvs,
+        }
+    }
+
+    fn same(&self, other: &Inputs) -> bool {
+        let mats = |m: &Mat4| m.to_cols_array().map(f32::to_bits);
+        let uvs = |a: &Affine2| a.to_cols_array().map(f32::to_bits);
+        self.worlds.len() == other.worlds.len()
+            && self
+                .worlds
+                .iter()
+                .zip(&other.worlds)
+                .all(|(a, b)| mats(a) == mats(b))
+            && self.uvs.len() == other.uvs.len()
+            && self
+                .uvs
+                .iter()
+                .zip(&other.uvs)
+                .all(|(a, b)| uvs(a) == uvs(b))
+    }
+}
+
+/// [`pose_sharing`] at every time of `times`, in parallel and in time
+/// order, then [`share_repeats`]. An instant whose [`Inputs`] are those of
+/// the instant before is not posed at all but shares that pose: the
+/// vertices would be the same bits, which is all `share_repeats` would
+/// find after comparing them. A still model is posed once per run of
+/// equal instants instead of once per frame.
+pub fn pose_all(model: &Model, times: &[f32]) -> Vec<PosedModel> {
+    use rayon::prelude::*;
+    let shared = Triangles::of(model);
+    let inputs: Vec<Inputs> = times.par_iter().map(|&t| Inputs::at(model, t)).collect();
+    let fresh: Vec<usize> = (0..inputs.len())
+        .filter(|&k| k == 0 || !inputs[k].same(&inputs[k - 1]))
+        .collect();
+    let made: Vec<PosedModel> = fresh
+        .par_iter()
+        .map(|&k| pose_from(model, &inputs[k], &shared))
+        .collect();
+    let mut made = made.into_iter();
+    let mut posed: Vec<PosedModel> = Vec::with_capacity(times.len());
+    let mut next = fresh.iter().peekable();
+    for k in 0..times.len() {
+        let pose = match next.next_if_eq(&&k) {
+            Some(_) => made.next(),
+            None => posed.last().cloned(),
+        };
+        // `fresh` starts at 0 and `made` has one pose per entry.
+        posed.extend(pose);
+    }
+    share_repeats(&mut posed);
+    posed
+}
+
+/// Poses the model from its inputs at one instant.
+fn pose_from(model: &Model, inputs: &Inputs, shared: &Triangles) -> PosedModel {
+    let worlds = &inputs.worlds;
+    let mut uvs = inputs.uvs.iter();
     let mut meshes = Vec::with_capacity(model.meshes.len());
     let mut primitives = Vec::new();
     for (mi, mesh) in model.meshes.iter().enumerate() {
-        let m = mesh_matrix(model, &worlds, mesh);
+        let m = mesh_matrix(model, worlds, mesh);
         let (positions, normals) = match &mesh.skin {
-            Some(skin) => skin_vertices(model, &worlds, mesh, skin),
+            Some(skin) => skin_vertices(model, worlds, mesh, skin),
             None => {
                 let nm = normal_matrix(m);
                 (
@@ -168,7 +248,8 @@ pub fn pose_sharing(model: &Model, t: f32, shared: &Triangles) -> PosedModel {
                 material: prim.material,
                 two_sided: prim.two_sided,
                 triangles: Arc::clone(if mirrored { swapped } else { kept }),
-                uv_transform: uv_transform(&prim.uv_anims, tw),
+                // `uvs` has one entry per primitive, in this order.
+                uv_transform: uvs.next().copied().unwrap_or(Affine2::IDENTITY),
             });
         }
         meshes.push(PosedMesh {

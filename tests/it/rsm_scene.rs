@@ -291,4 +291,36 @@ fn repeated_poses_share_their_vertices_and_count_once_for_framing() {
     assert!(!shares(1, 2) && !shares(4, 5));
     let per_pose: usize = posed[0].meshes.iter().map(|m| m.positions.len()).sum();
     assert_eq!(kiln::render::fit_points(&[&posed]).len(), 3 * per_pose);
+
+    // Stopped, the windmill poses alike at every time: one pose, shared
+    // by all of them, to the bit the one each time would make on its own.
+    let mut still = model.clone();
+    for node in &mut still.nodes {
+        node.anim = Default::default();
+    }
+    for mesh in &mut still.meshes {
+        for prim in &mut mesh.primitives {
+            prim.uv_anims.clear();
+        }
+    }
+    let times = [0.0, 0.3, 0.7, 1.9];
+    let posed = kiln::render::pose_frames(&still, &times);
+    assert_eq!(posed.len(), times.len());
+    for (k, &t) in times.iter().enumerate() {
+        assert!(
+            scene::pose::same_pose(&posed[k], &scene::pose::pose(&still, t)),
+            "still frame {k}"
+        );
+    }
+    assert!(
+        (1..times.len()).all(
+            |k| posed[k].meshes.iter().zip(&posed[0].meshes).all(|(m, n)| {
+                std::sync::Arc::ptr_eq(&m.positions, &n.positions)
+                    && std::sync::Arc::ptr_eq(&m.normals, &n.normals)
+            })
+        )
+    );
+    // The turning model's poses at those times all differ.
+    let turning = kiln::render::pose_frames(&model, &times);
+    assert!((1..times.len()).all(|k| !scene::pose::same_pose(&turning[k - 1], &turning[k])));
 }

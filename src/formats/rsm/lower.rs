@@ -6,13 +6,14 @@
 //! rest pose, the key-edge rules, the display rotation/mirror, centering,
 //! shade types with smoothing groups, texture animations.
 
+use super::by_vertex::ByVertex;
 use super::{Rsm, RsmNode};
 use crate::formats::ragnarok::LoadedTexture;
 use crate::scene::{Interp, Track, *};
 use crate::text::decode_cp949;
 use crate::texture::TextureAlpha;
 use glam::{Mat3, Mat4, Quat, Vec2, Vec3};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Cutoff for colour-keyed textures: bilinear filtering blends keyed texels
@@ -352,15 +353,16 @@ fn lower_mesh(
         (b - a).cross(c - a).normalize_or_zero()
     };
     // Smooth normals: sum of face normals per (vertex, smoothing group).
-    // Hash maps: only looked up, never iterated, so their order cannot
-    // reach the output; a tree cost several milliseconds on a 10k-face node.
-    let mut smooth_sum: HashMap<(u16, i32), Vec3> = HashMap::new();
+    // Looked up, never iterated, so no map's order can reach the output; a
+    // tree cost several milliseconds on a 10k-face node, and hashing every
+    // corner another two ([`ByVertex`] indexes by vertex instead).
+    let mut smooth_sum: ByVertex<i32, Vec3> = ByVertex::new(n.vertices.len());
     if smooth {
         for f in &n.faces {
             let fnrm = face_normal(f);
             let g = f.smooth_groups.first().copied().unwrap_or(0);
             for &vi in &f.vertex_ids {
-                *smooth_sum.entry((vid(vi) as u16, g)).or_insert(Vec3::ZERO) += fnrm;
+                *smooth_sum.get_or_insert_with(vid(vi), g, || Vec3::ZERO) += fnrm;
             }
         }
     }
@@ -368,28 +370,27 @@ fn lower_mesh(
     let mut positions = Vec::new();
     let mut normals = Vec::new();
     let mut uvs = Vec::new();
-    let mut vertex_of: HashMap<(u16, u16, [u32; 3]), u32> =
-        HashMap::with_capacity(n.vertices.len());
+    let mut vertex_of: ByVertex<(u16, [u32; 3]), u32> = ByVertex::new(n.vertices.len());
     let mut prims: BTreeMap<(usize, bool), Vec<[u32; 3]>> = BTreeMap::new();
     for f in &n.faces {
         let fnrm = face_normal(f);
         let g = f.smooth_groups.first().copied().unwrap_or(0);
         let mut tri = [0u32; 3];
         for (k, slot) in tri.iter_mut().enumerate() {
-            let vi = vid(f.vertex_ids[k]) as u16;
+            let vi = vid(f.vertex_ids[k]);
             let ti = f.tex_coord_ids[k];
             let nrm = if smooth {
                 smooth_sum
-                    .get(&(vi, g))
+                    .get(vi, g)
                     .copied()
                     .unwrap_or(fnrm)
                     .normalize_or_zero()
             } else {
                 fnrm
             };
-            let key = (vi, ti, [nrm.x.to_bits(), nrm.y.to_bits(), nrm.z.to_bits()]);
-            let idx = *vertex_of.entry(key).or_insert_with(|| {
-                positions.push(n.vertices[vi as usize]);
+            let key = (ti, [nrm.x.to_bits(), nrm.y.to_bits(), nrm.z.to_bits()]);
+            let idx = *vertex_of.get_or_insert_with(vi, key, || {
+                positions.push(n.vertices[vi]);
                 normals.push(nrm);
                 let uv = n
                     .tex_coords

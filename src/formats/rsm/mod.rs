@@ -3,6 +3,7 @@
 //! interpretation (milliseconds vs frames, mirrors, centering) is resolved in
 //! the lowering (`lower.rs` beside this file), not here.
 
+mod by_vertex;
 pub mod fixture;
 mod format;
 #[cfg(feature = "internals")]
