@@ -432,6 +432,20 @@ impl Fragments<'_> {
         ];
         let (z, idx) = (shaded.z.to_array(), p.at.to_array());
         if S::UNROLLED_WRITES && writes_depth && bits == (1 << LANES) - 1 {
+            // A packet's indices rise strictly (rows, then blocks, then
+            // lanes, in walk order), so eight spanning seven are side by
+            // side: a covered block row, or a row's end and the next
+            // one's start. Whole-vector stores then.
+            let first = idx[0] as usize & (TILE_AREA - 1);
+            if idx[LANES - 1] - idx[0] == LANES as i32 - 1 && first + LANES <= TILE_AREA {
+                let last = first + LANES - 1;
+                buf.dirty |= (1 << (first >> TILE_SHIFT)) | (1 << (last >> TILE_SHIFT));
+                for ch in 0..4 {
+                    buf.color[ch][first..=last].copy_from_slice(&c[ch]);
+                }
+                buf.depth[first..=last].copy_from_slice(&z);
+                return;
+            }
             // Every lane kept (most packets of larger triangles): a fixed
             // count the loop unrolls, with no exit to mispredict.
             for i in 0..LANES {
