@@ -435,11 +435,10 @@ impl Fragments<'_> {
             // A packet's indices rise strictly (rows, then blocks, then
             // lanes, in walk order), so eight spanning seven are side by
             // side: a covered block row, or a row's end and the next
-            // one's start. Whole-vector stores then.
-            let first = idx[0] as usize & (TILE_AREA - 1);
-            if idx[LANES - 1] - idx[0] == LANES as i32 - 1 && first + LANES <= TILE_AREA {
-                let last = first + LANES - 1;
-                buf.dirty |= (1 << (first >> TILE_SHIFT)) | (1 << (last >> TILE_SHIFT));
+            // one's start. Whole-vector stores then; eight such samples
+            // lie on the rows of the two ends, which `sample` marks.
+            let (first, last) = (sample(buf, idx[0]), sample(buf, idx[LANES - 1]));
+            if last == first + LANES - 1 {
                 for ch in 0..4 {
                     buf.color[ch][first..=last].copy_from_slice(&c[ch]);
                 }

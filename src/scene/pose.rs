@@ -194,22 +194,24 @@ pub fn pose_all(model: &Model, times: &[f32]) -> Vec<PosedModel> {
     use rayon::prelude::*;
     let shared = Triangles::of(model);
     let inputs: Vec<Inputs> = times.par_iter().map(|&t| Inputs::at(model, t)).collect();
-    let fresh: Vec<usize> = (0..inputs.len())
-        .filter(|&k| k == 0 || !inputs[k].same(&inputs[k - 1]))
+    let repeats: Vec<bool> = (0..inputs.len())
+        .map(|k| k > 0 && inputs[k].same(&inputs[k - 1]))
         .collect();
-    let made: Vec<PosedModel> = fresh
-        .par_iter()
-        .map(|&k| pose_from(model, &inputs[k], &shared))
+    let made: Vec<PosedModel> = (0..inputs.len())
+        .into_par_iter()
+        .filter(|&k| !repeats[k])
+        .map(|k| pose_from(model, &inputs[k], &shared))
         .collect();
     let mut made = made.into_iter();
     let mut posed: Vec<PosedModel> = Vec::with_capacity(times.len());
-    let mut next = fresh.iter().peekable();
-    for k in 0..times.len() {
-        let pose = match next.next_if_eq(&&k) {
-            Some(_) => made.next(),
-            None => posed.last().cloned(),
+    for &repeat in &repeats {
+        // The first instant is never a repeat, and `made` holds a pose
+        // for every instant that is not.
+        let pose = if repeat {
+            posed.last().cloned()
+        } else {
+            made.next()
         };
-        // `fresh` starts at 0 and `made` has one pose per entry.
         posed.extend(pose);
     }
     share_repeats(&mut posed);

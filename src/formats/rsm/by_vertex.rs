@@ -74,16 +74,12 @@ impl<K: Copy + Eq + Hash, V> ByVertex<K, V> {
             Some(at) => at,
             None => {
                 let at = self.entries.len() as u32;
-                let chain = match self.chained.get_mut(vertex) {
+                let next = match self.chained.get_mut(vertex) {
                     Some(n) if *n < CHAIN => {
                         *n += 1;
-                        Some(&mut self.head[vertex])
+                        std::mem::replace(&mut self.head[vertex], at)
                     }
-                    _ => None,
-                };
-                let next = match chain {
-                    Some(head) => std::mem::replace(head, at),
-                    None => {
+                    _ => {
                         self.overflow.insert((vertex, key), at);
                         NONE
                     }
