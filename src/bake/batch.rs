@@ -83,7 +83,8 @@ pub enum OutputMode {
 impl OutputMode {
     fn sink(self) -> Box<dyn Sink> {
         match self {
-            OutputMode::Write => Box::new(FileSink::default()),
+            // Every job settles its sink before relying on its files.
+            OutputMode::Write => Box::new(FileSink::in_background()),
             OutputMode::Verify => Box::new(VerifySink::default()),
             OutputMode::DryRun | OutputMode::Check => Box::new(DryRunSink::default()),
         }
@@ -562,6 +563,7 @@ fn one(
                         sink.write(&target, &c.read(o)?)?;
                     }
                 }
+                sink.settle()?;
                 state::save(
                     dir,
                     &id,
@@ -599,6 +601,8 @@ fn one(
             (Planned::Map(plan), Work::Map(m)) => run_map(m, plan, &tick, &recorder)?,
             _ => unreachable!("a job's plan runs as a job, a map's as a map"),
         };
+        // The state names the job's files: they are written first.
+        sink.settle()?;
         if mode == OutputMode::Write {
             let outputs = recorder.outputs();
             if let Some(c) = cache {
@@ -608,6 +612,12 @@ fn one(
         }
         prune(options, work, report, every_job, sink.as_ref())
     })();
+    // Whatever happened, the files handed over are written before the job
+    // is reported; a file that failed is the job's first error.
+    let result = match (sink.settle(), result) {
+        (Err(e), _) | (Ok(()), Err(e)) => Err(e),
+        (Ok(()), Ok(report)) => Ok(report),
+    };
     if deferred {
         return Attempt::Deferred;
     }

@@ -5,13 +5,15 @@
 use super::atlas::{Atlas, AtlasClip, AtlasJob};
 use super::kept::FramePixels;
 use super::recipe::{page_path, Job, MetaFormat, PackLayout};
-use super::sink::Sink;
+use super::sink::{Held, Sink};
 use crate::error::{Error, Result};
 use crate::scene::clip::FrameTimes;
 use image::RgbaImage;
 use rayon::prelude::*;
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
 
 /// One clip's rendered frames and what the metadata says about them.
 #[derive(Debug, Clone)]
@@ -103,18 +105,124 @@ pub fn write_outputs(job: &Job, clips: &[ClipFrames], sink: &dyn Sink) -> Result
                     })
             })
             .collect::<Result<_>>()?;
-        write_composed_sheet(
-            job,
-            clips,
-            &atlas,
-            sheet_path,
-            &by_frame,
+        side_by_side(
             sink,
             &mut written,
+            |s, w| write_composed_sheet(job, clips, &atlas, sheet_path, &by_frame, s, w),
+            |s, w| write_animations(job, clips, &held, s, w),
         )?;
+    } else {
+        write_animations(job, clips, &held, sink, &mut written)?;
     }
-    write_animations(job, clips, &held, sink, &mut written)?;
     Ok(written)
+}
+
+/// Runs `first` and `second` side by side and gives `sink` the same
+/// files in the same order as running one after the other: `first`'s go
+/// straight to it, `second`'s are held until `first` is done (and dropped
+/// if it failed, as they would not have been made). Neither waits for the
+/// other's encoding, so a sheet's deflate and a job's GIFs keep every core
+/// busy at the end of a job.
+pub(super) fn side_by_side<A, B>(
+    sink: &dyn Sink,
+    written: &mut Vec<PathBuf>,
+    first: A,
+    second: B,
+) -> Result<()>
+where
+    A: FnOnce(&dyn Sink, &mut Vec<PathBuf>) -> Result<()> + Send,
+    B: FnOnce(&dyn Sink, &mut Vec<PathBuf>) -> Result<()> + Send,
+{
+    let after = Held::new(sink);
+    let (from_first, from_second) = rayon::join(
+        || {
+            let mut w = Vec::new();
+            match first(sink, &mut w) {
+                Ok(()) => after.open().map(|()| w),
+                Err(e) => {
+                    after.shut();
+                    Err(e)
+                }
+            }
+        },
+        || {
+            let mut w = Vec::new();
+            second(&after, &mut w).map(|()| w)
+        },
+    );
+    written.extend(from_first?);
+    written.extend(from_second?);
+    Ok(())
+}
+
+/// Hands files made in any order to a sink in a fixed one: each as soon as
+/// every file before it has been handed over. The first failure — a file
+/// that could not be made, or that the sink refused — ends it, and no file
+/// after it is handed over, as when they are made and handed over in turn.
+struct InOrder<'a> {
+    sink: &'a dyn Sink,
+    paths: Vec<PathBuf>,
+    state: Mutex<Turn>,
+}
+
+#[derive(Default)]
+struct Turn {
+    /// The next file to hand over.
+    next: usize,
+    /// Files made but waiting for their turn.
+    ready: BTreeMap<usize, Result<Vec<u8>>>,
+    failed: Option<Error>,
+}
+
+impl<'a> InOrder<'a> {
+    fn new(sink: &'a dyn Sink, paths: Vec<PathBuf>) -> InOrder<'a> {
+        InOrder {
+            sink,
+            paths,
+            state: Mutex::new(Turn::default()),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Turn> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether a file has failed: nothing after it is needed.
+    fn failed(&self) -> bool {
+        self.lock().failed.is_some()
+    }
+
+    /// File `i` has been made: `bytes`, or why not.
+    fn put(&self, i: usize, bytes: Result<Vec<u8>>) {
+        let mut turn = self.lock();
+        if turn.failed.is_some() {
+            return;
+        }
+        turn.ready.insert(i, bytes);
+        // Handed over under the lock, so files cannot overtake each other.
+        let turn = &mut *turn;
+        while let Some(bytes) = turn.ready.remove(&turn.next) {
+            let handed = bytes.and_then(|b| self.sink.write(&self.paths[turn.next], &b));
+            if let Err(e) = handed {
+                turn.failed = Some(e);
+                turn.ready.clear();
+                return;
+            }
+            turn.next += 1;
+        }
+    }
+
+    /// Every file's path, in order, once all were handed over; else the
+    /// first failure.
+    fn finish(self, written: &mut Vec<PathBuf>) -> Result<()> {
+        let turn = self.state.into_inner().unwrap_or_else(|e| e.into_inner());
+        if let Some(e) = turn.failed {
+            return Err(e);
+        }
+        debug_assert_eq!(turn.next, self.paths.len(), "every file was put");
+        written.extend(self.paths);
+        Ok(())
+    }
 }
 
 /// One rendered frame, `(clip, direction, frame)`, from wherever the job
@@ -155,14 +263,16 @@ pub(super) fn write_frame_pngs(
         .collect();
     let frame_bytes = job.view.width as u64 * job.view.height as u64 * 4;
     for batch in files.chunks(encode_batch(frame_bytes)) {
-        let encoded: Vec<Result<Vec<u8>>> = batch
+        let order = InOrder::new(sink, batch.iter().map(|(p, _)| p.clone()).collect());
+        batch
             .par_iter()
-            .map(|(_, (c, d, f))| sink.encode_png(&frame(*c, *d, *f)))
-            .collect();
-        for ((p, _), bytes) in batch.iter().zip(encoded) {
-            sink.write(p, &bytes?)?;
-            written.push(p.clone());
-        }
+            .enumerate()
+            .for_each(|(i, (_, (c, d, f)))| {
+                if !order.failed() {
+                    order.put(i, sink.encode_png(&frame(*c, *d, *f)));
+                }
+            });
+        order.finish(written)?;
     }
     Ok(())
 }
@@ -184,28 +294,26 @@ pub(super) fn write_animations(
             animations.extend(job.apng_path(c, d).map(|p| (p, c, d, true)));
         }
     }
-    let encoded: Vec<Result<Vec<u8>>> = animations
-        .par_iter()
-        .map(|&(_, c, d, apng)| {
-            let clip = &clips[c];
-            let (n, fs) = (clip.times.times.len(), clip.times.frame_seconds);
-            let images: Vec<Cow<RgbaImage>> = (0..n).map(|f| frame(c, d, f)).collect();
-            let refs: Vec<&RgbaImage> = images.iter().map(|i| &**i).collect();
-            if apng {
-                let delays = super::apng::delays(n, fs, clip.times.rate);
-                super::apng::encode(&refs, &delays, clip.looping).map_err(|m| job_error(job, m))
-            } else {
-                let delays = super::timing::gif_delays(n, fs);
-                super::gif::encode_timed(&refs, &delays, clip.looping)
-                    .map_err(|m| job_error(job, m))
-            }
-        })
-        .collect();
-    for ((p, ..), bytes) in animations.into_iter().zip(encoded) {
-        sink.write(&p, &bytes?)?;
-        written.push(p);
-    }
-    Ok(())
+    let order = InOrder::new(sink, animations.iter().map(|(p, ..)| p.clone()).collect());
+    let encode = |&(_, c, d, apng): &(PathBuf, usize, usize, bool)| {
+        let clip = &clips[c];
+        let (n, fs) = (clip.times.times.len(), clip.times.frame_seconds);
+        let images: Vec<Cow<RgbaImage>> = (0..n).map(|f| frame(c, d, f)).collect();
+        let refs: Vec<&RgbaImage> = images.iter().map(|i| &**i).collect();
+        if apng {
+            let delays = super::apng::delays(n, fs, clip.times.rate);
+            super::apng::encode(&refs, &delays, clip.looping).map_err(|m| job_error(job, m))
+        } else {
+            let delays = super::timing::gif_delays(n, fs);
+            super::gif::encode_timed(&refs, &delays, clip.looping).map_err(|m| job_error(job, m))
+        }
+    };
+    animations.par_iter().enumerate().for_each(|(i, a)| {
+        if !order.failed() {
+            order.put(i, encode(a));
+        }
+    });
+    order.finish(written)
 }
 
 /// Every clip has a row of frames per direction, every row as many frames
@@ -483,8 +591,120 @@ pub fn image_ref(sheet: &Path, meta: &Path) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::image_ref;
-    use std::path::Path;
+    use super::{image_ref, side_by_side, InOrder};
+    use crate::bake::sink::{DryRunSink, Sink};
+    use crate::error::{Error, Result};
+    use std::path::{Path, PathBuf};
+
+    fn paths(names: &[&str]) -> Vec<PathBuf> {
+        names.iter().map(PathBuf::from).collect()
+    }
+
+    fn handed(sink: &DryRunSink) -> Vec<(String, usize)> {
+        sink.records()
+            .iter()
+            .map(|r| (r.path.display().to_string(), r.len))
+            .collect()
+    }
+
+    #[test]
+    fn files_made_out_of_order_are_handed_over_in_order_up_to_the_first_failure() {
+        let sink = DryRunSink::default();
+        let order = InOrder::new(&sink, paths(&["a", "b", "c", "d"]));
+        order.put(2, Ok(vec![0; 3]));
+        order.put(1, Ok(vec![0; 2]));
+        assert!(handed(&sink).is_empty(), "b and c wait for a");
+        order.put(0, Ok(vec![0; 1]));
+        let abc = [("a".into(), 1), ("b".into(), 2), ("c".into(), 3)];
+        assert_eq!(handed(&sink), abc);
+        order.put(3, Ok(vec![0; 4]));
+        let mut written = vec![PathBuf::from("before")];
+        order.finish(&mut written).unwrap();
+        assert_eq!(written, paths(&["before", "a", "b", "c", "d"]));
+
+        // d is made before the failed b: neither b nor d is handed over,
+        // though d came first, and c is not waited for.
+        let sink = DryRunSink::default();
+        let order = InOrder::new(&sink, paths(&["a", "b", "c", "d"]));
+        order.put(3, Ok(vec![0; 4]));
+        order.put(0, Ok(vec![0; 1]));
+        assert!(!order.failed());
+        order.put(1, Err(Error::Other("b broke".into())));
+        assert!(order.failed());
+        order.put(2, Ok(vec![0; 3]));
+        assert_eq!(handed(&sink), [("a".into(), 1)]);
+        let mut written = Vec::new();
+        let e = order.finish(&mut written).unwrap_err();
+        assert_eq!(e.to_string(), "b broke");
+        assert!(written.is_empty());
+    }
+
+    /// Writes `names` in turn, then fails if `fail`.
+    fn part(
+        names: &'static [&'static str],
+        fail: bool,
+    ) -> impl FnOnce(&dyn Sink, &mut Vec<PathBuf>) -> Result<()> + Send {
+        move |sink, written| {
+            for n in names {
+                // The second part's files come first in time as often as
+                // not: they must still be handed over after the first's.
+                if n.starts_with('2') {
+                    sink.write(Path::new(n), n.as_bytes())?;
+                } else {
+                    std::thread::sleep(std::time::Duration::from_millis(2));
+                    sink.write(Path::new(n), n.as_bytes())?;
+                }
+                written.push(PathBuf::from(n));
+            }
+            if fail {
+                return Err(Error::Other("part failed".into()));
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn parts_side_by_side_hand_their_files_over_as_if_run_in_turn() {
+        let sink = DryRunSink::default();
+        let mut written = Vec::new();
+        side_by_side(
+            &sink,
+            &mut written,
+            part(&["1a", "1b"], false),
+            part(&["2a", "2b"], false),
+        )
+        .unwrap();
+        let names = ["1a", "1b", "2a", "2b"];
+        assert_eq!(written, paths(&names));
+        assert_eq!(handed(&sink), names.map(|n| (n.to_string(), 2)));
+
+        // The first part fails after one file: the second's are dropped.
+        let sink = DryRunSink::default();
+        let mut written = Vec::new();
+        let e = side_by_side(
+            &sink,
+            &mut written,
+            part(&["1a"], true),
+            part(&["2a", "2b"], false),
+        );
+        assert_eq!(e.unwrap_err().to_string(), "part failed");
+        assert_eq!(handed(&sink), [("1a".to_string(), 2)]);
+
+        // The second fails: everything it made before is handed over.
+        let sink = DryRunSink::default();
+        let mut written = Vec::new();
+        let e = side_by_side(
+            &sink,
+            &mut written,
+            part(&["1a"], false),
+            part(&["2a"], true),
+        );
+        assert_eq!(e.unwrap_err().to_string(), "part failed");
+        assert_eq!(
+            handed(&sink),
+            [("1a".to_string(), 2), ("2a".to_string(), 2)]
+        );
+    }
 
     #[test]
     fn image_is_named_relative_to_the_json() {

@@ -713,6 +713,10 @@ impl Sink for PngSink<'_> {
         self.inner.records()
     }
 
+    fn settle(&self) -> Result<()> {
+        self.inner.settle()
+    }
+
     fn encode_png(&self, img: &image::RgbaImage) -> Result<Vec<u8>> {
         (self.encode)(img)
     }

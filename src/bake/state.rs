@@ -271,6 +271,10 @@ impl Sink for Recorder<'_> {
     fn records(&self) -> Vec<super::sink::OutputRecord> {
         self.inner.records()
     }
+
+    fn settle(&self) -> Result<()> {
+        self.inner.settle()
+    }
 }
 
 #[cfg(test)]

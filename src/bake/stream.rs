@@ -305,18 +305,17 @@ fn through_sheet(
     for (p, img) in pages.iter_mut().enumerate() {
         super::sheet::extrude_page(&atlas, p, img, job.pack.extrude);
     }
-    let mut page = |p: usize| Ok(Cow::Borrowed(&pages[p]));
-    outputs::write_sheet(
-        job,
-        clips,
-        &atlas,
-        sheet_path,
-        &mut page,
+    let pages = &pages;
+    let from_pages = read_back(pages, &atlas.frames, &slots);
+    outputs::side_by_side(
         sink,
         &mut written,
+        |s, w| {
+            let mut page = |p: usize| Ok(Cow::Borrowed(&pages[p]));
+            outputs::write_sheet(job, clips, &atlas, sheet_path, &mut page, s, w)
+        },
+        |s, w| outputs::write_animations(job, clips, &from_pages, s, w),
     )?;
-    let from_pages = read_back(&pages, &atlas.frames, &slots);
-    outputs::write_animations(job, clips, &from_pages, sink, &mut written)?;
     Ok(written)
 }
 
@@ -622,17 +621,13 @@ fn through_packed(
     for (i, &j) in slots.at.iter().enumerate() {
         by_frame[j] = kept[i];
     }
-    outputs::write_composed_sheet(
-        job,
-        clips,
-        &atlas,
-        sheet_path,
-        &by_frame,
+    let restored = |c: usize, d: usize, f: usize| Cow::Owned(kept[slots.order(c, d, f)].restore());
+    outputs::side_by_side(
         sink,
         &mut written,
+        |s, w| outputs::write_composed_sheet(job, clips, &atlas, sheet_path, &by_frame, s, w),
+        |s, w| outputs::write_animations(job, clips, &restored, s, w),
     )?;
-    let restored = |c: usize, d: usize, f: usize| Cow::Owned(kept[slots.order(c, d, f)].restore());
-    outputs::write_animations(job, clips, &restored, sink, &mut written)?;
     Ok(written)
 }
 

@@ -1360,3 +1360,54 @@ fn runs_hand_every_file_to_the_sink() {
     assert!(v.records().iter().all(|r| r.outcome == OutputStatus::Same));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A sink writing behind the caller writes the same files, in the same
+/// order, as one writing within each call; a file it cannot write is
+/// reported when the sink is settled, naming the file, and no file after
+/// it is written — as when writing within the calls.
+#[test]
+fn a_background_file_sink_writes_what_a_plain_one_does_and_fails_alike() {
+    let dir = scratch("background");
+    let (job, clips) = hero(&dir);
+    let plain = FileSink::default();
+    let written = write_outputs(&job, &clips, &plain).unwrap();
+    let bytes: Vec<Vec<u8>> = written.iter().map(|p| std::fs::read(p).unwrap()).collect();
+    std::fs::remove_dir_all(dir.join("out")).unwrap();
+
+    let behind = FileSink::in_background();
+    assert_eq!(write_outputs(&job, &clips, &behind).unwrap(), written);
+    behind.settle().unwrap();
+    assert_eq!(behind.records(), plain.records());
+    let again: Vec<Vec<u8>> = written.iter().map(|p| std::fs::read(p).unwrap()).collect();
+    assert_eq!(again, bytes);
+
+    // A folder where the sheet goes: the rename over it fails. The frames
+    // before it are written, the JSON and GIFs after it are not.
+    std::fs::remove_dir_all(dir.join("out")).unwrap();
+    let sheet = dir.join("out/hero.png");
+    assert_eq!(written[6], sheet);
+    std::fs::create_dir_all(&sheet).unwrap();
+    let expect = write_outputs(&job, &clips, &FileSink::default())
+        .unwrap_err()
+        .to_string();
+    assert!(expect.contains("hero.png"), "{expect}");
+    for p in &written[7..] {
+        assert!(!p.exists(), "{} written after the failure", p.display());
+    }
+    std::fs::remove_dir_all(dir.join("out")).unwrap();
+    std::fs::create_dir_all(&sheet).unwrap();
+    let behind = FileSink::in_background();
+    write_outputs(&job, &clips, &behind).unwrap();
+    assert_eq!(behind.settle().unwrap_err().to_string(), expect);
+    let records: Vec<PathBuf> = behind.records().into_iter().map(|r| r.path).collect();
+    assert_eq!(records, written[..6]);
+    for (i, p) in written.iter().enumerate() {
+        assert_eq!(p.is_file(), i < 6, "{}", p.display());
+    }
+    // Settled, the sink writes again.
+    behind.write(&dir.join("out/again.txt"), b"again").unwrap();
+    behind.settle().unwrap();
+    assert_eq!(std::fs::read(dir.join("out/again.txt")).unwrap(), b"again");
+    assert_eq!(behind.records().len(), 7);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -136,6 +136,48 @@ fn a_failing_job_does_not_stop_the_others() {
     );
 }
 
+/// Files are written behind the rendering threads; a file that cannot be
+/// written still fails its job, naming the file, before the job's state is
+/// saved, and the other job finishes.
+#[test]
+fn a_file_that_cannot_be_written_fails_its_job_and_no_other() {
+    let dir = tempdir("unwritable");
+    let body = format!(
+        "defaults:\n  size: 32x32\n  directions: 2\n  clip: {{ frames: 2 }}\n  output: {{ sheet: '{{name}}.png', gif: '{{name}}_{{dir}}.gif' }}\njobs:\n  - name: blocked\n    model: {b}\n    output: {{ dir: out/blocked }}\n  - name: fine\n    model: {b}\n    output: {{ dir: out/fine }}\n",
+        b = samples().join("beacon.rsm").display()
+    );
+    let r = recipe(&dir, &body);
+    // A folder where the sheet goes: renaming the sheet over it fails.
+    std::fs::create_dir_all(dir.join("out/blocked/blocked.png")).unwrap();
+    let o = kiln(&["bake", r.to_str().unwrap()], &dir);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("job 'blocked'") && err.contains("blocked.png"),
+        "{err}"
+    );
+    assert!(err.contains("1 FAILED"), "{err}");
+    // The sheet comes before the metadata and GIFs: none of them is written,
+    // and no state claims the job's files.
+    assert!(!dir.join("out/blocked/blocked_0.gif").exists());
+    assert!(!dir.join("out/blocked").join(kiln::STATE_FILE).exists());
+    for f in [
+        "fine.png",
+        "fine.json",
+        "fine_0.gif",
+        "fine_1.gif",
+        kiln::STATE_FILE,
+    ] {
+        assert!(dir.join("out/fine").join(f).is_file(), "{f}");
+    }
+    // Unblocked, the next bake writes the job and skips the other.
+    std::fs::remove_dir(dir.join("out/blocked/blocked.png")).unwrap();
+    let o = kiln(&["bake", r.to_str().unwrap()], &dir);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(dir.join("out/blocked/blocked_1.gif").is_file());
+    assert!(stderr(&o).contains("fine: up to date"), "{}", stderr(&o));
+}
+
 #[test]
 fn a_job_over_the_memory_limit_fails_before_rendering() {
     let dir = tempdir("memory");
