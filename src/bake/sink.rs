@@ -7,7 +7,9 @@
 //! (`prune`). Each notes what it did per file, in order, for reports.
 //!
 //! Sinks are `Sync`: files may be handed over from several threads. The
-//! records are in the order the calls finished.
+//! records are in the order the calls finished. A sink may finish its
+//! files behind the caller ([`FileSink::in_background`]): [`Sink::settle`]
+//! waits for them and gives their first error.
 
 use crate::error::{Error, Result};
 use crate::output::{encode_png, write_atomic};
@@ -124,7 +126,9 @@ impl Log {
 /// writes the files one after another in the order they came: the caller
 /// goes on encoding while the disc flushes, which otherwise blocks a thread
 /// of the pool (a fifth of a millisecond a file here) and idles its core.
-/// Its errors come from [`Sink::settle`].
+/// Its errors come from [`Sink::settle`], and its records are complete
+/// once settled; dropped unsettled, it still writes every file handed over
+/// but its errors are lost.
 #[derive(Debug, Default)]
 pub struct FileSink {
     log: Arc<Log>,
