@@ -148,7 +148,7 @@ struct Writer {
 /// Bytes of files handed over but not yet written, beyond which the caller
 /// waits (a larger file waits alone): what writing behind the caller adds
 /// to a job's memory (README, "Memory").
-pub(crate) const WAITING_BYTES: u64 = 32 << 20;
+const WAITING_BYTES: u64 = 32 << 20;
 
 /// The bytes waiting for the background writer.
 #[derive(Debug, Default)]
@@ -191,15 +191,6 @@ impl Backlog {
     }
 }
 
-impl HeldFile {
-    fn len(&self) -> u64 {
-        match self {
-            HeldFile::Write(_, bytes) => bytes.len() as u64,
-            HeldFile::Remove(_) => 0,
-        }
-    }
-}
-
 impl FileSink {
     /// A sink that writes behind the caller, on a thread of its own.
     pub fn in_background() -> FileSink {
@@ -218,7 +209,12 @@ impl FileSink {
             none => {
                 let (files, taken) = channel::<HeldFile>();
                 let backlog = Arc::new(Backlog::default());
-                let (log, left) = (Arc::clone(log), Arc::clone(&backlog));
+                // The writer writes within its calls, into the same log.
+                let plain = FileSink {
+                    log: Arc::clone(log),
+                    behind: None,
+                };
+                let left = Arc::clone(&backlog);
                 // As when written within the calls, the first file that
                 // fails ends the writing: the files after it are not
                 // written.
@@ -226,10 +222,7 @@ impl FileSink {
                     .name("kiln-writer".into())
                     .spawn(move || {
                         taken.iter().try_for_each(|f| {
-                            let done = match &f {
-                                HeldFile::Write(path, bytes) => write_file(path, bytes, &log),
-                                HeldFile::Remove(path) => remove_file(path, &log),
-                            };
+                            let done = f.hand_to(&plain);
                             left.leave(f.len(), done.is_err());
                             done
                         })
@@ -387,10 +380,28 @@ struct Gate {
     shut: bool,
 }
 
+/// A file handed over but not yet passed on: its bytes, or its removal.
 #[derive(Debug)]
 enum HeldFile {
     Write(PathBuf, Vec<u8>),
     Remove(PathBuf),
+}
+
+impl HeldFile {
+    fn len(&self) -> u64 {
+        match self {
+            HeldFile::Write(_, bytes) => bytes.len() as u64,
+            HeldFile::Remove(_) => 0,
+        }
+    }
+
+    /// Hands the file to `sink` as the call it was handed over with.
+    fn hand_to(&self, sink: &dyn Sink) -> Result<()> {
+        match self {
+            HeldFile::Write(path, bytes) => sink.write(path, bytes),
+            HeldFile::Remove(path) => sink.remove(path),
+        }
+    }
 }
 
 impl<'a> Held<'a> {
@@ -409,7 +420,7 @@ impl<'a> Held<'a> {
         let held = std::mem::take(&mut gate.held);
         gate.open = true;
         for f in &held {
-            if let Err(e) = self.pass(f) {
+            if let Err(e) = f.hand_to(self.inner) {
                 gate.shut = true;
                 return Err(e);
             }
@@ -429,13 +440,6 @@ impl<'a> Held<'a> {
         self.gate.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn pass(&self, f: &HeldFile) -> Result<()> {
-        match f {
-            HeldFile::Write(path, bytes) => self.inner.write(path, bytes),
-            HeldFile::Remove(path) => self.inner.remove(path),
-        }
-    }
-
     fn hold(&self, f: HeldFile) -> Result<()> {
         // Passed on under the lock, so a file cannot overtake the held
         // files `open` is still handing on.
@@ -443,7 +447,7 @@ impl<'a> Held<'a> {
         if gate.shut {
             Ok(())
         } else if gate.open {
-            self.pass(&f)
+            f.hand_to(self.inner)
         } else {
             gate.held.push(f);
             Ok(())
