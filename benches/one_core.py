@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""One core, equal work, side by side: kiln's criterion knot bench against llvmpipe --cull,
+alternated in short turns on the same core (issue 11's one-core target).
+
+Running the criterion bench once and llvmpipe once after it compares two stretches of time,
+and on a shared host the two stretches can differ by 20 % or more for the same binary. Here
+each round runs both sides for a couple of seconds each, one after the other on one core
+(the order swapped every round), so contention that lasts longer than a round hits both.
+Per round it takes kiln's median time per frame (criterion's samples) and llvmpipe's median
+per-frame time; it prints every round's ratio (llvmpipe time over kiln time, > 1 = kiln
+faster), then `ratio=`, the median of the rounds' ratios (each taken from two turns a few
+seconds apart, so a slow stretch of the host cancels out), the ratio of the two sides'
+medians over all rounds, and that of their tenth percentiles (the least disturbed frames).
+
+Equal work: the same knot (../shared/bench/make_assets.py), size, camera turn, one sample a
+pixel, back faces culled on both sides (`--cull`), one core (`taskset`, `LP_NUM_THREADS=0`).
+
+Usage: benches/one_core.py [KNOT_BENCH_BINARY] [--size 256 1024] [--rounds 7] [--core 1]
+       [--level avx2|portable]
+The binary is `cargo bench --bench knot --no-run`'s (the newest target/release/deps/knot-*
+when not given). Needs: taskset; llvmpipe_bench.py's moderngl and Mesa (../shared/bench).
+"""
+import argparse, glob, json, os, re, shutil, statistics, subprocess, sys, tempfile
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(here)
+shared = os.path.join(root, "..", "shared", "bench")
+ap = argparse.ArgumentParser()
+ap.add_argument("bench", nargs="?", default=None)
+ap.add_argument("--size", type=int, nargs="*", default=[256, 1024])
+ap.add_argument("--rounds", type=int, default=7)
+ap.add_argument("--core", type=int, default=1)
+ap.add_argument("--level", default="avx2", help="kiln's instruction-set level: avx2 or portable")
+ap.add_argument("--seconds", type=float, default=2.0, help="criterion measurement time a turn")
+args = ap.parse_args()
+
+
+def newest_bench():
+    found = [p for p in glob.glob(os.path.join(root, "target", "release", "deps", "knot-*"))
+             if os.access(p, os.X_OK) and not p.endswith(".d")]
+    if not found:
+        sys.exit("no knot bench binary: run `cargo bench --bench knot --no-run` first")
+    return max(found, key=os.path.getmtime)
+
+
+bench = os.path.abspath(args.bench or newest_bench())
+assets = os.path.join(root, "target", "bench-assets")
+if not os.path.exists(os.path.join(assets, "mesh.npz")):
+    subprocess.run([sys.executable, os.path.join(shared, "make_assets.py"), "--out", assets],
+                   check=True, stdout=subprocess.DEVNULL)
+pin = ["taskset", "-c", str(args.core)]
+home = tempfile.mkdtemp(prefix="kiln-one-core-")
+
+
+def kiln_turn(size):
+    """kiln's per-frame times (ms) of one criterion run: one mean per sample."""
+    shutil.rmtree(home, ignore_errors=True)
+    env = dict(os.environ, CRITERION_HOME=home)
+    subprocess.run(pin + [bench, "--bench", f"knot/render/{args.level}/{size}x{size} aa1$",
+                          "--warm-up-time", "1", "--measurement-time", str(args.seconds),
+                          "--noplot"],
+                   # The bench finds its assets under target/ of the working directory.
+                   cwd=root, env=env, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    found = glob.glob(os.path.join(home, "**", "new", "sample.json"), recursive=True)
+    if len(found) != 1:
+        sys.exit(f"expected one criterion result for {args.level} at {size}², found {len(found)} "
+                 "(a CPU without AVX2 benches --level portable)")
+    s = json.load(open(found[0]))
+    return [t / n / 1e6 for t, n in zip(s["times"], s["iters"])]
+
+
+def llvmpipe_turn(size):
+    """llvmpipe's (median, p10) per-frame time (ms) of one run."""
+    frames = max(40, int(args.seconds * 1000 / (2.0 * (size / 256) ** 2)))
+    env = dict(os.environ, LP_NUM_THREADS="0")
+    out = subprocess.run(pin + [sys.executable, os.path.join(shared, "llvmpipe_bench.py"),
+                                "--cull", "--size", str(size), "--frames", str(frames),
+                                "--mesh", os.path.join(assets, "mesh.npz"),
+                                "--tex", os.path.join(assets, "tex.png")],
+                         env=env, check=True, capture_output=True, text=True).stdout
+    m = re.search(r"median=([\d.]+) p10=([\d.]+)", out)
+    if not m:
+        sys.exit(f"llvmpipe_bench.py printed no timing:\n{out}")
+    return float(m.group(1)), float(m.group(2))
+
+
+def pct(v, q):
+    v = sorted(v)
+    return v[min(len(v) - 1, int(q * len(v)))]
+
+
+for size in args.size:
+    rounds = []
+    for r in range(args.rounds):
+        if r % 2 == 0:
+            k = kiln_turn(size)
+            lp = llvmpipe_turn(size)
+        else:
+            lp = llvmpipe_turn(size)
+            k = kiln_turn(size)
+        km, kp = statistics.median(k), pct(k, 0.1)
+        rounds.append((km, kp, lp[0], lp[1]))
+        print(f"{size}² round {r + 1}: kiln {km:.3f} ms (p10 {kp:.3f})  "
+              f"llvmpipe {lp[0]:.3f} ms (p10 {lp[1]:.3f})  ratio {lp[0] / km:.2f}", flush=True)
+    km = statistics.median(r[0] for r in rounds)
+    kp = statistics.median(r[1] for r in rounds)
+    lm = statistics.median(r[2] for r in rounds)
+    lp10 = statistics.median(r[3] for r in rounds)
+    ratios = [r[2] / r[0] for r in rounds]
+    print(f"{size}²: kiln median {km:.3f} ms, llvmpipe median {lm:.3f} ms, one core, --cull, "
+          f"{args.rounds} rounds")
+    print(f"{size}²: ratio={statistics.median(ratios):.3f} min={min(ratios):.3f} "
+          f"max={max(ratios):.3f} of_medians={lm / km:.3f} of_p10={lp10 / kp:.3f}")
+shutil.rmtree(home, ignore_errors=True)
