@@ -56,12 +56,13 @@ def kiln_turn(size):
     """kiln's per-frame times (ms) of one criterion run: one mean per sample."""
     shutil.rmtree(home, ignore_errors=True)
     env = dict(os.environ, CRITERION_HOME=home)
-    subprocess.run(pin + [bench, "--bench", f"knot/render/{args.level}/{size}x{size} aa1$",
-                          "--warm-up-time", "1", "--measurement-time", str(args.seconds),
-                          "--noplot"],
-                   # The bench finds its assets under target/ of the working directory.
-                   cwd=root, env=env, check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
+    cmd = pin + [bench, "--bench", f"knot/render/{args.level}/{size}x{size} aa1$",
+                 "--warm-up-time", "1", "--measurement-time", str(args.seconds), "--noplot"]
+    # The bench finds its assets under target/ of the working directory.
+    run = subprocess.run(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True)
+    if run.returncode != 0:
+        sys.exit(f"{bench} failed (exit {run.returncode}):\n{run.stderr[-2000:]}")
     found = glob.glob(os.path.join(home, "**", "new", "sample.json"), recursive=True)
     if len(found) != 1:
         sys.exit(f"expected one criterion result for {args.level} at {size}², found {len(found)} "
@@ -74,11 +75,14 @@ def llvmpipe_turn(size):
     """llvmpipe's (median, p10) per-frame time (ms) of one run."""
     frames = max(40, int(args.seconds * 1000 / (2.0 * (size / 256) ** 2)))
     env = dict(os.environ, LP_NUM_THREADS="0")
-    out = subprocess.run(pin + [sys.executable, os.path.join(shared, "llvmpipe_bench.py"),
-                                "--cull", "--size", str(size), "--frames", str(frames),
-                                "--mesh", os.path.join(assets, "mesh.npz"),
-                                "--tex", os.path.join(assets, "tex.png")],
-                         env=env, check=True, capture_output=True, text=True).stdout
+    cmd = pin + [sys.executable, os.path.join(shared, "llvmpipe_bench.py"), "--cull",
+                 "--size", str(size), "--frames", str(frames),
+                 "--mesh", os.path.join(assets, "mesh.npz"), "--tex", os.path.join(assets, "tex.png")]
+    run = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"llvmpipe_bench.py failed (exit {run.returncode}; ../shared/bench/setup.sh "
+                 f"installs Mesa and moderngl):\n{run.stderr[-2000:]}")
+    out = run.stdout
     m = re.search(r"median=([\d.]+) p10=([\d.]+)", out)
     if not m:
         sys.exit(f"llvmpipe_bench.py printed no timing:\n{out}")
