@@ -10,7 +10,9 @@ Per round it takes kiln's median time per frame (criterion's samples) and llvmpi
 per-frame time; it prints every round's ratio (llvmpipe time over kiln time, > 1 = kiln
 faster), then `ratio=`, the median of the rounds' ratios (each taken from two turns a few
 seconds apart, so a slow stretch of the host cancels out), the ratio of the two sides'
-medians over all rounds, and that of their tenth percentiles (the least disturbed frames).
+medians over all rounds, and that of their tenth percentiles (the least disturbed times:
+kiln's of criterion's samples, each a mean over many frames, llvmpipe's of single frames,
+so this one leans towards llvmpipe).
 
 Equal work: the same knot (../shared/bench/make_assets.py), size, camera turn, one sample a
 pixel, back faces culled on both sides (`--cull`), one core (`taskset`, `LP_NUM_THREADS=0`).
@@ -73,6 +75,7 @@ def kiln_turn(size):
 
 def llvmpipe_turn(size):
     """llvmpipe's (median, p10) per-frame time (ms) of one run."""
+    # About `--seconds` of llvmpipe at ~2 ms a 256² frame, its time growing with the area.
     frames = max(40, int(args.seconds * 1000 / (2.0 * (size / 256) ** 2)))
     env = dict(os.environ, LP_NUM_THREADS="0")
     cmd = pin + [sys.executable, os.path.join(shared, "llvmpipe_bench.py"), "--cull",
