@@ -111,6 +111,41 @@ impl Simd for Avx2 {
         unsafe { F32x8(_mm256_loadu_ps(s.as_ptr())) }
     }
 
+    /// `vhaddps` adds neighbours within each 128-bit half (`a0+a1, a2+a3,
+    /// b0+b1, b2+b3 | a4+a5, a6+a7, b4+b5, b6+b7`); a permute of 64-bit
+    /// pairs puts them in lane order. Each sum is the one IEEE addition
+    /// the portable level makes (addition commutes exactly).
+    #[inline(always)]
+    fn add_pairs(self, a: F32x8, b: F32x8) -> F32x8 {
+        unsafe {
+            let h = _mm256_castps_si256(_mm256_hadd_ps(a.0, b.0));
+            F32x8(_mm256_castsi256_ps(
+                _mm256_permute4x64_epi64::<0b11_01_10_00>(h),
+            ))
+        }
+    }
+
+    /// Each 128-bit half of `v[k]` is one pixel's four samples: a 4×4
+    /// transpose within the halves (`vunpck*ps`, `vshufps`) gives the
+    /// pixels' k-th samples in the lanes 0, 2, 4, 6 | 1, 3, 5, 7, added in
+    /// the portable level's order, then permuted into pixel order.
+    #[inline(always)]
+    fn add_quads(self, v: [F32x8; 4]) -> F32x8 {
+        unsafe {
+            let t0 = _mm256_unpacklo_ps(v[0].0, v[1].0);
+            let t1 = _mm256_unpackhi_ps(v[0].0, v[1].0);
+            let t2 = _mm256_unpacklo_ps(v[2].0, v[3].0);
+            let t3 = _mm256_unpackhi_ps(v[2].0, v[3].0);
+            let x0 = _mm256_shuffle_ps::<0b01_00_01_00>(t0, t2);
+            let x1 = _mm256_shuffle_ps::<0b11_10_11_10>(t0, t2);
+            let x2 = _mm256_shuffle_ps::<0b01_00_01_00>(t1, t3);
+            let x3 = _mm256_shuffle_ps::<0b11_10_11_10>(t1, t3);
+            let sum = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(x0, x1), x2), x3);
+            let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+            F32x8(_mm256_permutevar8x32_ps(sum, order))
+        }
+    }
+
     /// Four lanes at a time in f64: the same division, products in the
     /// same order, `maxpd`/`minpd` for the clamp (equal to `clamp` for
     /// every number; NaN lanes are the caller's to discard), the sign of

@@ -69,6 +69,15 @@ pub trait Simd: Copy + Send + Sync {
     /// of a row, fetched as one 64-bit element each: half the elements
     /// two gathers would load.
     fn gather_pair(self, table: &[[u8; 4]], idx: Self::I) -> (Self::I, Self::I);
+    /// Sums of neighbouring lanes: `a0 + a1, a2 + a3, a4 + a5, a6 + a7`,
+    /// then the same of `b`. Sixteen samples in a row, two a pixel, become
+    /// eight pixels' sums in pixel order (the 2×2 box filter's row step).
+    fn add_pairs(self, a: Self::F, b: Self::F) -> Self::F;
+    /// Sums of four neighbouring lanes of the 32 lanes of `v` (`v[0]`'s
+    /// first): lane i is `((x0 + x1) + x2) + x3` with `xk` lane `4i + k`.
+    /// Thirty-two samples in a row, four a pixel, become eight pixels'
+    /// sums in pixel order (the 4×4 box filter's row step).
+    fn add_quads(self, v: [Self::F; 4]) -> Self::F;
     /// Runs `kernel` at this level in a function of its own rather than
     /// inlined into the caller: a loop that shares one huge function with
     /// the rest of the frame gets what registers are left, and spills.
@@ -321,6 +330,9 @@ mod tests {
             out.push(m.any() as u32);
             out.push(s.splat_i(0).any() as u32);
             out.push(s.load(&[9.0; 9]).to_array()[7].to_bits());
+            out.extend(s.add_pairs(a, b).to_array().map(canon));
+            let c = s.array([0.125, 1e8, -1.0, 1.0, -0.0, -0.0, -0.0, -0.0]);
+            out.extend(s.add_quads([a, b, c, b * b]).to_array().map(canon));
             out
         }
     }
@@ -368,7 +380,18 @@ mod tests {
         let (t0, t1, t2) = (0x0403_0201, 0x0807_0605, 0x0c0b_0a09);
         assert_eq!(i(28), [t0, t0, t0, t0, t0, t1, t0, t0]);
         assert_eq!(i(29), [t1, t1, t1, t1, t1, t2, t1, t1]);
-        assert_eq!(&v[30 * 8..], [0b10101, 1, 0, 9f32.to_bits()]);
+        assert_eq!(&v[30 * 8..30 * 8 + 4], [0b10101, 1, 0, 9f32.to_bits()]);
+        let pairs: Vec<f32> = v[30 * 8 + 4..].iter().map(|&b| f32::from_bits(b)).collect();
+        assert_eq!(pairs[..3], [-3.5, -0.25, 2.0]);
+        assert!(pairs[3].is_nan());
+        assert_eq!(pairs[4..8], [-2.0, 0.75, 3.5, 4.0]);
+        // Left to right: 1e8 swallows 0.125, then −1 (and +1 after it).
+        assert_eq!(pairs[8], -3.75);
+        assert!(pairs[9].is_nan());
+        assert_eq!(pairs[10..12], [-1.25, 7.5]);
+        assert_eq!(pairs[12], 1e8);
+        assert_eq!(pairs[13].to_bits(), (-0.0f32).to_bits());
+        assert_eq!(pairs[14..], [10.5625, 16.25]);
     }
 
     #[test]

@@ -83,6 +83,26 @@ impl Simd for Portable {
     }
 
     #[inline(always)]
+    fn add_pairs(self, a: F32x8, b: F32x8) -> F32x8 {
+        let mut out = [0.0; LANES];
+        for i in 0..LANES / 2 {
+            out[i] = a.0[2 * i] + a.0[2 * i + 1];
+            out[LANES / 2 + i] = b.0[2 * i] + b.0[2 * i + 1];
+        }
+        F32x8(out)
+    }
+
+    #[inline(always)]
+    fn add_quads(self, v: [F32x8; 4]) -> F32x8 {
+        let mut out = [0.0; LANES];
+        for (i, o) in out.iter_mut().enumerate() {
+            let x = &v[i / 2].0[4 * (i % 2)..];
+            *o = ((x[0] + x[1]) + x[2]) + x[3];
+        }
+        F32x8(out)
+    }
+
+    #[inline(always)]
     fn gather(self, table: &[[u8; 4]], idx: I32x8) -> I32x8 {
         let n = table.len();
         let mut out = [0i32; LANES];
