@@ -78,6 +78,21 @@ pub trait Simd: Copy + Send + Sync {
     /// Thirty-two samples in a row, four a pixel, become eight pixels'
     /// sums in pixel order (the 4×4 box filter's row step).
     fn add_quads(self, v: [Self::F; 4]) -> Self::F;
+    /// The sum of the bytes read as signed, absolute values: the PNG
+    /// filter heuristic's cost of a filtered row.
+    #[inline(always)]
+    fn abs_sum_i8(self, bytes: &[u8]) -> u64 {
+        let mut total = 0u64;
+        // Each part's u32 sum cannot overflow (65536 · 128 < 2^32).
+        for part in bytes.chunks(1 << 16) {
+            let mut sum = 0u32;
+            for &b in part {
+                sum += (b as i8).unsigned_abs() as u32;
+            }
+            total += sum as u64;
+        }
+        total
+    }
     /// Runs `kernel` at this level in a function of its own rather than
     /// inlined into the caller: a loop that shares one huge function with
     /// the rest of the frame gets what registers are left, and spills.
@@ -330,6 +345,10 @@ mod tests {
             out.push(m.any() as u32);
             out.push(s.splat_i(0).any() as u32);
             out.push(s.load(&[9.0; 9]).to_array()[7].to_bits());
+            // Every byte value, then a tail shorter than a 32-byte block.
+            let bytes: Vec<u8> = (0..=255u8).chain([128, 127, 255, 1, 0]).collect();
+            out.push(s.abs_sum_i8(&bytes) as u32);
+            out.push(s.abs_sum_i8(&bytes[..31]) as u32);
             out.extend(s.add_pairs(a, b).to_array().map(canon));
             let c = s.array([0.125, 1e8, -1.0, 1.0, -0.0, -0.0, -0.0, -0.0]);
             out.extend(s.add_quads([a, b, c, b * b]).to_array().map(canon));
@@ -381,7 +400,9 @@ mod tests {
         assert_eq!(i(28), [t0, t0, t0, t0, t0, t1, t0, t0]);
         assert_eq!(i(29), [t1, t1, t1, t1, t1, t2, t1, t1]);
         assert_eq!(&v[30 * 8..30 * 8 + 4], [0b10101, 1, 0, 9f32.to_bits()]);
-        let pairs: Vec<f32> = v[30 * 8 + 4..].iter().map(|&b| f32::from_bits(b)).collect();
+        // 0..=127 and 1..=128 (as |i8|), then 128 + 127 + 1 + 1 + 0.
+        assert_eq!(v[30 * 8 + 4..30 * 8 + 6], [8128 + 8256 + 257, 465]);
+        let pairs: Vec<f32> = v[30 * 8 + 6..].iter().map(|&b| f32::from_bits(b)).collect();
         assert_eq!(pairs[..3], [-3.5, -0.25, 2.0]);
         assert!(pairs[3].is_nan());
         assert_eq!(pairs[4..8], [-2.0, 0.75, 3.5, 4.0]);
