@@ -25,8 +25,10 @@ pub struct Palette {
     pub colors: Vec<[u8; 3]>,
     /// Pixels with less alpha are transparent.
     pub alpha_cutoff: u8,
-    /// `(0xRRGGBB, index)`, sorted by colour, for binary search.
+    /// `(0xRRGGBB, index)`, sorted by colour.
     lookup: Vec<(u32, u8)>,
+    /// The same mapping as a hash table, which [`Palette::index_of`] reads.
+    seen: SeenColors,
     /// The nearest entry to a colour not seen while building, made on
     /// first use: mapping the frames a palette was built from without
     /// dithering never asks, and making it costs as much as mapping a
@@ -77,6 +79,7 @@ impl Palette {
         };
         lookup.sort_unstable_by_key(|e| e.0);
         Palette {
+            seen: SeenColors::new(&lookup),
             near: std::sync::OnceLock::new(),
             colors,
             alpha_cutoff,
@@ -90,10 +93,9 @@ impl Palette {
         if px[3] < self.alpha_cutoff {
             return TRANSPARENT;
         }
-        let key = pack(px);
-        match self.lookup.binary_search_by_key(&key, |e| e.0) {
-            Ok(i) => self.lookup[i].1,
-            Err(_) => self.nearest([px[0] as i32, px[1] as i32, px[2] as i32]),
+        match self.seen.get(pack(px)) {
+            Some(i) => i,
+            None => self.nearest([px[0] as i32, px[1] as i32, px[2] as i32]),
         }
     }
 
@@ -262,6 +264,58 @@ impl Nearest {
             }
         }
         best.1
+    }
+}
+
+/// The colours seen while building and their indices, in an open-addressed
+/// table (linear probing, at most half full): mapping a GIF's frames looks
+/// up every pixel that differs from its left neighbour, and a binary search
+/// over thousands of colours was 4 % of an `example.yaml` bake, its
+/// branches unpredictable.
+#[derive(Debug, Clone)]
+struct SeenColors {
+    /// `colour << 8 | index`; 0 is an empty slot (indices here are 1 on).
+    slots: Vec<u32>,
+    /// `32 − log2(slots.len())`: the hash's top bits pick the slot.
+    shift: u32,
+}
+
+impl SeenColors {
+    fn new(lookup: &[(u32, u8)]) -> SeenColors {
+        let len = (2 * lookup.len()).next_power_of_two().max(16);
+        let mut t = SeenColors {
+            slots: vec![0; len],
+            shift: 32 - len.trailing_zeros(),
+        };
+        let mask = len - 1;
+        for &(colour, index) in lookup {
+            let mut at = t.slot(colour);
+            while t.slots[at] != 0 {
+                at = (at + 1) & mask;
+            }
+            t.slots[at] = colour << 8 | index as u32;
+        }
+        t
+    }
+
+    /// Fibonacci hashing: colours close in value land far apart.
+    fn slot(&self, colour: u32) -> usize {
+        (colour.wrapping_mul(0x9e37_79b9) >> self.shift) as usize
+    }
+
+    fn get(&self, colour: u32) -> Option<u8> {
+        let mask = self.slots.len() - 1;
+        let mut at = self.slot(colour);
+        loop {
+            let e = self.slots[at];
+            if e == 0 {
+                return None;
+            }
+            if e >> 8 == colour {
+                return Some(e as u8);
+            }
+            at = (at + 1) & mask;
+        }
     }
 }
 
@@ -453,6 +507,44 @@ mod tests {
             for v in (0..=255u8).step_by(15) {
                 for c in [[v, 0, 255], [v, v, v], [255 - v, v, 16]] {
                     assert_eq!(near.index(c), linear(colors, c));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn seen_colours_answer_as_a_search_of_the_sorted_list_does() {
+        // Colours from a fixed sequence (many more than slots a small
+        // table has, so probes run long and wrap), their indices cycling
+        // through 1..=255; then colours near and far from them.
+        let mut state = 0x9e37_79b9_u32;
+        let mut lookup: Vec<(u32, u8)> = Vec::new();
+        for n in [0usize, 1, 7, 300, 5000] {
+            lookup.clear();
+            while lookup.len() < n {
+                state ^= state << 13;
+                state ^= state >> 17;
+                state ^= state << 5;
+                let c = state & 0xff_ffff;
+                if !lookup.iter().any(|e| e.0 == c) {
+                    lookup.push((c, (lookup.len() % 255 + 1) as u8));
+                }
+            }
+            // White and black, the colours whose packed values are extremes.
+            lookup.retain(|e| e.0 != 0 && e.0 != 0xff_ffff);
+            lookup.push((0xff_ffff, 3));
+            lookup.sort_unstable_by_key(|e| e.0);
+            let seen = super::SeenColors::new(&lookup);
+            let search = |c: u32| {
+                lookup
+                    .binary_search_by_key(&c, |e| e.0)
+                    .ok()
+                    .map(|i| lookup[i].1)
+            };
+            for &(c, i) in &lookup {
+                assert_eq!(seen.get(c), Some(i), "{c:06x} of {n}");
+                for other in [c ^ 1, c.wrapping_add(0x1_0000) & 0xff_ffff, 0] {
+                    assert_eq!(seen.get(other), search(other), "{other:06x} of {n}");
                 }
             }
         }
