@@ -25,9 +25,7 @@ pub struct Palette {
     pub colors: Vec<[u8; 3]>,
     /// Pixels with less alpha are transparent.
     pub alpha_cutoff: u8,
-    /// `(0xRRGGBB, index)`, sorted by colour.
-    lookup: Vec<(u32, u8)>,
-    /// The same mapping as a hash table, which [`Palette::index_of`] reads.
+    /// Every opaque colour seen while building, and its index.
     seen: SeenColors,
     /// The nearest entry to a colour not seen while building, made on
     /// first use: mapping the frames a palette was built from without
@@ -43,7 +41,7 @@ impl PartialEq for Palette {
     fn eq(&self, other: &Palette) -> bool {
         self.colors == other.colors
             && self.alpha_cutoff == other.alpha_cutoff
-            && self.lookup == other.lookup
+            && self.seen == other.seen
     }
 }
 
@@ -77,13 +75,14 @@ impl Palette {
         } else {
             median_cut(&mut hist, MAX_COLORS)
         };
+        // Sorted, so the same mapping always fills the same slots and
+        // equal palettes compare equal.
         lookup.sort_unstable_by_key(|e| e.0);
         Palette {
             seen: SeenColors::new(&lookup),
             near: std::sync::OnceLock::new(),
             colors,
             alpha_cutoff,
-            lookup,
         }
     }
 
@@ -272,7 +271,7 @@ impl Nearest {
 /// up every pixel that differs from its left neighbour, and a binary search
 /// over thousands of colours was 4 % of an `example.yaml` bake, its
 /// branches unpredictable.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 struct SeenColors {
     /// `colour << 8 | index`; 0 is an empty slot (indices here are 1 on).
     slots: Vec<u32>,
@@ -281,6 +280,8 @@ struct SeenColors {
 }
 
 impl SeenColors {
+    /// The table of `lookup` (`(0xRRGGBB, index)`, each colour once),
+    /// filled in the order given.
     fn new(lookup: &[(u32, u8)]) -> SeenColors {
         let len = (2 * lookup.len()).next_power_of_two().max(16);
         let mut t = SeenColors {
