@@ -456,13 +456,14 @@ impl Frame<'_> {
                 tile::draw(
                     s,
                     tri,
-                    &self.materials[tri.material as usize],
+                    self.materials,
                     &self.lighting,
                     &rect,
                     buf,
                     &mut queue,
                 );
             }
+            tile::finish(s, self.materials, &self.lighting, buf, &mut queue);
             s.apart(resolve::Resolve {
                 buf,
                 ss: self.ss,

@@ -5,12 +5,14 @@
 //! triangle, an edge with every sample inside drops out of the lane test.
 //! The rest runs in rows of 8×1 blocks (windows of eight columns placed to
 //! cover the box with the fewest): three i32 adds and a sign test give
-//! coverage, then depth, then shading only for blocks with live lanes.
+//! coverage, then depth; the surviving samples are queued, and shaded
+//! eight at a time, in packets that may mix the samples of consecutive
+//! triangles of one material (a group, see [`Queue`]).
 
 use super::framebuffer::{TileBuffer, TILE, TILE_AREA};
-use super::setup::{Tri, PLANE_SLOTS, P_INV_W, P_NX, P_NY, P_NZ, P_U, P_V, P_Z};
+use super::setup::{Tri, PLANES, P_INV_W, P_NX, P_NY, P_NZ, P_U, P_V, P_Z};
 use super::shade::{apply_lightmap, fetch, shade_fetched, Inputs, Lighting, Material, Mode};
-use super::simd::{FloatLanes, IntLanes, Simd, LANES};
+use super::simd::{FloatLanes, IntLanes, Kernel, Simd, LANES};
 use super::texel::Taps;
 
 /// The samples `x..x + w`, `y..y + h` a tile covers (clipped to the target).
@@ -61,7 +63,7 @@ pub fn touches(tri: &Tri, r: &TileRect) -> bool {
 pub fn draw<S: Simd>(
     s: S,
     tri: &Tri,
-    mat: &Material,
+    materials: &[Material],
     light: &Lighting,
     r: &TileRect,
     buf: &mut TileBuffer,
@@ -69,10 +71,70 @@ pub fn draw<S: Simd>(
 ) {
     // Two instances, so batches without a lightmap run the loop they ran
     // before the layer existed.
-    if mat.lightmap.is_some() {
-        draw_lanes::<S, true>(s, tri, mat, light, r, buf, queue)
+    if materials[tri.material as usize].lightmap.is_some() {
+        draw_lanes::<S, true>(s, tri, materials, light, r, buf, queue)
     } else {
-        draw_lanes::<S, false>(s, tri, mat, light, r, buf, queue)
+        draw_lanes::<S, false>(s, tri, materials, light, r, buf, queue)
+    }
+}
+
+/// Shades whatever the queue still holds: called once a tile's triangles
+/// are drawn, before the tile is resolved.
+#[inline(always)]
+pub fn finish<S: Simd>(
+    s: S,
+    materials: &[Material],
+    light: &Lighting,
+    buf: &mut TileBuffer,
+    queue: &mut Queue,
+) {
+    close_group(s, materials, light, buf, queue);
+}
+
+/// Shades the open group's queued samples and frees its slots. Run apart
+/// (once every few triangles), so the single-packet shading it inlines
+/// is not a third copy inside the walk.
+#[inline(always)]
+fn close_group<S: Simd>(
+    s: S,
+    materials: &[Material],
+    light: &Lighting,
+    buf: &mut TileBuffer,
+    queue: &mut Queue,
+) {
+    let Queue { entries, slots } = queue;
+    if slots.used == 0 {
+        return;
+    }
+    let frag = Fragments {
+        slots,
+        mat: &materials[slots.material as usize],
+        light,
+    };
+    s.apart(Drain {
+        entries,
+        frag: &frag,
+        buf,
+    });
+    slots.used = 0;
+}
+
+/// [`Entries::drain`] as a kernel, at the level the walk runs at.
+struct Drain<'q, 'a> {
+    entries: &'q mut Entries,
+    frag: &'q Fragments<'a>,
+    buf: &'q mut TileBuffer,
+}
+
+impl Kernel for Drain<'_, '_> {
+    type Output = ();
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) {
+        if self.frag.mat.lightmap.is_some() {
+            self.entries.drain::<S, true>(s, self.frag, self.buf)
+        } else {
+            self.entries.drain::<S, false>(s, self.frag, self.buf)
+        }
     }
 }
 
@@ -80,7 +142,7 @@ pub fn draw<S: Simd>(
 fn draw_lanes<S: Simd, const LM: bool>(
     s: S,
     tri: &Tri,
-    mat: &Material,
+    materials: &[Material],
     light: &Lighting,
     r: &TileRect,
     buf: &mut TileBuffer,
@@ -92,6 +154,14 @@ fn draw_lanes<S: Simd, const LM: bool>(
     let Some(all_in) = classify(tri, x0, y0, x1, y1) else {
         return;
     };
+    // A triangle joins the open group when its samples can be shaded
+    // alongside the group's: the same material and facing, and a free slot.
+    let slots = &queue.slots;
+    if slots.used > 0
+        && (slots.material != tri.material || slots.back != tri.back || slots.used == LANES)
+    {
+        close_group(s, materials, light, buf, queue);
+    }
     // Edge lanes relative to (x0, y0). A partially covering edge changes sign
     // inside the box, so its value there is bounded by the box's span and fits
     // i32 (see the guard band); the clamp only protects that invariant.
@@ -106,38 +176,20 @@ fn draw_lanes<S: Simd, const LM: bool>(
             ec[k] = e.at(x0 as i64, y0 as i64).clamp(-(1 << 30), 1 << 30) as i32;
         }
     }
-    let (rx, ry) = ((x0 - tri.min_x) as f32, (y0 - tri.min_y) as f32);
-    let tp = &tri.planes;
-    let mut planes = Planes {
-        v: [0.0; PLANE_SLOTS],
-        dx: tp.dx,
-        dy: tp.dy,
-        lm_v: [0.0; 2],
-        lm_dx: [0.0; 2],
-        lm_dy: [0.0; 2],
-    };
-    // `Plane::at`, slot by slot.
-    for j in 0..PLANE_SLOTS {
-        planes.v[j] = tp.v[j] + tp.dx[j] * rx + tp.dy[j] * ry;
-    }
-    if LM {
-        for (j, p) in tri.lm.iter().enumerate() {
-            planes.lm_v[j] = p.at(rx, ry);
-            planes.lm_dx[j] = p.dx;
-            planes.lm_dy[j] = p.dy;
-        }
-    }
-    let frag = Fragments {
-        planes: &planes,
-        mat,
-        light,
-        back: tri.back,
-        lx0: x0 - r.x,
-        ly0: y0 - r.y,
-    };
-
     let lx0 = x0 - r.x;
     let lx1 = x1 - r.x;
+    let ly0 = y0 - r.y;
+    let slot = queue
+        .slots
+        .open::<LM>(tri, x0 - tri.min_x, y0 - tri.min_y, lx0, ly0);
+    let Queue { entries, slots } = queue;
+    let frag = Fragments {
+        slots,
+        mat: &materials[tri.material as usize],
+        light,
+    };
+    let (z0, z_dx, z_dy) = (slots.v[P_Z][slot], slots.dx[P_Z][slot], slots.dy[P_Z][slot]);
+
     let span = s.splat_i(lx1 - lx0);
     // Blocks are windows of eight columns, not aligned to eight: the fewest
     // that cover the box's columns, shifted left when they would run past
@@ -156,9 +208,9 @@ fn draw_lanes<S: Simd, const LM: bool>(
         step[k] = s.splat_i(ea[k].wrapping_mul(LANES as i32));
     }
     let lead = first_block - lx0;
-    queue.len = 0;
     for row in 0..=(y1 - y0) {
-        let ly = (y0 - r.y + row) as usize;
+        let ly = (ly0 + row) as usize;
+        entries.pending_rows |= 1 << ly;
         let mut e = [s.splat_i(0); 3];
         for k in 0..3 {
             let start = ec[k]
@@ -167,74 +219,160 @@ fn draw_lanes<S: Simd, const LM: bool>(
             e[k] = s.splat_i(start) + ramp[k];
         }
         let fr = s.splat(row as f32);
-        let z_row = s.splat(planes.v[P_Z]) + s.splat(planes.dy[P_Z]) * fr;
+        let z_row = s.splat(z0) + s.splat(z_dy) * fr;
         let mut bx = first_block;
         let mut off = s.splat_i(lead) + s.ramp();
         while bx <= lx1 {
             let cols = off.non_negative() & (span - off).non_negative();
-            let mut m = (e[0] | e[1] | e[2]).non_negative() & cols;
+            let covered = (e[0] | e[1] | e[2]).non_negative() & cols;
             let cur = off;
             for k in 0..3 {
                 e[k] = e[k] + step[k];
             }
             off = off + s.splat_i(LANES as i32);
             let idx = ly * TILE + bx as usize;
+            let col = bx as u32;
             bx += LANES as i32;
             // No branch on whether the block is empty (it is, or wholly
             // behind, in about half the blocks, unpredictably): its depth
             // is tested anyway and pushing no lanes is a no-op.
-            let z = z_row + s.splat(planes.dx[P_Z]) * cur.to_f32();
-            m = m & z.lt(s.load(&buf.depth[idx..]));
-            queue.push(m.bits(), idx as i32);
-            if queue.len >= PAIR {
-                let first = queue.packet(s, 0);
-                let second = queue.packet(s, LANES);
+            let z = z_row + s.splat(z_dx) * cur.to_f32();
+            let mut bits = (covered & z.lt(s.load(&buf.depth[idx..]))).bits();
+            // A sample an earlier triangle of the group queued has not its
+            // depth and colour yet: shade the queue first, then test again.
+            // (A lane failing against the older depth fails against the
+            // queued one too: depth only ever decreases.)
+            if bits & (entries.pending[ly] >> col) != 0 {
+                s.apart(Drain {
+                    entries,
+                    frag: &frag,
+                    buf,
+                });
+                bits = (covered & z.lt(s.load(&buf.depth[idx..]))).bits();
+                entries.pending_rows |= 1 << ly;
+            }
+            entries.pending[ly] |= bits << col;
+            entries.push(bits, idx as i32, slot as i32);
+            if entries.len >= PAIR {
+                let first = entries.packet(s, 0);
+                let second = entries.packet(s, LANES);
                 frag.shade_pair::<S, LM>(s, [&first, &second], buf);
-                queue.drop_pair();
+                entries.drop_pair();
             }
         }
     }
-    // The rest, one packet at a time (shading the last two as a pair was
-    // slower: most triangles end with a single part-filled packet). A loop,
-    // so the shading code is inlined once for both.
-    let mut at = 0;
-    while at < queue.len {
-        frag.shade::<S, LM>(s, &queue.packet(s, at), buf);
-        at += LANES;
-    }
 }
 
-/// Queued samples shaded at once when a triangle has enough: two packets,
+/// Queued samples shaded at once when there are enough: two packets,
 /// whose dependency chains (planes, divide, texel addresses, gathers,
 /// filter) are independent, so one's latency hides behind the other's work.
 const PAIR: usize = 2 * LANES;
 
-/// A triangle's attribute planes at the corner `(x0, y0)` of its box in
-/// the tile, with their steps per sample.
-struct Planes {
-    v: [f32; PLANE_SLOTS],
-    dx: [f32; PLANE_SLOTS],
-    dy: [f32; PLANE_SLOTS],
-    lm_v: [f32; 2],
-    lm_dx: [f32; 2],
-    lm_dy: [f32; 2],
+/// Plane rows of a slot: the triangle's attribute planes, then its two
+/// lightmap planes.
+const ROWS: usize = PLANES + 2;
+const P_LM: usize = PLANES;
+
+/// The triangles whose samples wait in the queue (a group: up to eight,
+/// of one material and facing), their planes side by side: entry `k` of
+/// every row is slot `k`'s, so a packet holding several triangles'
+/// samples evaluates each lane with its own triangle's planes by
+/// permuting the rows with its slot lanes.
+struct Slots {
+    /// Each plane at the corner of the triangle's box in the tile.
+    v: [[f32; LANES]; ROWS],
+    dx: [[f32; LANES]; ROWS],
+    dy: [[f32; LANES]; ROWS],
+    /// Tile column and row of that corner.
+    lx0: [i32; LANES],
+    ly0: [i32; LANES],
+    used: usize,
+    /// The group's material and facing (while `used > 0`).
+    material: u32,
+    back: bool,
 }
 
-/// Samples of one triangle that passed coverage and depth, gathered from
-/// any rows and blocks into full lanes before they are shaded: small
-/// triangles cover one or two samples of each eight-sample block, and
-/// shading whole blocks would spend most lanes on nothing.
+impl Slots {
+    /// Takes the next slot for `tri`, whose box in the tile starts `(rx,
+    /// ry)` samples into its bounding box, at tile column `lx0`, row `ly0`.
+    #[inline(always)]
+    fn open<const LM: bool>(&mut self, tri: &Tri, rx: i32, ry: i32, lx0: i32, ly0: i32) -> usize {
+        let k = self.used;
+        self.used += 1;
+        let (rx, ry) = (rx as f32, ry as f32);
+        let tp = &tri.planes;
+        // `Plane::at`, plane by plane.
+        for j in 0..PLANES {
+            self.v[j][k] = tp.v[j] + tp.dx[j] * rx + tp.dy[j] * ry;
+            self.dx[j][k] = tp.dx[j];
+            self.dy[j][k] = tp.dy[j];
+        }
+        if LM {
+            for (j, p) in tri.lm.iter().enumerate() {
+                self.v[P_LM + j][k] = p.at(rx, ry);
+                self.dx[P_LM + j][k] = p.dx;
+                self.dy[P_LM + j][k] = p.dy;
+            }
+        }
+        self.lx0[k] = lx0;
+        self.ly0[k] = ly0;
+        self.material = tri.material;
+        self.back = tri.back;
+        k
+    }
+}
+
+/// Samples that passed coverage and depth, gathered from any rows, blocks
+/// and triangles of a group into full lanes before they are shaded: small
+/// triangles cover one or two samples of each eight-sample block, and a
+/// few samples in all, and shading whole blocks, or each triangle's
+/// samples apart, would spend most lanes on nothing.
 ///
 /// One queue serves every triangle of a band of tiles: entries past the
 /// length are never live, and zeroing a fresh queue per triangle cost 5 %
 /// of a 256² frame (its stores stall behind the triangle's loads).
 pub struct Queue {
+    entries: Entries,
+    slots: Slots,
+}
+
+impl Queue {
+    #[inline(always)]
+    pub fn new() -> Self {
+        Queue {
+            entries: Entries::new(),
+            slots: Slots {
+                v: [[0.0; LANES]; ROWS],
+                dx: [[0.0; LANES]; ROWS],
+                dy: [[0.0; LANES]; ROWS],
+                lx0: [0; LANES],
+                ly0: [0; LANES],
+                used: 0,
+                material: 0,
+                back: false,
+            },
+        }
+    }
+}
+
+/// The queued samples.
+struct Entries {
     /// Each sample's index in the tile (`row · TILE + column`): one array,
     /// so a block is queued by one vector store, not one per coordinate.
     /// Room for a pair of packets and the overflow of the block pushed last.
     at: [i32; PAIR + LANES],
+    /// Each sample's triangle, as its slot.
+    slot: [i32; PAIR + LANES],
     len: usize,
+    /// Per tile row, the columns of samples queued since the queue was
+    /// last drained (set bits may outlive their entries: a pair shaded
+    /// mid-walk leaves them, at worst costing a drain), and the rows
+    /// with any set.
+    pending: [u32; TILE],
+    pending_rows: u32,
 }
+
+const _: () = assert!(TILE <= 32, "a tile row's pending samples are a u32");
 
 /// `TILE` as a shift: a queued index's row is `at >> TILE_SHIFT`.
 const TILE_SHIFT: i32 = TILE.trailing_zeros() as i32;
@@ -258,33 +396,59 @@ const SET_LANES: [[u8; LANES]; 256] = {
     t
 };
 
-/// Up to eight queued samples: tile index, and which lanes hold one.
+/// Up to eight queued samples: tile index, triangle slot, and which lanes
+/// hold one.
 struct Packet<S: Simd> {
     at: S::I,
+    slot: S::I,
     live: S::I,
 }
 
-impl Queue {
+impl Entries {
     #[inline(always)]
-    pub fn new() -> Self {
-        Queue {
+    fn new() -> Self {
+        Entries {
             at: [0; PAIR + LANES],
+            slot: [0; PAIR + LANES],
             len: 0,
+            pending: [0; TILE],
+            pending_rows: 0,
         }
     }
 
-    /// Appends the lanes set in `lanes` of the block starting at tile index
-    /// `block`, without a branch: eight entries are always written after
-    /// the queued ones (the queue is drained whenever it reaches PAIR, so
-    /// they fit) and the length grows by the lanes set.
+    /// Shades every queued sample, one packet at a time, and empties the
+    /// queue. One at a time: shading the last two as a pair was slower
+    /// (most groups end with a single part-filled packet).
     #[inline(always)]
-    fn push(&mut self, lanes: u32, block: i32) {
+    fn drain<S: Simd, const LM: bool>(&mut self, s: S, frag: &Fragments, buf: &mut TileBuffer) {
+        let mut at = 0;
+        while at < self.len {
+            frag.shade::<S, LM>(s, &self.packet(s, at), buf);
+            at += LANES;
+        }
+        self.len = 0;
+        let mut rows = self.pending_rows;
+        while rows != 0 {
+            self.pending[rows.trailing_zeros() as usize] = 0;
+            rows &= rows - 1;
+        }
+        self.pending_rows = 0;
+    }
+
+    /// Appends the lanes set in `lanes` of the block starting at tile index
+    /// `block`, drawn by the triangle in `slot`, without a branch: eight
+    /// entries are always written after the queued ones (the queue is
+    /// drained whenever it reaches PAIR, so they fit) and the length grows
+    /// by the lanes set.
+    #[inline(always)]
+    fn push(&mut self, lanes: u32, block: i32, slot: i32) {
         let order = &SET_LANES[(lanes & 0xff) as usize];
         let n = self.len & (PAIR - 1);
         let at = &mut self.at[n..n + LANES];
         for j in 0..LANES {
             at[j] = block + order[j] as i32;
         }
+        self.slot[n..n + LANES].fill(slot);
         self.len = n + (lanes & 0xff).count_ones() as usize;
     }
 
@@ -293,9 +457,12 @@ impl Queue {
     fn packet<S: Simd>(&self, s: S, at: usize) -> Packet<S> {
         let mut idx = [0i32; LANES];
         idx.copy_from_slice(&self.at[at..at + LANES]);
+        let mut slot = [0i32; LANES];
+        slot.copy_from_slice(&self.slot[at..at + LANES]);
         let n = self.len.saturating_sub(at).min(LANES);
         Packet {
             at: s.array_i(idx),
+            slot: s.array_i(slot),
             live: s.ramp().lt(s.splat_i(n as i32)),
         }
     }
@@ -305,19 +472,16 @@ impl Queue {
     #[inline(always)]
     fn drop_pair(&mut self) {
         self.at.copy_within(PAIR.., 0);
+        self.slot.copy_within(PAIR.., 0);
         self.len -= PAIR;
     }
 }
 
-/// What shading a packet of one triangle's samples needs.
+/// What shading a packet of a group's samples needs.
 struct Fragments<'a> {
-    planes: &'a Planes,
+    slots: &'a Slots,
     mat: &'a Material<'a>,
     light: &'a Lighting,
-    back: bool,
-    /// Tile column and row of the box corner the planes are relative to.
-    lx0: i32,
-    ly0: i32,
 }
 
 impl Fragments<'_> {
@@ -371,10 +535,17 @@ impl Fragments<'_> {
     /// packet it lands in.
     #[inline(always)]
     fn inputs<S: Simd>(&self, s: S, p: &Packet<S>) -> Interpolated<S> {
-        let pl = self.planes;
-        let fr = (p.at.shr::<TILE_SHIFT>() - s.splat_i(self.ly0)).to_f32();
-        let fo = ((p.at & s.splat_i(TILE as i32 - 1)) - s.splat_i(self.lx0)).to_f32();
-        let at = Lanes { s, fr, fo };
+        let pl = self.slots;
+        let ly0 = s.array_i(pl.ly0).permute(p.slot);
+        let lx0 = s.array_i(pl.lx0).permute(p.slot);
+        let fr = (p.at.shr::<TILE_SHIFT>() - ly0).to_f32();
+        let fo = ((p.at & s.splat_i(TILE as i32 - 1)) - lx0).to_f32();
+        let at = Lanes {
+            s,
+            fr,
+            fo,
+            slot: p.slot,
+        };
         let z = at.plane(pl, P_Z);
         // Perspective correction: attributes were interpolated divided by
         // w, alongside 1/w itself. The floor on 1/w only matters for
@@ -399,12 +570,20 @@ impl Fragments<'_> {
         i: &Interpolated<S>,
         taps: Option<Taps<S>>,
     ) -> Shaded<S> {
-        let (mut c, keep) = shade_fetched(s, self.mat, self.light, &i.inp, self.back, p.live, taps);
+        let (mut c, keep) = shade_fetched(
+            s,
+            self.mat,
+            self.light,
+            &i.inp,
+            self.slots.back,
+            p.live,
+            taps,
+        );
         // A packet the alpha test emptied writes nothing: skip its layer.
         if LM && keep.any() {
             if let Some(view) = &self.mat.lightmap {
-                let lu = i.at.lm_plane(self.planes, 0) * i.w;
-                let lv = i.at.lm_plane(self.planes, 1) * i.w;
+                let lu = i.at.plane(self.slots, P_LM) * i.w;
+                let lv = i.at.plane(self.slots, P_LM + 1) * i.w;
                 let lm = view.bilinear(s, lu, lv, keep);
                 apply_lightmap::<S>(&mut c, &lm);
             }
@@ -431,18 +610,21 @@ impl Fragments<'_> {
             c[3].to_array(),
         ];
         let (z, idx) = (shaded.z.to_array(), p.at.to_array());
-        if S::UNROLLED_WRITES && writes_depth && bits == (1 << LANES) - 1 {
-            // A packet's indices rise strictly (rows, then blocks, then
-            // lanes, in walk order), so eight spanning seven are side by
-            // side: a covered block row, or a row's end and the next
-            // one's start. Whole-vector stores then; eight such samples
-            // lie on the rows of the two ends, which `sample` marks.
+        if S::UNROLLED_WRITES && !blend && bits == (1 << LANES) - 1 {
+            // Eight samples side by side (a covered block row, or a row's
+            // end and the next one's start): whole-vector stores. Such
+            // samples lie on the rows of the two ends, which `sample`
+            // marks. A group's packet may hold several triangles'
+            // samples, in any order, so every lane is compared.
             let (first, last) = (sample(buf, idx[0]), sample(buf, idx[LANES - 1]));
-            if last == first + LANES - 1 {
+            let ramp: [i32; LANES] = std::array::from_fn(|i| idx[0] + i as i32);
+            if idx == ramp {
                 for ch in 0..4 {
                     buf.color[ch][first..=last].copy_from_slice(&c[ch]);
                 }
-                buf.depth[first..=last].copy_from_slice(&z);
+                if writes_depth {
+                    buf.depth[first..=last].copy_from_slice(&z);
+                }
                 return;
             }
             // Every lane kept (most packets of larger triangles): a fixed
@@ -452,7 +634,9 @@ impl Fragments<'_> {
                 for ch in 0..4 {
                     buf.color[ch][at] = c[ch][i];
                 }
-                buf.depth[at] = z[i];
+                if writes_depth {
+                    buf.depth[at] = z[i];
+                }
             }
             return;
         }
@@ -506,21 +690,18 @@ struct Lanes<S: Simd> {
     s: S,
     fr: S::F,
     fo: S::F,
+    /// Each lane's triangle.
+    slot: S::I,
 }
 
 impl<S: Simd> Lanes<S> {
-    /// Attribute plane `j`: `(v + dy·row) + dx·column`.
+    /// Plane row `j` (see [`Slots`]): `(v + dy·row) + dx·column`, each
+    /// lane with its triangle's coefficients.
     #[inline(always)]
-    fn plane(&self, p: &Planes, j: usize) -> S::F {
+    fn plane(&self, p: &Slots, j: usize) -> S::F {
         let s = self.s;
-        (s.splat(p.v[j]) + s.splat(p.dy[j]) * self.fr) + s.splat(p.dx[j]) * self.fo
-    }
-
-    /// Lightmap plane `j`, evaluated alike.
-    #[inline(always)]
-    fn lm_plane(&self, p: &Planes, j: usize) -> S::F {
-        let s = self.s;
-        (s.splat(p.lm_v[j]) + s.splat(p.lm_dy[j]) * self.fr) + s.splat(p.lm_dx[j]) * self.fo
+        let (v, dx, dy) = (s.array(p.v[j]), s.array(p.dx[j]), s.array(p.dy[j]));
+        (v.permute(self.slot) + dy.permute(self.slot) * self.fr) + dx.permute(self.slot) * self.fo
     }
 }
 
@@ -535,11 +716,11 @@ mod tests {
         // what was queued, whatever was written beyond them.
         for before in 0..PAIR as u32 {
             for lanes in 0..256u32 {
-                let mut q = Queue::new();
+                let mut q = Entries::new();
                 let full = before.min(LANES as u32);
-                q.push((1 << full) - 1, 40);
-                q.push((1 << (before - full)) - 1, 40 + LANES as i32);
-                q.push(lanes, 3 * TILE as i32 + 16);
+                q.push((1 << full) - 1, 40, 1);
+                q.push((1 << (before - full)) - 1, 40 + LANES as i32, 1);
+                q.push(lanes, 3 * TILE as i32 + 16, 6);
                 let want: Vec<i32> = (0..8)
                     .filter(|l| lanes & (1 << l) != 0)
                     .map(|l| 3 * TILE as i32 + 16 + l)
@@ -548,6 +729,9 @@ mod tests {
                 assert_eq!(q.len, n + want.len());
                 assert_eq!(&q.at[n..q.len], &want[..], "{before} {lanes:08b}");
                 assert!(q.at[..n].iter().zip(0..).all(|(&x, l)| x == 40 + l));
+                // Each entry keeps the slot of the triangle that pushed it.
+                assert!(q.slot[..n].iter().all(|&k| k == 1));
+                assert!(q.slot[n..q.len].iter().all(|&k| k == 6));
             }
         }
     }
@@ -556,10 +740,10 @@ mod tests {
     fn packets_come_in_queue_order() {
         // Fifteen lanes queued, then a block of four: a pair of packets
         // holds the first sixteen and the rest moves to the front.
-        let mut q = Queue::new();
-        q.push(0xff, 0);
-        q.push(0x7f, 8);
-        q.push(0b1010_0011, 48);
+        let mut q = Entries::new();
+        q.push(0xff, 0, 0);
+        q.push(0x7f, 8, 1);
+        q.push(0b1010_0011, 48, 2);
         assert_eq!(q.len, PAIR + 3);
         let s = crate::raster::simd::Portable;
         let first = q.packet(s, 0);
@@ -568,16 +752,20 @@ mod tests {
         assert_eq!(first.live.bits(), 0xff);
         assert_eq!(second.at.to_array(), [8, 9, 10, 11, 12, 13, 14, 48]);
         assert_eq!(second.live.bits(), 0xff);
+        assert_eq!(first.slot.to_array(), [0; 8]);
+        assert_eq!(second.slot.to_array(), [1, 1, 1, 1, 1, 1, 1, 2]);
         q.drop_pair();
         assert_eq!(q.len, 3);
         let rest = q.packet(s, 0);
         assert_eq!(&rest.at.to_array()[..3], [49, 53, 55]);
         assert_eq!(rest.live.bits(), 0b111);
+        assert_eq!(&rest.slot.to_array()[..3], [2, 2, 2]);
         // Lanes past the queue are not live, in either packet.
         assert_eq!(q.packet(s, LANES).live.bits(), 0);
-        q.push(0xff, 24);
-        q.push(0x01, 64);
+        q.push(0xff, 24, 3);
+        q.push(0x01, 64, 0);
         assert_eq!(q.packet(s, LANES).live.bits(), 0b1111);
         assert_eq!(&q.packet(s, LANES).at.to_array()[..4], [29, 30, 31, 64]);
+        assert_eq!(&q.packet(s, LANES).slot.to_array()[..4], [3, 3, 3, 0]);
     }
 }

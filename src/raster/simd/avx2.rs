@@ -329,6 +329,12 @@ impl FloatLanes<Avx2> for F32x8 {
         unsafe { F32x8(_mm256_blendv_ps(o.0, self.0, _mm256_castsi256_ps(m.0))) }
     }
 
+    /// `vpermps` reads the low three bits of each index.
+    #[inline(always)]
+    fn permute(self, idx: I32x8) -> Self {
+        unsafe { F32x8(_mm256_permutevar8x32_ps(self.0, idx.0)) }
+    }
+
     #[inline(always)]
     fn keep(self, m: I32x8) -> Self {
         unsafe { F32x8(_mm256_and_ps(self.0, _mm256_castsi256_ps(m.0))) }
@@ -382,6 +388,11 @@ impl IntLanes<Avx2> for I32x8 {
     #[inline(always)]
     fn shl<const N: i32>(self) -> Self {
         unsafe { I32x8(_mm256_slli_epi32::<N>(self.0)) }
+    }
+
+    #[inline(always)]
+    fn permute(self, idx: Self) -> Self {
+        unsafe { I32x8(_mm256_permutevar8x32_epi32(self.0, idx.0)) }
     }
 
     #[inline(always)]

@@ -163,6 +163,9 @@ pub trait FloatLanes<S: Simd>:
     fn select(self, o: Self, m: S::I) -> Self;
     /// The lanes of `m`, +0.0 elsewhere.
     fn keep(self, m: S::I) -> Self;
+    /// Lane i is lane `idx[i] & 7` of `self` (a table of eight values
+    /// looked up by every lane at once).
+    fn permute(self, idx: S::I) -> Self;
     fn to_array(self) -> [f32; LANES];
 }
 
@@ -192,6 +195,8 @@ pub trait IntLanes<S: Simd>:
     /// Each lane's two 16-bit halves multiplied by those of `o`, each
     /// product's low 16 bits kept in its half (packed texel arithmetic).
     fn mul_lo16(self, o: Self) -> Self;
+    /// Lane i is lane `idx[i] & 7` of `self`.
+    fn permute(self, idx: Self) -> Self;
     /// The sign bit of lane i as bit i (a mask's set lanes).
     fn bits(self) -> u32;
     fn any(self) -> bool {
@@ -352,6 +357,10 @@ mod tests {
             out.extend(s.add_pairs(a, b).to_array().map(canon));
             let c = s.array([0.125, 1e8, -1.0, 1.0, -0.0, -0.0, -0.0, -0.0]);
             out.extend(s.add_quads([a, b, c, b * b]).to_array().map(canon));
+            // Indices past seven and negative ones wrap to their low bits.
+            let order = s.array_i([7, 0, 0, 3, 9, -1, 2, 5]);
+            out.extend(a.permute(order).to_array().map(canon));
+            out.extend(i.permute(order).to_array().map(|x| x as u32));
             out
         }
     }
@@ -402,7 +411,10 @@ mod tests {
         assert_eq!(&v[30 * 8..30 * 8 + 4], [0b10101, 1, 0, 9f32.to_bits()]);
         // 0..=127 and 1..=128 (as |i8|), then 128 + 127 + 1 + 1 + 0.
         assert_eq!(v[30 * 8 + 4..30 * 8 + 6], [8128 + 8256 + 257, 465]);
-        let pairs: Vec<f32> = v[30 * 8 + 6..].iter().map(|&b| f32::from_bits(b)).collect();
+        let pairs: Vec<f32> = v[30 * 8 + 6..30 * 8 + 30]
+            .iter()
+            .map(|&b| f32::from_bits(b))
+            .collect();
         assert_eq!(pairs[..3], [-3.5, -0.25, 2.0]);
         assert!(pairs[3].is_nan());
         assert_eq!(pairs[4..8], [-2.0, 0.75, 3.5, 4.0]);
@@ -412,7 +424,14 @@ mod tests {
         assert_eq!(pairs[10..12], [-1.25, 7.5]);
         assert_eq!(pairs[12], 1e8);
         assert_eq!(pairs[13].to_bits(), (-0.0f32).to_bits());
-        assert_eq!(pairs[14..], [10.5625, 16.25]);
+        assert_eq!(pairs[14..16], [10.5625, 16.25]);
+        assert!(pairs[16].is_nan());
+        assert_eq!(pairs[17..20], [-2.5, -2.5, 0.0]);
+        assert_eq!(pairs[20], -1.0);
+        assert!(pairs[21].is_nan());
+        assert_eq!(pairs[22..24], [-0.25, 1.5]);
+        let ints: Vec<i32> = v[30 * 8 + 6 + 24..].iter().map(|&b| b as i32).collect();
+        assert_eq!(ints, [-1, -7, -7, i32::MIN, 0, -1, 5, 1]);
     }
 
     #[test]

@@ -198,6 +198,11 @@ impl FloatLanes<Portable> for F32x8 {
     }
 
     #[inline(always)]
+    fn permute(self, idx: I32x8) -> Self {
+        F32x8(std::array::from_fn(|i| self.0[(idx.0[i] & 7) as usize]))
+    }
+
+    #[inline(always)]
     fn keep(self, m: I32x8) -> Self {
         let mut out = [0.0; LANES];
         for i in 0..LANES {
@@ -259,6 +264,11 @@ impl IntLanes<Portable> for I32x8 {
     #[inline(always)]
     fn shl<const N: i32>(self) -> Self {
         I32x8(each!(self.0, |v| v << N))
+    }
+
+    #[inline(always)]
+    fn permute(self, idx: Self) -> Self {
+        I32x8(std::array::from_fn(|i| self.0[(idx.0[i] & 7) as usize]))
     }
 
     #[inline(always)]
