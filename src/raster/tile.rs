@@ -103,7 +103,7 @@ fn close_group<S: Simd>(
     queue: &mut Queue,
 ) {
     let Queue { entries, slots } = queue;
-    if slots.used == 0 {
+    if !slots.open {
         return;
     }
     let frag = Fragments {
@@ -116,7 +116,7 @@ fn close_group<S: Simd>(
         frag: &frag,
         buf,
     });
-    slots.used = 0;
+    slots.open = false;
 }
 
 /// [`Entries::drain`] as a kernel, at the level the walk runs at.
@@ -155,10 +155,13 @@ fn draw_lanes<S: Simd, const LM: bool>(
         return;
     };
     // A triangle joins the open group when its samples can be shaded
-    // alongside the group's: the same material and facing, and a free slot.
-    let slots = &queue.slots;
-    if slots.used > 0
-        && (slots.material != tri.material || slots.back != tri.back || slots.used == LANES)
+    // alongside the group's: the same material and facing, and a free slot
+    // (the queue's oldest sample is not the next slot's).
+    let (slots, entries) = (&queue.slots, &queue.entries);
+    if slots.open
+        && (slots.material != tri.material
+            || slots.back != tri.back
+            || (entries.len > 0 && entries.slot[0] == slots.next as i32))
     {
         close_group(s, materials, light, buf, queue);
     }
@@ -210,7 +213,6 @@ fn draw_lanes<S: Simd, const LM: bool>(
     let lead = first_block - lx0;
     for row in 0..=(y1 - y0) {
         let ly = (ly0 + row) as usize;
-        entries.pending_rows |= 1 << ly;
         let mut e = [s.splat_i(0); 3];
         for k in 0..3 {
             let start = ec[k]
@@ -249,7 +251,6 @@ fn draw_lanes<S: Simd, const LM: bool>(
                     buf,
                 });
                 bits = (covered & z.lt(s.load(&buf.depth[idx..]))).bits();
-                entries.pending_rows |= 1 << ly;
             }
             entries.pending[ly] |= bits << col;
             entries.push(bits, idx as i32, slot as i32);
@@ -273,11 +274,13 @@ const PAIR: usize = 2 * LANES;
 const ROWS: usize = PLANES + 2;
 const P_LM: usize = PLANES;
 
-/// The triangles whose samples wait in the queue (a group: up to eight,
-/// of one material and facing), their planes side by side: entry `k` of
-/// every row is slot `k`'s, so a packet holding several triangles'
-/// samples evaluates each lane with its own triangle's planes by
-/// permuting the rows with its slot lanes.
+/// The triangles whose samples wait in the queue (a group: consecutive
+/// triangles of one material and facing), their planes side by side:
+/// entry `k` of every row is slot `k`'s, so a packet holding several
+/// triangles' samples evaluates each lane with its own triangle's planes
+/// by permuting the rows with its slot lanes. Slots are taken in turn,
+/// round the eight; the samples queued belong to the latest triangles, so
+/// a slot is free unless the oldest queued sample is its triangle's.
 struct Slots {
     /// Each plane at the corner of the triangle's box in the tile.
     v: [[f32; LANES]; ROWS],
@@ -286,8 +289,10 @@ struct Slots {
     /// Tile column and row of that corner.
     lx0: [i32; LANES],
     ly0: [i32; LANES],
-    used: usize,
-    /// The group's material and facing (while `used > 0`).
+    /// Whether a group is open, and the slot its next triangle takes.
+    open: bool,
+    next: usize,
+    /// The group's material and facing (while it is open).
     material: u32,
     back: bool,
 }
@@ -297,8 +302,9 @@ impl Slots {
     /// ry)` samples into its bounding box, at tile column `lx0`, row `ly0`.
     #[inline(always)]
     fn open<const LM: bool>(&mut self, tri: &Tri, rx: i32, ry: i32, lx0: i32, ly0: i32) -> usize {
-        let k = self.used;
-        self.used += 1;
+        let k = self.next;
+        self.next = (k + 1) % LANES;
+        self.open = true;
         let (rx, ry) = (rx as f32, ry as f32);
         let tp = &tri.planes;
         // `Plane::at`, plane by plane.
@@ -347,7 +353,8 @@ impl Queue {
                 dy: [[0.0; LANES]; ROWS],
                 lx0: [0; LANES],
                 ly0: [0; LANES],
-                used: 0,
+                open: false,
+                next: 0,
                 material: 0,
                 back: false,
             },
@@ -364,12 +371,8 @@ struct Entries {
     /// Each sample's triangle, as its slot.
     slot: [i32; PAIR + LANES],
     len: usize,
-    /// Per tile row, the columns of samples queued since the queue was
-    /// last drained (set bits may outlive their entries: a pair shaded
-    /// mid-walk leaves them, at worst costing a drain), and the rows
-    /// with any set.
+    /// Per tile row, the columns of the queued samples.
     pending: [u32; TILE],
-    pending_rows: u32,
 }
 
 const _: () = assert!(TILE <= 32, "a tile row's pending samples are a u32");
@@ -412,7 +415,6 @@ impl Entries {
             slot: [0; PAIR + LANES],
             len: 0,
             pending: [0; TILE],
-            pending_rows: 0,
         }
     }
 
@@ -426,13 +428,17 @@ impl Entries {
             frag.shade::<S, LM>(s, &self.packet(s, at), buf);
             at += LANES;
         }
+        self.unmark(self.len);
         self.len = 0;
-        let mut rows = self.pending_rows;
-        while rows != 0 {
-            self.pending[rows.trailing_zeros() as usize] = 0;
-            rows &= rows - 1;
+    }
+
+    /// Clears the pending bits of the first `n` entries, once shaded.
+    #[inline(always)]
+    fn unmark(&mut self, n: usize) {
+        for &at in &self.at[..n] {
+            let (row, col) = (at >> TILE_SHIFT, at & (TILE as i32 - 1));
+            self.pending[row as usize & (TILE - 1)] &= !(1 << col);
         }
-        self.pending_rows = 0;
     }
 
     /// Appends the lanes set in `lanes` of the block starting at tile index
@@ -471,6 +477,7 @@ impl Entries {
     /// of the last push, under eight, moves to the front.
     #[inline(always)]
     fn drop_pair(&mut self) {
+        self.unmark(PAIR);
         self.at.copy_within(PAIR.., 0);
         self.slot.copy_within(PAIR.., 0);
         self.len -= PAIR;
