@@ -404,6 +404,8 @@ const SET_LANES: [[u8; LANES]; 256] = {
 struct Packet<S: Simd> {
     at: S::I,
     slot: S::I,
+    /// The slot, when every live lane is one triangle's.
+    one: Option<usize>,
     live: S::I,
 }
 
@@ -466,9 +468,13 @@ impl Entries {
         let mut slot = [0i32; LANES];
         slot.copy_from_slice(&self.slot[at..at + LANES]);
         let n = self.len.saturating_sub(at).min(LANES);
+        // Slots are queued in ring order, and eight entries cannot span
+        // the whole ring and back: equal ends mean one triangle.
+        let one = (n > 0 && slot[n - 1] == slot[0]).then_some(slot[0] as usize & (LANES - 1));
         Packet {
             at: s.array_i(idx),
             slot: s.array_i(slot),
+            one,
             live: s.ramp().lt(s.splat_i(n as i32)),
         }
     }
@@ -543,8 +549,13 @@ impl Fragments<'_> {
     #[inline(always)]
     fn inputs<S: Simd>(&self, s: S, p: &Packet<S>) -> Interpolated<S> {
         let pl = self.slots;
-        let ly0 = s.array_i(pl.ly0).permute(p.slot);
-        let lx0 = s.array_i(pl.lx0).permute(p.slot);
+        let (ly0, lx0) = match p.one {
+            Some(k) => (s.splat_i(pl.ly0[k]), s.splat_i(pl.lx0[k])),
+            None => (
+                s.array_i(pl.ly0).permute(p.slot),
+                s.array_i(pl.lx0).permute(p.slot),
+            ),
+        };
         let fr = (p.at.shr::<TILE_SHIFT>() - ly0).to_f32();
         let fo = ((p.at & s.splat_i(TILE as i32 - 1)) - lx0).to_f32();
         let at = Lanes {
@@ -552,6 +563,7 @@ impl Fragments<'_> {
             fr,
             fo,
             slot: p.slot,
+            one: p.one,
         };
         let z = at.plane(pl, P_Z);
         // Perspective correction: attributes were interpolated divided by
@@ -697,8 +709,9 @@ struct Lanes<S: Simd> {
     s: S,
     fr: S::F,
     fo: S::F,
-    /// Each lane's triangle.
+    /// Each lane's triangle, and the one triangle when there is one.
     slot: S::I,
+    one: Option<usize>,
 }
 
 impl<S: Simd> Lanes<S> {
@@ -707,8 +720,17 @@ impl<S: Simd> Lanes<S> {
     #[inline(always)]
     fn plane(&self, p: &Slots, j: usize) -> S::F {
         let s = self.s;
-        let (v, dx, dy) = (s.array(p.v[j]), s.array(p.dx[j]), s.array(p.dy[j]));
-        (v.permute(self.slot) + dy.permute(self.slot) * self.fr) + dx.permute(self.slot) * self.fo
+        // One triangle's packet (most of them where triangles are larger
+        // than a packet) broadcasts, sparing the permutes.
+        let (v, dx, dy) = match self.one {
+            Some(k) => (s.splat(p.v[j][k]), s.splat(p.dx[j][k]), s.splat(p.dy[j][k])),
+            None => (
+                s.array(p.v[j]).permute(self.slot),
+                s.array(p.dx[j]).permute(self.slot),
+                s.array(p.dy[j]).permute(self.slot),
+            ),
+        };
+        (v + dy * self.fr) + dx * self.fo
     }
 }
 
@@ -761,12 +783,15 @@ mod tests {
         assert_eq!(second.live.bits(), 0xff);
         assert_eq!(first.slot.to_array(), [0; 8]);
         assert_eq!(second.slot.to_array(), [1, 1, 1, 1, 1, 1, 1, 2]);
+        // One triangle's packet is known as such; a mixed one is not.
+        assert_eq!((first.one, second.one), (Some(0), None));
         q.drop_pair();
         assert_eq!(q.len, 3);
         let rest = q.packet(s, 0);
         assert_eq!(&rest.at.to_array()[..3], [49, 53, 55]);
         assert_eq!(rest.live.bits(), 0b111);
         assert_eq!(&rest.slot.to_array()[..3], [2, 2, 2]);
+        assert_eq!(rest.one, Some(2));
         // Lanes past the queue are not live, in either packet.
         assert_eq!(q.packet(s, LANES).live.bits(), 0);
         q.push(0xff, 24, 3);
@@ -774,5 +799,9 @@ mod tests {
         assert_eq!(q.packet(s, LANES).live.bits(), 0b1111);
         assert_eq!(&q.packet(s, LANES).at.to_array()[..4], [29, 30, 31, 64]);
         assert_eq!(&q.packet(s, LANES).slot.to_array()[..4], [3, 3, 3, 0]);
+        assert_eq!(q.packet(s, LANES).one, None);
+        // Lanes past the queue do not count: three live lanes of slot 3.
+        q.len = LANES + 3;
+        assert_eq!(q.packet(s, LANES).one, Some(3));
     }
 }
