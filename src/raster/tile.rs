@@ -78,24 +78,12 @@ pub fn draw<S: Simd>(
     }
 }
 
-/// Shades whatever the queue still holds: called once a tile's triangles
-/// are drawn, before the tile is resolved.
+/// Shades the open group's queued samples and frees its slots: when a
+/// triangle cannot join the group, and once a tile's triangles are drawn,
+/// before the tile is resolved. Run apart (once every few triangles), so
+/// the single-packet shading it inlines is not a third copy inside the walk.
 #[inline(always)]
 pub fn finish<S: Simd>(
-    s: S,
-    materials: &[Material],
-    light: &Lighting,
-    buf: &mut TileBuffer,
-    queue: &mut Queue,
-) {
-    close_group(s, materials, light, buf, queue);
-}
-
-/// Shades the open group's queued samples and frees its slots. Run apart
-/// (once every few triangles), so the single-packet shading it inlines
-/// is not a third copy inside the walk.
-#[inline(always)]
-fn close_group<S: Simd>(
     s: S,
     materials: &[Material],
     light: &Lighting,
@@ -163,7 +151,7 @@ fn draw_lanes<S: Simd, const LM: bool>(
             || slots.back != tri.back
             || (entries.len > 0 && entries.slot[0] == slots.next as i32))
     {
-        close_group(s, materials, light, buf, queue);
+        finish(s, materials, light, buf, queue);
     }
     // Edge lanes relative to (x0, y0). A partially covering edge changes sign
     // inside the box, so its value there is bounded by the box's span and fits
