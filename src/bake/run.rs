@@ -24,6 +24,7 @@ use crate::source::{Lookup, SourceRef};
 use crate::spec::{ModelSpec, RootMotion};
 use glam::{Vec3, Vec4Swizzles};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// What one finished job (or map) did.
 #[derive(Debug, Clone)]
@@ -47,8 +48,10 @@ pub struct JobReport {
 #[derive(Debug, Clone)]
 pub struct PlannedClip {
     /// The job's model posed by the clip's animation; a one-shot's tracks
-    /// hold their last key.
-    pub model: Model,
+    /// hold their last key. Shared with the job and its other clips when
+    /// the clip changes nothing (a recipe that cuts a long take into
+    /// clips of one model held a copy of it per clip).
+    pub model: Arc<Model>,
     /// The sample times.
     pub times: FrameTimes,
     /// Whether the clip loops (else it plays once and ends on its last
@@ -274,14 +277,14 @@ impl JobPlan {
 /// animation file, or the job's model itself (its own animation, or its
 /// rest pose) when the clip names none.
 pub fn clip_model(
-    model: &Model,
+    model: &Arc<Model>,
     spec: &ClipSpec,
     job: &ModelSpec,
     lookup: &Lookup,
-) -> Result<Model> {
+) -> Result<Arc<Model>> {
     match &spec.animation {
-        None => Ok(model.clone()),
-        Some(file) => crate::load::animate(model, file, &job.animation, lookup),
+        None => Ok(Arc::clone(model)),
+        Some(file) => crate::load::animate(model, file, &job.animation, lookup).map(Arc::new),
     }
 }
 
@@ -295,7 +298,7 @@ pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
     }
     let lookup = Lookup::with_folders(&spec.data, extra)?;
     lookup.note_read(&job.recipe);
-    let model = crate::load::load_model(spec, &lookup)?;
+    let model = Arc::new(crate::load::load_model(spec, &lookup)?);
     let mut clips = Vec::with_capacity(job.clips.len());
     for clip in &job.clips {
         let root_mode = clip.root_motion.unwrap_or(spec.animation.root_motion);
@@ -303,7 +306,11 @@ pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
         clip_spec.animation.root_motion = root_mode;
         let m = clip_model(&model, clip, &clip_spec, &lookup)?;
         let looping = clip.looping.unwrap_or(m.looping);
-        let m = if looping { m } else { playback::one_shot(&m) };
+        let m = if looping {
+            m
+        } else {
+            Arc::new(playback::one_shot(&m))
+        };
         // `duration` stands in for animations that do not know their length.
         let length = match spec.animation.duration {
             Some(d) if m.duration <= 0.0 => d,

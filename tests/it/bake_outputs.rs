@@ -1165,6 +1165,11 @@ fn clips_of_a_job_share_one_framing() {
         .remove(0);
     let plan = kiln::bake::run::plan_job(&job, &[]).unwrap();
     assert_eq!(plan.images(), 4);
+    // Neither clip changes the model, so both hold the job's one copy.
+    assert!(std::sync::Arc::ptr_eq(
+        &plan.clips[0].model,
+        &plan.clips[1].model
+    ));
     let report = kiln::bake::run::run_planned(&job, &plan, &|| {}, &FileSink::default()).unwrap();
     assert_eq!(report.images, 4);
     let cell = |col: u32, row: u32| {
@@ -1188,8 +1193,8 @@ fn clips_of_a_job_share_one_framing() {
     assert!(spin_alone.images[0][0] == first);
 
     let mut big = plan.clone();
-    big.clips[1].model.display =
-        glam::Mat4::from_scale(glam::Vec3::splat(2.0)) * big.clips[1].model.display;
+    let scaled = std::sync::Arc::make_mut(&mut big.clips[1].model);
+    scaled.display = glam::Mat4::from_scale(glam::Vec3::splat(2.0)) * scaled.display;
     kiln::bake::run::run_planned(&job, &big, &|| {}, &FileSink::default()).unwrap();
     let shrunk = cell(0, 0);
     assert!(
@@ -1219,19 +1224,17 @@ fn a_missing_animation_file_fails_the_job_naming_it() {
         matches!(&e, kiln::Error::Io { path, .. } if path == Path::new("r/anims/walk.animation")),
         "{e}"
     );
-    // Without an animation file the clip animates the job's model itself.
+    // Without an animation file the clip animates the job's model itself:
+    // the same one, shared, not a copy per clip.
     let spec = kiln::bake::recipe::ClipSpec {
         animation: None,
         ..job.clips[0].clone()
     };
-    let loaded = crate::common::scene_of(&job.model);
+    let loaded = std::sync::Arc::new(crate::common::scene_of(&job.model));
     let m =
         kiln::bake::run::clip_model(&loaded, &spec, &job.model, &kiln::source::Lookup::default())
             .unwrap();
-    assert_eq!(
-        (m.nodes.len(), m.duration),
-        (loaded.nodes.len(), loaded.duration)
-    );
+    assert!(std::sync::Arc::ptr_eq(&m, &loaded));
 }
 
 /// The job of `write_outputs_writes_every_requested_file` (frames, sheet,
