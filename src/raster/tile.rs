@@ -369,15 +369,17 @@ const _: () = assert!(TILE <= 32, "a tile row's pending samples are a u32");
 const TILE_SHIFT: i32 = TILE.trailing_zeros() as i32;
 const _: () = assert!(1 << TILE_SHIFT == TILE);
 
-/// For each 8-bit lane mask, its set lanes in order (then zeros).
-const SET_LANES: [[u8; LANES]; 256] = {
-    let mut t = [[0u8; LANES]; 256];
+/// For each 8-bit lane mask, its set lanes in order (then zeros). As i32,
+/// so queueing a block is one eight-lane add and store: from bytes, LLVM
+/// widened and added half the lanes as a vector and the rest one by one.
+const SET_LANES: [[i32; LANES]; 256] = {
+    let mut t = [[0i32; LANES]; 256];
     let mut m = 0;
     while m < 256 {
         let (mut lane, mut k) = (0, 0);
         while lane < LANES {
             if m & (1 << lane) != 0 {
-                t[m][k] = lane as u8;
+                t[m][k] = lane as i32;
                 k += 1;
             }
             lane += 1;
@@ -442,7 +444,7 @@ impl Entries {
         let n = self.len & (PAIR - 1);
         let at = &mut self.at[n..n + LANES];
         for j in 0..LANES {
-            at[j] = block + order[j] as i32;
+            at[j] = block + order[j];
         }
         self.slot[n..n + LANES].fill(slot);
         self.len = n + (lanes & 0xff).count_ones() as usize;
