@@ -389,14 +389,48 @@ const SET_LANES: [[i32; LANES]; 256] = {
     t
 };
 
-/// Up to eight queued samples: tile index, triangle slot, and which lanes
+/// Up to eight queued samples: tile index, triangle, and which lanes
 /// hold one.
 struct Packet<S: Simd> {
     at: S::I,
-    slot: S::I,
-    /// The slot, when every live lane is one triangle's.
-    one: Option<usize>,
+    owners: Owners<S>,
     live: S::I,
+}
+
+/// Each lane's triangle (its slot), and the slot when every live lane is
+/// one triangle's: a per-slot value is then broadcast, sparing the permute
+/// (most packets, where triangles are larger than a packet).
+struct Owners<S: Simd> {
+    slot: S::I,
+    one: Option<usize>,
+}
+
+impl<S: Simd> Clone for Owners<S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S: Simd> Copy for Owners<S> {}
+
+impl<S: Simd> Owners<S> {
+    /// Each lane's entry of a per-slot row of floats.
+    #[inline(always)]
+    fn floats(&self, s: S, row: &[f32; LANES]) -> S::F {
+        match self.one {
+            Some(k) => s.splat(row[k]),
+            None => s.array(*row).permute(self.slot),
+        }
+    }
+
+    /// Each lane's entry of a per-slot row of integers.
+    #[inline(always)]
+    fn ints(&self, s: S, row: &[i32; LANES]) -> S::I {
+        match self.one {
+            Some(k) => s.splat_i(row[k]),
+            None => s.array_i(*row).permute(self.slot),
+        }
+    }
 }
 
 impl Entries {
@@ -463,8 +497,10 @@ impl Entries {
         let one = (n > 0 && slot[n - 1] == slot[0]).then_some(slot[0] as usize & (LANES - 1));
         Packet {
             at: s.array_i(idx),
-            slot: s.array_i(slot),
-            one,
+            owners: Owners {
+                slot: s.array_i(slot),
+                one,
+            },
             live: s.ramp().lt(s.splat_i(n as i32)),
         }
     }
@@ -539,21 +575,15 @@ impl Fragments<'_> {
     #[inline(always)]
     fn inputs<S: Simd>(&self, s: S, p: &Packet<S>) -> Interpolated<S> {
         let pl = self.slots;
-        let (ly0, lx0) = match p.one {
-            Some(k) => (s.splat_i(pl.ly0[k]), s.splat_i(pl.lx0[k])),
-            None => (
-                s.array_i(pl.ly0).permute(p.slot),
-                s.array_i(pl.lx0).permute(p.slot),
-            ),
-        };
+        let ly0 = p.owners.ints(s, &pl.ly0);
+        let lx0 = p.owners.ints(s, &pl.lx0);
         let fr = (p.at.shr::<TILE_SHIFT>() - ly0).to_f32();
         let fo = ((p.at & s.splat_i(TILE as i32 - 1)) - lx0).to_f32();
         let at = Lanes {
             s,
             fr,
             fo,
-            slot: p.slot,
-            one: p.one,
+            owners: p.owners,
         };
         let z = at.plane(pl, P_Z);
         // Perspective correction: attributes were interpolated divided by
@@ -699,9 +729,7 @@ struct Lanes<S: Simd> {
     s: S,
     fr: S::F,
     fo: S::F,
-    /// Each lane's triangle, and the one triangle when there is one.
-    slot: S::I,
-    one: Option<usize>,
+    owners: Owners<S>,
 }
 
 impl<S: Simd> Lanes<S> {
@@ -709,17 +737,12 @@ impl<S: Simd> Lanes<S> {
     /// lane with its triangle's coefficients.
     #[inline(always)]
     fn plane(&self, p: &Slots, j: usize) -> S::F {
-        let s = self.s;
-        // One triangle's packet (most of them where triangles are larger
-        // than a packet) broadcasts, sparing the permutes.
-        let (v, dx, dy) = match self.one {
-            Some(k) => (s.splat(p.v[j][k]), s.splat(p.dx[j][k]), s.splat(p.dy[j][k])),
-            None => (
-                s.array(p.v[j]).permute(self.slot),
-                s.array(p.dx[j]).permute(self.slot),
-                s.array(p.dy[j]).permute(self.slot),
-            ),
-        };
+        let (s, o) = (self.s, &self.owners);
+        let (v, dx, dy) = (
+            o.floats(s, &p.v[j]),
+            o.floats(s, &p.dx[j]),
+            o.floats(s, &p.dy[j]),
+        );
         (v + dy * self.fr) + dx * self.fo
     }
 }
@@ -771,27 +794,30 @@ mod tests {
         assert_eq!(first.live.bits(), 0xff);
         assert_eq!(second.at.to_array(), [8, 9, 10, 11, 12, 13, 14, 48]);
         assert_eq!(second.live.bits(), 0xff);
-        assert_eq!(first.slot.to_array(), [0; 8]);
-        assert_eq!(second.slot.to_array(), [1, 1, 1, 1, 1, 1, 1, 2]);
+        assert_eq!(first.owners.slot.to_array(), [0; 8]);
+        assert_eq!(second.owners.slot.to_array(), [1, 1, 1, 1, 1, 1, 1, 2]);
         // One triangle's packet is known as such; a mixed one is not.
-        assert_eq!((first.one, second.one), (Some(0), None));
+        assert_eq!((first.owners.one, second.owners.one), (Some(0), None));
         q.drop_pair();
         assert_eq!(q.len, 3);
         let rest = q.packet(s, 0);
         assert_eq!(&rest.at.to_array()[..3], [49, 53, 55]);
         assert_eq!(rest.live.bits(), 0b111);
-        assert_eq!(&rest.slot.to_array()[..3], [2, 2, 2]);
-        assert_eq!(rest.one, Some(2));
+        assert_eq!(&rest.owners.slot.to_array()[..3], [2, 2, 2]);
+        assert_eq!(rest.owners.one, Some(2));
         // Lanes past the queue are not live, in either packet.
         assert_eq!(q.packet(s, LANES).live.bits(), 0);
         q.push(0xff, 24, 3);
         q.push(0x01, 64, 0);
         assert_eq!(q.packet(s, LANES).live.bits(), 0b1111);
         assert_eq!(&q.packet(s, LANES).at.to_array()[..4], [29, 30, 31, 64]);
-        assert_eq!(&q.packet(s, LANES).slot.to_array()[..4], [3, 3, 3, 0]);
-        assert_eq!(q.packet(s, LANES).one, None);
+        assert_eq!(
+            &q.packet(s, LANES).owners.slot.to_array()[..4],
+            [3, 3, 3, 0]
+        );
+        assert_eq!(q.packet(s, LANES).owners.one, None);
         // Lanes past the queue do not count: three live lanes of slot 3.
         q.len = LANES + 3;
-        assert_eq!(q.packet(s, LANES).one, Some(3));
+        assert_eq!(q.packet(s, LANES).owners.one, Some(3));
     }
 }
