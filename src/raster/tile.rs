@@ -170,6 +170,11 @@ fn draw_lanes<S: Simd, const LM: bool>(
     let lx0 = x0 - r.x;
     let lx1 = x1 - r.x;
     let ly0 = y0 - r.y;
+    // The box's rows are marked dirty here, once, rather than row by row
+    // as samples are written: a superset, and harmless, since a row left
+    // at the background resolves to the background's bytes and is cleared
+    // to what it holds.
+    buf.dirty |= (u32::MAX >> (TILE as i32 - 1 - (y1 - y0))) << ly0;
     let slot = queue
         .slots
         .open::<LM>(tri, x0 - tri.min_x, y0 - tri.min_y, lx0, ly0);
@@ -212,6 +217,11 @@ fn draw_lanes<S: Simd, const LM: bool>(
         let z_row = s.splat(z0) + s.splat(z_dy) * fr;
         let mut bx = first_block;
         let mut off = s.splat_i(lead) + s.ramp();
+        // The row's pending columns and the queue's length live in
+        // registers while the row is walked: in memory, every block waited
+        // for the previous block's store of them.
+        let mut pend = entries.pending[ly];
+        let mut len = entries.len;
         while bx <= lx1 {
             let cols = off.non_negative() & (span - off).non_negative();
             let covered = (e[0] | e[1] | e[2]).non_negative() & cols;
@@ -232,24 +242,35 @@ fn draw_lanes<S: Simd, const LM: bool>(
             // depth and colour yet: shade the queue first, then test again.
             // (A lane failing against the older depth fails against the
             // queued one too: depth only ever decreases.)
-            if bits & (entries.pending[ly] >> col) != 0 {
-                s.apart(Drain {
-                    entries,
-                    frag: &frag,
-                    buf,
-                });
+            if bits & (pend >> col) != 0 {
+                entries.len = len;
+                drain_queued(s, entries, &frag, buf);
+                (pend, len) = (0, 0);
                 bits = (covered & z.lt(s.load(&buf.depth[idx..]))).bits();
             }
-            entries.pending[ly] |= bits << col;
-            entries.push(bits, idx as i32, slot as i32);
-            if entries.len >= PAIR {
+            pend |= bits << col;
+            len = entries.push(s, len, bits, idx as i32, slot as i32);
+            if len >= PAIR {
+                entries.len = len;
                 let first = entries.packet(s, 0);
                 let second = entries.packet(s, LANES);
                 frag.shade_pair::<S, LM>(s, [&first, &second], buf);
-                entries.drop_pair();
+                pend = entries.drop_pair(bits) << col;
+                len = entries.len;
             }
         }
+        entries.pending[ly] = pend;
+        entries.len = len;
     }
+}
+
+/// Shades the queue when a block meets one of its samples, out of line and
+/// marked cold: it is rare, and as a plain branch of the walk the vectors
+/// live across its call were spilled on every block, taken or not.
+#[cold]
+#[inline(never)]
+fn drain_queued<S: Simd>(s: S, entries: &mut Entries, frag: &Fragments, buf: &mut TileBuffer) {
+    s.apart(Drain { entries, frag, buf });
 }
 
 /// Queued samples shaded at once when there are enough: two packets,
@@ -359,7 +380,8 @@ struct Entries {
     /// Each sample's triangle, as its slot.
     slot: [i32; PAIR + LANES],
     len: usize,
-    /// Per tile row, the columns of the queued samples.
+    /// Per tile row, the columns of the queued samples (the walk keeps
+    /// its current row's word in a register and stores it at the row's end).
     pending: [u32; TILE],
 }
 
@@ -454,34 +476,28 @@ impl Entries {
             frag.shade::<S, LM>(s, &self.packet(s, at), buf);
             at += LANES;
         }
-        self.unmark(self.len);
+        self.pending = [0; TILE];
         self.len = 0;
     }
 
-    /// Clears the pending bits of the first `n` entries, once shaded.
-    #[inline(always)]
-    fn unmark(&mut self, n: usize) {
-        for &at in &self.at[..n] {
-            let (row, col) = (at >> TILE_SHIFT, at & (TILE as i32 - 1));
-            self.pending[row as usize & (TILE - 1)] &= !(1 << col);
-        }
-    }
-
     /// Appends the lanes set in `lanes` of the block starting at tile index
-    /// `block`, drawn by the triangle in `slot`, without a branch: eight
-    /// entries are always written after the queued ones (the queue is
-    /// drained whenever it reaches PAIR, so they fit) and the length grows
-    /// by the lanes set.
+    /// `block`, drawn by the triangle in `slot`, after the first `len`
+    /// entries, and returns the new length, without a branch: eight entries
+    /// are always written (the queue is drained whenever it reaches PAIR,
+    /// so they fit) and the length grows by the lanes set.
+    ///
+    /// The length is the caller's, not `self.len`: the walk keeps it in a
+    /// register and stores it before anything else reads the queue.
     #[inline(always)]
-    fn push(&mut self, lanes: u32, block: i32, slot: i32) {
-        let order = &SET_LANES[(lanes & 0xff) as usize];
-        let n = self.len & (PAIR - 1);
-        let at = &mut self.at[n..n + LANES];
-        for j in 0..LANES {
-            at[j] = block + order[j];
-        }
+    fn push<S: Simd>(&mut self, s: S, len: usize, lanes: u32, block: i32, slot: i32) -> usize {
+        let lanes = lanes & 0xff;
+        let n = len & (PAIR - 1);
+        // One eight-lane add and store (written as a loop over a slice
+        // starting at `n`, it was split into stores of 4, 2, 1 and 1).
+        let at = s.array_i(SET_LANES[lanes as usize]) + s.splat_i(block);
+        self.at[n..n + LANES].copy_from_slice(&at.to_array());
         self.slot[n..n + LANES].fill(slot);
-        self.len = n + (lanes & 0xff).count_ones() as usize;
+        n + lanes.count_ones() as usize
     }
 
     /// The (up to) eight queued samples from entry `at` (0 or LANES) on.
@@ -506,13 +522,31 @@ impl Entries {
     }
 
     /// Drops the first PAIR samples (both packets shaded); the overflow
-    /// of the last push, under eight, moves to the front.
+    /// of the last push, under eight, moves to the front. Given that push's
+    /// `lanes`, returns those still queued (the overflow's).
+    ///
+    /// Only the overflow is pending now, all of it in the pushed block's
+    /// row: the pending words are zeroed whole (a few vector stores) rather
+    /// than cleared sample by sample, which was a chain of read-modify-writes
+    /// of one word, and the caller, walking that row, holds its word.
     #[inline(always)]
-    fn drop_pair(&mut self) {
-        self.unmark(PAIR);
+    fn drop_pair(&mut self, lanes: u32) -> u32 {
+        let lanes = lanes & 0xff;
+        let over = self.len - PAIR;
+        // The overflow is the last `over` set lanes: from the first of
+        // them up (none when `over` is 0, where the table holds padding).
+        let fit = lanes.count_ones() as usize - over;
+        let first = SET_LANES[lanes as usize][fit.min(LANES - 1)] as u32;
+        let kept = lanes & (0xff << first);
+        self.pending = [0; TILE];
         self.at.copy_within(PAIR.., 0);
         self.slot.copy_within(PAIR.., 0);
-        self.len -= PAIR;
+        self.len = over;
+        if over > 0 {
+            kept
+        } else {
+            0
+        }
     }
 }
 
@@ -655,7 +689,7 @@ impl Fragments<'_> {
             // samples lie on the rows of the two ends, which `sample`
             // marks. A group's packet may hold several triangles'
             // samples, in any order, so every lane is compared.
-            let (first, last) = (sample(buf, idx[0]), sample(buf, idx[LANES - 1]));
+            let (first, last) = (sample(idx[0]), sample(idx[LANES - 1]));
             let ramp: [i32; LANES] = std::array::from_fn(|i| idx[0] + i as i32);
             if idx == ramp {
                 for ch in 0..4 {
@@ -669,7 +703,7 @@ impl Fragments<'_> {
             // Every lane kept (most packets of larger triangles): a fixed
             // count the loop unrolls, with no exit to mispredict.
             for i in 0..LANES {
-                let at = sample(buf, idx[i]);
+                let at = sample(idx[i]);
                 for ch in 0..4 {
                     buf.color[ch][at] = c[ch][i];
                 }
@@ -682,7 +716,7 @@ impl Fragments<'_> {
         while bits != 0 {
             let i = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let at = sample(buf, idx[i]);
+            let at = sample(idx[i]);
             for ch in 0..4 {
                 let dst = &mut buf.color[ch][at];
                 *dst = if blend {
@@ -698,13 +732,11 @@ impl Fragments<'_> {
     }
 }
 
-/// The queued tile index `at` as an index of the buffer, its row marked
-/// dirty: what both ways of writing a lane start with.
+/// The queued tile index `at` as an index of the buffer (its row was
+/// marked dirty when its triangle was walked).
 #[inline(always)]
-fn sample(buf: &mut TileBuffer, at: i32) -> usize {
-    let at = at as usize & (TILE_AREA - 1);
-    buf.dirty |= 1 << (at >> TILE_SHIFT);
-    at
+fn sample(at: i32) -> usize {
+    at as usize & (TILE_AREA - 1)
 }
 
 /// A packet's interpolated inputs, and what the lightmap layer still needs.
@@ -751,6 +783,13 @@ impl<S: Simd> Lanes<S> {
 mod tests {
     use super::*;
 
+    impl Entries {
+        /// [`Entries::push`] keeping the length in the queue.
+        fn add(&mut self, lanes: u32, block: i32, slot: i32) {
+            self.len = self.push(crate::raster::simd::Portable, self.len, lanes, block, slot);
+        }
+    }
+
     #[test]
     fn pushes_queue_exactly_the_set_lanes_in_order() {
         // Every mask pushed after every queue length the loop can leave:
@@ -760,9 +799,9 @@ mod tests {
             for lanes in 0..256u32 {
                 let mut q = Entries::new();
                 let full = before.min(LANES as u32);
-                q.push((1 << full) - 1, 40, 1);
-                q.push((1 << (before - full)) - 1, 40 + LANES as i32, 1);
-                q.push(lanes, 3 * TILE as i32 + 16, 6);
+                q.add((1 << full) - 1, 40, 1);
+                q.add((1 << (before - full)) - 1, 40 + LANES as i32, 1);
+                q.add(lanes, 3 * TILE as i32 + 16, 6);
                 let want: Vec<i32> = (0..8)
                     .filter(|l| lanes & (1 << l) != 0)
                     .map(|l| 3 * TILE as i32 + 16 + l)
@@ -779,13 +818,38 @@ mod tests {
     }
 
     #[test]
+    fn a_dropped_pair_leaves_the_overflow_lanes_pending() {
+        // Every queue length a push can start from and every mask that
+        // fills the pair: the lanes returned are exactly those of the
+        // entries left, and nothing else is pending.
+        for before in 0..PAIR {
+            for lanes in 0..256u32 {
+                let mut q = Entries::new();
+                q.add(0xff, 0, 0);
+                q.len = before;
+                q.add(lanes, 5 * TILE as i32 + 8, 1);
+                if q.len < PAIR {
+                    continue;
+                }
+                q.pending = [u32::MAX; TILE];
+                let kept = q.drop_pair(lanes);
+                let want = q.at[..q.len]
+                    .iter()
+                    .fold(0, |m, &at| m | 1 << (at - 5 * TILE as i32 - 8));
+                assert_eq!(kept, want, "{before} {lanes:08b}");
+                assert_eq!(q.pending, [0; TILE]);
+            }
+        }
+    }
+
+    #[test]
     fn packets_come_in_queue_order() {
         // Fifteen lanes queued, then a block of four: a pair of packets
         // holds the first sixteen and the rest moves to the front.
         let mut q = Entries::new();
-        q.push(0xff, 0, 0);
-        q.push(0x7f, 8, 1);
-        q.push(0b1010_0011, 48, 2);
+        q.add(0xff, 0, 0);
+        q.add(0x7f, 8, 1);
+        q.add(0b1010_0011, 48, 2);
         assert_eq!(q.len, PAIR + 3);
         let s = crate::raster::simd::Portable;
         let first = q.packet(s, 0);
@@ -798,7 +862,11 @@ mod tests {
         assert_eq!(second.owners.slot.to_array(), [1, 1, 1, 1, 1, 1, 1, 2]);
         // One triangle's packet is known as such; a mixed one is not.
         assert_eq!((first.owners.one, second.owners.one), (Some(0), None));
-        q.drop_pair();
+        q.pending[3] = 0b1010;
+        // Lanes 0, 1, 5 and 7 were pushed and the first fitted: the rest
+        // stay pending, and no other sample does.
+        assert_eq!(q.drop_pair(0b1010_0011), 0b1010_0010);
+        assert_eq!(q.pending, [0; TILE]);
         assert_eq!(q.len, 3);
         let rest = q.packet(s, 0);
         assert_eq!(&rest.at.to_array()[..3], [49, 53, 55]);
@@ -807,8 +875,8 @@ mod tests {
         assert_eq!(rest.owners.one, Some(2));
         // Lanes past the queue are not live, in either packet.
         assert_eq!(q.packet(s, LANES).live.bits(), 0);
-        q.push(0xff, 24, 3);
-        q.push(0x01, 64, 0);
+        q.add(0xff, 24, 3);
+        q.add(0x01, 64, 0);
         assert_eq!(q.packet(s, LANES).live.bits(), 0b1111);
         assert_eq!(&q.packet(s, LANES).at.to_array()[..4], [29, 30, 31, 64]);
         assert_eq!(
