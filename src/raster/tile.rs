@@ -216,20 +216,22 @@ fn draw_lanes<S: Simd, const LM: bool>(
         let fr = s.splat(row as f32);
         let z_row = s.splat(z0) + s.splat(z_dy) * fr;
         let mut bx = first_block;
-        let mut off = s.splat_i(lead) + s.ramp();
         // The row's pending columns and the queue's length live in
         // registers while the row is walked: in memory, every block waited
         // for the previous block's store of them.
         let mut pend = entries.pending[ly];
         let mut len = entries.len;
         while bx <= lx1 {
-            let cols = off.non_negative() & (span - off).non_negative();
+            // The lanes' columns from the box's left edge, made afresh
+            // from `bx` each block: carried as a vector from block to
+            // block, it was kept in memory (no register was left) and
+            // each block waited on the previous one's store.
+            let cur = s.splat_i(bx - lx0) + s.ramp();
+            let cols = cur.non_negative() & (span - cur).non_negative();
             let covered = (e[0] | e[1] | e[2]).non_negative() & cols;
-            let cur = off;
             for k in 0..3 {
                 e[k] = e[k] + step[k];
             }
-            off = off + s.splat_i(LANES as i32);
             let idx = ly * TILE + bx as usize;
             let col = bx as u32;
             bx += LANES as i32;
