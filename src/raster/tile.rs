@@ -195,23 +195,25 @@ fn draw_lanes<S: Simd, const LM: bool>(
     let windows = (lx1 - lx0 + LANES as i32) / LANES as i32;
     let first_block = lx0.min(TILE as i32 - LANES as i32 * windows);
 
-    // Lane values step by a constant per block, so the inner loop adds
-    // instead of multiplying (i32 lane multiplies are slow on baseline SSE2).
-    let mut ramp = [s.splat_i(0); 3];
+    // Lane values step by a constant per block, and a row's first block by
+    // a constant per row, so the loops add instead of multiplying (i32
+    // lane multiplies are slow on baseline SSE2; wrapping adds give the
+    // products' bits).
+    let lead = first_block - lx0;
+    let mut first = [s.splat_i(0); 3];
+    let mut down = [s.splat_i(0); 3];
     let mut step = [s.splat_i(0); 3];
     for k in 0..3 {
-        ramp[k] = s.ramp() * s.splat_i(ea[k]);
+        let start = ec[k].wrapping_add(ea[k].wrapping_mul(lead));
+        first[k] = s.splat_i(start) + s.ramp() * s.splat_i(ea[k]);
+        down[k] = s.splat_i(eb[k]);
         step[k] = s.splat_i(ea[k].wrapping_mul(LANES as i32));
     }
-    let lead = first_block - lx0;
     for row in 0..=(y1 - y0) {
         let ly = (ly0 + row) as usize;
-        let mut e = [s.splat_i(0); 3];
+        let mut e = first;
         for k in 0..3 {
-            let start = ec[k]
-                .wrapping_add(eb[k].wrapping_mul(row))
-                .wrapping_add(ea[k].wrapping_mul(lead));
-            e[k] = s.splat_i(start) + ramp[k];
+            first[k] = first[k] + down[k];
         }
         let fr = s.splat(row as f32);
         let z_row = s.splat(z0) + s.splat(z_dy) * fr;
