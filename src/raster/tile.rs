@@ -689,10 +689,10 @@ impl Fragments<'_> {
         let (z, idx) = (shaded.z.to_array(), p.at.to_array());
         if S::UNROLLED_WRITES && !blend && bits == (1 << LANES) - 1 {
             // Eight samples side by side (a covered block row, or a row's
-            // end and the next one's start): whole-vector stores. Such
-            // samples lie on the rows of the two ends, which `sample`
-            // marks. A group's packet may hold several triangles'
-            // samples, in any order, so every lane is compared.
+            // end and the next one's start): whole-vector stores (their
+            // rows were marked dirty when the walk reached them). A
+            // group's packet may hold several triangles' samples, in any
+            // order, so every lane is compared.
             let (first, last) = (sample(idx[0]), sample(idx[LANES - 1]));
             let ramp: [i32; LANES] = std::array::from_fn(|i| idx[0] + i as i32);
             if idx == ramp {
