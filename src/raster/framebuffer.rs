@@ -1,7 +1,7 @@
 //! The sample buffer of one screen tile: premultiplied colour planes and depth.
 //!
 //! Planar f32 storage lets a block of eight samples load and store as whole
-//! lanes; one tile (32×32 samples, 22 KiB) stays in L1 while it is drawn.
+//! lanes; one tile (32×32 samples, 20 KiB) stays in L1 while it is drawn.
 
 /// Tile edge in samples (the row stride); a multiple of the lane width.
 pub const TILE: usize = 32;
@@ -17,29 +17,11 @@ fn row_of(plane: &mut [f32; TILE_AREA], y: usize) -> &mut [f32; TILE] {
         .expect("a row is TILE samples")
 }
 
-/// The planes of a tile in one block, at fixed offsets.
-///
-/// A load whose address matches a pending store's in its low 12 bits
-/// waits as if it depended on it (4 KiB aliasing). Each plane is 4 KiB, so
-/// a sample's colour and depth, allocated apart, fell at an offset the
-/// allocator chose: at some (16 bytes apart was seen) the walk's depth
-/// loads can wait on the colour stores of the samples just shaded, and how
-/// fast a frame drew hung on where its buffers landed. Here depth sits
-/// `GAP` samples past a 4 KiB boundary: it aliases the colour of a sample
-/// 16 rows and 16 columns away, rarely one just written.
-#[repr(C, align(4096))]
-pub struct Planes {
+pub struct TileBuffer {
     /// Premultiplied r, g, b, a in 0..1. Fixed-size planes, so an index
     /// masked to the tile needs no bounds check.
-    pub color: [[f32; TILE_AREA]; 4],
-    gap: [f32; GAP],
-    pub depth: [f32; TILE_AREA],
-}
-
-const GAP: usize = (TILE / 2) * TILE + TILE / 2;
-
-pub struct TileBuffer {
-    pub planes: Box<Planes>,
+    pub color: Box<[[f32; TILE_AREA]; 4]>,
+    pub depth: Box<[f32; TILE_AREA]>,
     /// Bit y set when sample row y was written since the last clear; clean
     /// rows resolve to the background without reading the planes.
     pub dirty: u32,
@@ -55,11 +37,8 @@ pub struct TileBuffer {
 impl TileBuffer {
     pub fn new() -> Self {
         TileBuffer {
-            planes: Box::new(Planes {
-                color: [[0.0; TILE_AREA]; 4],
-                gap: [0.0; GAP],
-                depth: [f32::INFINITY; TILE_AREA],
-            }),
+            color: Box::new([[0.0; TILE_AREA]; 4]),
+            depth: Box::new([f32::INFINITY; TILE_AREA]),
             dirty: 0,
             blended: false,
             clean: None,
@@ -74,10 +53,10 @@ impl TileBuffer {
             .clean
             .is_some_and(|c| c.map(f32::to_bits) == background.map(f32::to_bits));
         if !same {
-            for (plane, v) in self.planes.color.iter_mut().zip(background) {
+            for (plane, v) in self.color.iter_mut().zip(background) {
                 plane.fill(v);
             }
-            self.planes.depth.fill(f32::INFINITY);
+            self.depth.fill(f32::INFINITY);
             self.clean = Some(background);
         } else {
             // Only written rows differ from the background.
@@ -87,10 +66,10 @@ impl TileBuffer {
                 rows &= rows - 1;
                 // Whole fixed-size rows: stores in place, not a `memset`
                 // call of a length the compiler cannot see.
-                for (plane, v) in self.planes.color.iter_mut().zip(background) {
+                for (plane, v) in self.color.iter_mut().zip(background) {
                     *row_of(plane, y) = [v; TILE];
                 }
-                *row_of(&mut self.planes.depth, y) = [f32::INFINITY; TILE];
+                *row_of(&mut self.depth, y) = [f32::INFINITY; TILE];
             }
         }
         self.dirty = 0;

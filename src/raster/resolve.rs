@@ -63,19 +63,19 @@ fn resolve_rows<S: Simd, const DIVIDE: bool>(s: S, buf: &TileBuffer, ss: usize, 
                 let base = j * TILE + i0;
                 for (ch, v) in sum.iter_mut().enumerate() {
                     // TILE is a multiple of LANES, so a full load stays in the row.
-                    *v = s.load(&buf.planes.color[ch][base..]);
+                    *v = s.load(&buf.color[ch][base..]);
                 }
             } else if ss == 2 {
                 for (ch, v) in sum.iter_mut().enumerate() {
-                    *v = box2(s, &buf.planes.color[ch], j, i0) * norm;
+                    *v = box2(s, &buf.color[ch], j, i0) * norm;
                 }
             } else if ss == 4 {
                 for (ch, v) in sum.iter_mut().enumerate() {
-                    *v = box4(s, &buf.planes.color[ch], j) * norm;
+                    *v = box4(s, &buf.color[ch], j) * norm;
                 }
             } else {
                 for (ch, v) in sum.iter_mut().enumerate() {
-                    *v = box_any(s, &buf.planes.color[ch], ss, j, i0, n) * norm;
+                    *v = box_any(s, &buf.color[ch], ss, j, i0, n) * norm;
                 }
             }
             let px = to_u8_lanes::<S, DIVIDE>(s, sum);
@@ -276,9 +276,9 @@ mod tests {
         buf.clear([0.0; 4]);
         for i in 0..TILE * TILE {
             for ch in 0..3 {
-                buf.planes.color[ch][i] = odd[(i * (ch + 3) + i / 7) % odd.len()];
+                buf.color[ch][i] = odd[(i * (ch + 3) + i / 7) % odd.len()];
             }
-            buf.planes.color[3][i] = if (i / 3) % 2 == 0 { 1.0 } else { 0.0 };
+            buf.color[3][i] = if (i / 3) % 2 == 0 { 1.0 } else { 0.0 };
         }
         buf.dirty = u32::MAX;
         let run = |divide: bool| {
@@ -402,7 +402,7 @@ mod tests {
         buf.clear([0.0; 4]);
         // 2×2 samples for pixel (0,0): one opaque white sample, three empty.
         for ch in 0..4 {
-            buf.planes.color[ch][0] = 1.0;
+            buf.color[ch][0] = 1.0;
         }
         buf.dirty = 1;
         assert_eq!(resolve_one(&buf, 2), [255, 255, 255, 64]);

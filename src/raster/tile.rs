@@ -3,12 +3,11 @@
 //! Edges are first tested against the part of the triangle's bounding box
 //! inside the tile: an edge with no sample on its inner side rejects the whole
 //! triangle, an edge with every sample inside drops out of the lane test.
-//! The rest runs row by row over the columns the edges leave each row
-//! ([`RowBounds`]), in 8×1 blocks (windows of eight columns placed to cover
-//! them with the fewest): three i32 adds and a sign test give coverage,
-//! then depth; the surviving samples are queued and, once the triangle is
-//! walked, shaded eight at a time, in packets that may mix the samples of
-//! consecutive triangles of one material (a group, see [`Queue`]).
+//! The rest runs in rows of 8×1 blocks (windows of eight columns placed to
+//! cover the box with the fewest): three i32 adds and a sign test give
+//! coverage, then depth; the surviving samples are queued, and shaded
+//! eight at a time, in packets that may mix the samples of consecutive
+//! triangles of one material (a group, see [`Queue`]).
 
 use super::framebuffer::{TileBuffer, TILE, TILE_AREA};
 use super::setup::{Tri, PLANES, P_INV_W, P_NX, P_NY, P_NZ, P_U, P_V, P_Z};
@@ -188,51 +187,43 @@ fn draw_lanes<S: Simd, const LM: bool>(
     let (z0, z_dx, z_dy) = (slots.v[P_Z][slot], slots.dx[P_Z][slot], slots.dy[P_Z][slot]);
 
     let span = s.splat_i(lx1 - lx0);
-    let bounds = RowBounds::new(&ea, &eb, &ec, lx0, lx1 - lx0);
+    // Blocks are windows of eight columns, not aligned to eight: the fewest
+    // that cover the box's columns, shifted left when they would run past
+    // the tile's edge. A box up to eight columns wide is then one block a
+    // row wherever it lies (aligned blocks would need two when it straddles
+    // a multiple of eight), and loads stay inside the sample row.
+    let windows = (lx1 - lx0 + LANES as i32) / LANES as i32;
+    let first_block = lx0.min(TILE as i32 - LANES as i32 * windows);
 
-    // Lane values step by a constant per block, and a row's start by a
-    // constant per row, so the loops add instead of multiplying (i32 lane
-    // multiplies are slow on baseline SSE2; wrapping adds give the
-    // products' bits). `first` holds the values at the box's left column.
+    // Lane values step by a constant per block, and a row's first block by
+    // a constant per row, so the loops add instead of multiplying (i32
+    // lane multiplies are slow on baseline SSE2; wrapping adds give the
+    // products' bits).
+    let lead = first_block - lx0;
     let mut first = [s.splat_i(0); 3];
     let mut down = [s.splat_i(0); 3];
     let mut step = [s.splat_i(0); 3];
     for k in 0..3 {
-        first[k] = s.splat_i(ec[k]) + s.ramp() * s.splat_i(ea[k]);
+        let start = ec[k].wrapping_add(ea[k].wrapping_mul(lead));
+        first[k] = s.splat_i(start) + s.ramp() * s.splat_i(ea[k]);
         down[k] = s.splat_i(eb[k]);
         step[k] = s.splat_i(ea[k].wrapping_mul(LANES as i32));
     }
-    let (mut starts, mut lasts) = ([0; LANES], [0; LANES]);
-    // The queue's length lives in a register while the triangle is
-    // walked: in memory, every block waited for the previous one's store.
-    let mut len = entries.len;
     for row in 0..=(y1 - y0) {
-        let at_left = first;
+        let ly = (ly0 + row) as usize;
+        let mut e = first;
         for k in 0..3 {
             first[k] = first[k] + down[k];
         }
-        // Only the row's covered columns are walked: about a quarter of a
-        // box's rows and half its blocks cover nothing (thin and slanted
-        // triangles).
-        let chunk = row as usize % LANES;
-        if chunk == 0 {
-            (starts, lasts) = bounds.rows(s, row);
-        }
-        let (start, last) = (starts[chunk], lasts[chunk]);
-        if start > last {
-            continue;
-        }
-        let mut e = [s.splat_i(0); 3];
-        for k in 0..3 {
-            e[k] = at_left[k] + s.splat_i(ea[k].wrapping_mul(start - lx0));
-        }
-        let ly = (ly0 + row) as usize;
         let fr = s.splat(row as f32);
         let z_row = s.splat(z0) + s.splat(z_dy) * fr;
-        let mut bx = start;
-        // The row's samples that earlier triangles left queued.
+        let mut bx = first_block;
+        // The row's pending columns and the queue's length live in
+        // registers while the row is walked: in memory, every block waited
+        // for the previous block's store of them.
         let mut pend = entries.pending[ly];
-        while bx <= last {
+        let mut len = entries.len;
+        while bx <= lx1 {
             // The lanes' columns from the box's left edge, made afresh
             // from `bx` each block: carried as a vector from block to
             // block, it was kept in memory (no register was left) and
@@ -246,11 +237,11 @@ fn draw_lanes<S: Simd, const LM: bool>(
             let idx = ly * TILE + bx as usize;
             let col = bx as u32;
             bx += LANES as i32;
-            // No branch on whether the block is empty (a block at a
-            // row's end may be, or wholly behind, unpredictably): its depth
+            // No branch on whether the block is empty (it is, or wholly
+            // behind, in about half the blocks, unpredictably): its depth
             // is tested anyway and pushing no lanes is a no-op.
             let z = z_row + s.splat(z_dx) * cur.to_f32();
-            let mut bits = (covered & z.lt(s.load(&buf.planes.depth[idx..]))).bits();
+            let mut bits = (covered & z.lt(s.load(&buf.depth[idx..]))).bits();
             // A sample an earlier triangle of the group queued has not its
             // depth and colour yet: shade the queue first, then test again.
             // (A lane failing against the older depth fails against the
@@ -259,105 +250,21 @@ fn draw_lanes<S: Simd, const LM: bool>(
                 entries.len = len;
                 drain_queued(s, entries, &frag, buf);
                 (pend, len) = (0, 0);
-                bits = (covered & z.lt(s.load(&buf.planes.depth[idx..]))).bits();
+                bits = (covered & z.lt(s.load(&buf.depth[idx..]))).bits();
             }
+            pend |= bits << col;
             len = entries.push(s, len, bits, idx as i32, slot as i32);
-        }
-    }
-    entries.len = len;
-    entries.shade_pairs::<S, LM>(s, &frag, buf);
-}
-
-/// Where each box row's blocks start and end: the columns that can hold
-/// a covered sample, from the edges. Inside edge `k` at column `x` (from
-/// the box's left) of row `r` is `c + a·x + b·r ≥ 0`, so an edge with
-/// `a > 0` covers from column `−(c + b·r) / a` on, and one with `a < 0` up
-/// to it. The bounds are found eight rows at a time in f32 lanes, widened
-/// by `SLACK` and rounded outward, so they never drop a covered column;
-/// the lane test still decides coverage. Edges every sample is inside,
-/// horizontal edges, and edges so near horizontal that f32 would be off by
-/// more than the slack, bound nothing.
-struct RowBounds {
-    /// Per edge, the bound at row 0 and its change per row; an edge that
-    /// bounds the other side holds a bound outside the box, which never
-    /// wins the max or min.
-    left: [(f32, f32); 3],
-    right: [(f32, f32); 3],
-    /// The tile column of the box's left edge, and its last column from
-    /// there.
-    lx0: i32,
-    span: i32,
-}
-
-/// Rounding slack, in columns: far above the f32 error of any bound used
-/// (under 2^-10 for bounds within `BOUND_LIMIT` of the box).
-const SLACK: f32 = 1.0 / 64.0;
-const BOUND_LIMIT: f64 = 4096.0;
-
-impl RowBounds {
-    #[inline(always)]
-    fn new(a: &[i32; 3], b: &[i32; 3], c: &[i32; 3], lx0: i32, span: i32) -> Self {
-        let (out_left, out_right) = (-1.0, span as f32 + 1.0);
-        let mut left = [(out_left, 0.0); 3];
-        let mut right = [(out_right, 0.0); 3];
-        for k in 0..3 {
-            if a[k] == 0 {
-                continue;
-            }
-            let inv = -1.0 / a[k] as f64;
-            let (start, slope) = (c[k] as f64 * inv, b[k] as f64 * inv);
-            if start.abs() + slope.abs() * TILE as f64 > BOUND_LIMIT {
-                continue;
-            }
-            let bound = (start as f32, slope as f32);
-            if a[k] > 0 {
-                left[k] = bound;
-            } else {
-                right[k] = bound;
+            if len >= PAIR {
+                entries.len = len;
+                let first = entries.packet(s, 0);
+                let second = entries.packet(s, LANES);
+                frag.shade_pair::<S, LM>(s, [&first, &second], buf);
+                pend = entries.drop_pair(bits) << col;
+                len = entries.len;
             }
         }
-        RowBounds {
-            left,
-            right,
-            lx0,
-            span,
-        }
-    }
-
-    /// For the eight rows from `row`: the tile column of each row's first
-    /// block, and its last column that may be covered. A row that cannot
-    /// be covered gets a first block past its last column.
-    ///
-    /// Blocks are windows of eight columns, not aligned to eight: the
-    /// fewest that cover the row's columns, shifted left when they would
-    /// run past the tile's edge. Up to eight columns are then one block
-    /// wherever they lie (aligned blocks would need two when they straddle
-    /// a multiple of eight), and loads stay inside the sample row.
-    #[inline(always)]
-    fn rows<S: Simd>(&self, s: S, row: i32) -> ([i32; LANES], [i32; LANES]) {
-        let r = s.ramp().to_f32() + s.splat(row as f32);
-        let (out_left, out_right) = (s.splat(-1.0), s.splat(self.span as f32 + 1.0));
-        let (mut lo, mut hi) = (out_left, out_right);
-        for k in 0..3 {
-            let (l, h) = (self.left[k], self.right[k]);
-            lo = lo.max(s.splat(l.0) + s.splat(l.1) * r);
-            hi = hi.min(s.splat(h.0) + s.splat(h.1) * r);
-        }
-        // Held to a column either side of the box, so they convert exactly.
-        let (lo, hi) = (lo.min(out_right), hi.max(out_left));
-        let zero = s.splat_i(0);
-        // ceil(lo − SLACK) = −floor(SLACK − lo).
-        let lo = (zero - (s.splat(SLACK) - lo).floor().round_i32()).max(zero);
-        let hi = (hi + s.splat(SLACK))
-            .floor()
-            .round_i32()
-            .min(s.splat_i(self.span));
-        // Eight times the windows: (hi − lo) / 8 + 1, times 8. A row with
-        // lo > hi gets at most 0, so its first block is at lo, past hi.
-        let width = (hi - lo + s.splat_i(LANES as i32)) & s.splat_i(!(LANES as i32 - 1));
-        let lx0 = s.splat_i(self.lx0);
-        let first = (lx0 + lo).min(s.splat_i(TILE as i32) - width);
-        (first.to_array(), (lx0 + hi).to_array())
+        entries.pending[ly] = pend;
+        entries.len = len;
     }
 }
 
@@ -370,14 +277,10 @@ fn drain_queued<S: Simd>(s: S, entries: &mut Entries, frag: &Fragments, buf: &mu
     s.apart(Drain { entries, frag, buf });
 }
 
-/// Queued samples are shaded two packets at a time, whose dependency
-/// chains (planes, divide, texel addresses, gathers, filter) are
-/// independent, so one's latency hides behind the other's work.
+/// Queued samples shaded at once when there are enough: two packets,
+/// whose dependency chains (planes, divide, texel addresses, gathers,
+/// filter) are independent, so one's latency hides behind the other's work.
 const PAIR: usize = 2 * LANES;
-
-/// Room in the queue: what a triangle can cover in a tile, after what
-/// earlier ones left (under a pair), and the eight entries a push writes.
-const QUEUE: usize = TILE_AREA + 2 * PAIR;
 
 /// Plane rows of a slot: the triangle's attribute planes, then its two
 /// lightmap planes.
@@ -476,12 +379,13 @@ impl Queue {
 struct Entries {
     /// Each sample's index in the tile (`row · TILE + column`): one array,
     /// so a block is queued by one vector store, not one per coordinate.
-    at: [i32; QUEUE],
+    /// Room for a pair of packets and the overflow of the block pushed last.
+    at: [i32; PAIR + LANES],
     /// Each sample's triangle, as its slot.
-    slot: [i32; QUEUE],
+    slot: [i32; PAIR + LANES],
     len: usize,
-    /// Per tile row, the columns of the samples earlier triangles left
-    /// queued (a triangle's own samples never meet each other).
+    /// Per tile row, the columns of the queued samples (the walk keeps
+    /// its current row's word in a register and stores it at the row's end).
     pending: [u32; TILE],
 }
 
@@ -559,8 +463,8 @@ impl Entries {
     #[inline(always)]
     fn new() -> Self {
         Entries {
-            at: [0; QUEUE],
-            slot: [0; QUEUE],
+            at: [0; PAIR + LANES],
+            slot: [0; PAIR + LANES],
             len: 0,
             pending: [0; TILE],
         }
@@ -583,16 +487,15 @@ impl Entries {
     /// Appends the lanes set in `lanes` of the block starting at tile index
     /// `block`, drawn by the triangle in `slot`, after the first `len`
     /// entries, and returns the new length, without a branch: eight entries
-    /// are always written (there is room for them, see [`QUEUE`]) and the
-    /// length grows by the lanes set.
+    /// are always written (the queue is drained whenever it reaches PAIR,
+    /// so they fit) and the length grows by the lanes set.
     ///
     /// The length is the caller's, not `self.len`: the walk keeps it in a
     /// register and stores it before anything else reads the queue.
     #[inline(always)]
     fn push<S: Simd>(&mut self, s: S, len: usize, lanes: u32, block: i32, slot: i32) -> usize {
         let lanes = lanes & 0xff;
-        // Never below `len`; the bound spares the slices' checks.
-        let n = len.min(QUEUE - LANES);
+        let n = len & (PAIR - 1);
         // One eight-lane add and store (written as a loop over a slice
         // starting at `n`, it was split into stores of 4, 2, 1 and 1).
         let at = s.array_i(SET_LANES[lanes as usize]) + s.splat_i(block);
@@ -622,46 +525,31 @@ impl Entries {
         }
     }
 
-    /// Shades the queue's whole pairs of packets, after a triangle is
-    /// walked; the rest, under a pair, waits for the group's next
-    /// triangles.
+    /// Drops the first PAIR samples (both packets shaded); the overflow
+    /// of the last push, under eight, moves to the front. Given that push's
+    /// `lanes`, returns those still queued (the overflow's).
     ///
-    /// Shading per triangle rather than whenever a pair fills keeps the
-    /// walk free of a branch per block that followed the queue's length
-    /// and so went whichever way the samples fell.
+    /// Only the overflow is pending now, all of it in the pushed block's
+    /// row: the pending words are zeroed whole (a few vector stores) rather
+    /// than cleared sample by sample, which was a chain of read-modify-writes
+    /// of one word, and the caller, walking that row, holds its word.
     #[inline(always)]
-    fn shade_pairs<S: Simd, const LM: bool>(
-        &mut self,
-        s: S,
-        frag: &Fragments,
-        buf: &mut TileBuffer,
-    ) {
-        let pairs = self.len / PAIR;
-        for k in 0..pairs {
-            let first = self.packet(s, k * PAIR);
-            let second = self.packet(s, k * PAIR + LANES);
-            frag.shade_pair::<S, LM>(s, [&first, &second], buf);
-        }
-        self.keep_rest(pairs * PAIR);
-    }
-
-    /// Drops the first `done` entries (shaded), moves the rest to the
-    /// front, and marks them pending.
-    #[inline(always)]
-    fn keep_rest(&mut self, done: usize) {
-        let rest = self.len - done;
-        debug_assert!(rest < PAIR);
-        if done > 0 {
-            // A fixed count, so the moves are a few vector copies.
-            let from = done.min(QUEUE - PAIR);
-            self.at.copy_within(from..from + PAIR, 0);
-            self.slot.copy_within(from..from + PAIR, 0);
-        }
-        self.len = rest;
+    fn drop_pair(&mut self, lanes: u32) -> u32 {
+        let lanes = lanes & 0xff;
+        let over = self.len - PAIR;
+        // The overflow is the last `over` set lanes: from the first of
+        // them up (none when `over` is 0, where the table holds padding).
+        let fit = lanes.count_ones() as usize - over;
+        let first = SET_LANES[lanes as usize][fit.min(LANES - 1)] as u32;
+        let kept = lanes & (0xff << first);
         self.pending = [0; TILE];
-        for &at in &self.at[..rest.min(PAIR)] {
-            self.pending[(at >> TILE_SHIFT) as usize & (TILE - 1)] |=
-                1 << (at as u32 & (TILE as u32 - 1));
+        self.at.copy_within(PAIR.., 0);
+        self.slot.copy_within(PAIR.., 0);
+        self.len = over;
+        if over > 0 {
+            kept
+        } else {
+            0
         }
     }
 }
@@ -809,10 +697,10 @@ impl Fragments<'_> {
             let ramp: [i32; LANES] = std::array::from_fn(|i| idx[0] + i as i32);
             if idx == ramp {
                 for ch in 0..4 {
-                    buf.planes.color[ch][first..=last].copy_from_slice(&c[ch]);
+                    buf.color[ch][first..=last].copy_from_slice(&c[ch]);
                 }
                 if writes_depth {
-                    buf.planes.depth[first..=last].copy_from_slice(&z);
+                    buf.depth[first..=last].copy_from_slice(&z);
                 }
                 return;
             }
@@ -821,10 +709,10 @@ impl Fragments<'_> {
             for i in 0..LANES {
                 let at = sample(idx[i]);
                 for ch in 0..4 {
-                    buf.planes.color[ch][at] = c[ch][i];
+                    buf.color[ch][at] = c[ch][i];
                 }
                 if writes_depth {
-                    buf.planes.depth[at] = z[i];
+                    buf.depth[at] = z[i];
                 }
             }
             return;
@@ -834,7 +722,7 @@ impl Fragments<'_> {
             bits &= bits - 1;
             let at = sample(idx[i]);
             for ch in 0..4 {
-                let dst = &mut buf.planes.color[ch][at];
+                let dst = &mut buf.color[ch][at];
                 *dst = if blend {
                     c[ch][i] + *dst * inv_a[i]
                 } else {
@@ -842,7 +730,7 @@ impl Fragments<'_> {
                 };
             }
             if writes_depth {
-                buf.planes.depth[at] = z[i];
+                buf.depth[at] = z[i];
             }
         }
     }
@@ -934,122 +822,28 @@ mod tests {
     }
 
     #[test]
-    fn the_rest_of_a_shaded_queue_moves_to_the_front_and_stays_pending() {
-        // Every count of whole pairs shaded and every rest under a pair:
-        // the rest keeps its order and slots, and exactly its samples are
-        // pending (earlier pending words are forgotten).
-        for pairs in 0..4 {
-            for rest in 0..PAIR {
+    fn a_dropped_pair_leaves_the_overflow_lanes_pending() {
+        // Every queue length a push can start from and every mask that
+        // fills the pair: the lanes returned are exactly those of the
+        // entries left, and nothing else is pending.
+        for before in 0..PAIR {
+            for lanes in 0..256u32 {
                 let mut q = Entries::new();
-                let total = pairs * PAIR + rest;
-                for k in 0..total.div_ceil(LANES) {
-                    let n = (total - k * LANES).min(LANES);
-                    // Blocks spread over rows and columns: 37 samples apart.
-                    q.add(
-                        (1 << n) - 1,
-                        (k * 37 % (TILE_AREA - LANES)) as i32,
-                        k as i32 % 8,
-                    );
-                }
-                assert_eq!(q.len, total);
-                let want: Vec<(i32, i32)> = (pairs * PAIR..total)
-                    .map(|i| (q.at[i], q.slot[i]))
-                    .collect();
-                q.pending = [u32::MAX; TILE];
-                q.keep_rest(pairs * PAIR);
-                assert_eq!(q.len, rest);
-                let got: Vec<(i32, i32)> = (0..rest).map(|i| (q.at[i], q.slot[i])).collect();
-                assert_eq!(got, want, "{pairs} {rest}");
-                let mut pending = [0u32; TILE];
-                for &(at, _) in &want {
-                    pending[at as usize / TILE] |= 1 << (at as usize % TILE);
-                }
-                assert_eq!(q.pending, pending, "{pairs} {rest}");
-            }
-        }
-    }
-
-    /// Whether edge `(a, b, c)` holds column `x` of row `r` (from the box's
-    /// corner), in exact arithmetic.
-    fn inside(e: (i32, i32, i32), x: i32, r: i32) -> bool {
-        e.2 as i64 + e.0 as i64 * x as i64 + e.1 as i64 * r as i64 >= 0
-    }
-
-    #[test]
-    fn row_bounds_keep_every_covered_column_and_stay_in_the_row() {
-        // Edges of every slope, including horizontal, vertical and near
-        // horizontal ones, and edges through sample centres exactly (where
-        // rounding matters most): every column the exact test covers lies
-        // between a row's first block and its last column, and the blocks
-        // stay inside the tile row.
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: i64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as i64
-        };
-        let s = crate::raster::simd::Portable;
-        let (mut covered_rows, mut skipped_rows) = (0, 0);
-        for case in 0..3000 {
-            let span = next(TILE as i64) as i32;
-            let lx0 = next((TILE as i32 - span) as i64) as i32;
-            let mut edges = [(0, 0, 0); 3];
-            for e in &mut edges {
-                let scale = [1, 16, 256, 4096][next(4) as usize];
-                let a = (next(2 * scale + 1) - scale) as i32;
-                let b = match case % 5 {
-                    // Near horizontal: a small against b.
-                    0 => (next(2_000_001) - 1_000_000) as i32,
-                    _ => (next(2 * scale + 1) - scale) as i32,
-                };
-                // Through a sample (x, r) near the box, plus a little.
-                let (x, r) = (next(48) - 8, next(48) - 8);
-                let nudge = if case % 3 == 0 {
-                    0
-                } else {
-                    next(2 * scale + 1) - scale
-                };
-                let c = -(a as i64 * x + b as i64 * r) + nudge;
-                *e = (a, b, c.clamp(-(1 << 30), 1 << 30) as i32);
-            }
-            let (a, b, c) = (edges.map(|e| e.0), edges.map(|e| e.1), edges.map(|e| e.2));
-            let bounds = RowBounds::new(&a, &b, &c, lx0, span);
-            for row in 0..TILE as i32 {
-                let (first, last) = bounds.rows(s, row - row % LANES as i32);
-                let (first, last) = (first[row as usize % LANES], last[row as usize % LANES]);
-                let cols: Vec<i32> = (0..=span)
-                    .filter(|&x| edges.iter().all(|&e| inside(e, x, row)))
-                    .collect();
-                if first > last {
-                    assert!(cols.is_empty(), "case {case} row {row}: {cols:?} dropped");
-                    skipped_rows += 1;
+                q.add(0xff, 0, 0);
+                q.len = before;
+                q.add(lanes, 5 * TILE as i32 + 8, 1);
+                if q.len < PAIR {
                     continue;
                 }
-                covered_rows += !cols.is_empty() as i32;
-                for x in cols {
-                    let col = lx0 + x;
-                    assert!(
-                        first <= col && col <= last,
-                        "case {case} row {row}: {col} outside {first}..={last}"
-                    );
-                }
-                let blocks = (last - first) / LANES as i32 + 1;
-                assert!(
-                    first >= 0 && first + blocks * LANES as i32 <= TILE as i32,
-                    "case {case} row {row}"
-                );
-                assert!(
-                    first <= lx0 + span && last <= lx0 + span,
-                    "case {case} row {row}"
-                );
+                q.pending = [u32::MAX; TILE];
+                let kept = q.drop_pair(lanes);
+                let want = q.at[..q.len]
+                    .iter()
+                    .fold(0, |m, &at| m | 1 << (at - 5 * TILE as i32 - 8));
+                assert_eq!(kept, want, "{before} {lanes:08b}");
+                assert_eq!(q.pending, [0; TILE]);
             }
         }
-        // The bounds do skip rows, and the cases do cover samples.
-        assert!(
-            skipped_rows > 10_000 && covered_rows > 10_000,
-            "{skipped_rows} {covered_rows}"
-        );
     }
 
     #[test]
@@ -1073,11 +867,10 @@ mod tests {
         // One triangle's packet is known as such; a mixed one is not.
         assert_eq!((first.owners.one, second.owners.one), (Some(0), None));
         q.pending[3] = 0b1010;
-        // The pair shaded, the rest moves to the front and is all that is
-        // pending: lanes 1, 5 and 7 of the block at 48 (row 1, column 16).
-        q.keep_rest(PAIR);
-        assert_eq!(q.pending[1], 0b1010_0010 << 16);
-        assert_eq!(q.pending.iter().filter(|&&w| w != 0).count(), 1);
+        // Lanes 0, 1, 5 and 7 were pushed and the first fitted: the rest
+        // stay pending, and no other sample does.
+        assert_eq!(q.drop_pair(0b1010_0011), 0b1010_0010);
+        assert_eq!(q.pending, [0; TILE]);
         assert_eq!(q.len, 3);
         let rest = q.packet(s, 0);
         assert_eq!(&rest.at.to_array()[..3], [49, 53, 55]);
