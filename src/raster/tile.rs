@@ -200,20 +200,20 @@ fn draw_lanes<S: Simd, const LM: bool>(
     // lane multiplies are slow on baseline SSE2; wrapping adds give the
     // products' bits).
     let lead = first_block - lx0;
-    let mut first = [s.splat_i(0); 3];
+    let mut row_start = [s.splat_i(0); 3];
     let mut down = [s.splat_i(0); 3];
     let mut step = [s.splat_i(0); 3];
     for k in 0..3 {
         let start = ec[k].wrapping_add(ea[k].wrapping_mul(lead));
-        first[k] = s.splat_i(start) + s.ramp() * s.splat_i(ea[k]);
+        row_start[k] = s.splat_i(start) + s.ramp() * s.splat_i(ea[k]);
         down[k] = s.splat_i(eb[k]);
         step[k] = s.splat_i(ea[k].wrapping_mul(LANES as i32));
     }
     for row in 0..=(y1 - y0) {
         let ly = (ly0 + row) as usize;
-        let mut e = first;
+        let mut e = row_start;
         for k in 0..3 {
-            first[k] = first[k] + down[k];
+            row_start[k] = row_start[k] + down[k];
         }
         let fr = s.splat(row as f32);
         let z_row = s.splat(z0) + s.splat(z_dy) * fr;
