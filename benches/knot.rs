@@ -78,10 +78,14 @@ fn bench(c: &mut Criterion) {
     // The instruction-set levels side by side (the first two rows are the
     // ones llvmpipe_bench.py --cull is compared with); 256² at 2× is the
     // issue's anti-aliased row, against llvmpipe at 512².
+    // Every level below the best one this CPU runs is benched at aa1 as
+    // well, to see what each level buys.
     let best = Level::detect();
     let mut cases: Vec<(Level, u32, u32)> = vec![(best, 256, 1), (best, 1024, 1), (best, 256, 2)];
-    if best != Level::Portable {
-        cases.extend([(Level::Portable, 256, 1), (Level::Portable, 1024, 1)]);
+    for level in Level::ALL.into_iter().rev() {
+        if level != best && level.available() {
+            cases.extend([(level, 256, 1), (level, 1024, 1)]);
+        }
     }
     for (level, size, ss) in cases {
         let opts = RenderOptions {

@@ -18,7 +18,7 @@ Equal work: the same knot (../shared/bench/make_assets.py), size, camera turn, o
 pixel, back faces culled on both sides (`--cull`), one core (`taskset`, `LP_NUM_THREADS=0`).
 
 Usage: benches/one_core.py [KNOT_BENCH_BINARY] [--size 256 1024] [--rounds 7] [--core 1]
-       [--level avx2|portable]
+       [--level avx512|avx2|portable]
 The binary is `cargo bench --bench knot --no-run`'s (the newest target/release/deps/knot-*
 when not given). Needs: taskset; llvmpipe_bench.py's moderngl and Mesa (../shared/bench).
 """
@@ -32,7 +32,9 @@ ap.add_argument("bench", nargs="?", default=None)
 ap.add_argument("--size", type=int, nargs="*", default=[256, 1024])
 ap.add_argument("--rounds", type=int, default=7)
 ap.add_argument("--core", type=int, default=1)
-ap.add_argument("--level", default="avx2", help="kiln's instruction-set level: avx2 or portable")
+ap.add_argument("--level", default=None,
+                help="kiln's instruction-set level: avx512, avx2 or portable "
+                     "(default: the best this CPU runs, which the bench lists first)")
 ap.add_argument("--seconds", type=float, default=2.0, help="criterion measurement time a turn")
 args = ap.parse_args()
 
@@ -46,6 +48,12 @@ def newest_bench():
 
 
 bench = os.path.abspath(args.bench or newest_bench())
+if args.level is None:
+    listed = subprocess.run([bench, "--list"], cwd=root, capture_output=True, text=True).stdout
+    best = re.search(r"knot/render/(\w+)/256x256 aa1", listed)
+    if not best:
+        sys.exit(f"{bench} --list names no render bench:\n{listed[-2000:]}")
+    args.level = best.group(1)
 assets = os.path.join(root, "target", "bench-assets")
 if not os.path.exists(os.path.join(assets, "mesh.npz")):
     subprocess.run([sys.executable, os.path.join(shared, "make_assets.py"), "--out", assets],
@@ -68,7 +76,7 @@ def kiln_turn(size):
     found = glob.glob(os.path.join(home, "**", "new", "sample.json"), recursive=True)
     if len(found) != 1:
         sys.exit(f"expected one criterion result for {args.level} at {size}², found {len(found)} "
-                 "(a CPU without AVX2 benches --level portable)")
+                 "(the levels this CPU runs are in the bench's --list)")
     s = json.load(open(found[0]))
     return [t / n / 1e6 for t, n in zip(s["times"], s["iters"])]
 
@@ -115,7 +123,7 @@ for size in args.size:
     lm = statistics.median(r[2] for r in rounds)
     lp10 = statistics.median(r[3] for r in rounds)
     ratios = [r[2] / r[0] for r in rounds]
-    print(f"{size}²: kiln median {km:.3f} ms, llvmpipe median {lm:.3f} ms, one core, --cull, "
+    print(f"{size}², kiln at {args.level}: kiln median {km:.3f} ms, llvmpipe median {lm:.3f} ms, one core, --cull, "
           f"{args.rounds} rounds")
     print(f"{size}²: ratio={statistics.median(ratios):.3f} min={min(ratios):.3f} "
           f"max={max(ratios):.3f} of_medians={lm / km:.3f} of_p10={lp10 / kp:.3f}")

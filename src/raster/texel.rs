@@ -54,7 +54,7 @@ impl<'a> TexView<'a> {
     pub fn taps<S: Simd>(&self, s: S, u: S::F, v: S::F) -> Taps<S> {
         let x = wrap_axis(s, u, self.w);
         let y = wrap_axis(s, v, self.h);
-        Taps::fetch(s, self.texels, self.w, x, y)
+        Taps::fetch(s, self.texels, self.w, self.h, x, y)
     }
 }
 
@@ -91,7 +91,7 @@ impl<'a> LightView<'a> {
     pub fn bilinear<S: Simd>(&self, s: S, u: S::F, v: S::F, mask: S::I) -> [S::F; 4] {
         let x = clamp_axis(s, u, self.w);
         let y = clamp_axis(s, v, self.h);
-        Taps::fetch(s, self.texels, self.w, x, y).filter(s, mask)
+        Taps::fetch(s, self.texels, self.w, self.h, x, y).filter(s, mask)
     }
 }
 
@@ -123,10 +123,17 @@ impl<S: Simd> Taps<S> {
     /// memory (no lane wraps or clamps across), each row's two are
     /// fetched as one pair: the same texels, from half the gathered
     /// elements.
+    ///
+    /// A row's start is its index times the width: a 16-bit multiply
+    /// where both fit (every texture but a huge one), since the texel
+    /// addresses wait on it.
     #[inline(always)]
-    fn fetch(s: S, texels: &[[u8; 4]], w: i32, x: Axis<S>, y: Axis<S>) -> Self {
-        let r0 = y.i0 * s.splat_i(w);
-        let r1 = y.i1 * s.splat_i(w);
+    fn fetch(s: S, texels: &[[u8; 4]], w: i32, h: i32, x: Axis<S>, y: Axis<S>) -> Self {
+        let (r0, r1) = if w < 1 << 15 && h <= 1 << 15 {
+            (y.i0.mul_u15(s.splat_i(w)), y.i1.mul_u15(s.splat_i(w)))
+        } else {
+            (y.i0 * s.splat_i(w), y.i1 * s.splat_i(w))
+        };
         let apart = (x.i1 - x.i0).lt(s.splat_i(1)).any();
         let t = if texels.len() >= 2 && !apart {
             let (t00, t01) = s.gather_pair(texels, r0 + x.i0);
@@ -373,14 +380,26 @@ mod tests {
         // Packets whose lanes all have their right neighbour next in
         // memory (fetched as pairs) and packets with a lane wrapping
         // around the row's end (fetched one texel at a time), on
-        // power-of-two and other widths, at every level.
+        // power-of-two and other widths, at every level; sizes either side
+        // of the row multiply's 16-bit limit (a side of 2^15).
         use crate::raster::simd::{dispatch, Level};
         let inside = [0.1, 0.3, 0.45, 0.52, 0.6, 0.7, 0.8, 0.66];
         let seam = [0.1, 0.3, 0.45, 0.52, 0.6, 0.7, 0.999, 0.01];
         let rows = [0.05, 0.2, 0.4, 0.5, 0.6, 0.75, 0.9, 0.99];
-        for (w, h) in [(8, 4), (5, 3), (2, 2), (1, 4), (16, 1)] {
+        let sizes = [
+            (8, 4),
+            (5, 3),
+            (2, 2),
+            (1, 4),
+            (16, 1),
+            (32767, 3),
+            (32768, 2),
+            (3, 32768),
+            (2, 32769),
+        ];
+        for (w, h) in sizes {
             let texels: Vec<[u8; 4]> = (0..w * h)
-                .map(|i| [i as u8, 7, (3 * i) as u8, 255])
+                .map(|i| [i as u8, (i >> 8) as u8, (i >> 16) as u8, 255])
                 .collect();
             let t = Texture {
                 name: "t".into(),

@@ -12,7 +12,7 @@
 use super::framebuffer::{TileBuffer, TILE, TILE_AREA};
 use super::setup::{Tri, PLANES, P_INV_W, P_NX, P_NY, P_NZ, P_U, P_V, P_Z};
 use super::shade::{apply_lightmap, fetch, shade_fetched, Inputs, Lighting, Material, Mode};
-use super::simd::{FloatLanes, IntLanes, Kernel, Simd, LANES};
+use super::simd::{FloatLanes, IntLanes, Kernel, Simd, LANES, SET_LANES};
 use super::texel::Taps;
 
 /// The samples `x..x + w`, `y..y + h` a tile covers (clipped to the target).
@@ -395,26 +395,6 @@ const _: () = assert!(TILE <= 32, "a tile row's pending samples are a u32");
 const TILE_SHIFT: i32 = TILE.trailing_zeros() as i32;
 const _: () = assert!(1 << TILE_SHIFT == TILE);
 
-/// For each 8-bit lane mask, its set lanes in order (then zeros). As i32,
-/// so queueing a block is one eight-lane add and store: from bytes, LLVM
-/// widened and added half the lanes as a vector and the rest one by one.
-const SET_LANES: [[i32; LANES]; 256] = {
-    let mut t = [[0i32; LANES]; 256];
-    let mut m = 0;
-    while m < 256 {
-        let (mut lane, mut k) = (0, 0);
-        while lane < LANES {
-            if m & (1 << lane) != 0 {
-                t[m][k] = lane as i32;
-                k += 1;
-            }
-            lane += 1;
-        }
-        m += 1;
-    }
-    t
-};
-
 /// Up to eight queued samples: tile index, triangle, and which lanes
 /// hold one.
 struct Packet<S: Simd> {
@@ -498,7 +478,7 @@ impl Entries {
         let n = len & (PAIR - 1);
         // One eight-lane add and store (written as a loop over a slice
         // starting at `n`, it was split into stores of 4, 2, 1 and 1).
-        let at = s.array_i(SET_LANES[lanes as usize]) + s.splat_i(block);
+        let at = s.set_lanes(lanes) + s.splat_i(block);
         self.at[n..n + LANES].copy_from_slice(&at.to_array());
         self.slot[n..n + LANES].fill(slot);
         n + lanes.count_ones() as usize
@@ -686,6 +666,19 @@ impl Fragments<'_> {
             c[2].to_array(),
             c[3].to_array(),
         ];
+        if S::SCATTER && !blend {
+            // One scatter a plane (lanes in order, as the loop below): at
+            // 1024² most packets hold samples of several rows, which the
+            // lane-by-lane stores wrote with a load and a store each.
+            let idx = p.at & s.splat_i(TILE_AREA as i32 - 1);
+            for ch in 0..4 {
+                s.scatter(&mut buf.color[ch][..], idx, shaded.c[ch], bits);
+            }
+            if writes_depth {
+                s.scatter(&mut buf.depth[..], idx, shaded.z, bits);
+            }
+            return;
+        }
         let (z, idx) = (shaded.z.to_array(), p.at.to_array());
         if S::UNROLLED_WRITES && !blend && bits == (1 << LANES) - 1 {
             // Eight samples side by side (a covered block row, or a row's

@@ -1,13 +1,24 @@
-//! The AVX2 level (x86-64-v3): each lane vector one 256-bit register.
+//! The x86-64 levels, each lane vector one 256-bit register:
+//!
+//! - AVX2 (x86-64-v3: AVX2, FMA, BMI1/2, LZCNT, POPCNT);
+//! - AVX-512 (x86-64-v4: AVX-512 F, BW, CD, DQ and VL on top), still
+//!   256 bits wide. The same code compiled with the VL encodings has 32
+//!   registers and mask registers to allocate, and two operations have one
+//!   instruction of their own: a block's set lanes are compressed
+//!   (`vpcompressd`) rather than looked up in a table, and a shaded packet
+//!   is scattered into the tile (`vscatterdps`) rather than stored lane by
+//!   lane.
 //!
 //! The one module of the crate allowed `unsafe`, for two reasons only:
 //!
-//! - `std::arch` AVX2 intrinsics may only run on a CPU that has AVX2. Every
-//!   intrinsic here is reached through a lane value or the [`Avx2`] token,
-//!   and neither can exist unless [`run`] has made the token, which it does
-//!   after [`available`] has seen every feature [`run_unchecked`] enables.
-//! - Loads and the texel gathers take pointers: each is preceded by the
-//!   bounds it relies on (a slice of eight, indices clamped into the table).
+//! - `std::arch` intrinsics may only run on a CPU that has their features.
+//!   Every intrinsic here is reached through a lane value or an [`X86`]
+//!   token, and neither can exist unless [`run`] or [`run_v4`] has made the
+//!   token, which each does after [`available`] or [`available_v4`] has
+//!   seen every feature the function it calls enables.
+//! - Loads, the texel gathers and the scatters take pointers: each is
+//!   preceded by the bounds it relies on (a slice of eight, indices clamped
+//!   into the table or the destination).
 //!
 //! Each operation computes exactly what the portable level computes (see
 //! `portable.rs`): same IEEE operations, same operand order in min/max,
@@ -18,12 +29,18 @@ use super::{FloatLanes, IntLanes, Kernel, Portable, Simd, SnapLanes, SnapScale, 
 use std::arch::x86_64::*;
 use std::ops::{Add, BitAnd, BitOr, Mul, Not, Sub};
 
-/// Proof that the CPU runs AVX2 and the rest of x86-64-v3; made only by
-/// [`run`].
+/// Proof that the CPU runs x86-64-v3, and x86-64-v4 as well when `V4`;
+/// made only by [`run`] and [`run_v4`].
 #[derive(Debug, Clone, Copy)]
-pub struct Avx2 {
+pub struct X86<const V4: bool> {
     _private: (),
 }
+
+/// The AVX2 level's token.
+pub type Avx2 = X86<false>;
+
+/// The AVX-512 level's token.
+pub type Avx512 = X86<true>;
 
 #[derive(Debug, Clone, Copy)]
 pub struct F32x8(__m256);
@@ -41,6 +58,16 @@ pub fn available() -> bool {
         && is_x86_feature_detected!("popcnt")
 }
 
+/// Whether this CPU has every feature [`run_unchecked_v4`] enables.
+pub fn available_v4() -> bool {
+    available()
+        && is_x86_feature_detected!("avx512f")
+        && is_x86_feature_detected!("avx512bw")
+        && is_x86_feature_detected!("avx512cd")
+        && is_x86_feature_detected!("avx512dq")
+        && is_x86_feature_detected!("avx512vl")
+}
+
 /// Runs `kernel` at the AVX2 level when the CPU has it, else at the
 /// portable level.
 #[inline(always)]
@@ -50,6 +77,18 @@ pub fn run<K: Kernel>(kernel: K) -> K::Output {
         unsafe { run_unchecked(kernel) }
     } else {
         kernel.run(Portable)
+    }
+}
+
+/// Runs `kernel` at the AVX-512 level when the CPU has it, else at the
+/// best level below.
+#[inline(always)]
+pub fn run_v4<K: Kernel>(kernel: K) -> K::Output {
+    if available_v4() {
+        // SAFETY: `available_v4` has just found every feature this enables.
+        unsafe { run_unchecked_v4(kernel) }
+    } else {
+        run(kernel)
     }
 }
 
@@ -67,19 +106,45 @@ fn run_apart<K: Kernel>(kernel: K) -> K::Output {
     kernel.run(Avx2 { _private: () })
 }
 
-// SAFETY (every `unsafe` block below unless it says more): the intrinsic
-// needs AVX/AVX2, which the CPU has because a token or lane value exists.
+/// The kernel compiled with the x86-64-v4 features as well.
+#[target_feature(
+    enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512bw,avx512cd,avx512dq,avx512vl"
+)]
+fn run_unchecked_v4<K: Kernel>(kernel: K) -> K::Output {
+    kernel.run(Avx512 { _private: () })
+}
 
-impl Simd for Avx2 {
+/// [`run_unchecked_v4`] kept out of line, for [`Simd::apart`].
+#[target_feature(
+    enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512bw,avx512cd,avx512dq,avx512vl"
+)]
+#[inline(never)]
+fn run_apart_v4<K: Kernel>(kernel: K) -> K::Output {
+    kernel.run(Avx512 { _private: () })
+}
+
+// SAFETY (every `unsafe` block below unless it says more): the intrinsic
+// needs AVX/AVX2, which the CPU has because a token or lane value exists;
+// an AVX-512 intrinsic is only reached under `if V4`, where the token is
+// the AVX-512 level's.
+
+impl<const V4: bool> Simd for X86<V4> {
     type F = F32x8;
     type I = I32x8;
     const IN_STEP: bool = true;
     const UNROLLED_WRITES: bool = true;
+    const SCATTER: bool = V4;
 
     #[inline(always)]
     fn apart<K: Kernel>(self, kernel: K) -> K::Output {
         // SAFETY: the token exists, so the CPU has the features.
-        unsafe { run_apart(kernel) }
+        unsafe {
+            if V4 {
+                run_apart_v4(kernel)
+            } else {
+                run_apart(kernel)
+            }
+        }
     }
 
     #[inline(always)]
@@ -197,13 +262,49 @@ impl Simd for Avx2 {
         out
     }
 
+    /// One `vpcompressd` of the lane numbers at AVX-512: the table lookup
+    /// waited on the block's mask moving to a general register and on a
+    /// load.
+    #[inline(always)]
+    fn set_lanes(self, bits: u32) -> I32x8 {
+        if V4 {
+            // SAFETY: AVX-512 F and VL, which the V4 token proves.
+            unsafe {
+                let ramp = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+                I32x8(_mm256_maskz_compress_epi32(bits as u8, ramp))
+            }
+        } else {
+            self.array_i(super::SET_LANES[(bits & 0xff) as usize])
+        }
+    }
+
+    /// One masked `vscatterdps` at AVX-512 (which writes overlapping lanes
+    /// in lane order, as the loop does); lane by lane at AVX2.
+    #[inline(always)]
+    fn scatter(self, dst: &mut [f32], idx: I32x8, v: F32x8, bits: u32) {
+        if !V4 || dst.is_empty() || dst.len() > i32::MAX as usize {
+            let idx = Portable.array_i(IntLanes::<Self>::to_array(idx));
+            let v = Portable.array(FloatLanes::<Self>::to_array(v));
+            Portable.scatter(dst, idx, v, bits);
+            return;
+        }
+        // SAFETY: AVX-512 F and VL, which the V4 token proves; also, every
+        // lane index is clamped into 0..dst.len() (as an unsigned value),
+        // so each written lane stores four bytes inside `dst`.
+        unsafe {
+            let last = _mm256_set1_epi32((dst.len() - 1) as i32);
+            let idx = _mm256_min_epu32(idx.0, last);
+            _mm256_mask_i32scatter_ps::<4>(dst.as_mut_ptr().cast(), bits as u8, idx, v.0);
+        }
+    }
+
     #[inline(always)]
     fn gather(self, table: &[[u8; 4]], idx: I32x8) -> I32x8 {
         let n = table.len();
         if n == 0 || n > i32::MAX as usize {
             // Empty, or too long for the gather's signed 32-bit indices
             // (no texture is): the portable loop, lane by lane.
-            let p = Portable.gather(table, Portable.array_i(idx.to_array()));
+            let p = Portable.gather(table, Portable.array_i(IntLanes::<Self>::to_array(idx)));
             return self.array_i(p.to_array());
         }
         // SAFETY: also, every lane index is clamped below into 0..n (an
@@ -224,7 +325,8 @@ impl Simd for Avx2 {
     fn gather_pair(self, table: &[[u8; 4]], idx: I32x8) -> (I32x8, I32x8) {
         let n = table.len();
         if n < 2 || n > i32::MAX as usize {
-            let (a, b) = Portable.gather_pair(table, Portable.array_i(idx.to_array()));
+            let (a, b) =
+                Portable.gather_pair(table, Portable.array_i(IntLanes::<Self>::to_array(idx)));
             return (self.array_i(a.to_array()), self.array_i(b.to_array()));
         }
         // SAFETY: also, every lane index is clamped below into 0..n - 1
@@ -271,7 +373,7 @@ unsafe fn snap_round(v: __m256d, k: SnapScale) -> __m128i {
     }
 }
 
-impl FloatLanes<Avx2> for F32x8 {
+impl<const V4: bool> FloatLanes<X86<V4>> for F32x8 {
     #[inline(always)]
     fn div(self, o: Self) -> Self {
         unsafe { F32x8(_mm256_div_ps(self.0, o.0)) }
@@ -349,7 +451,7 @@ impl FloatLanes<Avx2> for F32x8 {
     }
 }
 
-impl IntLanes<Avx2> for I32x8 {
+impl<const V4: bool> IntLanes<X86<V4>> for I32x8 {
     #[inline(always)]
     fn to_f32(self) -> F32x8 {
         unsafe { F32x8(_mm256_cvtepi32_ps(self.0)) }
@@ -393,6 +495,13 @@ impl IntLanes<Avx2> for I32x8 {
     #[inline(always)]
     fn permute(self, idx: Self) -> Self {
         unsafe { I32x8(_mm256_permutevar8x32_epi32(self.0, idx.0)) }
+    }
+
+    /// `vpmaddwd`: each lane's high halves are zero, so it is the low
+    /// halves' product (5 cycles of latency where `vpmulld` takes 10).
+    #[inline(always)]
+    fn mul_u15(self, o: Self) -> Self {
+        unsafe { I32x8(_mm256_madd_epi16(self.0, o.0)) }
     }
 
     #[inline(always)]

@@ -1,17 +1,22 @@
 //! Eight-wide lanes for the rasterizer's hot loops, and the instruction set
 //! they run with, chosen at run time: one portable binary that uses AVX2
-//! where the CPU has it.
+//! or AVX-512 where the CPU has it.
 //!
 //! The tile loop is written once, generic over a [`Simd`] level, and marked
 //! `#[inline(always)]` all the way down; [`dispatch`] instantiates it for
-//! the best level the CPU has. Two levels exist:
+//! the best level the CPU has. Three levels exist:
 //!
 //! - [`Portable`] (`portable.rs`): plain arrays with element-wise loops,
 //!   which LLVM vectorises for the build's baseline (SSE2 on x86-64, NEON on
 //!   aarch64) — runs everywhere;
 //! - `Avx2` (`avx2.rs`, x86-64 only): one 256-bit register per lane vector,
 //!   through `std::arch`, run inside a function compiled with the x86-64-v3
-//!   features (AVX2, FMA, BMI1/2, LZCNT, POPCNT).
+//!   features (AVX2, FMA, BMI1/2, LZCNT, POPCNT);
+//! - `Avx512` (the same module and lane types): the same code compiled with
+//!   the x86-64-v4 features too (AVX-512 F, BW, CD, DQ, VL), still eight
+//!   lanes of 256 bits, where LLVM has 32 registers and mask registers to
+//!   allocate and two operations become one instruction
+//!   ([`Simd::set_lanes`], [`Simd::scatter`]).
 //!
 //! Every operation is defined by the IEEE result the portable level
 //! computes (no fused multiply-add, the same min/max/NaN rules, the same
@@ -31,6 +36,26 @@ pub use portable::Portable;
 
 /// Lanes per vector.
 pub const LANES: usize = 8;
+
+/// For each 8-bit lane mask, its set lanes in order (then zeros). As i32,
+/// so queueing a block is one eight-lane add and store: from bytes, LLVM
+/// widened and added half the lanes as a vector and the rest one by one.
+pub const SET_LANES: [[i32; LANES]; 256] = {
+    let mut t = [[0i32; LANES]; 256];
+    let mut m = 0;
+    while m < 256 {
+        let (mut lane, mut k) = (0, 0);
+        while lane < LANES {
+            if m & (1 << lane) != 0 {
+                t[m][k] = lane as i32;
+                k += 1;
+            }
+            lane += 1;
+        }
+        m += 1;
+    }
+    t
+};
 
 /// An instruction-set level: a zero-sized token through which the hot
 /// loops make their lane vectors. A token exists only where the CPU runs
@@ -56,6 +81,29 @@ pub trait Simd: Copy + Send + Sync {
     fn array_i(self, a: [i32; LANES]) -> Self::I;
     /// Eight floats from the front of `s` (panics if it is shorter).
     fn load(self, s: &[f32]) -> Self::F;
+    /// The lanes set in the low eight bits of `bits`, in order, then zeros:
+    /// where a block's passing samples go in a queue.
+    #[inline(always)]
+    fn set_lanes(self, bits: u32) -> Self::I {
+        self.array_i(SET_LANES[(bits & 0xff) as usize])
+    }
+    /// Whether [`Simd::scatter`] is one instruction, so that a packet is
+    /// better written by it than by the unrolled or looped stores.
+    const SCATTER: bool = false;
+    /// `dst[idx[i]] = v[i]` for each lane `i` set in the low eight bits of
+    /// `bits`, in lane order (panics on an index outside `dst` where it
+    /// is not one instruction, which clamps it instead; callers pass
+    /// indices inside).
+    #[inline(always)]
+    fn scatter(self, dst: &mut [f32], idx: Self::I, v: Self::F, bits: u32) {
+        let (idx, v) = (idx.to_array(), v.to_array());
+        let mut bits = bits & 0xff;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            dst[idx[i] as usize] = v[i];
+        }
+    }
     /// The lanes 0, 1, …, 7.
     fn ramp(self) -> Self::I {
         self.array_i([0, 1, 2, 3, 4, 5, 6, 7])
@@ -195,6 +243,13 @@ pub trait IntLanes<S: Simd>:
     /// Each lane's two 16-bit halves multiplied by those of `o`, each
     /// product's low 16 bits kept in its half (packed texel arithmetic).
     fn mul_lo16(self, o: Self) -> Self;
+    /// The product of lanes that both hold values in `0..2^15` (exact;
+    /// other lanes give unspecified values): one 16-bit multiply-add where
+    /// a 32-bit multiply takes twice its latency.
+    #[inline(always)]
+    fn mul_u15(self, o: Self) -> Self {
+        self * o
+    }
     /// Lane i is lane `idx[i] & 7` of `self`.
     fn permute(self, idx: Self) -> Self;
     /// The sign bit of lane i as bit i (a mask's set lanes).
@@ -225,14 +280,16 @@ pub enum Level {
     Portable,
     /// x86-64-v3: AVX2, FMA, BMI1/2, LZCNT, POPCNT.
     Avx2,
+    /// x86-64-v4 (AVX-512 F, BW, CD, DQ, VL) on 256-bit lanes.
+    Avx512,
 }
 
 impl Level {
     /// Every level, slowest first.
-    pub const ALL: [Level; 2] = [Level::Portable, Level::Avx2];
+    pub const ALL: [Level; 3] = [Level::Portable, Level::Avx2, Level::Avx512];
 
     /// The best level this CPU runs, or the level `KILN_SIMD` names
-    /// (`portable`, `avx2`) when the CPU has it: to compare levels, or to
+    /// (`portable`, `avx2`, `avx512`) when the CPU has it: to compare levels, or to
     /// rule the fast path out. Looked up once per process.
     pub fn detect() -> Level {
         static LEVEL: std::sync::OnceLock<Level> = std::sync::OnceLock::new();
@@ -250,8 +307,10 @@ impl Level {
             Level::Portable => true,
             #[cfg(target_arch = "x86_64")]
             Level::Avx2 => avx2::available(),
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx512 => avx2::available_v4(),
             #[cfg(not(target_arch = "x86_64"))]
-            Level::Avx2 => false,
+            Level::Avx2 | Level::Avx512 => false,
         }
     }
 
@@ -260,6 +319,7 @@ impl Level {
         match self {
             Level::Portable => "portable",
             Level::Avx2 => "avx2",
+            Level::Avx512 => "avx512",
         }
     }
 }
@@ -270,6 +330,8 @@ pub fn dispatch<K: Kernel>(level: Level, kernel: K) -> K::Output {
     match level {
         #[cfg(target_arch = "x86_64")]
         Level::Avx2 => avx2::run(kernel),
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx512 => avx2::run_v4(kernel),
         _ => kernel.run(Portable),
     }
 }
@@ -361,6 +423,19 @@ mod tests {
             let order = s.array_i([7, 0, 0, 3, 9, -1, 2, 5]);
             out.extend(a.permute(order).to_array().map(canon));
             out.extend(i.permute(order).to_array().map(|x| x as u32));
+            // Lanes in 0..2^15, the ends of the range included.
+            let small = s.array_i([0, 1, 2, 255, 256, 32767, 181, 1000]);
+            let product = small.mul_u15(s.array_i([32767, 32767, 7, 256, 0, 32767, 181, 999]));
+            out.extend(product.to_array().map(|x| x as u32));
+            for bits in [0u32, 0b1, 0b1000_0000, 0b1010_0110, 0xff, 0x1_5a] {
+                out.extend(s.set_lanes(bits).to_array().map(|x| x as u32));
+            }
+            // Lanes 1 and 4 write the same entry: the later lane's value stays.
+            let mut dst = [2.0f32; 12];
+            let at = s.array_i([11, 3, 0, 5, 3, 9, 2, 7]);
+            s.scatter(&mut dst, at, a, 0b1011_1110);
+            s.scatter(&mut dst, at, b, 0b0000_0001);
+            out.extend(dst.map(canon));
             out
         }
     }
@@ -430,8 +505,34 @@ mod tests {
         assert_eq!(pairs[20], -1.0);
         assert!(pairs[21].is_nan());
         assert_eq!(pairs[22..24], [-0.25, 1.5]);
-        let ints: Vec<i32> = v[30 * 8 + 6 + 24..].iter().map(|&b| b as i32).collect();
+        let ints: Vec<i32> = v[30 * 8 + 6 + 24..30 * 8 + 6 + 32]
+            .iter()
+            .map(|&b| b as i32)
+            .collect();
         assert_eq!(ints, [-1, -7, -7, i32::MIN, 0, -1, 5, 1]);
+        let rest: Vec<i32> = v[30 * 8 + 6 + 32..].iter().map(|&b| b as i32).collect();
+        assert_eq!(
+            rest[..8],
+            [0, 32767, 14, 65280, 0, 32767 * 32767, 181 * 181, 999_000]
+        );
+        // Set lanes: none; lane 0; lane 7; lanes 1, 2, 5, 7; all; only the
+        // low eight bits of 0x15a (lanes 1, 3, 4, 6).
+        let set: Vec<&[i32]> = rest[8..56].chunks(8).collect();
+        assert_eq!(set[0], [0; 8]);
+        assert_eq!(set[1], [0; 8]);
+        assert_eq!(set[2], [7, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(set[3], [1, 2, 5, 7, 0, 0, 0, 0]);
+        assert_eq!(set[4], [0, 1, 2, 3, 4, 5, 6, 7]);
+        assert_eq!(set[5], [1, 3, 4, 6, 0, 0, 0, 0]);
+        // Scattered: lane 1 (-1) and then lane 4 (0.5) into entry 3.
+        let dst: Vec<f32> = rest[56..]
+            .iter()
+            .map(|&b| f32::from_bits(b as u32))
+            .collect();
+        assert_eq!(dst.len(), 12);
+        assert_eq!(dst[..7], [-0.25, 2.0, 2.0, 0.5, 2.0, 0.0, 2.0]);
+        assert!(dst[7].is_nan());
+        assert_eq!(dst[8..], [2.0, 1.5, 2.0, 1.0]);
     }
 
     #[test]
