@@ -658,27 +658,45 @@ impl Fragments<'_> {
         let c = &shaded.c;
         let blend = self.mat.mode == Mode::Blend;
         buf.blended |= blend;
-        let inv_a = (s.splat(1.0) - c[3]).to_array();
         let writes_depth = self.mat.writes_depth();
-        let c = [
-            c[0].to_array(),
-            c[1].to_array(),
-            c[2].to_array(),
-            c[3].to_array(),
-        ];
         if S::SCATTER && !blend {
-            // One scatter a plane (lanes in order, as the loop below): at
-            // 1024² most packets hold samples of several rows, which the
-            // lane-by-lane stores wrote with a load and a store each.
             let idx = p.at & s.splat_i(TILE_AREA as i32 - 1);
+            // Eight samples side by side (a covered block row, or a row's
+            // end and the next one's start): whole-vector stores. Every
+            // lane is compared, as below.
+            if bits == (1 << LANES) - 1 {
+                let first = idx.to_array()[0];
+                let off = idx - s.ramp() - s.splat_i(first);
+                if (off | (s.splat_i(0) - off)).bits() == 0 {
+                    let at = first as usize..first as usize + LANES;
+                    for ch in 0..4 {
+                        buf.color[ch][at.clone()].copy_from_slice(&c[ch].to_array());
+                    }
+                    if writes_depth {
+                        buf.depth[at].copy_from_slice(&shaded.z.to_array());
+                    }
+                    return;
+                }
+            }
+            // Otherwise one scatter a plane (lanes in order, as the loop
+            // below): at 1024² most packets hold samples of several rows,
+            // which the lane-by-lane stores wrote with a load and a store
+            // each.
             for ch in 0..4 {
-                s.scatter(&mut buf.color[ch][..], idx, shaded.c[ch], bits);
+                s.scatter(&mut buf.color[ch][..], idx, c[ch], bits);
             }
             if writes_depth {
                 s.scatter(&mut buf.depth[..], idx, shaded.z, bits);
             }
             return;
         }
+        let inv_a = (s.splat(1.0) - c[3]).to_array();
+        let c = [
+            c[0].to_array(),
+            c[1].to_array(),
+            c[2].to_array(),
+            c[3].to_array(),
+        ];
         let (z, idx) = (shaded.z.to_array(), p.at.to_array());
         if S::UNROLLED_WRITES && !blend && bits == (1 << LANES) - 1 {
             // Eight samples side by side (a covered block row, or a row's
