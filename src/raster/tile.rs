@@ -659,29 +659,31 @@ impl Fragments<'_> {
         let blend = self.mat.mode == Mode::Blend;
         buf.blended |= blend;
         let writes_depth = self.mat.writes_depth();
-        if S::SCATTER && !blend {
-            let idx = p.at & s.splat_i(TILE_AREA as i32 - 1);
+        let full = bits == (1 << LANES) - 1;
+        if (S::SCATTER || S::UNROLLED_WRITES) && !blend && full {
             // Eight samples side by side (a covered block row, or a row's
-            // end and the next one's start): whole-vector stores. Every
-            // lane is compared, as below.
-            if bits == (1 << LANES) - 1 {
-                let first = idx.to_array()[0];
-                let off = idx - s.ramp() - s.splat_i(first);
-                if (off | (s.splat_i(0) - off)).bits() == 0 {
-                    let at = first as usize..first as usize + LANES;
-                    for ch in 0..4 {
-                        buf.color[ch][at.clone()].copy_from_slice(&c[ch].to_array());
-                    }
-                    if writes_depth {
-                        buf.depth[at].copy_from_slice(&shaded.z.to_array());
-                    }
-                    return;
+            // end and the next one's start): whole-vector stores (their
+            // rows were marked dirty when the walk reached them). A
+            // group's packet may hold several triangles' samples, in any
+            // order, so every lane is compared.
+            let idx = p.at.to_array();
+            let ramp: [i32; LANES] = std::array::from_fn(|i| idx[0] + i as i32);
+            if idx == ramp {
+                let (first, last) = (sample(idx[0]), sample(idx[LANES - 1]));
+                for ch in 0..4 {
+                    buf.color[ch][first..=last].copy_from_slice(&c[ch].to_array());
                 }
+                if writes_depth {
+                    buf.depth[first..=last].copy_from_slice(&shaded.z.to_array());
+                }
+                return;
             }
-            // Otherwise one scatter a plane (lanes in order, as the loop
-            // below): at 1024² most packets hold samples of several rows,
-            // which the lane-by-lane stores wrote with a load and a store
-            // each.
+        }
+        if S::SCATTER && !blend {
+            // One scatter a plane (lanes in order, as the loop below): at
+            // 1024² most packets hold samples of several rows, which the
+            // lane-by-lane stores wrote with a load and a store each.
+            let idx = p.at & s.splat_i(TILE_AREA as i32 - 1);
             for ch in 0..4 {
                 s.scatter(&mut buf.color[ch][..], idx, c[ch], bits);
             }
@@ -698,23 +700,7 @@ impl Fragments<'_> {
             c[3].to_array(),
         ];
         let (z, idx) = (shaded.z.to_array(), p.at.to_array());
-        if S::UNROLLED_WRITES && !blend && bits == (1 << LANES) - 1 {
-            // Eight samples side by side (a covered block row, or a row's
-            // end and the next one's start): whole-vector stores (their
-            // rows were marked dirty when the walk reached them). A
-            // group's packet may hold several triangles' samples, in any
-            // order, so every lane is compared.
-            let (first, last) = (sample(idx[0]), sample(idx[LANES - 1]));
-            let ramp: [i32; LANES] = std::array::from_fn(|i| idx[0] + i as i32);
-            if idx == ramp {
-                for ch in 0..4 {
-                    buf.color[ch][first..=last].copy_from_slice(&c[ch]);
-                }
-                if writes_depth {
-                    buf.depth[first..=last].copy_from_slice(&z);
-                }
-                return;
-            }
+        if S::UNROLLED_WRITES && !blend && full {
             // Every lane kept (most packets of larger triangles): a fixed
             // count the loop unrolls, with no exit to mispredict.
             for i in 0..LANES {
