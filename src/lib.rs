@@ -84,9 +84,21 @@ mod color;
 
 #[cfg(feature = "internals")]
 #[doc(hidden)]
+pub mod confined;
+#[cfg(not(feature = "internals"))]
+mod confined;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
 pub mod convert;
 #[cfg(not(feature = "internals"))]
 mod convert;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod env;
+#[cfg(not(feature = "internals"))]
+mod env;
 
 #[cfg(feature = "internals")]
 #[doc(hidden)]
@@ -218,6 +230,7 @@ pub use camera::{Framing, LightSpace, LightSpec, Projection};
 pub use client_sprite::{compose::Bounds as SpriteBounds, ClientSprite};
 pub use color::{parse_color, ColorError};
 pub use convert::convert_texture;
+pub use env::check as check_environment;
 pub use error::{Error, ParseError, Result};
 pub use export::gltf::{AnimationReport, GltfReport};
 pub use extract::{extract, ExtractReport};
@@ -244,6 +257,13 @@ pub use source::{
     open_archive, open_data, Archive, ArchiveRef, DataSource, Entry, EntryKind, Folder, GamePath,
     Item as ArchiveItem, Listed, MemorySource,
 };
+
+/// How far every value a recipe or a flag gives may go, and what a recipe
+/// gets when it leaves a key out: the one place the command line and the
+/// recipe checks take them from.
+pub mod limits {
+    pub use crate::bake::recipe::defaults::*;
+}
 
 /// kiln's archive readers and writers: GRF, PBO, Grimrock `.dat`, and the
 /// codecs they share.

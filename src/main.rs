@@ -2,6 +2,7 @@
 //! to exit codes (0 success, 1 a job or file failed, 2 usage error).
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use kiln::limits;
 use kiln::{
     BakeOptions, Clip, Error, ExportClip, FileKind, FileRef, JobOutcome, Lod, Map, MapView,
     MapViewCamera, Model, ModelSpec, Progress, Projection, Recipe, RestPose, RootMotion,
@@ -9,6 +10,15 @@ use kiln::{
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+/// A line on standard error. Messages are for a person: one that cannot be
+/// shown (stderr closed) is dropped rather than ending the run.
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
 
 #[derive(Parser)]
 #[command(
@@ -271,10 +281,10 @@ enum RootMotionArg {
 #[derive(Args)]
 struct ViewArgs {
     /// Camera yaw in degrees (0 = front, positive turns the camera counter-clockwise seen from above)
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true, value_parser = within(-limits::MAX_YAW, limits::MAX_YAW))]
     yaw: f32,
     /// Camera elevation in degrees above the horizon
-    #[arg(long, default_value_t = 30.0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 30.0, allow_negative_numbers = true, value_parser = within(limits::PITCH_RANGE.0, limits::PITCH_RANGE.1))]
     pitch: f32,
     /// Image size as WIDTHxHEIGHT
     #[arg(long, default_value = "256x256", value_parser = parse_size)]
@@ -282,7 +292,7 @@ struct ViewArgs {
     #[arg(long, value_enum, default_value = "orthographic")]
     projection: ProjectionArg,
     /// Vertical field of view in degrees (perspective only)
-    #[arg(long, default_value_t = 35.0)]
+    #[arg(long, default_value_t = 35.0, value_parser = within(limits::FOV_RANGE.0, limits::FOV_RANGE.1))]
     fov: f32,
     /// Supersampling factor per axis (1 = off, 2 = 4 samples per pixel, up to 4)
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=4))]
@@ -304,7 +314,7 @@ impl ViewArgs {
 #[derive(Args)]
 struct TimeArgs {
     /// Time in seconds
-    #[arg(long, conflicts_with = "frame")]
+    #[arg(long, conflicts_with = "frame", value_parser = within(0.0, limits::MAX_SECONDS))]
     time: Option<f32>,
     /// Frame number at the model's own frame rate
     #[arg(long)]
@@ -322,7 +332,7 @@ struct ModelArgs {
     #[arg(long)]
     bind_pose: bool,
     /// Arma: seconds the animation lasts (RTM phases run 0..1) [default: 1]
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = above_zero(limits::MAX_DURATION))]
     duration: Option<f32>,
     /// Arma: model.cfg holding the skeleton of a binarised RTM
     #[arg(long, value_name = "FILE", requires = "skeleton_class")]
@@ -388,7 +398,7 @@ impl ModelArgs {
 
 fn warn(model: &Model) {
     for w in model.warnings() {
-        eprintln!("kiln: warning: {}: {w}", model.source().display());
+        say!("kiln: warning: {}: {w}", model.source().display());
     }
 }
 
@@ -428,7 +438,7 @@ struct LookArgs {
     outline_hard: bool,
     /// Inner lines too, where a part of the model passes in front of another by more than
     /// this fraction (0-1] of the depth the model spans
-    #[arg(long, value_name = "JUMP", requires = "outline")]
+    #[arg(long, value_name = "JUMP", requires = "outline", value_parser = above_zero(1.0))]
     outline_inner: Option<f32>,
     /// Drop shadow offset in pixels as DX,DY (x right, y down)
     #[arg(long, value_name = "DX,DY", value_parser = parse_offset, allow_hyphen_values = true)]
@@ -455,7 +465,7 @@ struct LookArgs {
     #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=8))]
     cel_bands: u32,
     /// Cel shading: rim light strength (0-1)
-    #[arg(long, value_name = "STRENGTH", default_value_t = 0.0)]
+    #[arg(long, value_name = "STRENGTH", default_value_t = 0.0, value_parser = within(0.0, 1.0))]
     rim: f32,
     /// Ground shadow from the model's geometry, cast along the light or straight down
     #[arg(long, value_enum, value_name = "FROM")]
@@ -465,7 +475,8 @@ struct LookArgs {
         long,
         value_name = "OPACITY",
         default_value_t = 0.5,
-        requires = "ground_shadow"
+        requires = "ground_shadow",
+        value_parser = within(0.0, 1.0)
     )]
     shadow_opacity: f32,
     /// Draw this pass instead of the colours: camera-space normals, depth, or flat ID
@@ -637,6 +648,42 @@ struct MapViewArgs {
     angled: bool,
 }
 
+/// A flag's number: finite and in `lo..=hi` (the library's limits).
+fn within(lo: f32, hi: f32) -> impl Fn(&str) -> Result<f32, String> + Clone + Send + Sync {
+    move |s: &str| {
+        let v = finite_number(s)?;
+        if (lo..=hi).contains(&v) {
+            Ok(v)
+        } else {
+            Err(format!("must be in [{lo}, {hi}], got {v}"))
+        }
+    }
+}
+
+/// A flag's number: finite, above 0 and at most `hi`.
+fn above_zero(hi: f32) -> impl Fn(&str) -> Result<f32, String> + Clone + Send + Sync {
+    move |s: &str| {
+        let v = finite_number(s)?;
+        if v > 0.0 && v <= hi {
+            Ok(v)
+        } else {
+            Err(format!("must be in (0, {hi}], got {v}"))
+        }
+    }
+}
+
+fn finite_number(s: &str) -> Result<f32, String> {
+    let v: f32 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number"))?;
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(format!("must be a finite number, got {s}"))
+    }
+}
+
 fn parse_region(s: &str) -> Result<kiln::Region, String> {
     let v: Vec<u32> = s
         .split(',')
@@ -681,6 +728,10 @@ fn parse_color(s: &str) -> Result<[u8; 4], String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Err(e) = kiln::check_environment() {
+        say!("kiln: error: {e}");
+        return ExitCode::from(2);
+    }
     let result = match cli.command {
         Command::Bake(a) => return cmd_bake(a),
         Command::Render(a) => cmd_render(a),
@@ -694,7 +745,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("kiln: error: {e}");
+            say!("kiln: error: {e}");
             match e {
                 Error::Usage(_) => ExitCode::from(2),
                 _ => ExitCode::from(1),
@@ -755,7 +806,7 @@ fn cmd_render(a: RenderArgs) -> Result<(), Error> {
         model.render_with_look(t, a.view.yaw, &view, &look)?
     };
     kiln::write_png(&a.output, &sprite.image)?;
-    eprintln!(
+    say!(
         "kiln: wrote {} ({width}x{height}, t = {t:.3} s)",
         a.output.display()
     );
@@ -805,7 +856,7 @@ fn render_pass(
         legend = Some(path);
     }
     let (w, h) = sprite.image.dimensions();
-    eprintln!(
+    say!(
         "kiln: wrote {} ({w}x{h}, t = {t:.3} s){}",
         a.output.display(),
         legend.map_or(String::new(), |p| format!(
@@ -826,13 +877,13 @@ fn render_sprite(a: &RenderArgs) -> Result<(), Error> {
     }
     let sprite = kiln::ClientSprite::load(a.model.model.as_path(), &a.model.data)?;
     for w in sprite.warnings() {
-        eprintln!("kiln: warning: {w}");
+        say!("kiln: warning: {w}");
     }
     let action = sprite.action_index(a.sprite.action, a.sprite.direction)?;
     let frame = a.time.frame.unwrap_or(0) as usize;
     let image = sprite.render_over(action, frame, a.view.background)?;
     kiln::write_png(&a.output, &image.image)?;
-    eprintln!(
+    say!(
         "kiln: wrote {} ({}x{}, action {action}, frame {frame}, {} ms a frame)",
         a.output.display(),
         image.image.width(),
@@ -865,7 +916,7 @@ fn render_map(a: &RenderArgs) -> Result<(), Error> {
     }
     let map = Map::load(a.model.model.as_path(), &a.model.data)?;
     for note in map.notes() {
-        eprintln!("kiln: warning: {note}");
+        say!("kiln: warning: {note}");
     }
     let camera = if a.map.angled {
         let (width, height) = a.view.size;
@@ -890,7 +941,7 @@ fn render_map(a: &RenderArgs) -> Result<(), Error> {
         background: a.view.background,
     })?;
     kiln::write_png(&a.output, &img)?;
-    eprintln!(
+    say!(
         "kiln: wrote {} ({}x{}, map {} with {} instances, t = {t:.3} s)",
         a.output.display(),
         img.width(),
@@ -938,10 +989,10 @@ fn emit(text: &str) -> Result<(), Error> {
 
 fn cmd_extract(a: ExtractArgs) -> Result<(), Error> {
     let report = kiln::extract(&a.archive, a.pattern.as_deref(), &a.output)?;
-    for (name, why) in &report.skipped {
-        eprintln!("kiln: warning: {name}: {why}");
+    for (name, why) in report.renamed.iter().chain(&report.skipped) {
+        say!("kiln: warning: {name}: {why}");
     }
-    eprintln!(
+    say!(
         "kiln: wrote {} file(s) to {}{}",
         report.written.len(),
         a.output.display(),
@@ -978,7 +1029,7 @@ fn cmd_convert(a: ConvertArgs) -> Result<(), Error> {
         options,
         &a.output,
     )?;
-    eprintln!("kiln: wrote {} ({w}x{h})", a.output.display());
+    say!("kiln: wrote {} ({w}x{h})", a.output.display());
     Ok(())
 }
 
@@ -989,7 +1040,7 @@ fn cmd_export(a: ExportArgs) -> Result<(), Error> {
     let model = a.model.load()?;
     let t = model_time(&model, &a.time);
     model.export(t, &a.output)?;
-    eprintln!("kiln: wrote {} (t = {t:.3} s)", a.output.display());
+    say!("kiln: wrote {} (t = {t:.3} s)", a.output.display());
     Ok(())
 }
 
@@ -1040,7 +1091,7 @@ fn export_clips(a: &ExportArgs) -> Result<(), Error> {
         .collect();
     let report = model.export_animated(&clips, &a.output)?;
     for n in &report.notes {
-        eprintln!("kiln: note: {n}");
+        say!("kiln: note: {n}");
     }
     let list: Vec<String> = report
         .animations
@@ -1052,7 +1103,7 @@ fn export_clips(a: &ExportArgs) -> Result<(), Error> {
             )
         })
         .collect();
-    eprintln!(
+    say!(
         "kiln: wrote {} with {} animation(s): {}",
         a.output.display(),
         report.animations.len(),
@@ -1082,8 +1133,7 @@ impl Progress for Bar {
         match &outcome.result {
             Ok(report) => {
                 for w in &report.warnings {
-                    self.bar
-                        .suspend(|| eprintln!("kiln: warning: {label}: {w}"));
+                    self.bar.suspend(|| say!("kiln: warning: {label}: {w}"));
                 }
                 if !self.quiet {
                     let what = match outcome.status {
@@ -1097,11 +1147,11 @@ impl Progress for Bar {
                         _ => format!("{} images, {} files", report.images, report.files.len()),
                     };
                     self.bar.suspend(|| {
-                        eprintln!("kiln: {}: {what} in {}", report.name, outcome.dir.display())
+                        say!("kiln: {}: {what} in {}", report.name, outcome.dir.display())
                     });
                 }
             }
-            Err(e) => self.bar.suspend(|| eprintln!("kiln: error: {label}: {e}")),
+            Err(e) => self.bar.suspend(|| say!("kiln: error: {label}: {e}")),
         }
     }
 }
@@ -1135,7 +1185,7 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
     let recipes = match load_recipes(&a.recipes) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("kiln: error: {e}");
+            say!("kiln: error: {e}");
             return ExitCode::from(2);
         }
     };
@@ -1161,7 +1211,7 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
     let report = match kiln::bake(&recipes, &options, &progress) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("kiln: error: {e}");
+            say!("kiln: error: {e}");
             return match e {
                 Error::Usage(_) => ExitCode::from(2),
                 _ => ExitCode::from(1),
@@ -1170,16 +1220,20 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
     };
     progress.bar.finish_and_clear();
     if let Some(dep) = &a.depfile {
-        if let Err(e) = kiln::write_file(dep, report.depfile().as_bytes()) {
-            eprintln!("kiln: error: {e}");
+        let written = report
+            .depfile()
+            .and_then(|text| kiln::write_file(dep, text.as_bytes()));
+        if let Err(e) = written {
+            say!("kiln: error: {e}");
             return ExitCode::from(1);
         }
     }
     if a.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report.to_json()).unwrap_or_default()
-        );
+        let text = serde_json::to_string_pretty(&report.to_json()).unwrap_or_default();
+        if let Err(e) = emit(&format!("{text}\n")) {
+            say!("kiln: error: {e}");
+            return ExitCode::from(1);
+        }
     }
     let failed = report.failed();
     let stale = report.count(kiln::JobStatus::Stale);
@@ -1201,7 +1255,7 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
         kiln::OutputMode::DryRun => "dry-ran",
         _ => "baked",
     };
-    eprintln!(
+    say!(
         "kiln: {verb} {} of {} job(s): {} images, {} files in {:.2} s{extra}",
         report.succeeded(),
         report.jobs.len(),
@@ -1222,7 +1276,7 @@ fn cmd_verify(a: VerifyArgs) -> ExitCode {
     let recipes = match load_recipes(&a.recipes) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("kiln: error: {e}");
+            say!("kiln: error: {e}");
             return ExitCode::from(2);
         }
     };
@@ -1246,7 +1300,7 @@ fn cmd_verify(a: VerifyArgs) -> ExitCode {
     let report = match kiln::verify(&recipes, &options, &progress) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("kiln: error: {e}");
+            say!("kiln: error: {e}");
             return match e {
                 Error::Usage(_) => ExitCode::from(2),
                 _ => ExitCode::from(1),
@@ -1257,7 +1311,7 @@ fn cmd_verify(a: VerifyArgs) -> ExitCode {
         match f.status {
             kiln::CheckStatus::Match => {}
             kiln::CheckStatus::Updated => {
-                eprintln!("kiln: updated {}: {}", f.reference.display(), f.detail)
+                say!("kiln: updated {}: {}", f.reference.display(), f.detail)
             }
             s => {
                 let diff = f
@@ -1265,7 +1319,7 @@ fn cmd_verify(a: VerifyArgs) -> ExitCode {
                     .as_ref()
                     .map(|d| format!(" (diff {})", d.display()))
                     .unwrap_or_default();
-                eprintln!(
+                say!(
                     "kiln: {} {}: {}{diff}",
                     s.as_str(),
                     f.output.display(),
@@ -1276,18 +1330,19 @@ fn cmd_verify(a: VerifyArgs) -> ExitCode {
     }
     if let Some(path) = &a.junit {
         if let Err(e) = kiln::write_file(path, report.junit().as_bytes()) {
-            eprintln!("kiln: error: {e}");
+            say!("kiln: error: {e}");
             return ExitCode::from(1);
         }
     }
     if a.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report.to_json()).unwrap_or_default()
-        );
+        let text = serde_json::to_string_pretty(&report.to_json()).unwrap_or_default();
+        if let Err(e) = emit(&format!("{text}\n")) {
+            say!("kiln: error: {e}");
+            return ExitCode::from(1);
+        }
     }
     let failed = report.bake.failed();
-    eprintln!(
+    say!(
         "kiln: verified {} files: {} match, {} differ, {} missing, {} updated{}",
         report.files.len(),
         report.count(kiln::CheckStatus::Match),
@@ -1310,23 +1365,22 @@ fn cmd_verify(a: VerifyArgs) -> ExitCode {
 fn cmd_plan(a: PlanArgs) -> Result<(), Error> {
     let recipes = load_recipes(&a.recipes).map_err(Error::Usage)?;
     let plan = kiln::plan(&recipes, a.shards as usize);
+    let mut text = String::new();
     if a.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&kiln::plan_json(&plan)).unwrap_or_default()
-        );
+        text = serde_json::to_string_pretty(&kiln::plan_json(&plan)).unwrap_or_default();
+        text.push('\n');
     } else {
         for p in &plan {
-            println!(
-                "{:>4}/{}  {:>14.0}  {} '{}'  ({})",
+            text.push_str(&format!(
+                "{:>4}/{}  {:>14.0}  {} '{}'  ({})\n",
                 p.shard,
                 a.shards,
                 p.cost,
                 p.kind,
                 p.name,
                 p.recipe.display()
-            );
+            ));
         }
     }
-    Ok(())
+    emit(&text)
 }

@@ -14,3 +14,17 @@ pub fn until_nul(bytes: &[u8]) -> &[u8] {
         None => bytes,
     }
 }
+
+/// `s` for a message: whole when short, else its start and end around an
+/// ellipsis, so a name of a megabyte does not become a message of one.
+pub fn shorten(s: &str) -> std::borrow::Cow<'_, str> {
+    const HEAD: usize = 48;
+    const TAIL: usize = 16;
+    if s.chars().count() <= HEAD + TAIL + 1 {
+        return s.into();
+    }
+    let head: String = s.chars().take(HEAD).collect();
+    let tail: Vec<char> = s.chars().rev().take(TAIL).collect();
+    let tail: String = tail.into_iter().rev().collect();
+    format!("{head}…{tail} ({} bytes)", s.len()).into()
+}

@@ -1,13 +1,15 @@
 //! The bake entry point: recipes in, files out, one report back. The
 //! command line and a `build.rs` call the same [`bake`].
 
+use super::incremental::{restore, Ending};
 use super::map_run::{plan_map, run_map, MapPlan};
-use super::prune::stale_files;
+use super::prune::Owned;
 use super::recipe::{Job, MapJob, Recipe};
 use super::run::{framing_points, plan_job, run_framed, JobPlan, JobReport};
 use super::schedule::{run_in_order, Attempt, Budget, Pool};
 use super::sink::{DryRunSink, FileSink, OutputRecord, Sink, VerifySink};
 use super::state::{self, Cache, Recorder};
+use crate::confined::Root;
 use crate::error::{Error, Result};
 use crate::raster::Camera;
 use crate::source::SourceRef;
@@ -81,12 +83,14 @@ pub enum OutputMode {
 }
 
 impl OutputMode {
-    fn sink(self) -> Box<dyn Sink> {
+    /// The sink of a job writing below `root`.
+    fn sink(self, root: &Root) -> Box<dyn Sink> {
+        let root = root.clone();
         match self {
             // Every job settles its sink before relying on its files.
-            OutputMode::Write => Box::new(FileSink::in_background()),
-            OutputMode::Verify => Box::new(VerifySink::default()),
-            OutputMode::DryRun | OutputMode::Check => Box::new(DryRunSink::default()),
+            OutputMode::Write => Box::new(FileSink::in_background(root)),
+            OutputMode::Verify => Box::new(VerifySink::for_root(root)),
+            OutputMode::DryRun | OutputMode::Check => Box::new(DryRunSink::for_root(root)),
         }
     }
 }
@@ -234,8 +238,10 @@ impl BakeReport {
     }
 
     /// A Makefile rule per job: its files depend on every file it read.
-    /// make, ninja (`depfile = …`) and cargo's build scripts read it.
-    pub fn depfile(&self) -> String {
+    /// make, ninja (`depfile = …`) and cargo's build scripts read it. A
+    /// path holding a control character (a newline would end the rule and
+    /// start another) cannot be named there: an error naming it.
+    pub fn depfile(&self) -> Result<String> {
         let mut out = String::new();
         for j in &self.jobs {
             let Ok(r) = &j.result else { continue };
@@ -243,13 +249,13 @@ impl BakeReport {
                 continue;
             }
             let tidy = |p: &PathBuf| make_escape(&crate::paths::normalize(p));
-            let targets: Vec<String> = r.files.iter().map(tidy).collect();
-            let mut inputs: Vec<String> = r.inputs.iter().map(tidy).collect();
+            let targets = r.files.iter().map(tidy).collect::<Result<Vec<String>>>()?;
+            let mut inputs = r.inputs.iter().map(tidy).collect::<Result<Vec<String>>>()?;
             inputs.sort();
             inputs.dedup();
             out.push_str(&format!("{}: {}\n", targets.join(" "), inputs.join(" ")));
         }
-        out
+        Ok(out)
     }
 
     /// A machine-readable summary: per job its status, files, inputs,
@@ -302,10 +308,17 @@ impl BakeReport {
 }
 
 /// A path as a Makefile names it: spaces, `#`, `:` and `\` escaped with a
-/// backslash, `$` doubled.
-fn make_escape(p: &Path) -> String {
+/// backslash, `$` doubled; a control character is refused.
+fn make_escape(p: &Path) -> Result<String> {
+    let text = p.display().to_string();
+    if text.chars().any(char::is_control) {
+        return Err(Error::Other(format!(
+            "{}: a control character in the name; a depfile cannot name it",
+            text.escape_debug()
+        )));
+    }
     let mut out = String::new();
-    for c in p.display().to_string().chars() {
+    for c in text.chars() {
         match c {
             ' ' | '#' | ':' | '\\' => {
                 out.push('\\');
@@ -315,7 +328,7 @@ fn make_escape(p: &Path) -> String {
             _ => out.push(c),
         }
     }
-    out
+    Ok(out)
 }
 
 /// Loads recipe files and bakes them; a recipe that cannot be read or is
@@ -347,16 +360,21 @@ pub fn bake(
     options: &BakeOptions,
     progress: &dyn Progress,
 ) -> Result<BakeReport> {
-    bake_into(recipes, options, progress, &|| options.mode.sink())
+    bake_into(recipes, options, progress, &|root| options.mode.sink(root))
 }
 
-/// [`bake`], each job's files handed to a sink `sinks` makes.
+/// A sink for the files of a job writing below a root.
+pub(crate) type Sinks<'a> = dyn Fn(&Root) -> Box<dyn Sink> + Sync + 'a;
+
+/// [`bake`], each job's files handed to a sink `sinks` makes for its
+/// folder.
 pub(crate) fn bake_into(
     recipes: &[Recipe],
     options: &BakeOptions,
     progress: &dyn Progress,
-    sinks: &(dyn Fn() -> Box<dyn Sink> + Sync),
+    sinks: &Sinks,
 ) -> Result<BakeReport> {
+    crate::env::check()?;
     let every_job: Vec<Job> = recipes.iter().flat_map(|r| r.jobs()).collect();
     let jobs = &every_job;
     let maps: Vec<MapJob> = recipes.iter().flat_map(|r| r.maps()).collect();
@@ -415,6 +433,11 @@ pub(crate) fn bake_into(
         None => fit_groups(),
     };
     let budget = Budget::new(options.memory_limit.unwrap_or(DEFAULT_MEMORY_LIMIT));
+    // What each job can write, for prune to keep other jobs' files.
+    let owners: Vec<(&str, &Path, Owned)> = every_job
+        .iter()
+        .map(|j| (j.name.as_str(), j.output.dir.as_path(), Owned::of_job(j)))
+        .collect();
     let task = |i: usize| {
         let cameras = match work[i] {
             Work::Job(j) => j
@@ -428,7 +451,7 @@ pub(crate) fn bake_into(
             cache: cache.as_ref(),
             progress,
             sinks,
-            every_job: &every_job,
+            owners: &owners,
             budget: &budget,
         };
         one(&env, work[i], cameras)
@@ -491,8 +514,9 @@ struct Env<'a> {
     options: &'a BakeOptions,
     cache: Option<&'a Cache>,
     progress: &'a dyn Progress,
-    sinks: &'a (dyn Fn() -> Box<dyn Sink> + Sync),
-    every_job: &'a [Job],
+    sinks: &'a Sinks<'a>,
+    /// Every job of the bake: its name, folder and what it can write.
+    owners: &'a [(&'a str, &'a Path, Owned)],
     budget: &'a Budget,
 }
 
@@ -508,15 +532,17 @@ fn one(
         cache,
         progress,
         sinks,
-        every_job,
+        owners,
         budget,
     } = *env;
     let started = std::time::Instant::now();
-    let sink = sinks();
+    let root = Root::new(work.dir());
+    let sink = sinks(&root);
     let mut status = JobStatus::Baked;
     let mut key = None;
     let tick = || progress.image_done();
     let mut deferred = false;
+    let mut notes = Vec::new();
     let result = (|| -> Result<JobReport> {
         let cameras = group.transpose().map_err(Error::Other)?;
         let planned = match work {
@@ -540,12 +566,28 @@ fn one(
         let dir = work.dir();
         let id = work.id();
         let mode = options.mode;
+        let owned = match work {
+            Work::Job(j) => Owned::of_job(j),
+            Work::Map(m) => Owned::of_map(m),
+        };
+        let earlier = state::load(&root, &id);
+        let ending = Ending {
+            root: &root,
+            id: &id,
+            key: &k,
+            earlier: earlier.as_ref(),
+            pruning: options.prune || matches!(work, Work::Job(j) if j.output.prune),
+            save: mode == OutputMode::Write,
+            others: owners,
+            me: matches!(work, Work::Job(_)).then(|| work.name()),
+        };
         if mode != OutputMode::Verify && !options.force {
-            if let Some(st) = state::load(dir, &id) {
-                if st.key == k && state::outputs_intact(dir, &st) {
+            if let Some(st) = &earlier {
+                if st.key == k && state::outputs_intact(&root, st, &|rel| owned.contains(rel)) {
                     status = JobStatus::Skipped;
                     let report = planned.report_without_rendering(work, dir, &st.outputs);
-                    return prune(options, work, report, every_job, sink.as_ref());
+                    ending.finish(st.outputs.clone(), sink.as_ref(), &mut notes)?;
+                    return Ok(report);
                 }
             }
         }
@@ -554,27 +596,11 @@ fn one(
             return Ok(planned.report_without_rendering(work, dir, &[]));
         }
         if let (Some(c), OutputMode::Write, false) = (cache, mode, options.force) {
-            if let Some(outputs) = c.lookup(&k) {
-                for o in &outputs {
-                    let target = dir.join(&o.path);
-                    let same =
-                        std::fs::read(&target).is_ok_and(|b| crate::source::digest(&b) == o.sha256);
-                    if !same {
-                        sink.write(&target, &c.read(o)?)?;
-                    }
-                }
-                sink.settle()?;
-                state::save(
-                    dir,
-                    &id,
-                    state::JobState {
-                        key: k,
-                        outputs: outputs.clone(),
-                    },
-                )?;
+            if let Some(outputs) = restore(c, &k, &root, &owned, sink.as_ref(), &mut notes)? {
                 status = JobStatus::Restored;
                 let report = planned.report_without_rendering(work, dir, &outputs);
-                return prune(options, work, report, every_job, sink.as_ref());
+                ending.finish(outputs, sink.as_ref(), &mut notes)?;
+                return Ok(report);
             }
         }
         let need = match (&planned, work) {
@@ -603,20 +629,21 @@ fn one(
         };
         // The state names the job's files: they are written first.
         sink.settle()?;
-        if mode == OutputMode::Write {
-            let outputs = recorder.outputs();
-            if let Some(c) = cache {
-                c.store(&k, &outputs)?;
-            }
-            state::save(dir, &id, state::JobState { key: k, outputs })?;
+        let outputs = recorder.outputs();
+        if let (Some(c), OutputMode::Write) = (cache, mode) {
+            c.store(&k, &outputs)?;
         }
-        prune(options, work, report, every_job, sink.as_ref())
+        ending.finish(outputs, sink.as_ref(), &mut notes)?;
+        Ok(report)
     })();
     // Whatever happened, the files handed over are written before the job
     // is reported; a file that failed is the job's first error.
     let result = match (sink.settle(), result) {
         (Err(e), _) | (Ok(()), Err(e)) => Err(e),
-        (Ok(()), Ok(report)) => Ok(report),
+        (Ok(()), Ok(mut report)) => {
+            report.warnings.extend(notes);
+            Ok(report)
+        }
     };
     if deferred {
         return Attempt::Deferred;
@@ -637,25 +664,6 @@ fn one(
         key,
         seconds: started.elapsed().as_secs_f64(),
     })
-}
-
-/// With `--prune` or the job's `output.prune`, hands the files an earlier
-/// bake of the job wrote and this one did not to `sink` for removal.
-fn prune(
-    options: &BakeOptions,
-    work: Work,
-    report: JobReport,
-    every_job: &[Job],
-    sink: &dyn Sink,
-) -> Result<JobReport> {
-    if let Work::Job(job) = work {
-        if options.prune || job.output.prune {
-            for stale in stale_files(job, &report.files, every_job) {
-                sink.remove(&stale)?;
-            }
-        }
-    }
-    Ok(report)
 }
 
 /// A job's or a map's plan.

@@ -26,6 +26,7 @@ pub mod batch;
 pub mod claims;
 pub mod gif;
 pub mod grid;
+mod incremental;
 pub mod kept;
 pub mod map_run;
 pub mod meta;

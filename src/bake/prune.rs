@@ -1,57 +1,105 @@
-//! `prune`: after a job is baked, the files an earlier bake of it wrote
-//! and this one did not — directions dropped from 8 to 4, a renamed clip,
-//! a sheet that shrank from three pages to two — are handed to the sink
-//! for removal.
+//! What a job owns in its output folder, and `prune`: the files an earlier
+//! bake of a job wrote — as the job's state in that folder records them —
+//! and this one did not (directions dropped from 8 to 4, a renamed clip, a
+//! sheet that shrank from three pages to two) are handed to the sink for
+//! removal.
 //!
-//! kiln keeps no record of earlier bakes, so "an earlier bake of the job"
-//! is judged by name: a file in the job's output folder whose name one of
-//! the job's outputs could give with other clips, directions, yaws, frames
-//! or pages. A file some other job of the bake could also name is kept,
-//! so jobs sharing a folder never prune each other.
+//! Only files the state records are ever removed, and only while they
+//! still hold the bytes kiln wrote: a file of the user's that merely looks
+//! like an output (`holiday_0.gif` beside `{name}_{dir}.gif`) was never
+//! recorded, and one the user changed since is kept with a warning. A file
+//! some other job of the bake can write is kept too, so jobs sharing a
+//! folder never prune each other.
 
-use super::recipe::{page_path, Job, Matcher, MetaFormat};
+use super::recipe::{page_path, Job, MapJob, Matcher, MetaFormat};
+use super::state::{intact, JobState, OutputState};
+use crate::confined::Root;
 use crate::paths::normalize;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// How deep below the output folder files are looked for (templates may
-/// hold folders, e.g. `frames/{clip}/{frame}.png`).
-const MAX_DEPTH: usize = 6;
+/// Every file name a job or map can write, relative to its output folder:
+/// its templates with any clip, direction or frame, and its fixed files
+/// with any page number.
+#[derive(Debug, Clone)]
+pub struct Owned {
+    matchers: Vec<Matcher>,
+}
 
-/// Every file name `job` could write, as patterns relative to its output
-/// folder.
-fn matchers(job: &Job) -> Vec<Matcher> {
-    let o = &job.output;
-    let mut out = Vec::new();
-    for t in [&o.frames, &o.gif, &o.apng].into_iter().flatten() {
-        out.push(t.matcher(&job.name));
+impl Owned {
+    /// The names `job` can write.
+    pub fn of_job(job: &Job) -> Owned {
+        let o = &job.output;
+        let mut out = Owned {
+            matchers: Vec::new(),
+        };
+        for t in [&o.frames, &o.gif, &o.apng].into_iter().flatten() {
+            out.matchers.push(t.matcher(&job.name));
+        }
+        let mut fixed: Vec<std::path::PathBuf> = Vec::new();
+        fixed.extend(o.sheet.iter().cloned());
+        fixed.extend(o.meta.iter().cloned());
+        fixed.extend(o.metadata.iter().map(|(_, p)| p.clone()));
+        fixed.extend(o.gltf.iter().cloned());
+        if let Some(base) = &o.ro_sprite {
+            for ext in [".spr", ".act"] {
+                let mut file = base.clone().into_os_string();
+                file.push(ext);
+                fixed.push(file.into());
+            }
+        }
+        fixed.extend(job.pass_files());
+        for p in &fixed {
+            out.add_fixed(p, &o.dir);
+        }
+        out
     }
-    let mut fixed = |path: &Path, suffix: &str, paged: bool| {
-        let Some(rel) = relative(path, &o.dir) else {
+
+    /// The names `map` can write: one file per view.
+    pub fn of_map(map: &MapJob) -> Owned {
+        let mut out = Owned {
+            matchers: Vec::new(),
+        };
+        for v in &map.views {
+            out.add_fixed(&v.file, &map.dir);
+        }
+        out
+    }
+
+    /// A fixed file, and its pages as `page_path` numbers them for a sheet
+    /// and for every metadata format.
+    fn add_fixed(&mut self, path: &Path, dir: &Path) {
+        let Some(rel) = relative(path, dir) else {
             return;
         };
-        out.push(Matcher::literal(&rel));
-        if paged {
-            // The page pattern is the name with a number where page_path
-            // puts it.
+        self.matchers.push(Matcher::literal(&rel));
+        let suffixes = std::iter::once("").chain(
+            [
+                MetaFormat::TexturePackerHash,
+                MetaFormat::TexturePackerArray,
+                MetaFormat::Aseprite,
+                MetaFormat::Pixi,
+                MetaFormat::Godot,
+            ]
+            .map(MetaFormat::suffix),
+        );
+        for suffix in suffixes {
             let marker = page_path(Path::new(&rel), 0, suffix)
                 .to_string_lossy()
                 .replace('\\', "/");
             if let Some(i) = marker.rfind("-0") {
-                out.push(Matcher::numbered(&marker[..i + 1], &marker[i + 2..]));
+                let m = Matcher::numbered(&marker[..i + 1], &marker[i + 2..]);
+                if !self.matchers.contains(&m) {
+                    self.matchers.push(m);
+                }
             }
         }
-    };
-    if let Some(sheet) = &o.sheet {
-        fixed(sheet, "", true);
-        for (f, path) in &o.metadata {
-            fixed(
-                path,
-                f.suffix(),
-                f.per_page() || *f == MetaFormat::TexturePackerHash,
-            );
-        }
     }
-    out
+
+    /// Whether `rel` (relative to the output folder, `/`-separated) is a
+    /// name this job or map can write.
+    pub fn contains(&self, rel: &str) -> bool {
+        self.matchers.iter().any(|m| m.matches(rel))
+    }
 }
 
 /// `path` relative to `dir`, with `/` separators, when it lies inside.
@@ -63,50 +111,66 @@ fn relative(path: &Path, dir: &Path) -> Option<String> {
     Some(rel.to_string_lossy().replace('\\', "/"))
 }
 
-/// The files under `job`'s output folder that it could have written, did
-/// not write this time (`written`), and that no job of `others` could
-/// write either; sorted.
-pub fn stale_files(job: &Job, written: &[PathBuf], others: &[Job]) -> Vec<PathBuf> {
-    let mine = matchers(job);
-    let theirs: Vec<(&Job, Vec<Matcher>)> = others
-        .iter()
-        .filter(|o| o.name != job.name)
-        .map(|o| (o, matchers(o)))
-        .collect();
-    let written: Vec<PathBuf> = written.iter().map(|p| normalize(p)).collect();
-    let mut found = Vec::new();
-    collect_files(&job.output.dir, 0, &mut found);
-    found.sort();
-    found
-        .into_iter()
-        .filter(|f| {
-            let Some(rel) = relative(f, &job.output.dir) else {
-                return false;
-            };
-            mine.iter().any(|m| m.matches(&rel))
-                && !written.contains(&normalize(f))
-                && !theirs.iter().any(|(o, ms)| {
-                    relative(f, &o.output.dir).is_some_and(|r| ms.iter().any(|m| m.matches(&r)))
-                })
-        })
-        .collect()
-}
-
-/// Regular files under `dir`, `depth` levels down so far; unreadable
-/// folders are skipped, links are not followed.
-fn collect_files(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
-    if depth > MAX_DEPTH {
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let Ok(kind) = e.file_type() else { continue };
-        if kind.is_file() {
-            out.push(e.path());
-        } else if kind.is_dir() {
-            collect_files(&e.path(), depth + 1, out);
+/// The files earlier bakes recorded in `earlier` (written, or left from
+/// before) that this bake did not write (`written`), and that no job of
+/// `jobs` but `me` can write in `dir`, in the state's order, each once.
+pub fn stale(
+    earlier: &JobState,
+    written: &[OutputState],
+    dir: &Path,
+    jobs: &[(&str, &Path, Owned)],
+    me: Option<&str>,
+) -> Vec<OutputState> {
+    let mut out: Vec<OutputState> = Vec::new();
+    for o in earlier.outputs.iter().chain(&earlier.left) {
+        if written.iter().any(|w| w.path == o.path) || out.iter().any(|s| s.path == o.path) {
+            continue;
+        }
+        let theirs = jobs.iter().any(|(name, their_dir, owned)| {
+            Some(*name) != me
+                && relative(&dir.join(&o.path), their_dir).is_some_and(|r| owned.contains(&r))
+        });
+        if !theirs {
+            out.push(o.clone());
         }
     }
+    out
+}
+
+/// What pruning `stale` in `root` comes to: the files to remove (still
+/// holding what kiln wrote), those to keep recording for a later prune,
+/// and a warning per file the user changed since.
+pub struct Verdicts {
+    /// Still as kiln wrote them: removed by a prune.
+    pub remove: Vec<OutputState>,
+    /// Kept in the state's `left` list.
+    pub keep: Vec<OutputState>,
+    /// One per changed file, which is kept and forgotten.
+    pub warnings: Vec<String>,
+}
+
+/// Sorts `stale` files: those still holding the bytes kiln wrote can be
+/// removed; a file already gone is forgotten; a changed one is the user's
+/// now and is forgotten with a warning.
+pub fn judge(root: &Root, stale: Vec<OutputState>, pruning: bool) -> Verdicts {
+    let mut v = Verdicts {
+        remove: Vec::new(),
+        keep: Vec::new(),
+        warnings: Vec::new(),
+    };
+    for o in stale {
+        if intact(root, &o) {
+            if pruning {
+                v.remove.push(o);
+            } else {
+                v.keep.push(o);
+            }
+        } else if pruning && matches!(root.file_len(&o.path), Ok(Some(_)) | Err(_)) {
+            v.warnings.push(format!(
+                "{}: changed since kiln wrote it; not pruned",
+                root.path_of(&o.path).display()
+            ));
+        }
+    }
+    v
 }

@@ -11,8 +11,9 @@
 //! files behind the caller ([`FileSink::in_background`]): [`Sink::settle`]
 //! waits for them and gives their first error.
 
+use crate::confined::{Contents, Root};
 use crate::error::{Error, Result};
-use crate::output::{encode_png, write_atomic};
+use crate::output::encode_png;
 use crate::parallel_png::RowStream;
 use image::RgbaImage;
 use std::path::{Path, PathBuf};
@@ -119,9 +120,11 @@ impl Log {
 }
 
 /// Writes every file atomically (a temporary file in the same folder,
-/// flushed to the disc, then a rename), creating folders as needed.
+/// flushed to the disc, then a rename), creating folders as needed, each
+/// below the sink's [`Root`] by the write rule (`confined.rs`): a path
+/// outside it, a reserved name or a symbolic link on the way is refused.
 ///
-/// [`FileSink::default`] writes each file within [`Sink::write`].
+/// [`FileSink::new`] writes each file within [`Sink::write`].
 /// [`FileSink::in_background`] hands it to a thread of the sink's own that
 /// writes the files one after another in the order they came: the caller
 /// goes on encoding while the disc flushes, which otherwise blocks a thread
@@ -129,8 +132,9 @@ impl Log {
 /// Its errors come from [`Sink::settle`], and its records are complete
 /// once settled; dropped unsettled, it still writes every file handed over
 /// but its errors are lost.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct FileSink {
+    root: Root,
     log: Arc<Log>,
     /// `None`: writes within the call.
     behind: Option<Mutex<Option<Writer>>>,
@@ -192,9 +196,20 @@ impl Backlog {
 }
 
 impl FileSink {
-    /// A sink that writes behind the caller, on a thread of its own.
-    pub fn in_background() -> FileSink {
+    /// A sink that writes below `root` within its calls.
+    pub fn new(root: Root) -> FileSink {
         FileSink {
+            root,
+            log: Arc::default(),
+            behind: None,
+        }
+    }
+
+    /// A sink that writes below `root` behind the caller, on a thread of
+    /// its own.
+    pub fn in_background(root: Root) -> FileSink {
+        FileSink {
+            root,
             log: Arc::default(),
             behind: Some(Mutex::new(None)),
         }
@@ -202,7 +217,12 @@ impl FileSink {
 
     /// Gives `f` to the background writer, starting it if it is not
     /// running.
-    fn send(behind: &Mutex<Option<Writer>>, log: &Arc<Log>, f: HeldFile) -> Result<()> {
+    fn send(
+        behind: &Mutex<Option<Writer>>,
+        root: &Root,
+        log: &Arc<Log>,
+        f: HeldFile,
+    ) -> Result<()> {
         let mut writer = behind.lock().unwrap_or_else(|e| e.into_inner());
         let w = match &mut *writer {
             Some(w) => w,
@@ -211,6 +231,7 @@ impl FileSink {
                 let backlog = Arc::new(Backlog::default());
                 // The writer writes within its calls, into the same log.
                 let plain = FileSink {
+                    root: root.clone(),
                     log: Arc::clone(log),
                     behind: None,
                 };
@@ -244,19 +265,15 @@ impl FileSink {
     }
 }
 
-fn write_file(path: &Path, bytes: &[u8], log: &Log) -> Result<()> {
-    write_atomic(path, bytes)?;
+fn write_file(root: &Root, path: &Path, bytes: &[u8], log: &Log) -> Result<()> {
+    root.write(&root.name_of(path)?, bytes)?;
     log.push(path, bytes.len(), OutputStatus::Written);
     Ok(())
 }
 
-fn remove_file(path: &Path, log: &Log) -> Result<()> {
-    match std::fs::remove_file(path) {
-        Ok(()) => {}
-        // Already gone is what was wanted.
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(Error::io(path, e)),
-    }
+fn remove_file(root: &Root, path: &Path, log: &Log) -> Result<()> {
+    // Already gone is what was wanted.
+    root.remove(&root.name_of(path)?)?;
     log.push(path, 0, OutputStatus::Removed);
     Ok(())
 }
@@ -264,19 +281,30 @@ fn remove_file(path: &Path, log: &Log) -> Result<()> {
 impl Sink for FileSink {
     fn write(&self, path: &Path, bytes: &[u8]) -> Result<()> {
         match &self.behind {
-            None => write_file(path, bytes, &self.log),
-            Some(b) => Self::send(
-                b,
-                &self.log,
-                HeldFile::Write(path.to_path_buf(), bytes.to_vec()),
-            ),
+            None => write_file(&self.root, path, bytes, &self.log),
+            Some(b) => {
+                // Refused names fail the call itself, as they would
+                // written within it.
+                admitted(Some(&self.root), path)?;
+                Self::send(
+                    b,
+                    &self.root,
+                    &self.log,
+                    HeldFile::Write(path.to_path_buf(), bytes.to_vec()),
+                )
+            }
         }
     }
 
     fn remove(&self, path: &Path) -> Result<()> {
         match &self.behind {
-            None => remove_file(path, &self.log),
-            Some(b) => Self::send(b, &self.log, HeldFile::Remove(path.to_path_buf())),
+            None => remove_file(&self.root, path, &self.log),
+            Some(b) => Self::send(
+                b,
+                &self.root,
+                &self.log,
+                HeldFile::Remove(path.to_path_buf()),
+            ),
         }
     }
 
@@ -308,14 +336,36 @@ impl Drop for FileSink {
     }
 }
 
+/// Whether `root` (when there is one) would take `path`: a dry run or a
+/// comparison refuses what a real bake would.
+fn admitted(root: Option<&Root>, path: &Path) -> Result<()> {
+    let Some(root) = root else { return Ok(()) };
+    let name = root.name_of(path)?;
+    crate::confined::check_name(&name)
+        .map(|_| ())
+        .map_err(|why| Error::Other(format!("{}: {why}; not written", path.display())))
+}
+
 /// Writes nothing; records each file's path and length.
 #[derive(Debug, Default)]
 pub struct DryRunSink {
+    root: Option<Root>,
     log: Log,
+}
+
+impl DryRunSink {
+    /// A dry run of files below `root`, refusing what [`FileSink`] would.
+    pub fn for_root(root: Root) -> DryRunSink {
+        DryRunSink {
+            root: Some(root),
+            log: Log::default(),
+        }
+    }
 }
 
 impl Sink for DryRunSink {
     fn write(&self, path: &Path, bytes: &[u8]) -> Result<()> {
+        admitted(self.root.as_ref(), path)?;
         self.log.push(path, bytes.len(), OutputStatus::WouldWrite);
         Ok(())
     }
@@ -332,19 +382,43 @@ impl Sink for DryRunSink {
 
 /// Writes nothing; compares each file's bytes with the file already at its
 /// path and records [`OutputStatus::Same`], [`OutputStatus::Different`] or
-/// [`OutputStatus::Missing`]. A file that exists but cannot be read is an error.
+/// [`OutputStatus::Missing`]. A file that exists but cannot be read is an
+/// error; below a root, files are read by the write rule (no link
+/// followed).
 #[derive(Debug, Default)]
 pub struct VerifySink {
+    root: Option<Root>,
     log: Log,
+}
+
+impl VerifySink {
+    /// Compares the files below `root`.
+    pub fn for_root(root: Root) -> VerifySink {
+        VerifySink {
+            root: Some(root),
+            log: Log::default(),
+        }
+    }
 }
 
 impl Sink for VerifySink {
     fn write(&self, path: &Path, bytes: &[u8]) -> Result<()> {
-        let outcome = match std::fs::read(path) {
-            Ok(old) if old == bytes => OutputStatus::Same,
-            Ok(_) => OutputStatus::Different,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => OutputStatus::Missing,
-            Err(e) => return Err(Error::io(path, e)),
+        let old = match &self.root {
+            Some(root) => {
+                admitted(Some(root), path)?;
+                root.read(&root.name_of(path)?, bytes.len() as u64)?
+            }
+            None => match std::fs::read(path) {
+                Ok(old) => Contents::Bytes(old),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Contents::Missing,
+                Err(e) => return Err(Error::io(path, e)),
+            },
+        };
+        let outcome = match old {
+            Contents::Bytes(old) if old == bytes => OutputStatus::Same,
+            // Longer than what it is compared with, or other bytes.
+            Contents::Bytes(_) | Contents::Over(_) => OutputStatus::Different,
+            Contents::Missing => OutputStatus::Missing,
         };
         self.log.push(path, bytes.len(), outcome);
         Ok(())

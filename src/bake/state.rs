@@ -10,16 +10,15 @@
 //! instead of baking.
 
 use super::sink::Sink;
+use crate::confined::{Contents, Root};
 use crate::error::{Error, Result};
-use crate::output::write_atomic;
 use crate::source::digest;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// The state file in every output folder kiln bakes into.
-pub const STATE_FILE: &str = ".kiln-state";
+pub use crate::confined::STATE_FILE;
 
 /// Bumped when the state file's shape or the key's recipe changes.
 const STATE_VERSION: u32 = 1;
@@ -89,6 +88,20 @@ pub struct OutputState {
     pub sha256: String,
 }
 
+impl OutputState {
+    /// Whether the record can name a file of a job at all: a name the
+    /// write rule takes and a digest of SHA-256's shape. State files and
+    /// cache entries are read from disk, so neither is trusted.
+    fn well_formed(&self) -> bool {
+        crate::confined::check_name(&self.path).is_ok()
+            && self.sha256.len() == 64
+            && self
+                .sha256
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    }
+}
+
 /// What the last bake of a job left.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JobState {
@@ -96,6 +109,10 @@ pub struct JobState {
     pub key: String,
     /// The files it wrote.
     pub outputs: Vec<OutputState>,
+    /// Files earlier bakes of the job wrote that later ones did not, and
+    /// that were not pruned yet: what `--prune` removes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left: Vec<OutputState>,
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -105,21 +122,23 @@ struct StateFile {
     jobs: BTreeMap<String, JobState>,
 }
 
-fn state_path(dir: &Path) -> PathBuf {
-    dir.join(STATE_FILE)
+/// The largest state file read: far above what 100,000 jobs sharing one
+/// folder write.
+const MAX_STATE_BYTES: u64 = 256 << 20;
+
+fn load_file(root: &Root) -> StateFile {
+    match root.read_reserved(STATE_FILE, MAX_STATE_BYTES) {
+        Ok(Contents::Bytes(b)) => serde_json::from_slice::<StateFile>(&b)
+            .ok()
+            .filter(|s| s.version == STATE_VERSION)
+            .unwrap_or_default(),
+        _ => StateFile::default(),
+    }
 }
 
-fn load_file(dir: &Path) -> StateFile {
-    std::fs::read(state_path(dir))
-        .ok()
-        .and_then(|b| serde_json::from_slice::<StateFile>(&b).ok())
-        .filter(|s| s.version == STATE_VERSION)
-        .unwrap_or_default()
-}
-
-/// The last bake's record of `id` in `dir`, if any.
-pub fn load(dir: &Path, id: &str) -> Option<JobState> {
-    load_file(dir).jobs.get(id).cloned()
+/// The last bake's record of `id` in `root`, if any.
+pub fn load(root: &Root, id: &str) -> Option<JobState> {
+    load_file(root).jobs.remove(id)
 }
 
 /// Held while a state file is read, changed and written back: jobs of one
@@ -127,26 +146,35 @@ pub fn load(dir: &Path, id: &str) -> Option<JobState> {
 /// once would each keep only its own entry.
 static SAVING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-/// Records `state` for `id` in `dir` (atomically, keeping the other jobs').
-pub fn save(dir: &Path, id: &str, state: JobState) -> Result<()> {
+/// Records `state` for `id` in `root` (atomically, keeping the other
+/// jobs').
+pub fn save(root: &Root, id: &str, state: JobState) -> Result<()> {
     let _one_at_a_time = SAVING.lock().unwrap_or_else(|e| e.into_inner());
-    let mut file = load_file(dir);
+    let mut file = load_file(root);
     file.version = STATE_VERSION;
     file.jobs.insert(id.to_string(), state);
     let mut text = serde_json::to_string_pretty(&file)
-        .map_err(|e| Error::Other(format!("{}: {e}", state_path(dir).display())))?;
+        .map_err(|e| Error::Other(format!("{}: {e}", root.path_of(STATE_FILE).display())))?;
     text.push('\n');
-    write_atomic(&state_path(dir), text.as_bytes())
+    root.write_reserved(STATE_FILE, text.as_bytes())
 }
 
-/// Whether every file of `state` is in `dir` with the bytes it was written
-/// with.
-pub fn outputs_intact(dir: &Path, state: &JobState) -> bool {
-    state.outputs.iter().all(|o| {
-        let p = dir.join(&o.path);
-        std::fs::metadata(&p).is_ok_and(|m| m.len() == o.size)
-            && std::fs::read(&p).is_ok_and(|b| digest(&b) == o.sha256)
-    })
+/// Whether `o` is in `root` with the bytes it was written with (read by
+/// the write rule: a link there is not the file).
+pub fn intact(root: &Root, o: &OutputState) -> bool {
+    o.well_formed()
+        && matches!(root.read(&o.path, o.size), Ok(Contents::Bytes(b)) if digest(&b) == o.sha256)
+}
+
+/// Whether `state` lists the files of a job — at least one, each a name
+/// `could_write` says the job can write — and every one is in `root` with
+/// the bytes it was written with.
+pub fn outputs_intact(root: &Root, state: &JobState, could_write: &dyn Fn(&str) -> bool) -> bool {
+    !state.outputs.is_empty()
+        && state
+            .outputs
+            .iter()
+            .all(|o| could_write(&o.path) && intact(root, o))
 }
 
 /// `path` relative to `dir`, `/`-separated (both lexically normalised).
@@ -160,63 +188,160 @@ pub fn relative(dir: &Path, path: &Path) -> String {
         .join("/")
 }
 
-/// A shared folder of baked files by content.
+/// A shared folder of baked files by content: `blobs/<sha256>` holds
+/// bytes, `keys/<key>.json` the files a job with that key wrote.
+///
+/// The folder is not trusted (README, "A shared cache"): a manifest is
+/// used only when it names the key it is filed under, and every file it
+/// lists is one the job itself writes; a blob is used only when its bytes
+/// have its digest, and one that does not is removed so the next bake
+/// stores it again. Everything is read and written below the folder by
+/// the write rule.
 #[derive(Debug, Clone)]
 pub struct Cache {
-    root: PathBuf,
+    root: Root,
+}
+
+/// The shape of a manifest; bumped when it changes.
+const MANIFEST_VERSION: u32 = 2;
+
+/// The largest manifest read.
+const MAX_MANIFEST_BYTES: u64 = 64 << 20;
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Manifest {
+    kiln_cache: u32,
+    /// The key it is filed under: a manifest copied under another key
+    /// names the wrong one.
+    key: String,
+    outputs: Vec<OutputState>,
+}
+
+/// What the cache holds for a key.
+#[derive(Debug)]
+pub enum Cached {
+    /// Nothing (or the entry of an older kiln).
+    Miss,
+    /// The files a job with the key wrote, each in the cache.
+    Hit(Vec<OutputState>),
+    /// An entry that cannot be the key's, and why: it is not used, and the
+    /// job's bake replaces it.
+    Refused(String),
 }
 
 impl Cache {
     /// The cache in `root` (created as needed).
     pub fn new(root: impl Into<PathBuf>) -> Cache {
-        Cache { root: root.into() }
-    }
-
-    fn blob(&self, sha: &str) -> PathBuf {
-        self.root.join("blobs").join(sha)
-    }
-
-    fn manifest(&self, key: &str) -> PathBuf {
-        self.root.join("keys").join(format!("{key}.json"))
-    }
-
-    /// The files a job with `key` wrote, if the cache holds them all.
-    pub fn lookup(&self, key: &str) -> Option<Vec<OutputState>> {
-        let b = std::fs::read(self.manifest(key)).ok()?;
-        let outputs: Vec<OutputState> = serde_json::from_slice(&b).ok()?;
-        outputs
-            .iter()
-            .all(|o| self.blob(&o.sha256).is_file())
-            .then_some(outputs)
-    }
-
-    /// The bytes of a cached file, checked against its digest.
-    pub fn read(&self, o: &OutputState) -> Result<Vec<u8>> {
-        let p = self.blob(&o.sha256);
-        let bytes = std::fs::read(&p).map_err(|e| Error::io(&p, e))?;
-        if digest(&bytes) != o.sha256 {
-            return Err(Error::Other(format!(
-                "{}: cached file does not match its digest; delete it",
-                p.display()
-            )));
+        Cache {
+            root: Root::new(root),
         }
-        Ok(bytes)
+    }
+
+    fn blob(sha: &str) -> String {
+        format!("blobs/{sha}")
+    }
+
+    fn manifest(key: &str) -> String {
+        format!("keys/{key}.json")
+    }
+
+    /// The files a job with `key` wrote, if the cache holds them all and
+    /// `could_write` says the job writes each.
+    pub fn lookup(&self, key: &str, could_write: &dyn Fn(&str) -> bool) -> Cached {
+        let name = Self::manifest(key);
+        let at = || self.root.path_of(&name).display().to_string();
+        let bytes = match self.root.read(&name, MAX_MANIFEST_BYTES) {
+            Ok(Contents::Bytes(b)) => b,
+            Ok(Contents::Missing) => return Cached::Miss,
+            Ok(Contents::Over(n)) => {
+                return Cached::Refused(format!("cache entry {}: {n} bytes, too large", at()))
+            }
+            Err(e) => return Cached::Refused(format!("cache entry: {e}")),
+        };
+        let Ok(m) = serde_json::from_slice::<Manifest>(&bytes) else {
+            // Older kilns wrote a bare list; what else is there is not ours.
+            return match serde_json::from_slice::<Vec<OutputState>>(&bytes) {
+                Ok(_) => Cached::Miss,
+                Err(e) => {
+                    Cached::Refused(format!("cache entry {}: not a cache manifest ({e})", at()))
+                }
+            };
+        };
+        if m.kiln_cache != MANIFEST_VERSION {
+            return Cached::Miss;
+        }
+        if m.key != key {
+            return Cached::Refused(format!(
+                "cache entry {} is filed under another key ({}): not this job's",
+                at(),
+                m.key
+            ));
+        }
+        if m.outputs.is_empty() {
+            return Cached::Refused(format!("cache entry {} lists no files", at()));
+        }
+        for o in &m.outputs {
+            if !o.well_formed() || !could_write(&o.path) {
+                return Cached::Refused(format!(
+                    "cache entry {} names `{}`, which this job does not write",
+                    at(),
+                    o.path
+                ));
+            }
+        }
+        let all_there = m.outputs.iter().all(
+            |o| matches!(self.root.file_len(&Self::blob(&o.sha256)), Ok(Some(n)) if n == o.size),
+        );
+        if all_there {
+            Cached::Hit(m.outputs)
+        } else {
+            Cached::Miss
+        }
+    }
+
+    /// The bytes of a cached file, `None` when the blob is gone or does
+    /// not hold them (a corrupt blob is then removed, so the bake that
+    /// follows stores it again).
+    pub fn read(&self, o: &OutputState) -> Result<Option<Vec<u8>>> {
+        let name = Self::blob(&o.sha256);
+        match self.root.read(&name, o.size)? {
+            Contents::Bytes(b) if digest(&b) == o.sha256 => Ok(Some(b)),
+            Contents::Missing => Ok(None),
+            _ => {
+                self.root.remove(&name)?;
+                Ok(None)
+            }
+        }
+    }
+
+    /// Where a blob is, for messages.
+    pub fn blob_path(&self, o: &OutputState) -> PathBuf {
+        self.root.path_of(&Self::blob(&o.sha256))
     }
 
     fn store_blob(&self, sha: &str, bytes: &[u8]) -> Result<()> {
-        let p = self.blob(sha);
-        if !p.is_file() {
-            write_atomic(&p, bytes)?;
+        let name = Self::blob(sha);
+        let good = matches!(
+            self.root.read(&name, bytes.len() as u64),
+            Ok(Contents::Bytes(b)) if b == bytes
+        );
+        if !good {
+            self.root.write(&name, bytes)?;
         }
         Ok(())
     }
 
     /// Records that a job with `key` wrote `outputs`.
     pub fn store(&self, key: &str, outputs: &[OutputState]) -> Result<()> {
-        let mut text = serde_json::to_string_pretty(outputs)
+        let m = Manifest {
+            kiln_cache: MANIFEST_VERSION,
+            key: key.to_string(),
+            outputs: outputs.to_vec(),
+        };
+        let mut text = serde_json::to_string_pretty(&m)
             .map_err(|e| Error::Other(format!("cache manifest: {e}")))?;
         text.push('\n');
-        write_atomic(&self.manifest(key), text.as_bytes())
+        self.root.write(&Self::manifest(key), text.as_bytes())
     }
 }
 

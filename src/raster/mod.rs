@@ -42,6 +42,9 @@ mod tile;
 
 pub use simd::Level;
 
+/// The environment variable that picks the raster's instruction level.
+pub const SIMD_VARIABLE: &str = "KILN_SIMD";
+
 use crate::scene::AlphaMode;
 use crate::texture::Texture;
 use glam::{Affine2, Mat4, Vec2, Vec3, Vec4};

@@ -287,23 +287,9 @@ pub fn safe_relative(raw: &[u8]) -> bool {
         })
 }
 
+/// Device names are matched on the name as extraction decodes it.
 fn is_windows_device(part: &[u8]) -> bool {
-    let stem = part.split(|&b| b == b'.').next().unwrap_or(part);
-    let stem = stem.to_ascii_uppercase();
-    matches!(
-        stem.as_slice(),
-        b"CON"
-            | b"PRN"
-            | b"AUX"
-            | b"NUL"
-            | b"COM1"
-            | b"COM2"
-            | b"COM3"
-            | b"COM4"
-            | b"LPT1"
-            | b"LPT2"
-            | b"LPT3"
-    )
+    crate::confined::is_device_name(&String::from_utf8_lossy(part))
 }
 
 #[cfg(test)]

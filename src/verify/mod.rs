@@ -11,8 +11,9 @@ mod junit;
 use crate::bake::batch::{bake_into, BakeOptions, BakeReport, OutputMode, Progress};
 use crate::bake::recipe::Recipe;
 use crate::bake::sink::{OutputRecord, OutputStatus, Sink};
+use crate::confined::{Contents, Root};
 use crate::error::{Error, Result};
-use crate::output::{encode_png, write_atomic};
+use crate::output::encode_png;
 use compare::{compare_files, Tolerance, Verdict};
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -162,8 +163,9 @@ pub fn verify(
         cache: None,
         ..options.bake.clone()
     };
-    let make = || -> Box<dyn Sink> {
+    let make = |root: &Root| -> Box<dyn Sink> {
         Box::new(CompareSink {
+            job_root: root.clone(),
             options: options.clone(),
             found: found.clone(),
             records: Mutex::new(Vec::new()),
@@ -176,9 +178,9 @@ pub fn verify(
 
 /// Where an output's counterpart goes below another folder (a reference
 /// folder, the diff folder): its path relative to the current folder, or
-/// for an output elsewhere its whole path without the root. `..` that
-/// would climb out is refused.
-fn mirrored(path: &Path) -> Result<PathBuf> {
+/// for an output elsewhere its whole path without the root, `/`-separated.
+/// `..` that would climb out is refused.
+fn mirrored(path: &Path) -> Result<String> {
     let n = crate::paths::normalize(path);
     let rel = match std::env::current_dir() {
         Ok(cwd) if n.is_absolute() => n
@@ -187,10 +189,10 @@ fn mirrored(path: &Path) -> Result<PathBuf> {
             .unwrap_or_else(|_| n.clone()),
         _ => n.clone(),
     };
-    let mut out = PathBuf::new();
+    let mut out: Vec<String> = Vec::new();
     for c in rel.components() {
         match c {
-            Component::Normal(x) => out.push(x),
+            Component::Normal(x) => out.push(x.to_string_lossy().into_owned()),
             Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
             Component::ParentDir => {
                 return Err(Error::Usage(format!(
@@ -200,33 +202,36 @@ fn mirrored(path: &Path) -> Result<PathBuf> {
             }
         }
     }
-    Ok(out)
+    Ok(out.join("/"))
 }
 
+/// Compares a job's files with their references; writes references
+/// (`--update`) and diffs, each below its own root by the write rule.
 struct CompareSink {
+    /// The job's folder: where its references are without `--reference`.
+    job_root: Root,
     options: VerifyOptions,
     found: Arc<Mutex<Vec<FileCheck>>>,
     records: Mutex<Vec<OutputRecord>>,
 }
 
 impl CompareSink {
-    fn reference(&self, path: &Path) -> Result<PathBuf> {
+    /// The root the reference of `path` is in, and its name there.
+    fn reference(&self, path: &Path) -> Result<(Root, String)> {
         match &self.options.reference {
-            None => Ok(path.to_path_buf()),
-            Some(r) => Ok(r.join(mirrored(path)?)),
+            None => Ok((self.job_root.clone(), self.job_root.name_of(path)?)),
+            Some(r) => Ok((Root::new(r), mirrored(path)?)),
         }
     }
 
-    fn diff_path(&self, path: &Path) -> Result<PathBuf> {
+    /// The diff folder, and the name of `path`'s diff in it.
+    fn diff(&self, path: &Path) -> Result<(Root, String)> {
         let dir = self
             .options
             .diff_dir
             .clone()
             .unwrap_or_else(|| PathBuf::from("kiln-diff"));
-        let rel = mirrored(path)?;
-        let mut name = rel.into_os_string();
-        name.push(".diff.png");
-        Ok(dir.join(name))
+        Ok((Root::new(dir), format!("{}.diff.png", mirrored(path)?)))
     }
 }
 
@@ -237,7 +242,8 @@ impl Sink for CompareSink {
     }
 
     fn write(&self, path: &Path, bytes: &[u8]) -> Result<()> {
-        let reference = self.reference(path)?;
+        let (ref_root, ref_name) = self.reference(path)?;
+        let reference = ref_root.path_of(&ref_name);
         let mut check = FileCheck {
             output: crate::paths::normalize(path),
             reference: crate::paths::normalize(&reference),
@@ -247,13 +253,17 @@ impl Sink for CompareSink {
             detail: String::new(),
             diff: None,
         };
-        match std::fs::read(&reference) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+        let limit = crate::source::disk::input_limit(crate::source::disk::DEFAULT_INPUT_LIMIT);
+        match ref_root.read(&ref_name, limit)? {
+            Contents::Missing => {
                 check.status = CheckStatus::Missing;
                 check.detail = "no reference file".into();
             }
-            Err(e) => return Err(Error::io(&reference, e)),
-            Ok(old) => match compare_files(&old, bytes, &self.options.tolerance) {
+            Contents::Over(n) => {
+                check.status = CheckStatus::Mismatch;
+                check.detail = format!("the reference is {n} bytes, more than kiln reads");
+            }
+            Contents::Bytes(old) => match compare_files(&old, bytes, &self.options.tolerance) {
                 Verdict::Match => {}
                 Verdict::Pixels {
                     differing,
@@ -268,9 +278,9 @@ impl Sink for CompareSink {
                         Some(f) => format!("{differing} pixels differ (first in frame {f}), worst channel delta {worst}"),
                         None => format!("{differing} pixels differ, worst channel delta {worst}"),
                     };
-                    let d = self.diff_path(path)?;
-                    write_atomic(&d, &encode_png(&panels)?)?;
-                    check.diff = Some(d);
+                    let (diff_root, diff_name) = self.diff(path)?;
+                    diff_root.write(&diff_name, &encode_png(&panels)?)?;
+                    check.diff = Some(diff_root.path_of(&diff_name));
                 }
                 Verdict::Other(why) => {
                     check.status = CheckStatus::Mismatch;
@@ -279,7 +289,7 @@ impl Sink for CompareSink {
             },
         }
         if self.options.update && check.status != CheckStatus::Match {
-            write_atomic(&reference, bytes)?;
+            ref_root.write(&ref_name, bytes)?;
             check.status = CheckStatus::Updated;
         }
         let outcome = match check.status {

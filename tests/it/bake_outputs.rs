@@ -8,6 +8,7 @@ use kiln::bake::recipe::{Direction, PackSpec, Recipe};
 use kiln::bake::sheet::compose;
 use kiln::bake::sink::{DryRunSink, FileSink, OutputStatus, Sink, VerifySink};
 use kiln::bake::write_outputs;
+use kiln::confined::Root;
 use std::path::{Path, PathBuf};
 
 fn solid(w: u32, h: u32, c: [u8; 4]) -> RgbaImage {
@@ -427,7 +428,7 @@ fn write_outputs_writes_every_requested_file() {
     let job = Recipe::from_str(text, &recipe).unwrap().jobs().remove(0);
     let times = job.clips[0].clip.frame_times(5.0).unwrap();
     let clips = vec![ClipFrames::new(times, vec![anim(), anim()], [0.5, 1.0])];
-    let written = write_outputs(&job, &clips, &FileSink::default()).unwrap();
+    let written = write_outputs(&job, &clips, &FileSink::new(Root::new(&job.output.dir))).unwrap();
     let rel: Vec<String> = written
         .iter()
         .map(|p| {
@@ -466,14 +467,14 @@ fn write_outputs_writes_every_requested_file() {
 
     // Same inputs, same bytes.
     let first: Vec<Vec<u8>> = written.iter().map(|p| std::fs::read(p).unwrap()).collect();
-    write_outputs(&job, &clips, &FileSink::default()).unwrap();
+    write_outputs(&job, &clips, &FileSink::new(Root::new(&job.output.dir))).unwrap();
     let second: Vec<Vec<u8>> = written.iter().map(|p| std::fs::read(p).unwrap()).collect();
     assert_eq!(first, second);
 
     let mut short = clips.clone();
     short[0].frames.pop();
     assert_eq!(
-        write_outputs(&job, &short, &FileSink::default())
+        write_outputs(&job, &short, &FileSink::new(Root::new(&job.output.dir)))
             .unwrap_err()
             .to_string(),
         "job 'hero': clip 'default': 1 rows of frames for 2 directions"
@@ -1061,7 +1062,7 @@ fn write_outputs_names_files_by_clip() {
             )
         })
         .collect();
-    let written = write_outputs(&job, &clips, &FileSink::default()).unwrap();
+    let written = write_outputs(&job, &clips, &FileSink::new(Root::new(&job.output.dir))).unwrap();
     let rel: Vec<String> = written
         .iter()
         .map(|p| {
@@ -1130,7 +1131,7 @@ fn write_outputs_names_files_by_clip() {
     let mut missing = clips.clone();
     missing.pop();
     assert_eq!(
-        write_outputs(&job, &missing, &FileSink::default())
+        write_outputs(&job, &missing, &FileSink::new(Root::new(&job.output.dir)))
             .unwrap_err()
             .to_string(),
         "job 'orc': 1 clips of frames for 2 clips"
@@ -1138,7 +1139,7 @@ fn write_outputs_names_files_by_clip() {
     let mut short = clips.clone();
     short[1].frames[0].pop();
     assert_eq!(
-        write_outputs(&job, &short, &FileSink::default())
+        write_outputs(&job, &short, &FileSink::new(Root::new(&job.output.dir)))
             .unwrap_err()
             .to_string(),
         "job 'orc': clip 'idle': a row has 1 frames, expected 2"
@@ -1170,7 +1171,13 @@ fn clips_of_a_job_share_one_framing() {
         &plan.clips[0].model,
         &plan.clips[1].model
     ));
-    let report = kiln::bake::run::run_planned(&job, &plan, &|| {}, &FileSink::default()).unwrap();
+    let report = kiln::bake::run::run_planned(
+        &job,
+        &plan,
+        &|| {},
+        &FileSink::new(Root::new(&job.output.dir)),
+    )
+    .unwrap();
     assert_eq!(report.images, 4);
     let cell = |col: u32, row: u32| {
         let sheet = image::open(dir.join("out/wm.png")).unwrap().to_rgba8();
@@ -1195,7 +1202,13 @@ fn clips_of_a_job_share_one_framing() {
     let mut big = plan.clone();
     let scaled = std::sync::Arc::make_mut(&mut big.clips[1].model);
     scaled.display = glam::Mat4::from_scale(glam::Vec3::splat(2.0)) * scaled.display;
-    kiln::bake::run::run_planned(&job, &big, &|| {}, &FileSink::default()).unwrap();
+    kiln::bake::run::run_planned(
+        &job,
+        &big,
+        &|| {},
+        &FileSink::new(Root::new(&job.output.dir)),
+    )
+    .unwrap();
     let shrunk = cell(0, 0);
     assert!(
         opaque(&shrunk) < opaque(&first),
@@ -1258,7 +1271,7 @@ fn dry_run_writes_nothing_and_lists_what_a_bake_writes() {
     let listed = write_outputs(&job, &clips, &dry).unwrap();
     assert!(!dir.join("out").exists(), "a dry run wrote");
 
-    let real = FileSink::default();
+    let real = FileSink::new(Root::new(&job.output.dir));
     let written = write_outputs(&job, &clips, &real).unwrap();
     assert_eq!(listed, written);
     let (planned, done) = (dry.records(), real.records());
@@ -1283,7 +1296,7 @@ fn dry_run_writes_nothing_and_lists_what_a_bake_writes() {
 fn verify_compares_with_the_files_on_disk() {
     let dir = scratch("verify");
     let (job, clips) = hero(&dir);
-    let written = write_outputs(&job, &clips, &FileSink::default()).unwrap();
+    let written = write_outputs(&job, &clips, &FileSink::new(Root::new(&job.output.dir))).unwrap();
     let verify = || {
         let v = VerifySink::default();
         let files = write_outputs(&job, &clips, &v).unwrap();
@@ -1347,7 +1360,8 @@ fn runs_hand_every_file_to_the_sink() {
     let dry = DryRunSink::default();
     let listed = bake(&dry);
     assert!(!dir.join("out").exists(), "a dry run wrote");
-    let real = FileSink::default();
+    // One root holding both the job's and the map's folder.
+    let real = FileSink::new(Root::new(dir.join("out")));
     assert_eq!(bake(&real), listed);
     let (planned, done) = (dry.records(), real.records());
     // 2 × 2 frames, sheet, JSON, 2 GIFs; the map's still and GIF.
@@ -1372,12 +1386,12 @@ fn runs_hand_every_file_to_the_sink() {
 fn a_background_file_sink_writes_what_a_plain_one_does_and_fails_alike() {
     let dir = scratch("background");
     let (job, clips) = hero(&dir);
-    let plain = FileSink::default();
+    let plain = FileSink::new(Root::new(&job.output.dir));
     let written = write_outputs(&job, &clips, &plain).unwrap();
     let bytes: Vec<Vec<u8>> = written.iter().map(|p| std::fs::read(p).unwrap()).collect();
     std::fs::remove_dir_all(dir.join("out")).unwrap();
 
-    let behind = FileSink::in_background();
+    let behind = FileSink::in_background(Root::new(&job.output.dir));
     assert_eq!(write_outputs(&job, &clips, &behind).unwrap(), written);
     behind.settle().unwrap();
     assert_eq!(behind.records(), plain.records());
@@ -1390,7 +1404,7 @@ fn a_background_file_sink_writes_what_a_plain_one_does_and_fails_alike() {
     let sheet = dir.join("out/hero.png");
     assert_eq!(written[6], sheet);
     std::fs::create_dir_all(&sheet).unwrap();
-    let expect = write_outputs(&job, &clips, &FileSink::default())
+    let expect = write_outputs(&job, &clips, &FileSink::new(Root::new(&job.output.dir)))
         .unwrap_err()
         .to_string();
     assert!(expect.contains("hero.png"), "{expect}");
@@ -1399,7 +1413,7 @@ fn a_background_file_sink_writes_what_a_plain_one_does_and_fails_alike() {
     }
     std::fs::remove_dir_all(dir.join("out")).unwrap();
     std::fs::create_dir_all(&sheet).unwrap();
-    let behind = FileSink::in_background();
+    let behind = FileSink::in_background(Root::new(&job.output.dir));
     write_outputs(&job, &clips, &behind).unwrap();
     assert_eq!(behind.settle().unwrap_err().to_string(), expect);
     let records: Vec<PathBuf> = behind.records().into_iter().map(|r| r.path).collect();

@@ -401,7 +401,7 @@ fn gif_errors() {
         ),
         (
             "{ fps: 0 }",
-            "5:32: map 'v' view 'o': `gif.fps` must be in (0, 100], got 0",
+            "5:32: map 'v' view 'o': `gif.fps` must be in [0.01, 100], got 0",
         ),
         (
             "{ fps: 10, duration: 200 }",

@@ -348,7 +348,7 @@ fn errors_name_file_line_column_and_job() {
         ),
         (
             "jobs:\n  - name: a\n    model: m.rsm\n    clip: {fps: 0}\n",
-            "recipe.yaml:4:17: job 'a': `clip.fps` must be in (0, 1000], got 0",
+            "recipe.yaml:4:17: job 'a': `clip.fps` must be in [0.01, 1000], got 0",
         ),
         (
             "jobs:\n  - name: a\n    model: m.rsm\n    clip: {start: 2, end: 1}\n",
@@ -767,7 +767,7 @@ fn clip_and_model_option_errors() {
         ),
         (
             "    clips:\n      - {name: w}\n      - {name: v, fps: 0}\n",
-            "recipe.yaml:6:24: job 'a': `clips[1].fps` must be in (0, 1000], got 0",
+            "recipe.yaml:6:24: job 'a': `clips[1].fps` must be in [0.01, 1000], got 0",
         ),
         (
             "    clips: [{name: w, start: 2, end: 1}]\n",

@@ -5,7 +5,7 @@
 use super::defaults::{self, DEFAULT_CLIP_NAME, MAX_CLIPS};
 use super::error::{Ctx, JobLabel, RecipeError};
 use super::raw::{RawClip, RawJob};
-use super::values::{check_file_name, finite, in_range, int_range, non_negative};
+use super::values::{check_file_name, in_range, int_range, non_negative};
 use crate::scene::clip::{Clip, Step, MAX_FRAMES};
 use crate::spec::{FileRef, RootMotion};
 use serde_saphyr::Location;
@@ -180,7 +180,7 @@ fn resolve_clip(ctx: &Ctx, label: &str, key: &str, r: &RawClip) -> Result<Clip, 
     };
     let end = match &r.end {
         Some(e) => {
-            let x = finite(ctx, label, &format!("{key}.end"), e)?;
+            let x = non_negative(ctx, label, &format!("{key}.end"), e)?;
             if x <= start {
                 return Err(ctx.err(
                     &e.referenced,
@@ -205,9 +205,9 @@ fn resolve_clip(ctx: &Ctx, label: &str, key: &str, r: &RawClip) -> Result<Clip, 
             label,
             &format!("{key}.fps"),
             f,
-            0.0,
-            1000.0,
-            true,
+            defaults::MIN_FPS,
+            defaults::MAX_FPS,
+            false,
         )?),
         (None, Some(n)) => Step::Frames(int_range(
             ctx,

@@ -47,7 +47,7 @@ pub(super) fn resolve_directions(
             }
             let mut out = Vec::with_capacity(list.len());
             for (index, &y) in list.iter().enumerate() {
-                if !y.is_finite() || y.abs() > 3600.0 {
+                if !y.is_finite() || y.abs() > f64::from(super::defaults::MAX_YAW) {
                     return Err(ctx.err(
                         &s.referenced,
                         &l,

@@ -143,7 +143,7 @@ impl Ctx<'_> {
 /// How messages name a job: `job 'walk'`, or `job #3` before it has a name.
 pub(super) fn job_label(name: Option<&str>, index: usize) -> String {
     match name {
-        Some(n) => format!("job '{n}'"),
+        Some(n) => format!("job '{}'", crate::text::shorten(n)),
         None => format!("job #{}", index + 1),
     }
 }

@@ -20,7 +20,9 @@
 use super::defaults::{self, MAX_ANGLED_SIDE, MAX_GIF_FRAMES, MAX_PIXELS_PER_TILE};
 use super::error::{Ctx, RecipeError};
 use super::raw::{RawGif, RawMap, RawView};
-use super::values::{check_file_name, finite, in_range, int_range, Int, ProjectionKind, Size, S};
+use super::values::{
+    check_file_name, finite, in_range, int_range, non_negative, Int, ProjectionKind, Size, S,
+};
 use crate::camera::Projection;
 pub use crate::map::camera::MapViewCamera;
 use crate::map::Region;
@@ -242,17 +244,7 @@ fn resolve_view(
         resolve_top_down(ctx, &label, v)?
     };
     let time = match &v.time {
-        Some(t) => {
-            let x = finite(ctx, &label, "time", t)?;
-            if x < 0.0 {
-                return Err(ctx.err(
-                    &t.referenced,
-                    &label,
-                    format!("`time` must be at least 0 seconds, got {x}"),
-                ));
-            }
-            x
-        }
+        Some(t) => non_negative(ctx, &label, "time", t)?,
         None => 0.0,
     };
     let gif = match &v.gif {
@@ -390,7 +382,15 @@ fn resolve_top_down(ctx: &Ctx, label: &str, v: &RawView) -> Result<MapViewCamera
 /// `gif: {fps, frames | duration}`.
 fn resolve_gif(ctx: &Ctx, label: &str, g: &RawGif) -> Result<GifSpec, RecipeError> {
     let fps = match &g.fps {
-        Some(f) => in_range(ctx, label, "gif.fps", f, 0.0, 100.0, true)?,
+        Some(f) => in_range(
+            ctx,
+            label,
+            "gif.fps",
+            f,
+            defaults::MIN_FPS,
+            defaults::MAX_MAP_GIF_FPS,
+            false,
+        )?,
         None => defaults::map::GIF_FPS,
     };
     let frames = match (&g.frames, &g.duration) {

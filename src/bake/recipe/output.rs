@@ -389,6 +389,34 @@ impl Checks<'_> {
                 ),
             ));
         }
+        // The rest of the write rule (`confined.rs`), on the parts as
+        // written with each placeholder standing for a digit (a `.` part
+        // is dropped when the name is resolved).
+        let mut filled = String::with_capacity(text.len());
+        let mut in_hole = false;
+        for c in text.chars() {
+            match c {
+                '{' => in_hole = true,
+                '}' if in_hole => {
+                    in_hole = false;
+                    filled.push('0');
+                }
+                _ if in_hole => {}
+                _ => filled.push(c),
+            }
+        }
+        for part in filled.split(['/', '\\']).filter(|p| *p != ".") {
+            if let Err(why) = crate::confined::check_part(part) {
+                return Err(self.ctx.err(
+                    &at.unwrap_or(*self.at),
+                    &self.lab.of(from_job),
+                    format!(
+                        "`output.{key}` `{}`: {why}",
+                        crate::text::shorten(&text.escape_debug().to_string())
+                    ),
+                ));
+            }
+        }
         Ok(())
     }
 

@@ -218,10 +218,14 @@ impl Matcher {
             };
             match first {
                 Piece::Text(t) => s.strip_prefix(t.as_str()).is_some_and(|r| go(rest, r)),
-                Piece::Any => (1..=s.len())
-                    .filter(|&i| s.is_char_boundary(i))
-                    .take_while(|&i| !s[..i].contains('/'))
-                    .any(|i| go(rest, &s[i..])),
+                Piece::Any => {
+                    // Within one folder name: up to the next separator,
+                    // found once rather than per length tried.
+                    let end = s.find('/').unwrap_or(s.len());
+                    (1..=end)
+                        .filter(|&i| s.is_char_boundary(i))
+                        .any(|i| go(rest, &s[i..]))
+                }
                 Piece::Digits | Piece::Signed => {
                     let body = match (first, s.strip_prefix('-')) {
                         (Piece::Signed, Some(r)) => r,

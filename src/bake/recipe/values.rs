@@ -331,8 +331,12 @@ pub(super) fn check_file_name(what: &str, n: &str) -> Result<(), String> {
     }
     if n == "." || n == ".." || n.chars().any(|c| "/\\{}".contains(c) || c.is_control()) {
         return Err(format!(
-            "{what} name `{n}` is used in file names, so it cannot contain /, \\, {{, }} or control characters"
+            "{what} name `{}` is used in file names, so it cannot contain /, \\, {{, }} or control characters",
+            n.escape_debug()
         ));
+    }
+    if let Err(why) = crate::confined::check_part(n) {
+        return Err(format!("{what} name is used in file names, and {why}"));
     }
     Ok(())
 }
@@ -374,7 +378,8 @@ pub(super) fn in_range(
     }
 }
 
-/// A time in seconds, at least 0.
+/// A time in seconds, at least 0 and at most
+/// [`MAX_SECONDS`](super::defaults::MAX_SECONDS).
 pub(super) fn non_negative(
     ctx: &Ctx,
     label: &str,
@@ -382,14 +387,21 @@ pub(super) fn non_negative(
     v: &S<Num>,
 ) -> Result<f32, RecipeError> {
     let x = finite(ctx, label, key, v)?;
-    if x >= 0.0 {
-        Ok(x)
-    } else {
+    let most = super::defaults::MAX_SECONDS;
+    if x < 0.0 {
         Err(ctx.err(
             &v.referenced,
             label,
             format!("`{key}` must be at least 0 seconds, got {x}"),
         ))
+    } else if x > most {
+        Err(ctx.err(
+            &v.referenced,
+            label,
+            format!("`{key}` must be at most {most} seconds (a day), got {x}"),
+        ))
+    } else {
+        Ok(x)
     }
 }
 

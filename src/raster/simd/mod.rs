@@ -294,7 +294,7 @@ impl Level {
     pub fn detect() -> Level {
         static LEVEL: std::sync::OnceLock<Level> = std::sync::OnceLock::new();
         *LEVEL.get_or_init(|| {
-            let asked = std::env::var("KILN_SIMD").ok();
+            let asked = std::env::var(super::SIMD_VARIABLE).ok();
             let mut usable = Level::ALL.into_iter().rev().filter(|l| l.available());
             let named = usable.clone().find(|l| asked.as_deref() == Some(l.name()));
             named.or_else(|| usable.next()).unwrap_or(Level::Portable)

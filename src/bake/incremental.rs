@@ -1,0 +1,116 @@
+//! What a job's earlier bakes left, and what this one leaves: the
+//! restore of a job's files from a shared cache, and the end of every job
+//! that writes — its stale files pruned (or remembered for a later prune)
+//! and its state saved.
+
+use super::prune::{judge, stale, Owned};
+use super::sink::Sink;
+use super::state::{self, Cache, Cached, JobState, OutputState};
+use crate::confined::Root;
+use crate::error::Result;
+use std::path::Path;
+
+/// Restores a job's files from `cache`: every file it lists for `key` that
+/// is not already in `root` with its bytes is handed to `sink`. `None`
+/// when the cache has nothing usable (what was wrong with it is added to
+/// `warnings`); nothing is handed over then, and the job is baked instead,
+/// which repairs the cache.
+pub(super) fn restore(
+    cache: &Cache,
+    key: &str,
+    root: &Root,
+    owned: &Owned,
+    sink: &dyn Sink,
+    warnings: &mut Vec<String>,
+) -> Result<Option<Vec<OutputState>>> {
+    let outputs = match cache.lookup(key, &|rel| owned.contains(rel)) {
+        Cached::Miss => return Ok(None),
+        Cached::Refused(why) => {
+            warnings.push(format!("{why}; baked instead"));
+            return Ok(None);
+        }
+        Cached::Hit(outputs) => outputs,
+    };
+    // Every blob is checked before any file is handed over, so a corrupt
+    // one leaves the job to bake whole.
+    let mut wanted = Vec::new();
+    for o in &outputs {
+        if state::intact(root, o) {
+            continue;
+        }
+        if cache.read(o)?.is_none() {
+            warnings.push(format!(
+                "{}: missing, or not the bytes its name says (removed); baked instead",
+                cache.blob_path(o).display()
+            ));
+            return Ok(None);
+        }
+        wanted.push(o);
+    }
+    for o in wanted {
+        // Read again: checked above, and not held in memory all at once.
+        let Some(bytes) = cache.read(o)? else {
+            warnings.push(format!(
+                "{}: changed while restored (removed); baked instead",
+                cache.blob_path(o).display()
+            ));
+            return Ok(None);
+        };
+        sink.write(&root.path_of(&o.path), &bytes)?;
+    }
+    sink.settle()?;
+    Ok(Some(outputs))
+}
+
+/// How a job that wrote (or kept) its files ends.
+pub(super) struct Ending<'a> {
+    /// The job's folder.
+    pub root: &'a Root,
+    /// Its key in the folder's state.
+    pub id: &'a str,
+    /// Its content key.
+    pub key: &'a str,
+    /// What the last bake recorded.
+    pub earlier: Option<&'a JobState>,
+    /// Remove stale files now (`--prune`, `output.prune`).
+    pub pruning: bool,
+    /// Save the state (a real bake; not a dry run or a comparison).
+    pub save: bool,
+    /// Every job of the bake: its name, folder and the names it writes.
+    pub others: &'a [(&'a str, &'a Path, Owned)],
+    /// This job's name among them (`None` for a map).
+    pub me: Option<&'a str>,
+}
+
+impl Ending<'_> {
+    /// Hands the stale files to `sink` for removal when pruning, then
+    /// records `written` (and the stale files not removed) as the job's
+    /// state. Warnings go to `warnings`.
+    pub fn finish(
+        &self,
+        written: Vec<OutputState>,
+        sink: &dyn Sink,
+        warnings: &mut Vec<String>,
+    ) -> Result<()> {
+        let leftover = match self.earlier {
+            Some(e) => stale(e, &written, self.root.dir(), self.others, self.me),
+            None => Vec::new(),
+        };
+        let verdicts = judge(self.root, leftover, self.pruning);
+        warnings.extend(verdicts.warnings);
+        for o in &verdicts.remove {
+            sink.remove(&self.root.path_of(&o.path))?;
+        }
+        sink.settle()?;
+        let now = JobState {
+            key: self.key.to_string(),
+            outputs: written,
+            left: verdicts.keep,
+        };
+        // A job found up to date touches nothing, its state included.
+        if self.save && self.earlier != Some(&now) {
+            state::save(self.root, self.id, now)?;
+        }
+        Ok(())
+    }
+}
