@@ -13,7 +13,7 @@
 //! leaves whole files or temporary ones (removed by the next write into
 //! that folder), and a large archive is not held up by one flush per file.
 
-use crate::confined::{Root, Staged, FLUSH_COVERS_ALL};
+use crate::confined::{Root, Run, Staged, FLUSH_COVERS_ALL};
 use crate::error::Result;
 use crate::source::archive::safe_relative;
 use crate::source::GamePath;
@@ -33,10 +33,12 @@ pub struct ExtractReport {
 }
 
 /// Files staged before the file system is flushed and they are renamed
-/// into place; also bounded in bytes, and in open folders (each staged
-/// file holds its folder open until renamed).
-const BATCH_FILES: usize = 512;
+/// into place; also bounded in bytes, and in folder handles held open
+/// (staged files in a row into one folder share one), well under the
+/// usual limit of 1024 open files.
+const BATCH_FILES: usize = 2048;
 const BATCH_BYTES: usize = 64 << 20;
+const BATCH_FOLDERS: usize = 256;
 
 /// Writes the entries of `archive` whose names match `pattern` (all when
 /// `None`) below `out`. A pattern matches the whole name, `/` or `\`
@@ -56,6 +58,7 @@ pub fn extract(
     let mut report = ExtractReport::default();
     let mut names = Names::default();
     let mut batch = Batch::default();
+    let mut run = Run::default();
     for (i, item) in archive.items().iter().enumerate() {
         if let Some(p) = pattern {
             if !matches(p, &item.name) {
@@ -82,7 +85,7 @@ pub fn extract(
             .map(|p| component(p))
             .collect();
         let (rel, clash) = names.place(&parts);
-        match root.stage(&rel, &bytes) {
+        match root.stage(&mut run, &rel, &bytes) {
             Ok(staged) => {
                 if let Some(other) = clash {
                     report.renamed.push((
@@ -110,16 +113,27 @@ pub fn extract(
 struct Batch {
     files: Vec<(Staged, PathBuf)>,
     bytes: usize,
+    /// Folder handles held open (a new one each time the folder changes).
+    folders: usize,
 }
 
 impl Batch {
     fn add(&mut self, staged: Staged, path: PathBuf, len: usize) {
+        if self
+            .files
+            .last()
+            .is_none_or(|(s, _)| s.folder() != staged.folder())
+        {
+            self.folders += 1;
+        }
         self.files.push((staged, path));
         self.bytes += len;
     }
 
     fn full(&self) -> bool {
-        self.files.len() >= BATCH_FILES || self.bytes >= BATCH_BYTES
+        self.files.len() >= BATCH_FILES
+            || self.bytes >= BATCH_BYTES
+            || self.folders >= BATCH_FOLDERS
     }
 
     /// Flushes, then renames each file into place; a file that fails is
@@ -127,6 +141,7 @@ impl Batch {
     fn commit(&mut self, report: &mut ExtractReport) {
         let files = std::mem::take(&mut self.files);
         self.bytes = 0;
+        self.folders = 0;
         let mut flushed = false;
         for (staged, path) in files {
             let name = path.display().to_string();
