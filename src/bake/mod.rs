@@ -29,6 +29,7 @@ pub mod grid;
 pub mod kept;
 pub mod map_run;
 pub mod meta;
+mod need;
 pub mod outputs;
 pub mod packed;
 pub mod prune;
