@@ -89,6 +89,7 @@ fn a_dds_lists_only_the_mips_its_size_and_bytes_allow() {
     );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("no mip level 40"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A 16384² 32-bit RLE TGA, top-down, of runs of 128 pixels in 128
@@ -159,7 +160,10 @@ fn a_16384_texture_is_charged_to_the_memory_limit_never_aborts() {
     }
     assert!(!dir.join("big.png").exists());
 
-    let Some(prlimit) = prlimit() else { return };
+    let Some(prlimit) = prlimit() else {
+        let _ = std::fs::remove_dir_all(&dir);
+        return;
+    };
     // 1 GB of address space cannot hold the 1 GiB of texels that the
     // default 4 GiB limit allows: the allocation fails, and says so.
     for args in [
@@ -213,6 +217,7 @@ fn a_16384_texture_is_charged_to_the_memory_limit_never_aborts() {
         y += 1;
     }
     assert_eq!(y, 16384);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A sprite of one 4×4 palette image and one action whose frames each
@@ -308,6 +313,7 @@ fn a_sprite_layer_beyond_the_canvas_bound_is_refused_naming_it() {
     let img = image::open(dir.join("near.png")).unwrap().to_rgba8();
     assert_eq!(img.dimensions(), (4, 4));
     assert!(img.pixels().all(|p| p.0 == [200, 10, 10, 255]));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -344,6 +350,7 @@ fn a_sprite_bake_counts_its_own_canvas_against_the_memory_limit() {
     assert_eq!(f0.dimensions(), (4004, 4004));
     assert_eq!(f0.get_pixel(0, 0).0, [200, 10, 10, 255]);
     assert_eq!(f0.get_pixel(4003, 4003).0, [0, 0, 0, 0]);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -396,6 +403,7 @@ fn shard_counts_are_bounded_as_plan_shards_is() {
     );
     assert_eq!(plan.len(), 1);
     assert_eq!(plan[0].shard, 1);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -434,4 +442,5 @@ fn a_models_textures_share_one_allowance_and_one_over_it_is_the_checker() {
         "{}",
         String::from_utf8_lossy(&o.stdout)
     );
+    let _ = std::fs::remove_dir_all(&dir);
 }
