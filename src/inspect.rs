@@ -148,10 +148,29 @@ pub fn inspect_with(
     companion: Option<&Path>,
     detail: Detail,
 ) -> Result<Report> {
+    inspect_within(
+        file,
+        data,
+        companion,
+        detail,
+        crate::memory::DEFAULT_MEMORY_LIMIT,
+    )
+}
+
+/// [`inspect_with`], the images it decodes (a texture, a model's
+/// textures, a sprite's images) allowed `memory_limit` bytes together
+/// (`kiln inspect --memory-limit`).
+pub fn inspect_within(
+    file: &FileRef,
+    data: &[PathBuf],
+    companion: Option<&Path>,
+    detail: Detail,
+    memory_limit: u64,
+) -> Result<Report> {
     if let Some(report) = inspect_archive(&file.disk)? {
         return Ok(report);
     }
-    let lookup = Lookup::with_folders(data, &[])?;
+    let lookup = Lookup::with_folders(data, &[])?.with_memory_limit(memory_limit);
     if let Some(report) = inspect_texture(&lookup, file)? {
         return Ok(report);
     }
@@ -309,7 +328,7 @@ fn inspect_texture(lookup: &Lookup, file: &FileRef) -> Result<Option<Report>> {
     {
         return Ok(None);
     }
-    let summary = crate::formats::texture::summarize(&bytes, &name)?;
+    let summary = crate::formats::texture::summarize_within(&bytes, &name, lookup.memory())?;
     let mut report = file_report(
         &name,
         &summary.format,

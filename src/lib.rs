@@ -144,6 +144,12 @@ mod map;
 
 #[cfg(feature = "internals")]
 #[doc(hidden)]
+pub mod memory;
+#[cfg(not(feature = "internals"))]
+mod memory;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
 pub mod model;
 #[cfg(not(feature = "internals"))]
 mod model;
@@ -219,7 +225,7 @@ pub use bake::recipe::{
     ClientSpriteSpec, ClipSpec, Direction, FramingGroup, GifSpec, Job, MapJob, MapViewSpec,
     MetaFormat, Outputs, PackLayout, PackSpec, SpriteImages, Template,
 };
-pub use bake::shard::{plan, plan_json, PlannedJob};
+pub use bake::shard::{plan, plan_json, PlannedJob, MAX_SHARDS};
 pub use bake::state::STATE_FILE;
 pub use bake::{
     bake, bake_files, BakeOptions, BakeReport, JobKind, JobOutcome, JobReport, JobStatus,
@@ -237,8 +243,8 @@ pub use extract::{extract, ExtractReport};
 pub use formats::seam::{Detail as InspectDetail, FileKind};
 pub use formats::texture::{DecodeOptions, TextureSummary};
 pub use inspect::{
-    inspect, inspect_with, AnimationInfo, ArchiveInfo, MeshInfo, NodeInfo, Report as InspectReport,
-    TextureInfo,
+    inspect, inspect_with, inspect_within, AnimationInfo, ArchiveInfo, MeshInfo, NodeInfo,
+    Report as InspectReport, TextureInfo,
 };
 pub use load::file_kind;
 pub use look::passes::encode_depth_png;

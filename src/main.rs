@@ -79,6 +79,9 @@ struct ConvertArgs {
     /// Folder or archive to look the texture up in (repeatable)
     #[arg(long = "data", value_name = "DIR|ARCHIVE")]
     data: Vec<PathBuf>,
+    /// Memory the decoded texture may take, e.g. 512M, 8G (default 4G); a larger one is refused
+    #[arg(long = "memory-limit", value_name = "SIZE", value_parser = parse_bytes)]
+    memory_limit: Option<u64>,
 }
 
 #[derive(Args)]
@@ -196,7 +199,7 @@ struct PlanArgs {
     #[arg(required = true)]
     recipes: Vec<PathBuf>,
     /// Split the jobs over this many shards
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100000))]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=kiln::MAX_SHARDS as i64))]
     shards: u32,
     /// Print the plan as JSON
     #[arg(long)]
@@ -246,6 +249,9 @@ struct InspectArgs {
     /// Extra folder or archive (GRF, PBO, .dat) to search for textures; for a map, searched first for its models (repeatable)
     #[arg(long = "data", value_name = "DIR|ARCHIVE")]
     data: Vec<PathBuf>,
+    /// Memory the images it decodes (a texture, a model's textures) may take together, e.g. 512M (default 4G)
+    #[arg(long = "memory-limit", value_name = "SIZE", value_parser = parse_bytes)]
+    memory_limit: Option<u64>,
 }
 
 #[derive(Args)]
@@ -959,11 +965,12 @@ fn cmd_inspect(a: InspectArgs) -> Result<(), Error> {
     } else {
         kiln::InspectDetail::Summary
     };
-    let report = kiln::inspect_with(
+    let report = kiln::inspect_within(
         &FileRef::from(a.file.as_path()),
         &a.data,
         a.model.as_deref(),
         detail,
+        a.memory_limit.unwrap_or(kiln::DEFAULT_MEMORY_LIMIT),
     )?;
     if a.json {
         let text = serde_json::to_string_pretty(&report)
@@ -1022,6 +1029,7 @@ fn cmd_convert(a: ConvertArgs) -> Result<(), Error> {
     let options = kiln::DecodeOptions {
         colour_key: !a.no_colour_key,
         mip: a.mip,
+        memory_limit: a.memory_limit.unwrap_or(kiln::DEFAULT_MEMORY_LIMIT),
     };
     let (w, h) = kiln::convert_texture(
         &FileRef::from(a.texture.as_path()),

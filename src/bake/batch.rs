@@ -2,10 +2,10 @@
 //! command line and a `build.rs` call the same [`bake`].
 
 use super::incremental::{restore, Ending};
-use super::map_run::{plan_map, run_map, MapPlan};
+use super::map_run::{plan_map_within, run_map, MapPlan};
 use super::prune::Owned;
 use super::recipe::{Job, MapJob, Recipe};
-use super::run::{framing_points, plan_job, run_framed, JobPlan, JobReport};
+use super::run::{framing_points, plan_job, plan_job_within, run_framed, JobPlan, JobReport};
 use super::schedule::{run_in_order, Attempt, Budget, Pool};
 use super::sink::{DryRunSink, FileSink, OutputRecord, Sink, VerifySink};
 use super::state::{self, Cache, Recorder};
@@ -49,11 +49,7 @@ pub struct BakeOptions {
     pub memory_limit: Option<u64>,
 }
 
-/// The memory a job's images may take unless [`BakeOptions::memory_limit`]
-/// says otherwise: 4 GiB, far more than a sprite bake needs (480 frames of
-/// 256² and their sheet take 252 MB) and less than takes a small machine
-/// down.
-pub const DEFAULT_MEMORY_LIMIT: u64 = 4 << 30;
+pub use crate::memory::DEFAULT_MEMORY_LIMIT;
 
 /// One of `count` deterministic, cost-balanced parts of a bake's jobs: N
 /// machines baking shards 1..=N of the same recipes together write exactly
@@ -536,6 +532,7 @@ fn one(
         budget,
     } = *env;
     let started = std::time::Instant::now();
+    let limit = options.memory_limit.unwrap_or(DEFAULT_MEMORY_LIMIT);
     let root = Root::new(work.dir());
     let sink = sinks(&root);
     let mut status = JobStatus::Baked;
@@ -546,8 +543,8 @@ fn one(
     let result = (|| -> Result<JobReport> {
         let cameras = group.transpose().map_err(Error::Other)?;
         let planned = match work {
-            Work::Job(j) => Planned::Job(Box::new(plan_job(j, &options.sources)?)),
-            Work::Map(m) => Planned::Map(Box::new(plan_map(m, &options.sources)?)),
+            Work::Job(j) => Planned::Job(Box::new(plan_job_within(j, &options.sources, limit)?)),
+            Work::Map(m) => Planned::Map(Box::new(plan_map_within(m, &options.sources, limit)?)),
         };
         let base = work.recipe().parent().unwrap_or(Path::new(""));
         let reads: Vec<(PathBuf, String)> = planned
@@ -604,10 +601,8 @@ fn one(
             }
         }
         let need = match (&planned, work) {
-            (Planned::Job(plan), Work::Job(j)) => {
-                plan.check_memory(j, options.memory_limit.unwrap_or(DEFAULT_MEMORY_LIMIT))?
-            }
-            (Planned::Map(plan), _) => plan.image_bytes(),
+            (Planned::Job(plan), Work::Job(j)) => plan.check_memory(j, limit)?,
+            (Planned::Map(plan), _) => plan.check_memory(limit)?,
             _ => 0,
         };
         // Held until the job's files are written; without room beside the

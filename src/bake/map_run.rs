@@ -18,6 +18,9 @@ pub struct MapPlan {
     pub reads: Vec<(std::path::PathBuf, String)>,
     /// Per view: its camera and the map times of its frames.
     pub views: Vec<(MapCamera, Vec<f32>)>,
+    /// Bytes its decoded textures take (ground and models), charged while
+    /// loading.
+    pub decoded: u64,
 }
 
 impl MapPlan {
@@ -37,13 +40,44 @@ impl MapPlan {
             .max()
             .unwrap_or(0)
     }
+
+    /// Refuses, before anything is rendered, a map whose largest view's
+    /// images and its textures would not fit in `limit` bytes; returns
+    /// what they need.
+    pub fn check_memory(&self, limit: u64) -> Result<u64> {
+        let images = self.image_bytes();
+        let need = images.saturating_add(self.decoded);
+        if need <= limit {
+            return Ok(need);
+        }
+        let h = crate::memory::human_bytes;
+        let (cam, times) = self
+            .views
+            .iter()
+            .max_by_key(|(c, t)| (t.len() as u64).saturating_mul(c.width as u64 * c.height as u64))
+            .expect("a map over the limit has a view");
+        Err(Error::Other(format!(
+            "its view of {} image(s) of {}x{} needs {} in memory at once beside the {} its \
+             decoded textures take, more than the memory limit of {}; use fewer pixels per \
+             tile, a smaller region or fewer frames, or raise the limit (kiln bake \
+             --memory-limit)",
+            times.len(),
+            cam.width,
+            cam.height,
+            h(images),
+            h(self.decoded),
+            h(limit)
+        )))
+    }
 }
 
 /// Loads the map and frames every view; a region off the ground or an
 /// oversized image is refused here, before any rendering. `extra` sources
 /// are searched after the map's own `data:` folders.
-pub fn plan_map(job: &MapJob, extra: &[SourceRef]) -> Result<MapPlan> {
-    let lookup = Lookup::with_folders(&job.data, extra)?;
+/// The textures it decodes are allowed `memory_limit` bytes together (one
+/// that does not fit is drawn flat, with a warning).
+pub fn plan_map_within(job: &MapJob, extra: &[SourceRef], memory_limit: u64) -> Result<MapPlan> {
+    let lookup = Lookup::with_folders(&job.data, extra)?.with_memory_limit(memory_limit);
     lookup.note_read(&job.recipe);
     let scene = MapScene::load(&job.map, &lookup)?;
     let (w, h) = (scene.ground.width, scene.ground.height);
@@ -71,6 +105,7 @@ pub fn plan_map(job: &MapJob, extra: &[SourceRef]) -> Result<MapPlan> {
         scene,
         reads: lookup.read_digests(),
         views,
+        decoded: lookup.memory().used(),
     })
 }
 

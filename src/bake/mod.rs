@@ -30,6 +30,7 @@ mod incremental;
 pub mod kept;
 pub mod map_run;
 pub mod meta;
+mod need;
 pub mod outputs;
 pub mod packed;
 pub mod prune;

@@ -10,7 +10,6 @@ use super::outputs::ClipFrames;
 use super::recipe::{ClipSpec, Job, PackLayout};
 use super::sink::Sink;
 use super::sprite_run::{plan_sprite, run_sprite, SpritePlan};
-use super::stream::Keep;
 use crate::error::{Error, Result};
 use crate::export::gltf::GltfReport;
 use crate::model::ExportClip;
@@ -84,164 +83,12 @@ pub struct JobPlan {
     pub sprite: Option<SpritePlan>,
     /// The job's looks with its palette file read.
     pub look: crate::look::Look,
+    /// Bytes the decoded inputs it holds take (the model's textures, a
+    /// sprite's images), charged while planning.
+    pub decoded: u64,
 }
 
 impl JobPlan {
-    /// Bytes of the images the job holds at once while it renders and
-    /// writes, by where it keeps its frames ([`Keep`]):
-    /// - a grid sheet: its pages, and every thread's frame in flight — or,
-    ///   while GIFs and APNGs are encoded, every thread's animation (its
-    ///   frames read back out of the pages, and their colours counted);
-    /// - a packed sheet: every frame's trimmed box (counted whole: the box
-    ///   is not known before drawing), and one page or animation at a time;
-    /// - nothing (frame PNGs alone): every thread's frame, and the PNGs of
-    ///   a batch waiting to be written in order;
-    /// - every frame (animations without a sheet, client sprites): all of
-    ///   them, and the sheet composed from them or each thread's GIF's
-    ///   colours.
-    ///
-    /// Passes are drawn after the colour frames: the larger of the two
-    /// counts. Tile buffers and encoders' working memory, a few hundred
-    /// KiB a thread, come on top.
-    pub fn image_bytes(&self, job: &Job) -> u64 {
-        let frame = job.view.width as u64 * job.view.height as u64 * 4;
-        let threads = rayon::current_num_threads().max(1) as u64;
-        let all = (self.images() as u64).saturating_mul(frame);
-        if self.sprite.is_some() {
-            let sheet = if job.output.sheet.is_some() { all } else { 0 };
-            return all.saturating_add(sheet);
-        }
-        let longest = self
-            .clips
-            .iter()
-            .map(|c| c.times.times.len())
-            .max()
-            .unwrap_or(0) as u64;
-        // Encoded frame PNGs waiting for their batch to be written: each no
-        // larger than its image, a batch of them within the encoding budget
-        // but at least one a thread.
-        let batch = super::outputs::encode_batch(frame) as u64;
-        let waiting = batch.saturating_mul(frame);
-        // A grid sheet encoded in strips as it is drawn (see
-        // `stream::through_strips`): two strips, one drawn while the other
-        // is deflated, and the rows of a band not yet complete. `rgba`: the
-        // job's PNGs are plain RGBA (no palette), which strips need.
-        let streamed = |job: &Job, over_frames: bool, rgba: bool| -> Option<u64> {
-            if !rgba || over_frames || !super::stream::writes_sheet_only(job) {
-                return None;
-            }
-            let atlas = grid_atlas(job, &self.clips).ok()?;
-            let mut widest = 0u64;
-            let mut row = 0u64;
-            for (p, page) in atlas.pages.iter().enumerate() {
-                if !crate::parallel_png::in_bands(page.width, page.height) {
-                    return None;
-                }
-                let stride = page.width as u64 * 4;
-                row = row.max(stride);
-                for s in super::stream::strips(&atlas.frames, p) {
-                    widest = widest.max((s.bottom - s.top) as u64 * stride);
-                }
-            }
-            Some(2 * widest + crate::parallel_png::BAND as u64 + row)
-        };
-        let held = |job: &Job, over_frames: bool, rgba: bool| -> u64 {
-            let o = &job.output;
-            // A thread's animation read back (from the pages or the kept
-            // boxes) while its GIF or APNG is made, and its colours.
-            let animating = if o.gif.is_some() || o.apng.is_some() {
-                threads.saturating_mul(longest).saturating_mul(frame * 2)
-            } else {
-                0
-            };
-            match Keep::of(job, over_frames) {
-                Keep::Sheet => {
-                    let pages = streamed(job, over_frames, rgba)
-                        .unwrap_or_else(|| self.sheet_bytes(job).unwrap_or(all));
-                    let pngs = if o.frames.is_some() { waiting } else { 0 };
-                    let drawing = threads.saturating_mul(frame).saturating_add(pngs);
-                    pages.saturating_add(drawing.max(animating))
-                }
-                Keep::Trimmed => {
-                    // Before drawing, a frame's box is not known: counted
-                    // whole, with the largest page one at a time (or an
-                    // animation a thread), and while a palette chosen over
-                    // the frames remaps them, their boxes twice.
-                    let (mw, mh) = super::grid::page_limits(&job.pack);
-                    let page = all.min(mw.saturating_mul(mh).saturating_mul(4));
-                    let remap = if over_frames { all } else { 0 };
-                    all.saturating_add(page.max(animating))
-                        .saturating_add(remap)
-                }
-                Keep::Nothing => threads.saturating_mul(frame).saturating_add(waiting),
-                Keep::Frames => {
-                    let sheet = if o.sheet.is_some() { all } else { 0 };
-                    let colours = if o.gif.is_some() {
-                        threads.saturating_mul(longest).saturating_mul(frame)
-                    } else {
-                        0
-                    };
-                    all.saturating_add(sheet.max(colours))
-                }
-            }
-        };
-        let colour = held(
-            job,
-            self.look.palette_over_frames(),
-            self.look.palette.is_none(),
-        );
-        let pass = match job.pass_outputs("pass") {
-            Some(outputs) if self.look.passes.any() => {
-                let mut only = job.clone();
-                only.output = outputs;
-                // Pass sheets are counted whole (a depth pass is not
-                // plain RGBA).
-                held(&only, false, false)
-            }
-            _ => 0,
-        };
-        colour.max(pass)
-    }
-
-    /// Bytes of the pages of the job's grid sheet, when it has one.
-    fn sheet_bytes(&self, job: &Job) -> Option<u64> {
-        let atlas = grid_atlas(job, &self.clips).ok()?;
-        Some(
-            atlas
-                .pages
-                .iter()
-                .map(|p| p.width as u64 * p.height as u64 * 4)
-                .sum(),
-        )
-    }
-
-    /// Refuses, before anything is rendered, a job whose images would not
-    /// fit in `limit` bytes; returns what they need
-    /// ([`JobPlan::image_bytes`]).
-    pub fn check_memory(&self, job: &Job, limit: u64) -> Result<u64> {
-        let need = self.image_bytes(job);
-        if need <= limit {
-            return Ok(need);
-        }
-        let what = match Keep::of(job, self.look.palette_over_frames()) {
-            _ if self.sprite.is_some() => "",
-            Keep::Sheet => " (drawn into their sheet)",
-            Keep::Trimmed => " (each kept as its trimmed box until the sheet is packed)",
-            Keep::Nothing => " (each encoded as it is drawn)",
-            Keep::Frames => " (all held until the job's outputs are written)",
-        };
-        Err(Error::Other(format!(
-            "its {} images of {}x{}{what} need {} in memory at once, more than the memory \
-             limit of {}; render fewer frames or directions or a smaller size, or raise the limit \
-             (kiln bake --memory-limit)",
-            self.images(),
-            job.view.width,
-            job.view.height,
-            human_bytes(need),
-            human_bytes(limit),
-        )))
-    }
-
     /// Images the job will render (for progress bars).
     pub fn images(&self) -> usize {
         if !self.renders {
@@ -292,11 +139,18 @@ pub fn clip_model(
 /// clip's frames, and returns the plan. `extra` sources are searched after
 /// the job's own `data:` folders.
 pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
+    plan_job_within(job, extra, crate::memory::DEFAULT_MEMORY_LIMIT)
+}
+
+/// [`plan_job`], the textures (or a sprite's images) it decodes allowed
+/// `memory_limit` bytes together: a texture that does not fit is drawn as
+/// the checker, with a warning, as an unreadable one is.
+pub fn plan_job_within(job: &Job, extra: &[SourceRef], memory_limit: u64) -> Result<JobPlan> {
     let spec = &job.model;
     if super::sprite_run::is_sprite_job(job, extra)? {
-        return plan_sprite_job(job, extra);
+        return plan_sprite_job(job, extra, memory_limit);
     }
-    let lookup = Lookup::with_folders(&spec.data, extra)?;
+    let lookup = Lookup::with_folders(&spec.data, extra)?.with_memory_limit(memory_limit);
     lookup.note_read(&job.recipe);
     let model = Arc::new(crate::load::load_model(spec, &lookup)?);
     let mut clips = Vec::with_capacity(job.clips.len());
@@ -386,11 +240,12 @@ pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
         renders: job.output.renders(),
         sprite: None,
         look,
+        decoded: lookup.memory().used(),
     })
 }
 
 /// The plan of a job whose model is a client sprite.
-fn plan_sprite_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
+fn plan_sprite_job(job: &Job, extra: &[SourceRef], memory_limit: u64) -> Result<JobPlan> {
     if job.output.gltf.is_some() {
         return Err(Error::Usage(format!(
             "{}:{}: job '{}': a client sprite is 2D images; it has no glTF form",
@@ -407,7 +262,8 @@ fn plan_sprite_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
             job.name
         )));
     }
-    let sprite = plan_sprite(job, extra)?;
+    let sprite = plan_sprite(job, extra, memory_limit)?;
+    let decoded = sprite.sprite.image_bytes();
     let mut reads = sprite.sprite.reads().to_vec();
     reads.push((job.recipe.clone(), String::new()));
     reads.sort();
@@ -424,6 +280,7 @@ fn plan_sprite_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
         renders: job.output.renders(),
         sprite: Some(sprite),
         look: crate::look::Look::default(),
+        decoded,
     })
 }
 
@@ -457,7 +314,7 @@ fn gltf_export(job: &Job, model: &Model, lookup: &Lookup) -> Result<(Vec<u8>, Gl
 
 /// The job's grid atlas over its planned clips, laid out before anything
 /// is drawn (a grid needs no frames).
-fn grid_atlas(
+pub(super) fn grid_atlas(
     job: &Job,
     clips: &[PlannedClip],
 ) -> std::result::Result<super::atlas::Atlas, String> {
@@ -809,21 +666,4 @@ fn screen_delta(cam: &Camera, w: u32, h: u32, d: Vec3) -> [f32; 2] {
         round((b.x - a.x) * w as f32 * 0.5),
         round(-(b.y - a.y) * h as f32 * 0.5),
     ]
-}
-
-/// `n` bytes for a message, in the binary units `--memory-limit` takes:
-/// "512 MiB", "1.5 GiB".
-fn human_bytes(n: u64) -> String {
-    const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
-    let mut v = n as f64;
-    let mut unit = 0;
-    while v >= 1024.0 && unit + 1 < UNITS.len() {
-        v /= 1024.0;
-        unit += 1;
-    }
-    match unit {
-        0 => format!("{n} bytes"),
-        _ if v < 10.0 => format!("{v:.1} {}", UNITS[unit]),
-        _ => format!("{v:.0} {}", UNITS[unit]),
-    }
 }

@@ -10,6 +10,12 @@ use crate::error::{Error, Result};
 use crate::scene::clip::{Clip, Step};
 use std::path::PathBuf;
 
+/// Most shards a bake may be split into (`--shard K/N`, `KILN_SHARD`, the
+/// batch systems' counts, `kiln plan --shards`): far more machines than a
+/// recipe has jobs to share, and small enough that nothing sized by N is
+/// ever large.
+pub const MAX_SHARDS: usize = 100_000;
+
 /// The assumed length of an animation whose length only the model knows.
 const UNKNOWN_SECONDS: f64 = 1.0;
 /// The assumed size of a map whose size only its ground file knows.
@@ -67,7 +73,9 @@ pub fn assign(costs: &[f64], count: usize) -> Vec<usize> {
     let mut order: Vec<usize> = (0..costs.len()).collect();
     // Most costly first; equal costs keep recipe order.
     order.sort_by(|&a, &b| costs[b].total_cmp(&costs[a]).then(a.cmp(&b)));
-    let mut load = vec![0.0f64; count.max(1)];
+    // Each job goes to the emptiest shard, the lowest of equals, so shards
+    // past the job count are never used: they need no load of their own.
+    let mut load = vec![0.0f64; count.min(costs.len()).max(1)];
     let mut out = vec![0; costs.len()];
     for i in order {
         let (shard, _) = load
@@ -89,12 +97,7 @@ pub fn select<'a>(
     maps: &[&'a MapJob],
     shard: Shard,
 ) -> Result<(Vec<&'a Job>, Vec<&'a MapJob>)> {
-    if shard.count == 0 || shard.index == 0 || shard.index > shard.count {
-        return Err(Error::Usage(format!(
-            "shard {}/{} does not exist: shards are 1/N to N/N",
-            shard.index, shard.count
-        )));
-    }
+    check(shard.index, shard.count).map_err(Error::Usage)?;
     let costs: Vec<f64> = jobs
         .iter()
         .map(|j| job_cost(j))
@@ -247,6 +250,11 @@ fn check(index: usize, count: usize) -> std::result::Result<Shard, String> {
     if count == 0 || index == 0 || index > count {
         return Err(format!(
             "shard {index}/{count} does not exist: shards are 1/N to N/N"
+        ));
+    }
+    if count > MAX_SHARDS {
+        return Err(format!(
+            "shard {index}/{count}: at most {MAX_SHARDS} shards (as `kiln plan --shards`)"
         ));
     }
     Ok(Shard { index, count })

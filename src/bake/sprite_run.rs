@@ -24,6 +24,11 @@ pub struct SpritePlan {
     pub sprite: ClientSprite,
     /// Per clip, the ACT action of each direction.
     pub clips: Vec<(String, Vec<usize>)>,
+    /// The size of the canvas every frame is drawn on: the pixels all the
+    /// clips' frames cover together (at most 2 × [`MAX_REACH`] a side).
+    ///
+    /// [`MAX_REACH`]: crate::client_sprite::compose::MAX_REACH
+    pub canvas: (u32, u32),
 }
 
 impl SpritePlan {
@@ -47,9 +52,10 @@ pub fn is_sprite_job(job: &Job, extra: &[SourceRef]) -> Result<bool> {
     })
 }
 
-/// Loads the sprite and groups its actions into clips.
-pub fn plan_sprite(job: &Job, extra: &[SourceRef]) -> Result<SpritePlan> {
-    let sprite = ClientSprite::load_from(&job.model.model, &job.model.data, extra)?;
+/// Loads the sprite (its images allowed `memory_limit` bytes) and groups
+/// its actions into clips.
+pub fn plan_sprite(job: &Job, extra: &[SourceRef], memory_limit: u64) -> Result<SpritePlan> {
+    let sprite = ClientSprite::load_within(&job.model.model, &job.model.data, extra, memory_limit)?;
     let n = sprite.actions();
     let uniform = sprite.has_directions()
         && (0..n / 8).all(|m| {
@@ -75,7 +81,13 @@ pub fn plan_sprite(job: &Job, extra: &[SourceRef]) -> Result<SpritePlan> {
             sprite.source().display()
         )));
     }
-    Ok(SpritePlan { sprite, clips })
+    let all: Vec<usize> = clips.iter().flat_map(|(_, a)| a.clone()).collect();
+    let canvas = sprite.bounds(&all).size();
+    Ok(SpritePlan {
+        sprite,
+        clips,
+        canvas,
+    })
 }
 
 /// The job as its outputs see it: one clip per motion, the sprite's

@@ -89,14 +89,22 @@ fn placement(layer: &Layer, width: u32, height: u32) -> Option<Placement> {
     })
 }
 
-/// The pixels a layer of a `width × height` image covers.
-pub fn layer_bounds(layer: &Layer, width: u32, height: u32) -> Bounds {
+/// Farthest, in pixels on either axis, a layer may reach from the entity
+/// position: a frame's canvas, and a bake's over every frame, is then at
+/// most 4096 px a side (64 MiB of RGBA). The client's own sprites stay
+/// within a few hundred: the farthest layer the corpus holds reaches 238
+/// (a flag NPC; `tests/it/sprite_corpus.rs`), and a boss or a skill effect
+/// scaled 2× stays well inside the bound. A layer beyond it is refused when
+/// the sprite loads, naming the action, frame and layer.
+pub const MAX_REACH: i32 = 2048;
+
+/// The area a layer of a `width × height` image covers, unrounded and
+/// unbounded: `(min, max)` corners, or `None` when it draws nothing.
+fn extent(layer: &Layer, width: u32, height: u32) -> Option<([f64; 2], [f64; 2])> {
     if width == 0 || height == 0 {
-        return Bounds::EMPTY;
+        return None;
     }
-    let Some(p) = placement(layer, width, height) else {
-        return Bounds::EMPTY;
-    };
+    let p = placement(layer, width, height)?;
     let sx = layer.scale[0] as f64 * if layer.mirror != 0 { -1.0 } else { 1.0 };
     let sy = layer.scale[1] as f64;
     let a = (layer.rotation as f64).to_radians();
@@ -110,8 +118,30 @@ pub fn layer_bounds(layer: &Layer, width: u32, height: u32) -> Bounds {
         lo = [lo[0].min(x), lo[1].min(y)];
         hi = [hi[0].max(x), hi[1].max(y)];
     }
-    // Bounded so a hostile scale cannot ask for a giant canvas.
-    let clamp = |v: f64| v.clamp(-(1 << 20) as f64, (1 << 20) as f64) as i32;
+    Some((lo, hi))
+}
+
+/// How far beyond [`MAX_REACH`] a layer reaches: the farthest pixel's
+/// distance from the entity position on either axis, when that is more
+/// than `MAX_REACH`.
+pub fn reach(layer: &Layer, width: u32, height: u32) -> Option<f64> {
+    let (lo, hi) = extent(layer, width, height)?;
+    let far = [lo[0].floor(), lo[1].floor(), hi[0].ceil(), hi[1].ceil()]
+        .into_iter()
+        .map(f64::abs)
+        .fold(0.0, f64::max);
+    (far > MAX_REACH as f64).then_some(far)
+}
+
+/// The pixels a layer of a `width × height` image covers, within
+/// [`MAX_REACH`] of the entity position (a loaded sprite's layers all
+/// are; the bound keeps any other caller's canvas small too).
+pub fn layer_bounds(layer: &Layer, width: u32, height: u32) -> Bounds {
+    let Some((lo, hi)) = extent(layer, width, height) else {
+        return Bounds::EMPTY;
+    };
+    let m = MAX_REACH as f64;
+    let clamp = |v: f64| v.clamp(-m, m) as i32;
     Bounds {
         min: [clamp(lo[0].floor()), clamp(lo[1].floor())],
         max: [clamp(hi[0].ceil()), clamp(hi[1].ceil())],

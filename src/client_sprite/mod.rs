@@ -42,6 +42,7 @@ pub struct ClientSprite {
     warnings: Vec<String>,
     inputs: Vec<PathBuf>,
     reads: Vec<(PathBuf, String)>,
+    held: u64,
 }
 
 impl ClientSprite {
@@ -58,7 +59,19 @@ impl ClientSprite {
         data: &[PathBuf],
         sources: &[SourceRef],
     ) -> Result<ClientSprite> {
-        let lookup = Lookup::with_folders(data, sources)?;
+        ClientSprite::load_within(file, data, sources, crate::memory::DEFAULT_MEMORY_LIMIT)
+    }
+
+    /// As [`ClientSprite::load_from`], its images allowed `memory_limit`
+    /// bytes in memory (as read and as drawn from, straight RGBA): a sprite
+    /// needing more is refused before they are made.
+    pub fn load_within(
+        file: &FileRef,
+        data: &[PathBuf],
+        sources: &[SourceRef],
+        memory_limit: u64,
+    ) -> Result<ClientSprite> {
+        let lookup = Lookup::with_folders(data, sources)?.with_memory_limit(memory_limit);
         let (bytes, origin) = lookup.read_named(file)?;
         let name = origin.name();
         let tree = origin.tree(sprite::LAYOUT);
@@ -83,6 +96,28 @@ impl ClientSprite {
         };
         let act = act::parse(&act_bytes, &act_name)?;
         let spr = spr::parse(&spr_bytes, &spr_name)?;
+        check_reach(&act, &act_name, &spr)?;
+        // The SPR's images as read (an index or RGBA per pixel) and as drawn
+        // from (RGBA): what the sprite holds for as long as it lives.
+        let pixels = |w: u16, h: u16| w as u64 * h as u64;
+        let held: u64 = spr
+            .indexed
+            .iter()
+            .map(|i| pixels(i.width, i.height) * 5)
+            .chain(spr.rgba.iter().map(|i| pixels(i.width, i.height) * 8))
+            .sum();
+        lookup.memory().take(held).map_err(|m| {
+            Error::parse(
+                &spr_name,
+                "images",
+                4,
+                format!(
+                    "its {} palette and {} RGBA images need {m}",
+                    spr.indexed.len(),
+                    spr.rgba.len()
+                ),
+            )
+        })?;
         let palette: Vec<[u8; 4]> = spr.palette.clone().unwrap_or_else(|| {
             // SPR 1.0 has no palette: show indices as grey levels.
             (0..=255u8).map(|i| [i, i, i, 0]).collect()
@@ -130,6 +165,7 @@ impl ClientSprite {
             warnings,
             inputs: lookup.reads(),
             reads: lookup.read_digests(),
+            held,
         })
     }
 
@@ -160,6 +196,10 @@ impl ClientSprite {
     /// Every file read with the digest of its content, sorted.
     pub(crate) fn reads(&self) -> &[(PathBuf, String)] {
         &self.reads
+    }
+    /// Bytes its images take in memory (as read and as drawn from).
+    pub fn image_bytes(&self) -> u64 {
+        self.held
     }
     /// Actions in the ACT.
     pub fn actions(&self) -> usize {
@@ -326,6 +366,49 @@ impl ClientSprite {
         }
         Ok(sprite)
     }
+}
+
+/// Refuses an ACT layer drawn farther than [`compose::MAX_REACH`] pixels
+/// from the entity position, naming it and where it is stored: every
+/// frame's canvas (and a bake's, over all of them) then stays within
+/// 2 × `MAX_REACH` a side.
+fn check_reach(act: &Act, file: &Path, spr: &Spr) -> Result<()> {
+    for (a, action) in act.actions.iter().enumerate() {
+        for (f, frame) in action.frames.iter().enumerate() {
+            for (l, layer) in frame.layers.iter().enumerate() {
+                let size = match layer.image {
+                    i if i < 0 => None,
+                    i if layer.kind == 1 => spr.rgba.get(i as usize).map(|m| (m.width, m.height)),
+                    i => spr.indexed.get(i as usize).map(|m| (m.width, m.height)),
+                };
+                let Some((w, h)) = size else { continue };
+                let Some(far) = compose::reach(layer, w as u32, h as u32) else {
+                    continue;
+                };
+                let scale = if layer.scale[0] == layer.scale[1] {
+                    format!("{}", layer.scale[0])
+                } else {
+                    format!("{}×{}", layer.scale[0], layer.scale[1])
+                };
+                return Err(Error::parse(
+                    file,
+                    format!("action[{a}].frame[{f}].layer[{l}]"),
+                    act.layer_offset(a, f, l) as u64,
+                    format!(
+                        "its {w}×{h} image at ({}, {}), scaled {scale} and turned {}°, reaches {far} \
+                         px from the entity position; a client sprite's layers stay within {} px \
+                         (its canvas within {} px a side)",
+                        layer.x,
+                        layer.y,
+                        layer.rotation,
+                        compose::MAX_REACH,
+                        2 * compose::MAX_REACH
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The entity position as fractions of a canvas covering `bounds`.

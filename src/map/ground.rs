@@ -270,14 +270,14 @@ impl ChunkBuilder {
 }
 
 /// Finds a ground texture by its GND name: the location it was read from
-/// and its bytes (or the error reading them).
-pub type FindTexture<'a> = dyn Fn(&str) -> Option<(PathBuf, crate::Result<Vec<u8>>)> + 'a;
+/// and the texture decoded (or the error reading or decoding it).
+pub type FindTexture<'a> = dyn Fn(&str) -> Option<(PathBuf, crate::Result<Texture>)> + 'a;
 
 impl Ground {
     /// Builds the chunked ground mesh, textures and lightmap atlas of `gnd`
     /// (read from `gnd_path`, named in warnings). `find_texture` finds a GND
-    /// texture by name: where it was read from, and its bytes or why they
-    /// could not be read.
+    /// texture by name: where it was read from, and the decoded texture or
+    /// why it could not be read.
     pub fn build(gnd: &Gnd, gnd_path: &Path, find_texture: &FindTexture<'_>) -> Ground {
         let file = gnd_path.display().to_string();
         let mut warnings: Vec<String> = gnd.warnings.clone();
@@ -613,7 +613,7 @@ fn load_textures(
                 missing.push(name.clone());
                 flat_texture(name)
             }
-            Some((p, bytes)) => match bytes.and_then(|b| crate::formats::texture::decode(&b, &p)) {
+            Some((p, texture)) => match texture {
                 Ok(t) => t,
                 Err(e) => {
                     warnings.push(format!(

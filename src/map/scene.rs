@@ -122,7 +122,7 @@ impl MapScene {
                 .map(|r| crate::text::until_nul(r).to_vec())
                 .unwrap_or_else(|| name.as_bytes().to_vec());
             find_map_file(lookup, &tree, "texture", &raw)
-                .map(|f| (f.entry.location.clone(), lookup.read(&f)))
+                .map(|f| crate::formats::texture::read_found(lookup, &f))
         };
         let ground = Ground::build(&gnd, &gnd_path, &find_texture);
         let water = super::water::build(&gnd, rsw.water.as_ref().map(|w| w.level));

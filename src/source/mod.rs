@@ -102,6 +102,8 @@ pub enum EntryKind {
 pub struct Lookup {
     sources: Vec<SourceRef>,
     reads: Mutex<BTreeMap<PathBuf, String>>,
+    /// What the images the load decodes may take together.
+    memory: crate::memory::Allowance,
 }
 
 /// The SHA-256 of `bytes`, in hexadecimal.
@@ -119,7 +121,20 @@ impl Lookup {
         Lookup {
             sources,
             reads: Mutex::new(BTreeMap::new()),
+            memory: crate::memory::Allowance::default(),
         }
+    }
+
+    /// The same lookup, its decoded images allowed `limit` bytes together
+    /// ([`DEFAULT_MEMORY_LIMIT`](crate::DEFAULT_MEMORY_LIMIT) unless set).
+    pub fn with_memory_limit(mut self, limit: u64) -> Lookup {
+        self.memory = crate::memory::Allowance::new(limit);
+        self
+    }
+
+    /// The allowance the load's decoded images are charged to.
+    pub(crate) fn memory(&self) -> &crate::memory::Allowance {
+        &self.memory
     }
 
     /// Searches `data` (a recipe's `data:`, `--data`: folders, or archive

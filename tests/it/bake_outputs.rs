@@ -1351,7 +1351,8 @@ fn runs_hand_every_file_to_the_sink() {
     let job = recipe.jobs().remove(0);
     let map = recipe.maps().remove(0);
     let plan = kiln::bake::run::plan_job(&job, &[]).unwrap();
-    let map_plan = kiln::bake::map_run::plan_map(&map, &[]).unwrap();
+    let map_plan =
+        kiln::bake::map_run::plan_map_within(&map, &[], kiln::DEFAULT_MEMORY_LIMIT).unwrap();
     let bake = |sink: &dyn Sink| {
         let a = kiln::bake::run::run_planned(&job, &plan, &|| {}, sink).unwrap();
         let b = kiln::bake::map_run::run_map(&map, &map_plan, &|| {}, sink).unwrap();

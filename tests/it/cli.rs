@@ -195,7 +195,7 @@ fn a_job_over_the_memory_limit_fails_before_rendering() {
     // 128 GiB of frames, and the colours of the 64 frames of the GIF being
     // made.
     assert!(
-        err.contains("job 'huge': its 512 images of 8192x8192 (all held until the job's outputs are written) need 144 GiB in memory at once, more than the memory limit of 4.0 GiB"),
+        err.contains("job 'huge': its 512 images of 8192x8192 (all held until the job's outputs are written) need 144 GiB in memory at once beside the 12 KiB its decoded textures take, more than the memory limit of 4.0 GiB"),
         "{err}"
     );
     assert!(err.contains("--memory-limit"), "{err}");
@@ -207,7 +207,8 @@ fn a_job_over_the_memory_limit_fails_before_rendering() {
     assert!(dir.join("out/small/small.png").is_file());
 
     // The limit is the user's: the small job's sheet of 2 × 2 frames of 32²
-    // takes 16 KiB, and the frame one thread draws into it 4 KiB.
+    // takes 16 KiB, the frame one thread draws into it 4 KiB, and the
+    // beacon's two textures (32² and 32×64) 12 KiB decoded.
     let run = |limit: &str| {
         kiln(
             &[
@@ -224,14 +225,14 @@ fn a_job_over_the_memory_limit_fails_before_rendering() {
             &dir,
         )
     };
-    let o = run("19K");
+    let o = run("31K");
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("job 'small': its 4 images of 32x32 (drawn into their sheet) need 20 KiB in memory at once, more than the memory limit of 19 KiB"),
+        stderr(&o).contains("job 'small': its 4 images of 32x32 (drawn into their sheet) need 20 KiB in memory at once beside the 12 KiB its decoded textures take, more than the memory limit of 31 KiB"),
         "{}",
         stderr(&o)
     );
-    let o = run("20K");
+    let o = run("32K");
     assert!(o.status.success(), "{}", stderr(&o));
     let o = run("lots");
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));

@@ -22,13 +22,19 @@ fn map(name: &str) -> Option<(Gnd, PathBuf)> {
     Some((gnd::parse_file(&p).unwrap(), p))
 }
 
-fn none(_: &str) -> Option<(PathBuf, kiln::Result<Vec<u8>>)> {
+fn none(_: &str) -> Option<(PathBuf, kiln::Result<kiln::formats::texture::Texture>)> {
     None
 }
 
 /// The file at `path` as the map's lookup hands it to the ground.
-fn file(path: &Path) -> Option<(PathBuf, kiln::Result<Vec<u8>>)> {
-    Some((path.to_path_buf(), Ok(std::fs::read(path).unwrap())))
+/// A finder's answer for `path`: the file decoded as a texture, as a map's
+/// loader decodes what it finds.
+fn file(path: &Path) -> Option<(PathBuf, kiln::Result<kiln::formats::texture::Texture>)> {
+    let bytes = std::fs::read(path).unwrap();
+    Some((
+        path.to_path_buf(),
+        kiln::formats::texture::decode(&bytes, path),
+    ))
 }
 
 /// The lightmap rectangle `(u1, v1, u2, v2)` of cell `i` in an atlas of
@@ -465,7 +471,7 @@ fn missing_textures_are_listed_once_and_drawn_flat() {
 fn found_textures_are_decoded_and_unreadable_ones_warn() {
     let Some((g, p)) = map("sm_pri") else { return };
     let bmp = Path::new(CORPUS).join("ro/Borf+BrowEdit3/data/texture/la_scifi/error_01.bmp");
-    let find = |name: &str| -> Option<(PathBuf, kiln::Result<Vec<u8>>)> {
+    let find = |name: &str| -> Option<(PathBuf, kiln::Result<kiln::formats::texture::Texture>)> {
         if name.ends_with("i_fild04.bmp") {
             file(&bmp)
         } else if name.ends_with("m_br_02.bmp") {

@@ -10,6 +10,7 @@ mod archives;
 mod arma_cli;
 mod arma_scene;
 mod bake_outputs;
+mod budgets;
 mod cfg;
 mod cli;
 mod engines;

@@ -182,3 +182,50 @@ fn inspect_tells_versions_images_motions_intervals_and_the_companion_spr() {
     assert!(text.contains("RGBA images: 50×50 32×32"), "{text}");
     assert_eq!(r.details["palette"].as_array().map(Vec::len), Some(256));
 }
+
+/// The canvas bound leaves the client's own sprites far inside it: every
+/// corpus sprite with its SPR loads, and no layer reaches a quarter of
+/// `MAX_REACH` from the entity position.
+#[test]
+fn corpus_sprites_reach_far_less_than_the_canvas_bound() {
+    use kiln::client_sprite::compose::{layer_bounds, MAX_REACH};
+    let Some(acts) = corpus_files("act") else {
+        return;
+    };
+    let mut farthest = (0, PathBuf::new());
+    let mut loaded = 0;
+    for a in &acts {
+        if !a.with_extension("spr").is_file() {
+            continue;
+        }
+        let sprite = kiln::ClientSprite::load(a.as_path(), &[]).unwrap();
+        loaded += 1;
+        let s = sprite.spr();
+        for action in &sprite.act().actions {
+            for layer in action.frames.iter().flat_map(|f| &f.layers) {
+                let size = match layer.image {
+                    i if i < 0 => None,
+                    i if layer.kind == 1 => s.rgba.get(i as usize).map(|m| (m.width, m.height)),
+                    i => s.indexed.get(i as usize).map(|m| (m.width, m.height)),
+                };
+                let Some((w, h)) = size else { continue };
+                let b = layer_bounds(layer, w as u32, h as u32);
+                let reach = [b.min[0], b.min[1], b.max[0], b.max[1]]
+                    .into_iter()
+                    .map(i32::abs)
+                    .max()
+                    .unwrap_or(0);
+                if reach > farthest.0 {
+                    farthest = (reach, a.clone());
+                }
+            }
+        }
+    }
+    assert_eq!(loaded, 5, "the corpus' sprites with their SPRs");
+    eprintln!(
+        "farthest corpus layer: {} px ({})",
+        farthest.0,
+        farthest.1.display()
+    );
+    assert!(farthest.0 > 0 && farthest.0 < MAX_REACH / 4, "{farthest:?}");
+}

@@ -221,6 +221,44 @@ fn act_of_every_version_writes_and_reads_back() {
 }
 
 #[test]
+fn every_layer_offset_is_where_the_layer_is_stored() {
+    let i32_at = |b: &[u8], at: usize| i32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+    for (major, minor) in [(1, 0), (2, 0), (2, 1), (2, 2), (2, 3), (2, 4), (2, 5)] {
+        let mut a = act_of(major, minor);
+        // A third action after an empty one, so offsets run past both.
+        a.actions.push(a.actions[0].clone());
+        // Every layer its own position, so no other layer's bytes match.
+        for (k, l) in a
+            .actions
+            .iter_mut()
+            .flat_map(|a| &mut a.frames)
+            .flat_map(|f| &mut f.layers)
+            .enumerate()
+        {
+            l.x = 1000 + k as i32;
+            l.y = -(k as i32);
+        }
+        if a.has_intervals() {
+            a.intervals.push(1.0);
+        }
+        let bytes = act::write(&a).unwrap();
+        for (ai, action) in a.actions.iter().enumerate() {
+            for (fi, frame) in action.frames.iter().enumerate() {
+                for (li, layer) in frame.layers.iter().enumerate() {
+                    let at = a.layer_offset(ai, fi, li);
+                    assert_eq!(
+                        (i32_at(&bytes, at), i32_at(&bytes, at + 4)),
+                        (layer.x, layer.y),
+                        "{major}.{minor} action {ai} frame {fi} layer {li} at {at}"
+                    );
+                    assert_eq!(i32_at(&bytes, at + 8), layer.image);
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn act_writer_refuses_what_the_version_cannot_hold() {
     let mut a = act_of(2, 3);
     a.actions[0].frames[0].layers[0].scale[1] = 2.0;

@@ -20,6 +20,8 @@ use std::path::Path;
 pub const MAGIC: &[u8; 2] = b"AC";
 /// Bytes of one event name.
 pub const EVENT_NAME_BYTES: usize = 40;
+/// Bytes before the first action: magic, version, action count, reserved.
+const HEADER_BYTES: usize = 2 + 2 + 2 + 10;
 
 /// One ACT file, as stored.
 #[derive(Debug, Clone, PartialEq)]
@@ -163,6 +165,35 @@ impl Act {
             n += 8;
         }
         n
+    }
+
+    /// Bytes one frame takes in this version.
+    fn frame_bytes(&self, frame: &Frame) -> usize {
+        let mut n = 32 + 4 + frame.layers.len() * self.layer_bytes();
+        if self.has_layer_style() {
+            n += 4;
+        }
+        if self.has_anchors() {
+            n += 4 + 16 * frame.anchors.len();
+        }
+        n
+    }
+
+    /// Where layer `layer` of frame `frame` of action `action` is stored in
+    /// the file this was parsed from (every field has a fixed size, so the
+    /// offsets follow from the counts).
+    pub fn layer_offset(&self, action: usize, frame: usize, layer: usize) -> usize {
+        let frames_before = |a: &Action, n: usize| -> usize {
+            a.frames.iter().take(n).map(|f| self.frame_bytes(f)).sum()
+        };
+        let mut at = HEADER_BYTES;
+        for a in self.actions.iter().take(action) {
+            at += 4 + frames_before(a, a.frames.len());
+        }
+        if let Some(a) = self.actions.get(action) {
+            at += 4 + frames_before(a, frame);
+        }
+        at + 32 + 4 + layer * self.layer_bytes()
     }
 
     /// Event `i`'s name up to its first NUL, decoded from CP949.

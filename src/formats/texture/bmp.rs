@@ -10,9 +10,10 @@
 //! channel that is 0 everywhere is also treated as absent: that is the usual
 //! writer bug, and nobody ships an invisible texture on purpose.
 
-use super::{check_dimensions, parse_error};
+use super::{check_dimensions, parse_error, texel_buffer};
 use crate::error::ParseError;
 use crate::formats::reader::{Reader, Writer};
+use crate::memory::Allowance;
 use crate::texture::{finish, is_color_key, Texture};
 use std::path::Path;
 
@@ -29,12 +30,18 @@ struct Masks {
     a: u32,
 }
 
+#[cfg(test)]
 pub(crate) fn decode(data: &[u8], file: &Path) -> Result<Texture, ParseError> {
-    decode_keyed(data, file, true)
+    decode_keyed(data, file, true, &Allowance::default())
 }
 
 /// Decodes, applying the colour key only when `key` is set.
-pub(crate) fn decode_keyed(data: &[u8], file: &Path, key: bool) -> Result<Texture, ParseError> {
+pub(crate) fn decode_keyed(
+    data: &[u8],
+    file: &Path,
+    key: bool,
+    memory: &Allowance,
+) -> Result<Texture, ParseError> {
     let mut r = Reader::new(data, file);
     if r.bytes(2, "file_header.magic")? != b"BM" {
         return Err(r.error_at(0, "file_header.magic", "not a BMP file (no \"BM\")"));
@@ -240,7 +247,7 @@ pub(crate) fn decode_keyed(data: &[u8], file: &Path, key: bool) -> Result<Textur
     let (row_bytes, stride) = (row_bytes as usize, stride as usize);
     let pixels = &data[pixel_offset..];
 
-    let mut texels = Vec::with_capacity(width * height);
+    let (mut texels, held) = texel_buffer(file, dims_at, width as u32, height as u32, memory)?;
     for y in 0..height {
         let src_row = if top_down { y } else { height - 1 - y };
         let row_at = src_row * stride;
@@ -299,6 +306,7 @@ pub(crate) fn decode_keyed(data: &[u8], file: &Path, key: bool) -> Result<Textur
             }
         }
     }
+    held.keep();
     Ok(finish(file, width as u32, height as u32, texels))
 }
 

@@ -4,9 +4,10 @@
 //! Grimrock's textures are DXT1/DXT5 with full mip chains.
 
 use super::dxt::{self, Dxt};
-use super::{check_dimensions, parse_error};
+use super::{check_dimensions, parse_error, texel_buffer};
 use crate::error::ParseError;
 use crate::formats::reader::Reader;
+use crate::memory::Allowance;
 use crate::texture::{finish, Texture};
 use std::path::Path;
 
@@ -28,20 +29,81 @@ enum Format {
     },
 }
 
+#[cfg(test)]
 pub(crate) fn decode(data: &[u8], file: &Path) -> Result<Texture, ParseError> {
-    decode_mip(data, file, 0)
+    decode_mip(data, file, 0, &Allowance::default())
 }
 
-/// The mip levels the header declares (at least 1).
-pub(crate) fn mip_count(data: &[u8]) -> u32 {
-    data.get(28..32)
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]).max(1))
-        .unwrap_or(1)
+/// What the header says, and where the pixels start.
+struct Header {
+    width: u32,
+    height: u32,
+    format: Format,
+    pixels_at: usize,
+    /// The header's mip-map count (at least 1).
+    declared: u32,
 }
 
-/// Decodes mip level `mip` (0 = the largest): the levels are stored one
-/// after another, each side halved (at least 1).
-pub(crate) fn decode_mip(data: &[u8], file: &Path, mip: u32) -> Result<Texture, ParseError> {
+impl Header {
+    /// Bytes of mip level `mip`.
+    fn level_bytes(&self, mip: u32) -> u64 {
+        let (w, h) = self.level_size(mip);
+        match self.format {
+            Format::Block(kind) => kind.image_bytes(w, h),
+            Format::Masks { bytes, .. } => w as u64 * h as u64 * bytes as u64,
+        }
+    }
+
+    fn level_size(&self, mip: u32) -> (u32, u32) {
+        (
+            self.width.checked_shr(mip).unwrap_or(0).max(1),
+            self.height.checked_shr(mip).unwrap_or(0).max(1),
+        )
+    }
+}
+
+/// The mip levels of a DDS: as many as the header declares, but no more
+/// than a full chain for its size (down to 1×1) and than the file holds
+/// whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Levels {
+    /// The header's `mip_map_count` (at least 1).
+    pub declared: u32,
+    /// Levels of a full chain: ⌊log₂ of the larger side⌋ + 1.
+    pub possible: u32,
+    /// Levels the file holds whole, one after another.
+    pub present: u32,
+}
+
+impl Levels {
+    /// The levels kiln reads.
+    pub fn usable(&self) -> u32 {
+        self.declared.min(self.possible).min(self.present)
+    }
+}
+
+/// The mip levels of a DDS file.
+pub(crate) fn levels(data: &[u8], file: &Path) -> Result<Levels, ParseError> {
+    let h = header(data, file)?;
+    let possible = 32 - h.width.max(h.height).leading_zeros();
+    let mut left = (data.len() - h.pixels_at) as u64;
+    let mut present = 0;
+    while present < possible.min(h.declared) {
+        let need = h.level_bytes(present);
+        if need > left {
+            break;
+        }
+        left -= need;
+        present += 1;
+    }
+    Ok(Levels {
+        declared: h.declared,
+        possible,
+        present,
+    })
+}
+
+fn header(data: &[u8], file: &Path) -> Result<Header, ParseError> {
     let mut r = Reader::new(data, file);
     r.skip(4, "magic")?;
     let size_at = r.pos();
@@ -57,15 +119,6 @@ pub(crate) fn decode_mip(data: &[u8], file: &Path, mip: u32) -> Result<Texture, 
     let top_height = r.u32("header.height")?;
     let top_width = r.u32("header.width")?;
     check_dimensions(file, 12, top_width as u64, top_height as u64)?;
-    let levels = mip_count(data);
-    if mip >= levels {
-        return Err(parse_error(
-            file,
-            "header.mip_map_count",
-            28,
-            format!("no mip level {mip}: the file declares {levels}"),
-        ));
-    }
     r.skip(4 + 4 + 4 + 44, "header.reserved")?;
     let pf_at = r.pos();
     r.u32("pixel_format.size")?;
@@ -140,13 +193,46 @@ pub(crate) fn decode_mip(data: &[u8], file: &Path, mip: u32) -> Result<Texture, 
         ));
     };
 
-    let level_bytes = |w: u32, h: u32| match format {
-        Format::Block(kind) => kind.image_bytes(w, h),
-        Format::Masks { bytes, .. } => w as u64 * h as u64 * bytes as u64,
-    };
-    let skip: u64 = (0..mip)
-        .map(|i| level_bytes((top_width >> i).max(1), (top_height >> i).max(1)))
-        .sum();
+    Ok(Header {
+        width: top_width,
+        height: top_height,
+        format,
+        pixels_at: r.pos(),
+        declared: data
+            .get(28..32)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]).max(1))
+            .unwrap_or(1),
+    })
+}
+
+/// Decodes mip level `mip` (0 = the largest): the levels are stored one
+/// after another, each side halved (at least 1).
+pub(crate) fn decode_mip(
+    data: &[u8],
+    file: &Path,
+    mip: u32,
+    memory: &Allowance,
+) -> Result<Texture, ParseError> {
+    let hd = header(data, file)?;
+    if mip > 0 {
+        let l = levels(data, file)?;
+        if mip >= l.usable() {
+            return Err(parse_error(
+                file,
+                "header.mip_map_count",
+                28,
+                format!(
+                    "no mip level {mip}: the file declares {}, a {}×{} image has at most {} and \
+                     the file holds {} whole",
+                    l.declared, hd.width, hd.height, l.possible, l.present
+                ),
+            ));
+        }
+    }
+    let format = hd.format;
+    let mut r = Reader::new(data, file);
+    r.seek(hd.pixels_at, "pixels")?;
+    let skip: u64 = (0..mip).map(|i| hd.level_bytes(i)).sum();
     if skip > r.remaining() as u64 {
         return Err(r.error(
             "pixels",
@@ -154,12 +240,9 @@ pub(crate) fn decode_mip(data: &[u8], file: &Path, mip: u32) -> Result<Texture, 
         ));
     }
     r.skip(skip as usize, "pixels")?;
-    let (width, height) = ((top_width >> mip).max(1), (top_height >> mip).max(1));
+    let (width, height) = hd.level_size(mip);
     let (w, h) = (width as usize, height as usize);
-    let need = match format {
-        Format::Block(kind) => kind.image_bytes(width, height),
-        Format::Masks { bytes, .. } => w as u64 * h as u64 * bytes as u64,
-    };
+    let need = hd.level_bytes(mip);
     if need > r.remaining() as u64 {
         return Err(r.error(
             "pixels",
@@ -176,7 +259,7 @@ pub(crate) fn decode_mip(data: &[u8], file: &Path, mip: u32) -> Result<Texture, 
     }
     let body = r.bytes(need as usize, "pixels")?;
 
-    let mut texels = vec![[0u8; 4]; w * h];
+    let (mut texels, held) = texel_buffer(file, 12, width, height, memory)?;
     match format {
         Format::Masks {
             bytes,
@@ -185,20 +268,21 @@ pub(crate) fn decode_mip(data: &[u8], file: &Path, mip: u32) -> Result<Texture, 
             b: mb,
             a: ma,
         } => {
-            for (t, p) in texels.iter_mut().zip(body.chunks_exact(bytes)) {
+            texels.extend(body.chunks_exact(bytes).map(|p| {
                 let v = p
                     .iter()
                     .rev()
                     .fold(0u32, |acc, &byte| (acc << 8) | byte as u32);
                 let a = if ma == 0 { 255 } else { channel(v, ma) };
-                *t = [channel(v, mr), channel(v, mg), channel(v, mb), a];
-            }
+                [channel(v, mr), channel(v, mg), channel(v, mb), a]
+            }));
             if ma != 0 && texels.iter().all(|t| t[3] == 0) {
                 texels.iter_mut().for_each(|t| t[3] = 255);
             }
         }
-        Format::Block(kind) => texels = dxt::decode(kind, width, height, body),
+        Format::Block(kind) => dxt::decode_into(kind, width, height, body, &mut texels),
     }
+    held.keep();
     Ok(finish(file, width, height, texels))
 }
 
@@ -305,5 +389,36 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!((e.field.as_str(), e.offset), ("pixel_format.four_cc", 84));
+    }
+
+    #[test]
+    fn levels_are_the_least_of_declared_possible_and_present() {
+        // 16×4 DXT1: levels 16×4, 8×2, 4×1, 2×1, 1×1, each one 4×4 block
+        // or more (4 + 2 + 1 + 1 + 1 blocks of 8 bytes).
+        let with = |declared: u32, blocks: usize| {
+            let mut d = header(16, 4, DDPF_FOURCC, b"DXT1", 0, [0; 4]);
+            d[28..32].copy_from_slice(&declared.to_le_bytes());
+            d.extend(std::iter::repeat_n(0u8, blocks * 8));
+            levels(&d, Path::new("a.dds")).unwrap()
+        };
+        let l = with(u32::MAX, 9);
+        assert_eq!(
+            (l.declared, l.possible, l.present, l.usable()),
+            (u32::MAX, 5, 5, 5)
+        );
+        let l = with(u32::MAX, 6);
+        assert_eq!((l.possible, l.present, l.usable()), (5, 2, 2));
+        let l = with(3, 9);
+        assert_eq!((l.present, l.usable()), (3, 3));
+        // 0 declares one level, as writers that leave the count unset mean.
+        assert_eq!(with(0, 9).usable(), 1);
+        // The last level is 1×1 and decodes; one past it is refused.
+        let mut d = header(16, 4, DDPF_FOURCC, b"DXT1", 0, [0; 4]);
+        d[28..32].copy_from_slice(&5u32.to_le_bytes());
+        d.extend(std::iter::repeat_n(0u8, 9 * 8));
+        let t = decode_mip(&d, Path::new("a.dds"), 4, &Allowance::default()).unwrap();
+        assert_eq!((t.width, t.height), (1, 1));
+        let e = decode_mip(&d, Path::new("a.dds"), 5, &Allowance::default()).unwrap_err();
+        assert_eq!((e.field.as_str(), e.offset), ("header.mip_map_count", 28));
     }
 }

@@ -31,9 +31,18 @@ impl Dxt {
 /// Decodes `body` (at least [`Dxt::image_bytes`] long) into straight RGBA
 /// texels, row-major.
 pub fn decode(format: Dxt, width: u32, height: u32, body: &[u8]) -> Vec<[u8; 4]> {
+    let mut texels = Vec::new();
+    decode_into(format, width, height, body, &mut texels);
+    texels
+}
+
+/// [`decode`] into `texels` (emptied first), whose room the caller has
+/// already reserved and charged.
+pub fn decode_into(format: Dxt, width: u32, height: u32, body: &[u8], texels: &mut Vec<[u8; 4]>) {
     let (w, h) = (width as usize, height as usize);
     let bw = w.div_ceil(4);
-    let mut texels = vec![[0u8; 4]; w * h];
+    texels.clear();
+    texels.resize(w * h, [0u8; 4]);
     for (i, block) in body
         .chunks_exact(format.block_bytes())
         .take(bw * h.div_ceil(4))
@@ -65,7 +74,6 @@ pub fn decode(format: Dxt, width: u32, height: u32, body: &[u8]) -> Vec<[u8; 4]>
             }
         }
     }
-    texels
 }
 
 fn rgb565(v: u16) -> [u32; 3] {

@@ -14,6 +14,7 @@ pub use bmp::{encode_bmp24, encode_bmp8};
 pub use tga::encode_tga32;
 
 use crate::error::ParseError;
+use crate::memory::{try_vec, Allowance, Held};
 use crate::source::{Found, Lookup};
 use crate::spec::FileRef;
 use crate::texture::MAX_DIMENSION;
@@ -21,27 +22,10 @@ use std::path::{Path, PathBuf};
 
 /// Decodes a texture file by its contents (BMP, TGA, PNG, DDS or PAA),
 /// applying the Ragnarok magenta colour key to BMPs; `name` is used in
-/// errors and as the texture's name (its last component).
+/// errors and as the texture's name (its last component). Its texels may
+/// take up to [`DEFAULT_MEMORY_LIMIT`](crate::DEFAULT_MEMORY_LIMIT).
 pub fn decode(data: &[u8], name: &Path) -> crate::Result<Texture> {
-    let decoded = if data.starts_with(b"BM") {
-        bmp::decode(data, name)
-    } else if data.starts_with(png::MAGIC) {
-        png::decode(data, name)
-    } else if data.starts_with(dds::MAGIC) {
-        dds::decode(data, name)
-    } else if paa::looks_like_paa(data, name) {
-        paa::decode(data, name)
-    } else if tga::looks_like_tga(data) {
-        tga::decode(data, name)
-    } else {
-        Err(parse_error(
-            name,
-            "magic",
-            0,
-            "not a BMP (\"BM\"), PNG, DDS, PAA or TGA (no sensible TGA header) file",
-        ))
-    };
-    Ok(decoded?)
+    decode_with(data, name, DecodeOptions::default())
 }
 
 /// How [`decode_with`] decodes.
@@ -51,6 +35,9 @@ pub struct DecodeOptions {
     pub colour_key: bool,
     /// Which mip level (0 = the largest; PAA and DDS hold several).
     pub mip: u32,
+    /// Bytes the decoded texels and the decoder's working buffers may take
+    /// (`--memory-limit`); a larger image is refused before it is decoded.
+    pub memory_limit: u64,
 }
 
 impl Default for DecodeOptions {
@@ -58,12 +45,25 @@ impl Default for DecodeOptions {
         DecodeOptions {
             colour_key: true,
             mip: 0,
+            memory_limit: crate::memory::DEFAULT_MEMORY_LIMIT,
         }
     }
 }
 
 /// Decodes a texture file by its contents with `options`.
 pub fn decode_with(data: &[u8], name: &Path, options: DecodeOptions) -> crate::Result<Texture> {
+    decode_within(data, name, options, &Allowance::new(options.memory_limit))
+}
+
+/// [`decode_with`] charging the texels to `memory` (a load's allowance,
+/// shared by all the textures it decodes) rather than to
+/// `options.memory_limit`; they stay charged once decoded.
+pub(crate) fn decode_within(
+    data: &[u8],
+    name: &Path,
+    options: DecodeOptions,
+    memory: &Allowance,
+) -> crate::Result<Texture> {
     let only_one = |kind: &str| {
         Err(parse_error(
             name,
@@ -79,19 +79,28 @@ pub fn decode_with(data: &[u8], name: &Path, options: DecodeOptions) -> crate::R
         if options.mip > 0 {
             return Ok(only_one("BMP")?);
         }
-        bmp::decode_keyed(data, name, options.colour_key)
+        bmp::decode_keyed(data, name, options.colour_key, memory)
     } else if data.starts_with(dds::MAGIC) {
-        dds::decode_mip(data, name, options.mip)
+        dds::decode_mip(data, name, options.mip, memory)
     } else if paa::looks_like_paa(data, name) {
-        paa::decode_mip(data, name, options.mip as usize)
+        paa::decode_mip_in(data, name, options.mip as usize, memory)
     } else if options.mip > 0 {
         return Ok(only_one(if data.starts_with(png::MAGIC) {
             "PNG"
         } else {
             "TGA"
         })?);
+    } else if data.starts_with(png::MAGIC) {
+        png::decode(data, name, memory)
+    } else if tga::looks_like_tga(data) {
+        tga::decode(data, name, memory)
     } else {
-        return decode(data, name);
+        Err(parse_error(
+            name,
+            "magic",
+            0,
+            "not a BMP (\"BM\"), PNG, DDS, PAA or TGA (no sensible TGA header) file",
+        ))
     };
     Ok(decoded?)
 }
@@ -122,7 +131,16 @@ pub struct TextureSummary {
 
 /// Decodes a texture and summarises it.
 pub fn summarize(data: &[u8], name: &Path) -> crate::Result<TextureSummary> {
-    let texture = decode(data, name)?;
+    summarize_within(data, name, &Allowance::default())
+}
+
+/// [`summarize`] with the texels charged to `memory`.
+pub(crate) fn summarize_within(
+    data: &[u8],
+    name: &Path,
+    memory: &Allowance,
+) -> crate::Result<TextureSummary> {
+    let texture = decode_within(data, name, DecodeOptions::default(), memory)?;
     let mut notes = Vec::new();
     let (format, mips) = if data.starts_with(b"BM") {
         let bits = data
@@ -138,8 +156,21 @@ pub fn summarize(data: &[u8], name: &Path) -> crate::Result<TextureSummary> {
         let four = data
             .get(84..88)
             .map(|f| String::from_utf8_lossy(f).trim_matches('\0').to_string());
-        let levels = dds::mip_count(data);
-        let mips = (0..levels)
+        let l = dds::levels(data, name)?;
+        if l.declared > l.usable() {
+            notes.push(format!(
+                "header.mip_map_count at byte 28 declares {} levels; a {}×{} image has at most \
+                 {} and the file holds {} whole: {} listed",
+                l.declared,
+                texture.width,
+                texture.height,
+                l.possible,
+                l.present,
+                l.usable()
+            ));
+        }
+        // At most 15 levels (a 16384² chain), whatever the header says.
+        let mips = (0..l.usable().max(1))
             .map(|i| [(texture.width >> i).max(1), (texture.height >> i).max(1)])
             .collect();
         (
@@ -227,7 +258,7 @@ pub(crate) fn read_found(lookup: &Lookup, found: &Found) -> TextureFile {
     let location = found.entry.location.clone();
     let texture = lookup
         .read(found)
-        .and_then(|bytes| decode(&bytes, &location));
+        .and_then(|bytes| decode_in(lookup, &bytes, &location));
     (location, texture)
 }
 
@@ -238,11 +269,62 @@ pub(crate) fn read_named(lookup: &Lookup, file: &FileRef) -> TextureFile {
     match lookup.read_named(file) {
         Ok((bytes, origin)) => {
             let location = origin.name();
-            let texture = decode(&bytes, &location);
+            let texture = decode_in(lookup, &bytes, &location);
             (location, texture)
         }
         Err(e) => (file.disk.clone(), Err(e)),
     }
+}
+
+/// Decodes a texture a load read, charged to the load's allowance.
+pub(crate) fn decode_in(lookup: &Lookup, data: &[u8], name: &Path) -> crate::Result<Texture> {
+    decode_within(data, name, DecodeOptions::default(), lookup.memory())
+}
+
+/// Room for the `width × height` texels of an image of `file` (its size
+/// given at byte `offset`), charged to `memory`: the one place a decoder
+/// allocates the image it returns. The charge is given back when the
+/// guard drops (a decoder that fails later) unless it is kept.
+pub(crate) fn texel_buffer<'m>(
+    file: &Path,
+    offset: usize,
+    width: u32,
+    height: u32,
+    memory: &'m Allowance,
+) -> Result<(Vec<[u8; 4]>, Held<'m>), ParseError> {
+    let n = width as u64 * height as u64;
+    let fail = |m: String| {
+        parse_error(
+            file,
+            "dimensions",
+            offset,
+            format!("{width}×{height} texels need {m}"),
+        )
+    };
+    let held = memory.hold(n * 4).map_err(fail)?;
+    let texels = try_vec(n as usize).map_err(|m| {
+        parse_error(
+            file,
+            "dimensions",
+            offset,
+            format!("{width}×{height} texels: {m}"),
+        )
+    })?;
+    Ok((texels, held))
+}
+
+/// Charges a decoder's working buffer of `bytes` (compressed pixels
+/// expanded, a copy the decoder cannot avoid) to `memory` while it lives.
+pub(crate) fn working_buffer<'m>(
+    file: &Path,
+    field: &str,
+    offset: usize,
+    bytes: u64,
+    memory: &'m Allowance,
+) -> Result<Held<'m>, ParseError> {
+    memory
+        .hold(bytes)
+        .map_err(|m| parse_error(file, field, offset, format!("the decoded pixels need {m}")))
 }
 
 pub(crate) fn parse_error(

@@ -15,9 +15,10 @@
 //! are drawn alpha-tested like a colour key.
 
 use super::dxt::{self, Dxt};
-use super::{check_dimensions, parse_error};
+use super::{check_dimensions, parse_error, texel_buffer, working_buffer};
 use crate::error::ParseError;
 use crate::formats::lzo;
+use crate::memory::Allowance;
 use crate::source::lzss;
 use crate::texture::{finish, Texture};
 use serde::Serialize;
@@ -247,13 +248,19 @@ pub fn parse(data: &[u8], file: &Path) -> Result<Paa, ParseError> {
     Ok(paa)
 }
 
-/// Decodes the top mipmap.
-pub(crate) fn decode(data: &[u8], file: &Path) -> Result<Texture, ParseError> {
-    decode_mip(data, file, 0)
-}
-
 /// Decodes mipmap `index` (0 = the largest).
 pub fn decode_mip(data: &[u8], file: &Path, index: usize) -> Result<Texture, ParseError> {
+    decode_mip_in(data, file, index, &Allowance::default())
+}
+
+/// [`decode_mip`], its texels and the expanded pixels of a compressed mip
+/// charged to `memory`.
+pub(crate) fn decode_mip_in(
+    data: &[u8],
+    file: &Path,
+    index: usize,
+    memory: &Allowance,
+) -> Result<Texture, ParseError> {
     let paa = parse(data, file)?;
     let mip = *paa.mips.get(index).ok_or_else(|| {
         parse_error(
@@ -265,6 +272,9 @@ pub fn decode_mip(data: &[u8], file: &Path, index: usize) -> Result<Texture, Par
     })?;
     let stored = &data[mip.offset..mip.offset + mip.size];
     let need = paa.format.image_bytes(mip.width, mip.height) as usize;
+    // The mip's width, height (2 bytes each) and size (3) come before its data.
+    let (dims_at, size_at) = (mip.offset - 7, mip.offset - 3);
+    let mut expanded = None;
     let body: std::borrow::Cow<[u8]> = if !mip.compressed {
         if stored.len() < need {
             return Err(parse_error(
@@ -279,23 +289,34 @@ pub fn decode_mip(data: &[u8], file: &Path, index: usize) -> Result<Texture, Par
                 ),
             ));
         }
-        stored.into()
-    } else if paa.format.dxt().is_some() {
-        let (out, _) = lzo::decompress(stored, need)
-            .map_err(|e| parse_error(file, "mip.lzo", mip.offset + e.offset, e.message))?;
-        out.into()
+        stored[..need].into()
     } else {
-        let (out, _) = lzss::decompress(stored, need)
-            .map_err(|e| parse_error(file, "mip.lzss", mip.offset + e.offset, e.message))?;
+        expanded = Some(working_buffer(
+            file,
+            "mip.size",
+            size_at,
+            need as u64,
+            memory,
+        )?);
+        let (out, _) = if paa.format.dxt().is_some() {
+            lzo::decompress(stored, need)
+                .map_err(|e| parse_error(file, "mip.lzo", mip.offset + e.offset, e.message))?
+        } else {
+            lzss::decompress(stored, need)
+                .map_err(|e| parse_error(file, "mip.lzss", mip.offset + e.offset, e.message))?
+        };
         out.into()
     };
-    let mut texels = match paa.format.dxt() {
-        Some(d) => dxt::decode(d, mip.width, mip.height, &body),
-        None => body
-            .chunks_exact(paa.format.bytes_per_texel() as usize)
-            .map(|p| texel(paa.format, p))
-            .collect(),
-    };
+    let (mut texels, held) = texel_buffer(file, dims_at, mip.width, mip.height, memory)?;
+    match paa.format.dxt() {
+        Some(d) => dxt::decode_into(d, mip.width, mip.height, &body, &mut texels),
+        None => texels.extend(
+            body.chunks_exact(paa.format.bytes_per_texel() as usize)
+                .map(|p| texel(paa.format, p)),
+        ),
+    }
+    drop(body);
+    drop(expanded);
     if let Some(s) = paa.swizzle {
         for t in &mut texels {
             *t = unswizzle(*t, s);
@@ -306,6 +327,7 @@ pub fn decode_mip(data: &[u8], file: &Path, index: usize) -> Result<Texture, Par
             t[3] = if t[3] >= 128 { 255 } else { 0 };
         }
     }
+    held.keep();
     Ok(finish(file, mip.width, mip.height, texels))
 }
 

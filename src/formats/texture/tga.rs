@@ -5,9 +5,10 @@
 //! which is premultiplied. A declared alpha channel that is 0 everywhere is
 //! treated as absent (writers that leave it unset), as for BMP.
 
-use super::check_dimensions;
+use super::{check_dimensions, texel_buffer};
 use crate::error::ParseError;
 use crate::formats::reader::{Reader, Writer};
+use crate::memory::Allowance;
 use crate::texture::{finish, Texture};
 use std::path::Path;
 
@@ -42,7 +43,7 @@ struct Header {
     top_to_bottom: bool,
 }
 
-pub(crate) fn decode(data: &[u8], file: &Path) -> Result<Texture, ParseError> {
+pub(crate) fn decode(data: &[u8], file: &Path, memory: &Allowance) -> Result<Texture, ParseError> {
     let mut r = Reader::new(data, file);
     let id_len = r.u8("header.id_length")? as usize;
     let cmap_type = r.u8("header.color_map_type")?;
@@ -121,38 +122,18 @@ pub(crate) fn decode(data: &[u8], file: &Path) -> Result<Texture, ParseError> {
         ));
     }
 
-    let mut raw = Vec::with_capacity(count);
-    if image_type & 8 == 0 {
-        let b = r.bytes(count * bytes_pp, "pixels")?;
-        raw.extend(b.chunks_exact(bytes_pp).map(pixel_value));
-    } else {
-        while raw.len() < count {
-            let packet_at = r.pos();
-            let head = r.u8("pixels.packet")?;
-            let n = (head & 0x7f) as usize + 1;
-            if raw.len() + n > count {
-                return Err(r.error_at(
-                    packet_at,
-                    "pixels.packet",
-                    format!(
-                        "packet of {n} pixels overruns the image ({} of {count} decoded)",
-                        raw.len()
-                    ),
-                ));
-            }
-            if head & 0x80 != 0 {
-                let v = pixel_value(r.bytes(bytes_pp, "pixels.packet")?);
-                raw.extend(std::iter::repeat_n(v, n));
-            } else {
-                let b = r.bytes(n * bytes_pp, "pixels.packet")?;
-                raw.extend(b.chunks_exact(bytes_pp).map(pixel_value));
-            }
-        }
-    }
-
-    let mut texels = Vec::with_capacity(count);
-    for (i, &v) in raw.iter().enumerate() {
-        let t = match kind {
+    // Each texel goes straight to its place (row 0 at the top, column 0 at
+    // the left): one image-sized buffer, however the file is stored.
+    let (mut texels, held) = texel_buffer(file, 12, width as u32, height as u32, memory)?;
+    texels.resize(count, [0; 4]);
+    let place = |i: usize| {
+        let (sx, sy) = (i % width, i / width);
+        let y = if h.top_to_bottom { sy } else { height - 1 - sy };
+        let x = if h.right_to_left { width - 1 - sx } else { sx };
+        y * width + x
+    };
+    let convert = |i: usize, v: u32| -> Result<[u8; 4], ParseError> {
+        Ok(match kind {
             1 => {
                 let index = (v as usize).wrapping_sub(cmap_first as usize);
                 match palette.get(index) {
@@ -179,10 +160,42 @@ pub(crate) fn decode(data: &[u8], file: &Path) -> Result<Texture, ParseError> {
                 let a = if bpp == 16 { (v >> 8) as u8 } else { 255 };
                 [g, g, g, a]
             }
-        };
-        texels.push(t);
+        })
+    };
+    let mut r2 = Reader::new(data, file);
+    r2.seek(pixels_at, "pixels")?;
+    if image_type & 8 == 0 {
+        let b = r2.bytes(count * bytes_pp, "pixels")?;
+        for (i, p) in b.chunks_exact(bytes_pp).enumerate() {
+            texels[place(i)] = convert(i, pixel_value(p))?;
+        }
+    } else {
+        let mut done = 0;
+        while done < count {
+            let packet_at = r2.pos();
+            let head = r2.u8("pixels.packet")?;
+            let n = (head & 0x7f) as usize + 1;
+            if done + n > count {
+                return Err(r2.error_at(
+                    packet_at,
+                    "pixels.packet",
+                    format!("packet of {n} pixels overruns the image ({done} of {count} decoded)"),
+                ));
+            }
+            if head & 0x80 != 0 {
+                let t = convert(done, pixel_value(r2.bytes(bytes_pp, "pixels.packet")?))?;
+                for i in done..done + n {
+                    texels[place(i)] = t;
+                }
+            } else {
+                let b = r2.bytes(n * bytes_pp, "pixels.packet")?;
+                for (k, p) in b.chunks_exact(bytes_pp).enumerate() {
+                    texels[place(done + k)] = convert(done + k, pixel_value(p))?;
+                }
+            }
+            done += n;
+        }
     }
-    drop(raw);
 
     let has_alpha = match kind {
         1 => cmap_bits == 32 || (cmap_bits == 16 && h.alpha_bits > 0),
@@ -194,19 +207,8 @@ pub(crate) fn decode(data: &[u8], file: &Path) -> Result<Texture, ParseError> {
             t[3] = 255;
         }
     }
-
-    // Stored order → row 0 = top, column 0 = left.
-    let mut out = Vec::with_capacity(count);
-    for y in 0..height {
-        let sy = if h.top_to_bottom { y } else { height - 1 - y };
-        let row = &texels[sy * width..(sy + 1) * width];
-        if h.right_to_left {
-            out.extend(row.iter().rev());
-        } else {
-            out.extend_from_slice(row);
-        }
-    }
-    Ok(finish(file, width as u32, height as u32, out))
+    held.keep();
+    Ok(finish(file, width as u32, height as u32, texels))
 }
 
 fn read_palette(r: &mut Reader, h: &Header) -> Result<Vec<[u8; 4]>, ParseError> {
