@@ -14,6 +14,7 @@ mod cfg;
 mod cli;
 mod engines;
 mod export;
+mod fuzz_regressions;
 mod gltf_clips;
 mod gltf_eval;
 mod gltf_scene;
