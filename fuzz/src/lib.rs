@@ -145,6 +145,12 @@ pub const TARGETS: &[Target] = &[
         run: load::load,
     },
     Target {
+        name: "map",
+        reads: "Map::load_from a MemorySource: the RSW, its GND, the models it places \
+                (the map scene: ground, water, instances)",
+        run: load::map,
+    },
+    Target {
         name: "inspect",
         reads: "inspect_with over a temporary file (summaries of every format and archive)",
         run: load::inspect,

@@ -56,11 +56,7 @@ pub fn load(data: &[u8]) {
     if let Some(a) = anim {
         source.insert(anim_at, a.to_vec());
     }
-    for f in files.iter().skip(2) {
-        if let Some(nul) = f.iter().position(|&b| b == 0) {
-            source.insert(&f[..nul], f[nul + 1..].to_vec());
-        }
-    }
+    insert_named(&mut source, files.iter().skip(2));
     let sources: Vec<Arc<dyn DataSource>> = vec![Arc::new(source)];
     // A disk path that is never there: the file comes from the source.
     let named = |written: &str| FileRef {
@@ -99,6 +95,56 @@ pub fn load(data: &[u8]) {
             }
             Err(e) if crate::show() => eprintln!("load: animation: {e}"),
             Err(_) => {}
+        }
+    }
+}
+
+/// A map: the RSW, then its ground (stored under the name the RSW gives),
+/// then any `game/path\0bytes` files (models, textures).
+pub fn map(data: &[u8]) {
+    let files = split_files(data);
+    let mut source = MemorySource::new("fuzz");
+    source.insert("data/fuzz.rsw", files[0].to_vec());
+    // The ground's name is the RSW's to give: read it as the loader will.
+    if let (Ok(rsw), Some(gnd)) = (
+        kiln::formats::rsw::parse(files[0], std::path::Path::new("fuzz.rsw")),
+        files.get(1),
+    ) {
+        let mut path = b"data/".to_vec();
+        path.extend_from_slice(rsw.gnd.bytes());
+        source.insert(path, gnd.to_vec());
+    }
+    insert_named(&mut source, files.iter().skip(2));
+    let sources: Vec<Arc<dyn DataSource>> = vec![Arc::new(source)];
+    let rsw = FileRef {
+        disk: PathBuf::from("/nonexistent/kiln-fuzz/data/fuzz.rsw"),
+        written: "data/fuzz.rsw".into(),
+    };
+    match kiln::Map::load_from(rsw, &[], &sources) {
+        Ok(m) => {
+            let _ = (
+                m.size_in_tiles(),
+                m.version(),
+                m.duration(),
+                m.instance_count(),
+            );
+            if crate::show() {
+                eprintln!(
+                    "map: {:?} tiles, {} instances",
+                    m.size_in_tiles(),
+                    m.instance_count()
+                );
+            }
+        }
+        Err(e) if crate::show() => eprintln!("map: {e}"),
+        Err(_) => {}
+    }
+}
+
+fn insert_named<'a>(source: &mut MemorySource, files: impl Iterator<Item = &'a &'a [u8]>) {
+    for f in files {
+        if let Some(nul) = f.iter().position(|&b| b == 0) {
+            source.insert(&f[..nul], f[nul + 1..].to_vec());
         }
     }
 }

@@ -106,7 +106,8 @@ pub fn cfg(data: &[u8]) {
         return;
     };
     let skeletons = arma_cfg::skeletons(&cfg);
-    for s in &skeletons {
+    // As a load does: one skeleton resolved (here the first and the last).
+    for s in skeletons.first().into_iter().chain(skeletons.last()) {
         let _ = arma_cfg::resolve_bones(&skeletons, &s.name);
     }
     let _ = arma_cfg::resolve_bones(&skeletons, "missing");

@@ -620,6 +620,29 @@ fn loads(add: &mut impl FnMut(&'static str, &str, Vec<u8>)) {
             ],
         ),
     );
+    let (rsw_map, gnd_map) = samples::map::big_map(4, 3, 3);
+    add(
+        "map",
+        "small-map",
+        bundle(
+            rsw::write(&rsw_map),
+            gnd::write(&gnd_map),
+            &[
+                (
+                    "data/model/kiln/beacon.rsm",
+                    rsm::write(&samples::rsm::beacon()),
+                ),
+                ("data/texture/kiln/wood.bmp", samples::rsm::wood_texture()),
+            ],
+        ),
+    );
+    let (mut rsw_v, gnd_v) = samples::map::big_map(2, 2, 1);
+    rsw_v.water = None;
+    add(
+        "map",
+        "tiny-map",
+        bundle(rsw::write(&rsw_v), gnd::write(&gnd_v), &[]),
+    );
     add(
         "load",
         "rsm2-fixture",
