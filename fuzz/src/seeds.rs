@@ -148,10 +148,10 @@ comment ]] defineMaterial{ name = "after_comment" }
 /// A BMTR whose key arrays pass LZO's 1,024-byte threshold: 80 bones.
 fn wide_bmtr() -> rtm::Bmtr {
     let mut b = samples::arma::swing_bmtr();
-    let key = b.frames[0][1].clone();
+    let key = b.frames[0][1];
     b.bones = (0..80).map(|i| format!("bone{i}")).collect();
     for f in &mut b.frames {
-        *f = vec![key.clone(); 80];
+        *f = vec![key; 80];
     }
     b
 }
