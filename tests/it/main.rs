@@ -16,6 +16,7 @@ mod cli;
 mod engines;
 mod export;
 mod extract_rule;
+mod fuzz_regressions;
 mod gltf_clips;
 mod gltf_eval;
 mod gltf_scene;

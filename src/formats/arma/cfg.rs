@@ -7,6 +7,7 @@
 //! needs is parsed: classes with bases, forward declarations, scalar and array
 //! properties (`[] =` and `[] +=`), and both comment styles.
 
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::Path;
 
@@ -469,30 +470,50 @@ pub fn parse_bytes(bytes: &[u8], file: &Path) -> crate::Result<Cfg> {
     parse(&text).map_err(|e| crate::Error::Other(format!("{}:{e}", file.display())))
 }
 
-/// Looks a property up through `class X: Base` chains among `siblings`.
+/// Inheritance (`class X: Base`, `skeletonInherit`) deeper than this is
+/// cut there: real configs stay within a handful of levels, and without a
+/// bound a long chain (or a cycle) costs every class the whole chain.
+const MAX_INHERITANCE: usize = 32;
+
+/// The classes of one body by case-folded name: the last with a body of
+/// each name, as the engine resolves a base. Built once per body, so a base
+/// lookup is not a scan of every sibling.
+struct Siblings<'a>(HashMap<String, &'a CfgClass>);
+
+impl<'a> Siblings<'a> {
+    fn new(classes: &'a [CfgClass]) -> Self {
+        let mut by_name = HashMap::new();
+        for c in classes.iter().filter(|c| !c.forward) {
+            by_name.insert(c.name.to_ascii_lowercase(), c);
+        }
+        Siblings(by_name)
+    }
+
+    fn get(&self, name: &str) -> Option<&'a CfgClass> {
+        self.0.get(&name.to_ascii_lowercase()).copied()
+    }
+}
+
+/// Looks a property up through `class X: Base` chains among `siblings`,
+/// at most [`MAX_INHERITANCE`] bases up; a cycle ends where it comes back.
 /// Returns the value and, for `+=` arrays, everything appended along the way.
 fn inherited<'a>(
-    siblings: &'a [CfgClass],
+    siblings: &Siblings<'a>,
     class: &'a CfgClass,
     name: &str,
 ) -> Option<Vec<&'a CfgValue>> {
     let mut chain = Vec::new();
+    let mut walked: Vec<&CfgClass> = Vec::new();
     let mut cur = class;
-    // A chain longer than the sibling count must contain a cycle.
-    for _ in 0..=siblings.len() {
+    while walked.len() <= MAX_INHERITANCE && !walked.iter().any(|c| std::ptr::eq(*c, cur)) {
+        walked.push(cur);
         if let Some(v) = cur.entry(name) {
             chain.push(v);
             if !matches!(v, CfgValue::ArrayAppend(_)) {
                 return Some(chain);
             }
         }
-        let next = cur.base.as_deref().and_then(|base| {
-            siblings
-                .iter()
-                .rev()
-                .find(|c| c.name.eq_ignore_ascii_case(base) && !c.forward)
-        });
-        match next {
+        match cur.base.as_deref().and_then(|base| siblings.get(base)) {
             Some(n) => cur = n,
             None => break,
         }
@@ -514,10 +535,11 @@ pub fn skeletons(cfg: &Cfg) -> Vec<Skeleton> {
     let Some(sk) = cfg.root.class("CfgSkeletons") else {
         return Vec::new();
     };
+    let siblings = Siblings::new(&sk.classes);
     let mut out = Vec::new();
     for c in sk.classes.iter().filter(|c| !c.forward) {
         let mut items: Vec<String> = Vec::new();
-        if let Some(chain) = inherited(&sk.classes, c, "skeletonBones") {
+        if let Some(chain) = inherited(&siblings, c, "skeletonBones") {
             // The chain runs from the class itself to the base holding `=`;
             // appends apply base-first.
             for v in chain.iter().rev() {
@@ -530,7 +552,7 @@ pub fn skeletons(cfg: &Cfg) -> Vec<Skeleton> {
             .chunks(2)
             .map(|p| (p[0].clone(), p.get(1).cloned().unwrap_or_default()))
             .collect();
-        let is_discrete = inherited(&sk.classes, c, "isDiscrete")
+        let is_discrete = inherited(&siblings, c, "isDiscrete")
             .and_then(|ch| ch.first().copied().cloned())
             .is_some_and(|v| match v {
                 CfgValue::Number(n) => n != 0.0,
@@ -540,39 +562,44 @@ pub fn skeletons(cfg: &Cfg) -> Vec<Skeleton> {
         out.push(Skeleton {
             name: c.name.clone(),
             base: c.base.clone(),
-            inherit: text_of(inherited(&sk.classes, c, "skeletonInherit"))
-                .filter(|s| !s.is_empty()),
+            inherit: text_of(inherited(&siblings, c, "skeletonInherit")).filter(|s| !s.is_empty()),
             bones,
             is_discrete,
-            pivots_model: text_of(inherited(&sk.classes, c, "pivotsModel"))
-                .filter(|s| !s.is_empty()),
+            pivots_model: text_of(inherited(&siblings, c, "pivotsModel")).filter(|s| !s.is_empty()),
         });
     }
     out
 }
 
 /// The full `(bone, parent)` list of skeleton `name`: `skeletonInherit`
-/// bones first (recursively), then its own. Names match case-insensitively;
-/// an unknown skeleton or an inheritance cycle is an error.
+/// bones first (recursively), then its own. Names match case-insensitively
+/// (the last skeleton of a name wins); an unknown skeleton, an inheritance
+/// cycle or a chain deeper than [`MAX_INHERITANCE`] is an error.
 pub fn resolve_bones(skeletons: &[Skeleton], name: &str) -> crate::Result<Vec<(String, String)>> {
+    let by_name: HashMap<String, &Skeleton> = skeletons
+        .iter()
+        .map(|s| (s.name.to_ascii_lowercase(), s))
+        .collect();
     let mut chain: Vec<&Skeleton> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
     let mut cur = name.to_string();
     loop {
-        let Some(s) = skeletons
-            .iter()
-            .rev()
-            .find(|s| s.name.eq_ignore_ascii_case(&cur))
-        else {
+        let Some(s) = by_name.get(&cur.to_ascii_lowercase()).copied() else {
             return Err(crate::Error::Other(if chain.is_empty() {
                 format!("skeleton `{name}` is not defined in CfgSkeletons")
             } else {
                 format!("skeleton `{name}` inherits `{cur}`, which is not defined in CfgSkeletons")
             }));
         };
-        if chain.iter().any(|c| c.name.eq_ignore_ascii_case(&s.name)) {
+        if !seen.insert(s.name.to_ascii_lowercase()) {
             return Err(crate::Error::Other(format!(
                 "skeleton `{name}`: skeletonInherit cycle through `{}`",
                 s.name
+            )));
+        }
+        if chain.len() == MAX_INHERITANCE {
+            return Err(crate::Error::Other(format!(
+                "skeleton `{name}`: skeletonInherit chain deeper than {MAX_INHERITANCE} skeletons"
             )));
         }
         chain.push(s);
@@ -598,5 +625,10 @@ pub fn model_skeleton_name(cfg: &Cfg, model: &str) -> Option<String> {
         .iter()
         .rev()
         .find(|c| c.name.eq_ignore_ascii_case(model) && !c.forward)?;
-    text_of(inherited(&models.classes, class, "skeletonName")).filter(|s| !s.is_empty())
+    text_of(inherited(
+        &Siblings::new(&models.classes),
+        class,
+        "skeletonName",
+    ))
+    .filter(|s| !s.is_empty())
 }

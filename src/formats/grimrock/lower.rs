@@ -93,10 +93,10 @@ pub fn lower(m: &gr::Model, source: &Path, defs: &[MaterialDef], pose: RestPose)
             let first = seg.first_index.max(0) as usize;
             let len = (seg.triangle_count.max(0) as usize).saturating_mul(3);
             let end = first.saturating_add(len).min(data.indices.len());
-            // Room for the triangles the index buffer holds, not the count
-            // the segment claims.
-            let mut triangles = Vec::with_capacity(end.saturating_sub(first) / 3);
-            for t in data.indices.get(first..end).unwrap_or(&[]).chunks_exact(3) {
+            let indices = data.indices.get(first..end).unwrap_or(&[]);
+            // Sized by the indices there are, not the segment's own count.
+            let mut triangles = Vec::with_capacity(indices.len() / 3);
+            for t in indices.chunks_exact(3) {
                 if t.iter().all(|&i| (i as usize) < count) {
                     triangles.push([t[0], t[1], t[2]]);
                 } else {

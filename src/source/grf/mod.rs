@@ -16,7 +16,7 @@
 //! extensions (0x20 a custom key, 0x80, LZMA bodies) are refused entry by
 //! entry with a message saying so.
 
-mod des;
+pub mod des;
 mod write;
 
 pub use write::{write_grf, GrfWriter, WriteOptions};
