@@ -9,8 +9,8 @@
 //! into `target/bench-assets`, and says so and skips if it cannot.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use kiln::camera::{fit_cameras, Framing, Projection};
-use kiln::raster::{Level, Light, RenderOptions};
+use kiln::internals::camera::{fit_cameras, Framing, Projection};
+use kiln::internals::raster::{Level, Light, RenderOptions};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
@@ -49,18 +49,18 @@ fn bench(c: &mut Criterion) {
     let spec = kiln::ModelSpec::new(path.as_path());
 
     c.bench_function("knot/parse", |b| {
-        b.iter(|| kiln::formats::rsm::parse(black_box(&bytes), &path).unwrap())
+        b.iter(|| kiln::internals::formats::rsm::parse(black_box(&bytes), &path).unwrap())
     });
     c.bench_function("knot/load (parse + lower + texture)", |b| {
         b.iter(|| kiln::Model::load(black_box(&spec)).unwrap())
     });
-    let model = kiln::Model::load(&spec).unwrap().scene().clone();
+    let model = kiln::internals::scene_of(&kiln::Model::load(&spec).unwrap()).clone();
     c.bench_function("knot/pose", |b| {
-        b.iter(|| kiln::scene::pose(black_box(&model), 0.0))
+        b.iter(|| kiln::internals::scene::pose(black_box(&model), 0.0))
     });
 
-    let posed = kiln::scene::pose(&model, 0.0);
-    let points: Vec<_> = kiln::render::posed_points(&posed).collect();
+    let posed = kiln::internals::scene::pose(&model, 0.0);
+    let points: Vec<_> = kiln::internals::render::posed_points(&posed).collect();
     const TURN: usize = 200;
     let views: Vec<(f32, f32)> = (0..TURN)
         .map(|i| (360.0 * i as f32 / TURN as f32, 20.0))
@@ -72,7 +72,7 @@ fn bench(c: &mut Criterion) {
         pixels_per_unit: None,
     };
     let cameras = fit_cameras(&points, &views, 1.0, &framing);
-    let batches = kiln::render::batches(&model, &posed);
+    let batches = kiln::internals::render::batches(&model, &posed);
     let mut group = c.benchmark_group("knot/render");
     group.throughput(Throughput::Elements(1));
     // The instruction-set levels side by side (the first two rows are the
@@ -105,7 +105,7 @@ fn bench(c: &mut Criterion) {
                     color: glam::Vec3::splat(0.75),
                     ambient: glam::Vec3::splat(0.25),
                 };
-                kiln::raster::render_at(black_box(&batches), cam, &light, &opts, level)
+                kiln::internals::raster::render_at(black_box(&batches), cam, &light, &opts, level)
             })
         });
     }

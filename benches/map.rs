@@ -10,9 +10,9 @@
 //! machine is shared.
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
-use kiln::camera::Projection;
-use kiln::map::{self, MapScene, Region};
-use kiln::raster::RenderOptions;
+use kiln::internals::camera::Projection;
+use kiln::internals::map::{self, MapScene, Region};
+use kiln::internals::raster::RenderOptions;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -31,16 +31,20 @@ fn synthetic_map() -> PathBuf {
         .ok()
         .and_then(|v| v.parse::<usize>().ok())
     {
-        let (rsw, _) = kiln::samples::map::big_map(SIDE, SIDE, n);
+        let (rsw, _) = kiln::internals::samples::map::big_map(SIDE, SIDE, n);
         let path = dir.join(format!("big_{n}.rsw"));
-        std::fs::write(&path, kiln::formats::rsw::write(&rsw)).expect("write synthetic map");
+        std::fs::write(&path, kiln::internals::formats::rsw::write(&rsw))
+            .expect("write synthetic map");
         eprintln!("wrote {}", path.display());
     }
-    let (rsw, gnd) = kiln::samples::map::big_map(SIDE, SIDE, INSTANCES);
+    let (rsw, gnd) = kiln::internals::samples::map::big_map(SIDE, SIDE, INSTANCES);
     let rsw_path = dir.join("big.rsw");
     for (path, bytes) in [
-        (rsw_path.clone(), kiln::formats::rsw::write(&rsw)),
-        (dir.join("big.gnd"), kiln::formats::gnd::write(&gnd)),
+        (rsw_path.clone(), kiln::internals::formats::rsw::write(&rsw)),
+        (
+            dir.join("big.gnd"),
+            kiln::internals::formats::gnd::write(&gnd),
+        ),
     ] {
         if std::fs::read(&path).ok().as_deref() != Some(&bytes[..]) {
             std::fs::write(&path, &bytes).expect("write synthetic map");

@@ -5,9 +5,9 @@
 
 use criterion::{criterion_group, Criterion};
 use glam::{Affine2, Mat4, Vec2, Vec3};
-use kiln::raster::{render, Batch, Camera, Light, RenderOptions};
-use kiln::scene::AlphaMode;
-use kiln::texture::{Texture, TextureAlpha};
+use kiln::internals::raster::{render, Batch, Camera, Light, RenderOptions};
+use kiln::internals::scene::AlphaMode;
+use kiln::internals::texture::{Texture, TextureAlpha};
 use std::f32::consts::TAU;
 use std::hint::black_box;
 

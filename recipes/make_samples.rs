@@ -8,9 +8,9 @@ use std::path::Path;
 
 fn main() -> std::process::ExitCode {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("recipes/samples");
-    for f in kiln::samples::all() {
+    for f in kiln::internals::samples::all() {
         let path = root.join(f.path);
-        if let Err(e) = kiln::output::write_atomic(&path, &f.bytes) {
+        if let Err(e) = kiln::internals::output::write_atomic(&path, &f.bytes) {
             eprintln!("make-samples: {e}");
             return std::process::ExitCode::FAILURE;
         }

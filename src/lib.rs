@@ -18,8 +18,6 @@
 //!   ([`MemorySource`]), or your own.
 //! - [`extract`] an archive's entries, [`convert_texture`] any texture to
 //!   PNG.
-//! - [`formats`]: the faithful readers and writers of every format, and
-//!   [`samples`]: kiln's own example models, written with them.
 //!
 //! A `build.rs` bakes its sprites and tells Cargo what to watch
 //! (`recipes/build_script.rs` is the same as a full example):
@@ -49,176 +47,40 @@
 // for the CPU's instruction set after checking the CPU has it); nothing else
 // may.
 #![deny(unsafe_code)]
-#![cfg_attr(not(feature = "internals"), warn(missing_docs))]
+#![warn(missing_docs)]
 
-pub mod formats;
-pub mod samples;
-
-// kiln's own modules: crate-private, or public for kiln's tests and
-// benchmarks with the `internals` feature (which is not part of the API).
-// Each is declared once per case rather than through a macro, because
-// rustfmt does not expand macros and would not find the files.
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod bake;
-#[cfg(not(feature = "internals"))]
+// kiln's modules are private: the API is what is re-exported below (see
+// docs/library.md). kiln's own tests, benchmarks, examples and fuzz
+// targets reach the modules through the one door below, `internals`.
 mod bake;
-
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod camera;
-#[cfg(not(feature = "internals"))]
 mod camera;
-
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod client_sprite;
-#[cfg(not(feature = "internals"))]
 mod client_sprite;
-
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod color;
-#[cfg(not(feature = "internals"))]
 mod color;
-
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod confined;
-#[cfg(not(feature = "internals"))]
 mod confined;
-
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod convert;
-#[cfg(not(feature = "internals"))]
 mod convert;
-
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod env;
-#[cfg(not(feature = "internals"))]
 mod env;
-
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod error;
-#[cfg(not(feature = "internals"))]
 mod error;
-
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod export;
-#[cfg(not(feature = "internals"))]
 mod export;
-
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod extract;
-#[cfg(not(feature = "internals"))]
 mod extract;
-
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod inspect;
-#[cfg(not(feature = "internals"))]
+mod formats;
 mod inspect;
-
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod load;
-#[cfg(not(feature = "internals"))]
 mod load;
-
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod look;
-#[cfg(not(feature = "internals"))]
 mod look;
-
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod map;
-#[cfg(not(feature = "internals"))]
 mod map;
-
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod memory;
-#[cfg(not(feature = "internals"))]
 mod memory;
-
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod model;
-#[cfg(not(feature = "internals"))]
 mod model;
-
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod output;
-#[cfg(not(feature = "internals"))]
 mod output;
-
-pub mod parallel_png;
-
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod palette;
-#[cfg(not(feature = "internals"))]
 mod palette;
-
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod paths;
-#[cfg(not(feature = "internals"))]
+mod parallel_png;
 mod paths;
-
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod raster;
-#[cfg(not(feature = "internals"))]
 mod raster;
-
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod render;
-#[cfg(not(feature = "internals"))]
 mod render;
-
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod scene;
-#[cfg(not(feature = "internals"))]
+mod samples;
 mod scene;
-
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod source;
-#[cfg(not(feature = "internals"))]
 mod source;
-
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod spec;
-#[cfg(not(feature = "internals"))]
 mod spec;
-
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod text;
-#[cfg(not(feature = "internals"))]
 mod text;
-
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod texture;
-#[cfg(not(feature = "internals"))]
 mod texture;
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod verify;
-#[cfg(not(feature = "internals"))]
 mod verify;
 
 pub use bake::recipe::{
@@ -287,3 +149,112 @@ pub use verify::compare::{
     compare_files, compare_images, ImageDiff, PixelBudget, Tolerance, Verdict,
 };
 pub use verify::{verify, verify_files, CheckStatus, FileCheck, VerifyOptions, VerifyReport};
+
+/// kiln's inner modules, for kiln's own tests, benchmarks, examples and
+/// fuzz targets. Not part of the API: anything here may change in any
+/// release. Each module is re-exported whole under its own name, so a test
+/// names `kiln::internals::bake::recipe::Job` where kiln's code names
+/// `crate::bake::recipe::Job`.
+#[doc(hidden)]
+pub mod internals {
+    /// The scene form of a loaded model.
+    pub fn scene_of(model: &crate::Model) -> &crate::scene::Model {
+        model.scene()
+    }
+
+    /// The scene form of a loaded map.
+    pub fn map_scene(map: &crate::Map) -> &crate::map::scene::MapScene {
+        map.scene()
+    }
+
+    pub mod bake {
+        pub use crate::bake::*;
+    }
+    pub mod camera {
+        pub use crate::camera::*;
+    }
+    pub mod client_sprite {
+        pub use crate::client_sprite::*;
+    }
+    pub mod color {
+        pub use crate::color::*;
+    }
+    pub mod confined {
+        pub use crate::confined::*;
+    }
+    pub mod convert {
+        pub use crate::convert::*;
+    }
+    pub mod env {
+        pub use crate::env::*;
+    }
+    pub mod error {
+        pub use crate::error::*;
+    }
+    pub mod export {
+        pub use crate::export::*;
+    }
+    pub mod extract {
+        pub use crate::extract::*;
+    }
+    pub mod formats {
+        pub use crate::formats::*;
+    }
+    pub mod inspect {
+        pub use crate::inspect::*;
+    }
+    pub mod load {
+        pub use crate::load::*;
+    }
+    pub mod look {
+        pub use crate::look::*;
+    }
+    pub mod map {
+        pub use crate::map::*;
+    }
+    pub mod memory {
+        pub use crate::memory::*;
+    }
+    pub mod model {
+        pub use crate::model::*;
+    }
+    pub mod output {
+        pub use crate::output::*;
+    }
+    pub mod palette {
+        pub use crate::palette::*;
+    }
+    pub mod parallel_png {
+        pub use crate::parallel_png::*;
+    }
+    pub mod paths {
+        pub use crate::paths::*;
+    }
+    pub mod raster {
+        pub use crate::raster::*;
+    }
+    pub mod render {
+        pub use crate::render::*;
+    }
+    pub mod samples {
+        pub use crate::samples::*;
+    }
+    pub mod scene {
+        pub use crate::scene::*;
+    }
+    pub mod source {
+        pub use crate::source::*;
+    }
+    pub mod spec {
+        pub use crate::spec::*;
+    }
+    pub mod text {
+        pub use crate::text::*;
+    }
+    pub mod texture {
+        pub use crate::texture::*;
+    }
+    pub mod verify {
+        pub use crate::verify::*;
+    }
+}

@@ -324,9 +324,9 @@ impl Model {
         animated_glb(&self.scene, &self.spec, clips, &lookup)
     }
 
-    /// The scene form, for kiln's own tests and tools.
-    #[cfg(feature = "internals")]
-    pub fn scene(&self) -> &scene::Model {
+    /// The scene form, for kiln's own tests and tools (through
+    /// `kiln::internals::scene_of`).
+    pub(crate) fn scene(&self) -> &scene::Model {
         &self.scene
     }
 }

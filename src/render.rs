@@ -117,7 +117,9 @@ pub struct ClipPlan {
 /// Rendered images, `images[direction][frame]`, and where the model's origin
 /// lands in a frame (fractions of its width and height, y down).
 pub struct ClipImages {
+    /// The images, `[direction][frame]`.
     pub images: Vec<Vec<image::RgbaImage>>,
+    /// Where the model's origin lands in a frame (fractions, y down).
     pub pivot: [f32; 2],
 }
 

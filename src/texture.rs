@@ -43,6 +43,7 @@ const CHECKER_SIZE: u32 = 64;
 /// Orange and dark grey: loud enough to spot a missing texture, and never
 /// magenta, which the colour key reserves for "transparent".
 pub const CHECKER_LIGHT: [u8; 4] = [255, 140, 0, 255];
+/// The checker's dark cells.
 pub const CHECKER_DARK: [u8; 4] = [48, 48, 48, 255];
 
 impl Texture {

@@ -9,7 +9,7 @@ fn split(data: &[u8]) -> Option<(usize, &[u8])> {
 
 pub fn lzo(data: &[u8]) {
     if let Some((expected, stream)) = split(data) {
-        if let Ok((out, used)) = kiln::formats::lzo::decompress(stream, expected) {
+        if let Ok((out, used)) = kiln::internals::formats::lzo::decompress(stream, expected) {
             assert_eq!(out.len(), expected, "lzo: output size");
             assert!(used <= stream.len(), "lzo: consumed past the input");
         }
@@ -27,7 +27,7 @@ pub fn lzss(data: &[u8]) {
 
 pub fn des(data: &[u8]) {
     // DES is not public API: the one target that reaches an inner module.
-    use kiln::source::grf::des;
+    use kiln::internals::source::grf::des;
     let Some((size, body)) = split(data) else {
         return;
     };

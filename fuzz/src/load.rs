@@ -107,7 +107,7 @@ pub fn map(data: &[u8]) {
     source.insert("data/fuzz.rsw", files[0].to_vec());
     // The ground's name is the RSW's to give: read it as the loader will.
     if let (Ok(rsw), Some(gnd)) = (
-        kiln::formats::rsw::parse(files[0], std::path::Path::new("fuzz.rsw")),
+        kiln::internals::formats::rsw::parse(files[0], std::path::Path::new("fuzz.rsw")),
         files.get(1),
     ) {
         let mut path = b"data/".to_vec();

@@ -1,8 +1,8 @@
 //! Model, map and animation parsers, and the lowerings that are public.
 
-use kiln::formats::arma::{cfg as arma_cfg, lower as arma_lower, p3d, rtm};
-use kiln::formats::lua::{LuaTable, LuaValue};
-use kiln::formats::{gnd, grimrock, rsm, rsw};
+use kiln::internals::formats::arma::{cfg as arma_cfg, lower as arma_lower, p3d, rtm};
+use kiln::internals::formats::lua::{LuaTable, LuaValue};
+use kiln::internals::formats::{gnd, grimrock, rsm, rsw};
 use kiln::RestPose;
 use std::path::Path;
 
@@ -41,7 +41,9 @@ pub fn lua(data: &[u8]) {
     // As kiln reads definition files: lossy UTF-8.
     let source = String::from_utf8_lossy(data);
     for function in ["defineMaterial", "defineObject"] {
-        if let Ok(tables) = kiln::formats::lua::calls(&source, Path::new("fuzz.lua"), function) {
+        if let Ok(tables) =
+            kiln::internals::formats::lua::calls(&source, Path::new("fuzz.lua"), function)
+        {
             for t in &tables {
                 walk(t, 0);
             }

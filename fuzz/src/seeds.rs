@@ -7,13 +7,29 @@ use kiln::archives::{
     lzss, write_dat, write_grf, write_pbo, DatVersion, GrfVersion, WriteOptions, FLAG_HEADER,
     FLAG_MIXED,
 };
-use kiln::formats::arma::{p3d, rtm};
-use kiln::formats::sprite::{
+use kiln::internals::formats::arma::{p3d, rtm};
+use kiln::internals::formats::sprite::{
     act, spr, Act, Action, Anchor, Frame, IndexedImage, Layer, RgbaImage, Spr,
 };
-use kiln::formats::texture::{dxt, encode_bmp24, encode_bmp8, encode_tga32, paa};
-use kiln::formats::{gnd, grimrock, lzo, rsm, rsw};
-use kiln::samples;
+use kiln::internals::formats::texture::{dxt, encode_bmp24, encode_bmp8, encode_tga32, paa};
+use kiln::internals::formats::{gnd, grimrock, lzo, rsm, rsw};
+use kiln::internals::samples;
+
+/// kiln's synthetic files of every version (the test fixtures, shared).
+mod fixtures {
+    pub mod rsm {
+        use kiln::internals::formats::rsm::*;
+        include!("../../tests/fixtures/rsm.rs");
+    }
+    pub mod rsw {
+        use kiln::internals::formats::rsw::*;
+        include!("../../tests/fixtures/rsw.rs");
+    }
+    pub mod grimrock {
+        use kiln::internals::formats::grimrock::*;
+        include!("../../tests/fixtures/grimrock.rs");
+    }
+}
 
 /// One seed: the target it is for, a file name, its bytes.
 pub type Seed = (&'static str, String, Vec<u8>);
@@ -50,16 +66,16 @@ pub fn kiln_seeds() -> Vec<Seed> {
         }
     }
 
-    for (major, minor) in rsm::fixture::VERSIONS {
+    for (major, minor) in fixtures::rsm::VERSIONS {
         add(
             "rsm",
             &format!("fixture-{major}.{minor}.rsm"),
-            rsm::write(&rsm::fixture::model(major, minor)),
+            rsm::write(&fixtures::rsm::model(major, minor)),
         );
     }
-    for (major, minor, build) in rsw::fixture::VERSIONS {
+    for (major, minor, build) in fixtures::rsw::VERSIONS {
         let layout = rsw::Layout::expected(major, minor, build);
-        let bytes = rsw::write(&rsw::fixture::map(major, minor, build, layout));
+        let bytes = rsw::write(&fixtures::rsw::map(major, minor, build, layout));
         let name = format!("fixture-{major}.{minor}-{}.rsw", build.unwrap_or(0));
         add("rsw", &name, bytes);
     }
@@ -76,13 +92,13 @@ pub fn kiln_seeds() -> Vec<Seed> {
     add(
         "grimrock_model",
         "fixture.model",
-        grimrock::write_model(&grimrock::fixture::model()),
+        grimrock::write_model(&fixtures::grimrock::model()),
     );
     for v in [1, 2] {
         add(
             "grimrock_anim",
             &format!("fixture-v{v}.animation"),
-            grimrock::write_animation(&grimrock::fixture::animation(v)),
+            grimrock::write_animation(&fixtures::grimrock::animation(v)),
         );
     }
     add("lua", "small.lua", SMALL_LUA.as_bytes().to_vec());
@@ -461,7 +477,7 @@ fn payloads() -> Vec<(&'static str, Vec<u8>)> {
         ("text", SMALL_LUA.as_bytes().to_vec()),
         (
             "model",
-            grimrock::write_animation(&grimrock::fixture::animation(1)),
+            grimrock::write_animation(&fixtures::grimrock::animation(1)),
         ),
         ("noise", noise),
     ]
@@ -646,12 +662,12 @@ fn loads(add: &mut impl FnMut(&'static str, &str, Vec<u8>)) {
     add(
         "load",
         "rsm2-fixture",
-        bundle(rsm::write(&rsm::fixture::model(2, 3)), Vec::new(), &[]),
+        bundle(rsm::write(&fixtures::rsm::model(2, 3)), Vec::new(), &[]),
     );
     add(
         "load",
         "rsm14-fixture",
-        bundle(rsm::write(&rsm::fixture::model(1, 4)), Vec::new(), &[]),
+        bundle(rsm::write(&fixtures::rsm::model(1, 4)), Vec::new(), &[]),
     );
     add(
         "load",
@@ -675,8 +691,8 @@ fn loads(add: &mut impl FnMut(&'static str, &str, Vec<u8>)) {
         "load",
         "grimrock-fixture",
         bundle(
-            grimrock::write_model(&grimrock::fixture::model()),
-            grimrock::write_animation(&grimrock::fixture::animation(2)),
+            grimrock::write_model(&fixtures::grimrock::model()),
+            grimrock::write_animation(&fixtures::grimrock::animation(2)),
             &[],
         ),
     );

@@ -1,6 +1,6 @@
 //! Ragnarok client sprites: SPR images and ACT animations.
 
-use kiln::formats::sprite::{act, spr};
+use kiln::internals::formats::sprite::{act, spr};
 use std::path::Path;
 
 pub fn spr(data: &[u8]) {

@@ -1,7 +1,7 @@
 //! Texture decoders, each target named for the format its seeds hold (the
 //! decoder is chosen by content, as kiln chooses it; PAA also by name).
 
-use kiln::formats::texture::{self, paa};
+use kiln::internals::formats::texture::{self, paa};
 use kiln::DecodeOptions;
 use std::path::Path;
 
@@ -9,7 +9,15 @@ fn decode(data: &[u8], name: &str, mips: u32) {
     let file = Path::new(name);
     for mip in 0..mips {
         for colour_key in [true, false] {
-            let _ = texture::decode_with(data, file, DecodeOptions { colour_key, mip });
+            let _ = texture::decode_with(
+                data,
+                file,
+                DecodeOptions {
+                    colour_key,
+                    mip,
+                    ..DecodeOptions::default()
+                },
+            );
         }
     }
     let _ = texture::summarize(data, file);

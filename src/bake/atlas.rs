@@ -18,16 +18,22 @@ use crate::scene::clip::FrameTimes;
 /// A pixel rectangle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rect {
+    /// Left edge, pixels.
     pub x: u32,
+    /// Top edge, pixels.
     pub y: u32,
+    /// Width, pixels.
     pub w: u32,
+    /// Height, pixels.
     pub h: u32,
 }
 
 /// One image of the atlas.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Page {
+    /// Width, pixels.
     pub width: u32,
+    /// Height, pixels.
     pub height: u32,
 }
 
@@ -66,20 +72,27 @@ pub struct AtlasFrame {
 /// A run of frames played together: one clip seen from one direction.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tag {
+    /// The tag's name in the metadata (`<clip>_d<dir>` or `<name>_d<dir>`).
     pub name: String,
     /// Indices of the run's first and last frame in [`Atlas::frames`]
     /// (Aseprite's `from` and `to`).
     pub from: usize,
+    /// See `from`.
     pub to: usize,
+    /// Index into the job's clips.
     pub clip: usize,
+    /// Index into the job's directions (a position).
     pub direction: usize,
 }
 
 /// Pages, the frames on them in sheet order, and the tags over the frames.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Atlas {
+    /// The images, in page order.
     pub pages: Vec<Page>,
+    /// Every frame, in sheet order.
     pub frames: Vec<AtlasFrame>,
+    /// The runs of frames, in sheet order.
     pub tags: Vec<Tag>,
 }
 
@@ -154,6 +167,7 @@ pub struct AtlasJob<'a> {
     /// The first page's file as the metadata names it (not a path: engines
     /// resolve it beside the metadata file).
     pub image: &'a str,
+    /// The job's directions, in sheet order.
     pub directions: &'a [Direction],
     /// The clips in sheet order.
     pub clips: &'a [AtlasClip<'a>],
@@ -169,6 +183,7 @@ pub struct AtlasJob<'a> {
 /// One clip of the job.
 #[derive(Debug, Clone, Copy)]
 pub struct AtlasClip<'a> {
+    /// The clip's name.
     pub name: &'a str,
     /// Frames per direction.
     pub frames: u32,

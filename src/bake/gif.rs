@@ -28,7 +28,7 @@ pub fn delay_cs(frame_seconds: f32) -> u16 {
 }
 
 /// Builds one palette over every opaque pixel of `frames` (kiln's
-/// quantizer, [`crate::palette`]).
+/// quantizer, `crate::palette`).
 pub fn build_palette(frames: &[&RgbaImage]) -> Palette {
     Palette::build(frames, ALPHA_CUTOFF)
 }

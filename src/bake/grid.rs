@@ -24,17 +24,22 @@ pub const MAX_SHEET_PIXELS: u64 = 1 << 28;
 /// edge and `padding` transparent pixels from the next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GridLayout {
+    /// A cell's width, pixels.
     pub frame_width: u32,
+    /// A cell's height, pixels.
     pub frame_height: u32,
+    /// Cells a row (frames of the longest clip).
     pub columns: u32,
+    /// Rows (clips × directions).
     pub rows: u32,
+    /// Edge pixels repeated around each cell.
     pub extrude: u32,
+    /// Transparent pixels between cells.
     pub padding: u32,
 }
 
 impl GridLayout {
     /// A grid without spacing; see [`GridLayout::spaced`].
-    #[cfg(any(test, feature = "internals"))]
     pub fn new(
         frame_width: u32,
         frame_height: u32,
@@ -93,10 +98,12 @@ impl GridLayout {
         self.rows as u64 * self.pitch().1 - self.padding as u64
     }
 
+    /// The sheet's width, pixels.
     pub fn width(&self) -> u32 {
         self.width_u64() as u32
     }
 
+    /// The sheet's height, pixels.
     pub fn height(&self) -> u32 {
         self.height_u64() as u32
     }

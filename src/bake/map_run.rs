@@ -13,6 +13,7 @@ use rayon::prelude::*;
 
 /// A map job ready to render.
 pub struct MapPlan {
+    /// The map, loaded.
     pub scene: MapScene,
     /// What loading the map read with the digest of each, sorted.
     pub reads: Vec<(std::path::PathBuf, String)>,

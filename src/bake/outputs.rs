@@ -37,7 +37,6 @@ pub struct ClipFrames {
 impl ClipFrames {
     /// Frames seen from every direction with one pivot, looping, without
     /// root motion.
-    #[cfg(any(test, feature = "internals"))]
     pub fn new(times: FrameTimes, frames: Vec<Vec<RgbaImage>>, pivot: [f32; 2]) -> ClipFrames {
         let n = frames.len();
         ClipFrames {

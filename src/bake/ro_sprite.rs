@@ -8,7 +8,7 @@
 //! opaque pixels and placed by one layer whose offset puts the model's
 //! origin (its pivot, the feet) on the entity position, rounded to the
 //! nearest pixel. Palette images share one palette chosen over every frame
-//! ([`crate::palette`], index 0 transparent); identical images are stored
+//! (`crate::palette`, index 0 transparent); identical images are stored
 //! once. Each action's interval is its clip's frame time in the client's
 //! 24 ms ticks, stored as the float the file holds. `hit` puts the `atk`
 //! event on a clip's hit frame in every direction; `mirror` draws

@@ -3,7 +3,7 @@
 //! start), frame the job once over all clips, frames and directions (so
 //! the model keeps its size and pivot from clip to clip) or take its
 //! framing group's cameras, render every (clip, direction, frame) image in
-//! parallel ([`crate::render`]), then hand the job's outputs to the sink,
+//! parallel (`crate::render`), then hand the job's outputs to the sink,
 //! the glTF export of its clips among them.
 
 use super::outputs::ClipFrames;
@@ -68,7 +68,9 @@ pub struct PlannedClip {
 /// settings they share (`view.times` is empty; each clip has its own).
 #[derive(Debug, Clone)]
 pub struct JobPlan {
+    /// The clips, in job order.
     pub clips: Vec<PlannedClip>,
+    /// The views and render settings every clip shares.
     pub view: ClipPlan,
     /// What planning read (the recipe, model, textures, animations,
     /// configs) with the digest of each, sorted.
@@ -347,7 +349,6 @@ fn check_layout(job: &Job, clips: &[PlannedClip]) -> std::result::Result<(), Str
 
 /// Renders a planned job, framed on its own frames, and hands its outputs
 /// to `sink` (for kiln's tests; a bake goes through [`run_framed`]).
-#[cfg(feature = "internals")]
 pub fn run_planned(
     job: &Job,
     plan: &JobPlan,

@@ -21,6 +21,7 @@ use crate::source::{Lookup, SourceRef};
 /// A sprite job ready to draw.
 #[derive(Debug, Clone)]
 pub struct SpritePlan {
+    /// The sprite, loaded.
     pub sprite: ClientSprite,
     /// Per clip, the ACT action of each direction.
     pub clips: Vec<(String, Vec<usize>)>,

@@ -15,8 +15,11 @@ const FALLBACK_MATERIAL: &str = "kiln_default";
 /// Everything an OBJ export writes: file names are relative to the `.obj`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ObjFiles {
+    /// The `.obj` file.
     pub obj: Vec<u8>,
+    /// The `.mtl` file's name, as the `.obj` names it.
     pub mtl_name: String,
+    /// The `.mtl` file.
     pub mtl: Vec<u8>,
     /// `(file name, PNG bytes)`, in texture slot order.
     pub textures: Vec<(String, Vec<u8>)>,

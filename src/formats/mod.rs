@@ -9,11 +9,7 @@ pub mod grimrock;
 pub mod json;
 pub mod lua;
 pub mod lzo;
-#[cfg(feature = "internals")]
-#[doc(hidden)]
 pub mod ragnarok;
-#[cfg(not(feature = "internals"))]
-pub(crate) mod ragnarok;
 pub mod reader;
 pub(crate) mod registry;
 pub mod rsm;

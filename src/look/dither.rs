@@ -38,6 +38,7 @@ pub struct Mapper<'a> {
 }
 
 impl<'a> Mapper<'a> {
+    /// A mapper to `palette`, dithering as `dither` says.
     pub fn new(palette: &'a Palette, dither: Dither) -> Mapper<'a> {
         let colors = palette.colors();
         let shifted = if dither == Dither::Ordered {

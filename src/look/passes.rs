@@ -55,12 +55,16 @@ pub enum IdBy {
 /// One kind of pass, with what it needs to draw.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum PassKind {
+    /// Camera-space normals as colours.
     Normal,
     /// `near`/`far`: the job's depth range along the camera axis.
     Depth {
+        /// Nearest depth, along the camera axis.
         near: f32,
+        /// Farthest depth, along the camera axis.
         far: f32,
     },
+    /// One flat colour per material or node.
     Id(IdBy),
 }
 

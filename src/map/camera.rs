@@ -77,8 +77,11 @@ impl Region {
 /// A camera and the image size it was framed for.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MapCamera {
+    /// The camera.
     pub camera: Camera,
+    /// The image's width, pixels.
     pub width: u32,
+    /// The image's height, pixels.
     pub height: u32,
 }
 

@@ -97,6 +97,7 @@ pub fn render_with_budget(
 /// it fits or reaches [`MIN_BLOCK`]. Memory then follows this budget, not
 /// the map.
 pub const TRIANGLE_BUDGET: usize = 100_000;
+/// The smallest block side, pixels, a crowded block is split down to.
 pub const MIN_BLOCK: u32 = 32;
 
 /// Triangles drawn per model (placeholder last), per ground and water chunk.

@@ -57,10 +57,14 @@ const CELL: u32 = 8;
 /// Side of the flat placeholder texture for missing ground textures.
 const FLAT_SIZE: u32 = 4;
 
+/// A map's ground ready to draw: its mesh in chunks, textures and lightmap atlas.
 #[derive(Debug, Clone)]
 pub struct Ground {
+    /// Tiles along x.
     pub width: u32,
+    /// Tiles along y.
     pub height: u32,
+    /// World units a tile (the GND's zoom, 10 in the client's maps).
     pub scale: f32,
     /// One per GND texture, in GND order. Missing → a flat opaque texture of
     /// a muted colour derived from the name (FNV-1a), so different ground
@@ -72,7 +76,9 @@ pub struct Ground {
     /// lightmap that does not exist, one neutral cell (shadow 255, colour 0)
     /// follows the GND's cells and stands in for it.
     pub lightmap_width: u32,
+    /// The lightmap atlas's height, texels.
     pub lightmap_height: u32,
+    /// The lightmap atlas's texels, row by row.
     pub lightmap: Vec<[u8; 4]>,
     /// 16×16-tile pieces, row-major (`chunk_x + chunk_y · ceil(width/16)`),
     /// so a renderer can cull and bound memory. Walls belong to the chunk of
@@ -80,19 +86,27 @@ pub struct Ground {
     pub chunks: Vec<GroundChunk>,
     /// Texture names not found, once each, in GND order.
     pub missing: Vec<String>,
+    /// What the user should know (missing textures, clamped indices).
     pub warnings: Vec<String>,
     /// Kiln y of each drawn top's corners, per tile (row-major); `None` where
     /// no top is drawn. Used by `height_at`.
     tops: Vec<Option<[f32; 4]>>,
 }
 
+/// A square of ground tiles drawn as one mesh.
 #[derive(Debug, Clone, Default)]
 pub struct GroundChunk {
+    /// The chunk's bounds, lower corner.
     pub min: Vec3,
+    /// The chunk's bounds, upper corner.
     pub max: Vec3,
+    /// Vertex positions, kiln world.
     pub positions: Vec<Vec3>,
+    /// Vertex normals.
     pub normals: Vec<Vec3>,
+    /// Texture coordinates.
     pub uvs: Vec<Vec2>,
+    /// Coordinates into the lightmap atlas.
     pub lightmap_uvs: Vec<Vec2>,
     /// (index into `textures`, triangles counter-clockwise seen from the
     /// front = from above for tops), sorted by texture index.
@@ -100,6 +114,7 @@ pub struct GroundChunk {
 }
 
 impl GroundChunk {
+    /// Triangles of the chunk.
     pub fn triangle_count(&self) -> usize {
         self.parts.iter().map(|(_, t)| t.len()).sum()
     }
@@ -574,13 +589,11 @@ impl Ground {
     }
 
     /// Triangles of every chunk (for kiln's own tests).
-    #[cfg(any(test, feature = "internals"))]
     pub fn triangle_count(&self) -> usize {
         self.chunks.iter().map(GroundChunk::triangle_count).sum()
     }
 
     /// The atlas texel at column `x`, row `y` (for kiln's own tests).
-    #[cfg(any(test, feature = "internals"))]
     pub fn lightmap_texel(&self, x: u32, y: u32) -> Option<[u8; 4]> {
         if x >= self.lightmap_width || y >= self.lightmap_height {
             return None;

@@ -116,9 +116,9 @@ impl Map {
         ))
     }
 
-    /// The scene form, for kiln's own tests and tools.
-    #[cfg(feature = "internals")]
-    pub fn scene(&self) -> &MapScene {
+    /// The scene form, for kiln's own tests and tools (through
+    /// `kiln::internals::map_scene`).
+    pub(crate) fn scene(&self) -> &MapScene {
         &self.scene
     }
 }

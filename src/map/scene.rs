@@ -28,6 +28,7 @@ pub const D: Mat4 = Mat4::from_cols_array(&[
 /// Placeholder box size in world units (a tile is 10): big enough to see at
 /// one pixel per tile, small enough not to hide the neighbours.
 pub const PLACEHOLDER_HALF: f32 = 3.5;
+/// Placeholder box height in world units.
 pub const PLACEHOLDER_HEIGHT: f32 = 8.0;
 /// Placeholder colour: a saturated red that no Ragnarok ground uses, with a
 /// white outline on every face so it reads as "marker", not as a prop.
@@ -49,6 +50,7 @@ pub struct MapModel {
     pub bounds: (Vec3, Vec3),
 }
 
+/// One model placed on the map.
 #[derive(Debug, Clone)]
 pub struct Instance {
     /// Index into [`MapScene::models`]; the placeholder when that model is `None`.
@@ -61,20 +63,26 @@ pub struct Instance {
     pub speed: f32,
     /// World bounds over the animation, for culling.
     pub bounds: (Vec3, Vec3),
+    /// The model file is missing: the placeholder stands in.
     pub missing: bool,
 }
 
+/// A map loaded for drawing: ground, water, models and their instances, light.
 #[derive(Debug, Clone)]
 pub struct MapScene {
     /// The RSW's version, `major.minor`.
     pub version: String,
+    /// The ground.
     pub ground: Ground,
     /// Water surface chunks (empty when no ground dips below the level).
     pub water: Vec<super::water::WaterChunk>,
+    /// Every model file the map names, once; `None` where missing.
     pub models: Vec<MapModel>,
+    /// Every placed model, in RSW order.
     pub instances: Vec<Instance>,
     /// The box drawn for missing models.
     pub placeholder: Arc<Model>,
+    /// The map's sun and ambient light.
     pub light: Light,
     /// Longest model loop among instances, in map seconds (0 when nothing moves).
     pub duration: f32,
@@ -82,6 +90,7 @@ pub struct MapScene {
     pub missing_models: Vec<String>,
     /// Ground textures not found, once each.
     pub missing_textures: Vec<String>,
+    /// What the user should know.
     pub warnings: Vec<String>,
 }
 
@@ -89,7 +98,6 @@ impl MapScene {
     /// Loads the map `rsw` searching the folders `data` first (in order),
     /// then the map's own tree (for kiln's own tests and benchmarks; the
     /// library's users have [`super::Map`]).
-    #[cfg(any(test, feature = "internals"))]
     pub fn open(rsw: impl Into<FileRef>, data: &[PathBuf]) -> Result<MapScene> {
         MapScene::load(&rsw.into(), &Lookup::with_folders(data, &[])?)
     }

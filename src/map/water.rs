@@ -15,13 +15,20 @@ use glam::{Vec2, Vec3};
 /// water textures, with the ground showing through the shallows.
 pub const WATER_COLOR: [f32; 4] = [0.16, 0.38, 0.62, 0.6];
 
+/// A square of water surface drawn as one mesh.
 #[derive(Debug, Clone, Default)]
 pub struct WaterChunk {
+    /// Bounds, lower corner.
     pub min: Vec3,
+    /// Bounds, upper corner.
     pub max: Vec3,
+    /// Vertex positions, kiln world.
     pub positions: Vec<Vec3>,
+    /// Vertex normals (straight up).
     pub normals: Vec<Vec3>,
+    /// Texture coordinates.
     pub uvs: Vec<Vec2>,
+    /// Triangles, counter-clockwise seen from above.
     pub triangles: Vec<[u32; 3]>,
 }
 

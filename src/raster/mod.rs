@@ -49,34 +49,48 @@ use crate::scene::AlphaMode;
 use crate::texture::Texture;
 use glam::{Affine2, Mat4, Vec2, Vec3, Vec4};
 
+/// How the world is seen: world → camera, camera → clip space.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Camera {
+    /// World → camera space.
     pub view: Mat4,
+    /// Camera → clip space.
     pub proj: Mat4,
 }
 
+/// A directional light with an ambient term.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Light {
     /// Unit vector from the surface toward the light, world space.
     pub direction: Vec3,
     /// Diffuse colour (linear 0..1 per channel).
     pub color: Vec3,
+    /// Ambient colour (linear 0..1 per channel), added everywhere.
     pub ambient: Vec3,
 }
 
 /// Triangles sharing one material, in world space.
 #[derive(Clone, Copy)]
 pub struct Batch<'a> {
+    /// Vertex positions, world space.
     pub positions: &'a [Vec3],
+    /// Vertex normals, world space.
     pub normals: &'a [Vec3],
+    /// Texture coordinates, one per vertex.
     pub uvs: &'a [Vec2],
+    /// Triangles, counter-clockwise = front.
     pub triangles: &'a [[u32; 3]],
+    /// Applied to every texture coordinate (UV animation).
     pub uv_transform: Affine2,
+    /// The material's texture, if any.
     pub texture: Option<&'a Texture>,
     /// Straight RGBA multiplier (or the colour when there is no texture).
     pub base_color: [f32; 4],
+    /// How alpha is drawn.
     pub alpha: AlphaMode,
+    /// Back faces drawn too.
     pub two_sided: bool,
+    /// Drawn without lighting.
     pub unlit: bool,
     /// Ground lightmap: the lit colour is multiplied by the layer's alpha, then its rgb is added.
     pub lightmap: Option<LightmapLayer<'a>>,
@@ -86,15 +100,22 @@ pub struct Batch<'a> {
 /// sampled bilinearly with clamp-to-edge at `uvs` (one per vertex, same indexing as positions).
 #[derive(Clone, Copy)]
 pub struct LightmapLayer<'a> {
+    /// Width, texels.
     pub width: u32,
+    /// Height, texels.
     pub height: u32,
+    /// The texels, row by row.
     pub texels: &'a [[u8; 4]],
+    /// Lightmap coordinates, one per vertex.
     pub uvs: &'a [Vec2],
 }
 
+/// The image a render makes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RenderOptions {
+    /// Width, pixels.
     pub width: u32,
+    /// Height, pixels.
     pub height: u32,
     /// Supersampling factor per axis (1 = none, 2 = 4 samples per pixel, …, max 4).
     pub supersample: u32,
@@ -139,7 +160,7 @@ pub enum Pass {
 }
 
 /// Largest supported target edge in samples; the supersampling factor is
-/// lowered until the target fits, and the guard band in [`clip`] is sized so
+/// lowered until the target fits, and the guard band in `clip` is sized so
 /// fixed-point coordinates of such a target cannot overflow.
 pub const MAX_SAMPLES: u32 = 16384;
 

@@ -6,15 +6,20 @@ use super::model::{Model, NodeAnim};
 /// One node's tracks, by node name as the animation file gives it.
 #[derive(Debug, Clone)]
 pub struct NodeTrack {
+    /// The node's name as the animation file gives it.
     pub node: String,
+    /// Its tracks.
     pub anim: NodeAnim,
 }
 
+/// An animation file lowered into tracks by node name, to pose a model with.
 #[derive(Debug, Clone)]
 pub struct Animation {
     /// Loop period in seconds.
     pub duration: f32,
+    /// The file's frame rate, frames per second.
     pub frame_rate: f32,
+    /// One entry per animated node.
     pub tracks: Vec<NodeTrack>,
     /// Displacement per `duration` the file declares but the tracks do
     /// not apply (see [`Model::travel`]).

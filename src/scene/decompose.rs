@@ -17,8 +17,11 @@ use glam::{DMat3, DQuat, DVec3, Mat3, Quat, Vec3};
 /// the last entry of `s` is negative; `s` is otherwise descending.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Svd {
+    /// The left rotation `U`.
     pub u: Quat,
+    /// The singular values.
     pub s: Vec3,
+    /// The right rotation `W`.
     pub w: Quat,
 }
 

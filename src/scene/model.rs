@@ -4,14 +4,20 @@ use glam::{Mat3, Mat4, Quat, Vec2, Vec3};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// kiln's one intermediate form of a model, whatever the file: the node tree, meshes, materials, textures and animation, every format quirk resolved.
 #[derive(Debug, Clone)]
 pub struct Model {
+    /// The model's name (its file stem).
     pub name: String,
+    /// The file it was read from.
     pub source: PathBuf,
     /// Parents always come before their children.
     pub nodes: Vec<Node>,
+    /// Meshes, each placed by a node.
     pub meshes: Vec<Mesh>,
+    /// Materials, indexed by primitives.
     pub materials: Vec<Material>,
+    /// Textures, indexed by materials.
     pub textures: Vec<TextureSlot>,
     /// Loop period in seconds; 0 for a static model.
     pub duration: f32,
@@ -33,16 +39,21 @@ pub struct Model {
     pub warnings: Vec<String>,
 }
 
+/// One node of the tree: rest values, tracks and its own geometry matrix.
 #[derive(Debug, Clone)]
 pub struct Node {
+    /// The node's name, as tracks address it.
     pub name: String,
+    /// Index of the parent node; `None` for a root.
     pub parent: Option<usize>,
     /// Rest values, used for every component that has no track.
     pub translation: Vec3,
     /// General 3×3 linear part (not always a pure rotation: RSM2's
     /// `inv(M3_parent)·M3`).
     pub linear: Mat3,
+    /// Rest scale, used where there is no scale track.
     pub scale: Vec3,
+    /// The node's tracks.
     pub anim: NodeAnim,
     /// Applied to this node's own meshes only, never inherited by children
     /// (RSM1's `T(offset)·M3`).
@@ -69,8 +80,11 @@ impl Node {
 /// the node's rest value.
 #[derive(Debug, Clone, Default)]
 pub struct NodeAnim {
+    /// Translation keys.
     pub translation: Option<Track<Vec3>>,
+    /// Rotation keys.
     pub rotation: Option<Track<Quat>>,
+    /// Scale keys.
     pub scale: Option<Track<Vec3>>,
     /// In place of `scale`: a symmetric 3×3 stretch after the rotation
     /// (the polar factor `K` of a key matrix `R·K`), for keys that scale
@@ -79,23 +93,32 @@ pub struct NodeAnim {
     pub stretch: Option<Track<Mat3>>,
 }
 
+/// Vertices and their triangles, placed by one node (or skinned).
 #[derive(Debug, Clone)]
 pub struct Mesh {
+    /// The mesh's name.
     pub name: String,
     /// The node whose world transform places this mesh.
     pub node: usize,
+    /// Vertex positions, the mesh's own space.
     pub positions: Vec<Vec3>,
+    /// Vertex normals, the mesh's own space.
     pub normals: Vec<Vec3>,
+    /// Texture coordinates, one per vertex.
     pub uvs: Vec<Vec2>,
+    /// Skinning, when bones move the vertices.
     pub skin: Option<Skin>,
+    /// Triangles by material.
     pub primitives: Vec<Primitive>,
     /// Named per-vertex weights (Arma named selections), from which a skin is
     /// built once an animation says which names are bones.
     pub groups: Vec<VertexGroup>,
 }
 
+/// A named set of weighted vertices.
 #[derive(Debug, Clone)]
 pub struct VertexGroup {
+    /// The selection's name.
     pub name: String,
     /// One weight per vertex, 0..=1.
     pub weights: Vec<f32>,
@@ -104,26 +127,36 @@ pub struct VertexGroup {
 /// Triangles sharing one material and face mode.
 #[derive(Debug, Clone)]
 pub struct Primitive {
+    /// Index into the model's materials.
     pub material: usize,
     /// Counter-clockwise = front, in the mesh's own space before `display`.
     /// Posing swaps winding where the final matrix mirrors.
     pub triangles: Vec<[u32; 3]>,
+    /// Back faces drawn too.
     pub two_sided: bool,
     /// Texture-coordinate animation, applied in order (RSM2 2.3).
     pub uv_anims: Vec<UvAnim>,
 }
 
+/// One texture-coordinate animation.
 #[derive(Debug, Clone)]
 pub struct UvAnim {
+    /// What it moves.
     pub kind: UvAnimKind,
+    /// Its value over time.
     pub track: Track<f32>,
 }
 
+/// What a texture-coordinate animation moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UvAnimKind {
+    /// Shifts u.
     TranslateU,
+    /// Shifts v.
     TranslateV,
+    /// Scales u.
     ScaleU,
+    /// Scales v.
     ScaleV,
     /// Radians, about `(0.5, 0.5)`.
     Rotate,
@@ -132,10 +165,13 @@ pub enum UvAnimKind {
 /// Linear-blend skinning: `v = Σ w · world(joint) · inverse_bind · v_stored`.
 #[derive(Debug, Clone)]
 pub struct Skin {
+    /// Node indices of the joints.
     pub joints: Vec<usize>,
+    /// One inverse bind matrix per joint.
     pub inverse_bind: Vec<Mat4>,
     /// Per vertex: indices into `joints`.
     pub vertex_joints: Vec<[u16; 4]>,
+    /// Per vertex: the weight of each of `vertex_joints`, summing to 1.
     pub vertex_weights: Vec<[f32; 4]>,
 }
 
@@ -153,8 +189,10 @@ impl Skin {
     }
 }
 
+/// How a material's alpha is drawn.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum AlphaMode {
+    /// Alpha ignored.
     Opaque,
     /// Alpha test: texels below the cutoff are discarded (colour keys).
     Mask(f32),
@@ -162,10 +200,14 @@ pub enum AlphaMode {
     Blend,
 }
 
+/// How a primitive's triangles are shaded.
 #[derive(Debug, Clone)]
 pub struct Material {
+    /// The material's name.
     pub name: String,
+    /// Index into the model's textures.
     pub texture: Option<usize>,
+    /// How alpha is drawn.
     pub alpha: AlphaMode,
     /// Shade type 0: no lighting.
     pub unlit: bool,
@@ -173,6 +215,7 @@ pub struct Material {
     pub base_color: [f32; 4],
 }
 
+/// A texture a model names, and what was found for it.
 #[derive(Debug, Clone)]
 pub struct TextureSlot {
     /// The name as the model gives it.

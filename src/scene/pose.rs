@@ -9,14 +9,20 @@ use std::sync::Arc;
 /// model's frames hold one copy, not one each.
 #[derive(Debug, Clone)]
 pub struct PosedMesh {
+    /// Vertex positions, kiln world.
     pub positions: Arc<Vec<Vec3>>,
+    /// Vertex normals, kiln world.
     pub normals: Arc<Vec<Vec3>>,
 }
 
+/// One primitive of a posed model, wound as drawn.
 #[derive(Debug, Clone)]
 pub struct PosedPrimitive {
+    /// Index into the posed meshes.
     pub mesh: usize,
+    /// Index into the model's materials.
     pub material: usize,
+    /// Back faces drawn too.
     pub two_sided: bool,
     /// Counter-clockwise = front in world space (winding already swapped
     /// where the posed transform mirrors). Shared by every pose of a set
@@ -26,9 +32,12 @@ pub struct PosedPrimitive {
     pub uv_transform: Affine2,
 }
 
+/// A model at one instant, in kiln's world.
 #[derive(Debug, Clone)]
 pub struct PosedModel {
+    /// Every mesh's vertices.
     pub meshes: Vec<PosedMesh>,
+    /// Every primitive.
     pub primitives: Vec<PosedPrimitive>,
 }
 
@@ -115,6 +124,7 @@ pub struct Triangles {
 }
 
 impl Triangles {
+    /// Both windings of every primitive of `model`.
     pub fn of(model: &Model) -> Triangles {
         Triangles {
             kept: model
@@ -185,7 +195,7 @@ impl Inputs {
 }
 
 /// [`pose_sharing`] at every time of `times`, in parallel and in time
-/// order, then [`share_repeats`]. An instant whose [`Inputs`] are those of
+/// order, then [`share_repeats`]. An instant whose `Inputs` are those of
 /// the instant before is not posed at all but shares that pose: the
 /// vertices would be the same bits, which is all `share_repeats` would
 /// find after comparing them. A still model is posed once per run of

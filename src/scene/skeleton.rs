@@ -7,7 +7,9 @@ use glam::Mat4;
 /// A bone by name and the name of its parent (`None` for a root).
 #[derive(Debug, Clone, PartialEq)]
 pub struct BoneSpec {
+    /// The bone's name.
     pub name: String,
+    /// Its parent's name; `None` for a root.
     pub parent: Option<String>,
 }
 

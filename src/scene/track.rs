@@ -2,20 +2,25 @@
 
 use glam::{Mat3, Quat, Vec3};
 
+/// How a track goes from one key to the next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Interp {
     /// Lerp for vectors, slerp for rotations.
     Linear,
     /// Normalised lerp with a sign flip for the shortest arc (Grimrock).
     Nlerp,
+    /// Each key held until the next.
     Step,
 }
 
+/// Keys of one value over time.
 #[derive(Debug, Clone)]
 pub struct Track<T> {
     /// Key times in seconds, non-decreasing.
     pub times: Vec<f32>,
+    /// One value per key time.
     pub values: Vec<T>,
+    /// How values between keys are found.
     pub interp: Interp,
     /// Before the first key: `Some(v)` interpolates from `v` at t = 0 to the
     /// first key (RSM2's default-value rule); `None` holds the first key.
@@ -25,7 +30,9 @@ pub struct Track<T> {
     pub wrap_to_first: Option<f32>,
 }
 
+/// A value a track can interpolate.
 pub trait Interpolate: Copy {
+    /// The value a fraction `s` of the way from `a` to `b`.
     fn interpolate(a: Self, b: Self, s: f32, mode: Interp) -> Self;
 }
 
@@ -74,6 +81,7 @@ impl Interpolate for Quat {
 }
 
 impl<T: Interpolate> Track<T> {
+    /// A track of these keys, holding its first and last key outside them.
     pub fn new(times: Vec<f32>, values: Vec<T>, interp: Interp) -> Self {
         Track {
             times,

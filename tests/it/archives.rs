@@ -44,7 +44,7 @@ fn corpus_pbos_list_their_entries_and_their_paa_icons_decode() {
     for i in paas {
         let bytes = pbo.read_item(i).unwrap();
         let name = Path::new(&pbo.items()[i].name);
-        let t = kiln::formats::texture::decode(&bytes, name).unwrap();
+        let t = kiln::internals::formats::texture::decode(&bytes, name).unwrap();
         assert!(t.width >= 16 && t.height >= 16, "{}", pbo.items()[i].name);
     }
 
@@ -237,8 +237,8 @@ fn the_lever_renders_with_a_paa_texture_from_a_pbo() {
             }
         })
         .collect();
-    let paa = kiln::formats::texture::paa::encode_paa(
-        kiln::formats::texture::paa::PaaFormat::Dxt1,
+    let paa = kiln::internals::formats::texture::paa::encode_paa(
+        kiln::internals::formats::texture::paa::PaaFormat::Dxt1,
         64,
         64,
         &texels,

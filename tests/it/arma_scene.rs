@@ -3,10 +3,10 @@
 use crate::common;
 
 use glam::{Mat4, Vec3};
-use kiln::formats::arma::{cfg, lower as lower_arma};
-use kiln::formats::arma::{p3d, rtm};
-use kiln::scene::{self, animation, skeleton};
-use kiln::spec::{AnimationSettings, ModelSpec, SkeletonSpec};
+use kiln::internals::formats::arma::{cfg, lower as lower_arma};
+use kiln::internals::formats::arma::{p3d, rtm};
+use kiln::internals::scene::{self, animation, skeleton};
+use kiln::internals::spec::{AnimationSettings, ModelSpec, SkeletonSpec};
 
 const AGM: &str = "arma/KoffeinFlummi+AGM/AGM_FastRoping";
 const DAYZ: &str = "arma/earlbalai+DayZ-Source";
@@ -176,7 +176,7 @@ fn plain_rtm_identity_is_the_rest_pose() {
     let p3d_path = dir.join("animbase/agm_fastroping.p3d");
     let model = common::load(&p3d_path);
     let rest = scene::pose(&model, 0.0);
-    let pts: Vec<Vec3> = kiln::render::posed_points(&rest).collect();
+    let pts: Vec<Vec3> = kiln::internals::render::posed_points(&rest).collect();
     assert!(!pts.is_empty());
     // Bound to its bones but not animated, the model stays at rest.
     let groups: Vec<skeleton::BoneSpec> = model.meshes[0]
@@ -189,7 +189,8 @@ fn plain_rtm_identity_is_the_rest_pose() {
         .collect();
     let bound = skeleton::bind(&model, &groups);
     assert!(bound.meshes[0].skin.is_some());
-    let again: Vec<Vec3> = kiln::render::posed_points(&scene::pose(&bound, 0.0)).collect();
+    let again: Vec<Vec3> =
+        kiln::internals::render::posed_points(&scene::pose(&bound, 0.0)).collect();
     for (a, b) in pts.iter().zip(&again) {
         assert!((*a - *b).length() < 1e-5);
     }
@@ -225,7 +226,8 @@ fn agm_rig_walks_with_the_dayz_zombie_walk() {
         skin.joints.len()
     );
     let centre = |t: f32| {
-        let pts: Vec<Vec3> = kiln::render::posed_points(&scene::pose(&walking, t)).collect();
+        let pts: Vec<Vec3> =
+            kiln::internals::render::posed_points(&scene::pose(&walking, t)).collect();
         pts.iter().copied().sum::<Vec3>() / pts.len() as f32
     };
     let (a, b) = (scene::pose(&walking, 0.1), scene::pose(&walking, 0.9));
@@ -245,7 +247,8 @@ fn agm_rig_walks_with_the_dayz_zombie_walk() {
     spec.animation.root_motion = kiln::RootMotion::Keep;
     let travelling = common::animated(&spec, &walk).unwrap();
     let c = |t: f32| {
-        let pts: Vec<Vec3> = kiln::render::posed_points(&scene::pose(&travelling, t)).collect();
+        let pts: Vec<Vec3> =
+            kiln::internals::render::posed_points(&scene::pose(&travelling, t)).collect();
         pts.iter().copied().sum::<Vec3>() / pts.len() as f32
     };
     let d = (c(1.9) - c(0.1)).length();

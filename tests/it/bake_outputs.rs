@@ -1,14 +1,14 @@
 use image::{Rgba, RgbaImage};
-use kiln::bake::atlas::{Atlas, AtlasClip, AtlasJob, Rect};
-use kiln::bake::gif::{delay_cs, encode};
-use kiln::bake::grid::GridLayout;
-use kiln::bake::meta::texturepacker;
-use kiln::bake::outputs::ClipFrames;
-use kiln::bake::recipe::{Direction, PackSpec, Recipe};
-use kiln::bake::sheet::compose;
-use kiln::bake::sink::{DryRunSink, FileSink, OutputStatus, Sink, VerifySink};
-use kiln::bake::write_outputs;
-use kiln::confined::Root;
+use kiln::internals::bake::atlas::{Atlas, AtlasClip, AtlasJob, Rect};
+use kiln::internals::bake::gif::{delay_cs, encode};
+use kiln::internals::bake::grid::GridLayout;
+use kiln::internals::bake::meta::texturepacker;
+use kiln::internals::bake::outputs::ClipFrames;
+use kiln::internals::bake::recipe::{Direction, PackSpec, Recipe};
+use kiln::internals::bake::sheet::compose;
+use kiln::internals::bake::sink::{DryRunSink, FileSink, OutputStatus, Sink, VerifySink};
+use kiln::internals::bake::write_outputs;
+use kiln::internals::confined::Root;
 use std::path::{Path, PathBuf};
 
 fn solid(w: u32, h: u32, c: [u8; 4]) -> RgbaImage {
@@ -333,7 +333,8 @@ fn meta_2x3() -> String {
         .unwrap()
         .atlas(&job, [0.5, 0.875]);
     assert_eq!(
-        kiln::bake::grid::paged_atlas(&job, 32, 16, [0.5, 0.875], &PackSpec::default()).unwrap(),
+        kiln::internals::bake::grid::paged_atlas(&job, 32, 16, [0.5, 0.875], &PackSpec::default())
+            .unwrap(),
         atlas
     );
     texturepacker::json(&atlas, &job)
@@ -593,10 +594,11 @@ fn grid_atlas_of_two_clips_of_different_lengths() {
         pixels_per_unit: None,
     };
     let atlas =
-        kiln::bake::grid::paged_atlas(&job, 10, 20, [0.25, 0.75], &PackSpec::default()).unwrap();
+        kiln::internals::bake::grid::paged_atlas(&job, 10, 20, [0.25, 0.75], &PackSpec::default())
+            .unwrap();
     assert_eq!(
         atlas.pages,
-        [kiln::bake::atlas::Page {
+        [kiln::internals::bake::atlas::Page {
             width: 30,
             height: 80
         }]
@@ -653,7 +655,7 @@ fn grid_atlas_of_two_clips_of_different_lengths() {
         ]
     );
     // A single-clip job names frames and tags by the job.
-    let single = kiln::bake::grid::paged_atlas(
+    let single = kiln::internals::bake::grid::paged_atlas(
         &AtlasJob {
             clips: &clips[..1],
             named_clips: false,
@@ -670,12 +672,18 @@ fn grid_atlas_of_two_clips_of_different_lengths() {
     // The size limits of the grid hold for every page: a sheet past them
     // continues on the next page, whole rows at a time (24576 × 8192 is as
     // many pixels as a page may hold), each row on one page.
-    let big =
-        kiln::bake::grid::paged_atlas(&job, 8192, 8192, [0.5, 0.5], &PackSpec::default()).unwrap();
+    let big = kiln::internals::bake::grid::paged_atlas(
+        &job,
+        8192,
+        8192,
+        [0.5, 0.5],
+        &PackSpec::default(),
+    )
+    .unwrap();
     assert_eq!(
         big.pages,
         vec![
-            kiln::bake::atlas::Page {
+            kiln::internals::bake::atlas::Page {
                 width: 24576,
                 height: 8192
             };
@@ -709,7 +717,7 @@ fn compose_copies_a_source_sub_rect() {
     let mut atlas: Atlas = GridLayout::new(6, 5, 2, 1)
         .unwrap()
         .atlas(&one_clip(&d, &clips), [0.5, 0.5]);
-    atlas.pages[0] = kiln::bake::atlas::Page {
+    atlas.pages[0] = kiln::internals::bake::atlas::Page {
         width: 7,
         height: 4,
     };
@@ -1164,14 +1172,14 @@ fn clips_of_a_job_share_one_framing() {
         .unwrap()
         .jobs()
         .remove(0);
-    let plan = kiln::bake::run::plan_job(&job, &[]).unwrap();
+    let plan = kiln::internals::bake::run::plan_job(&job, &[]).unwrap();
     assert_eq!(plan.images(), 4);
     // Neither clip changes the model, so both hold the job's one copy.
     assert!(std::sync::Arc::ptr_eq(
         &plan.clips[0].model,
         &plan.clips[1].model
     ));
-    let report = kiln::bake::run::run_planned(
+    let report = kiln::internals::bake::run::run_planned(
         &job,
         &plan,
         &|| {},
@@ -1185,9 +1193,9 @@ fn clips_of_a_job_share_one_framing() {
         image::imageops::crop_imm(&sheet, col * 40, row * 40, 40, 40).to_image()
     };
     let opaque = |img: &RgbaImage| img.pixels().filter(|p| p.0[3] > 0).count();
-    let spin_alone = kiln::render::render_clip(
+    let spin_alone = kiln::internals::render::render_clip(
         &plan.clips[0].model,
-        &kiln::render::ClipPlan {
+        &kiln::internals::render::ClipPlan {
             times: plan.clips[0].times.times.clone(),
             ..plan.view.clone()
         },
@@ -1202,7 +1210,7 @@ fn clips_of_a_job_share_one_framing() {
     let mut big = plan.clone();
     let scaled = std::sync::Arc::make_mut(&mut big.clips[1].model);
     scaled.display = glam::Mat4::from_scale(glam::Vec3::splat(2.0)) * scaled.display;
-    kiln::bake::run::run_planned(
+    kiln::internals::bake::run::run_planned(
         &job,
         &big,
         &|| {},
@@ -1232,27 +1240,31 @@ fn a_missing_animation_file_fails_the_job_naming_it() {
         .unwrap()
         .jobs()
         .remove(0);
-    let e = kiln::bake::run::plan_job(&job, &[]).unwrap_err();
+    let e = kiln::internals::bake::run::plan_job(&job, &[]).unwrap_err();
     assert!(
         matches!(&e, kiln::Error::Io { path, .. } if path == Path::new("r/anims/walk.animation")),
         "{e}"
     );
     // Without an animation file the clip animates the job's model itself:
     // the same one, shared, not a copy per clip.
-    let spec = kiln::bake::recipe::ClipSpec {
+    let spec = kiln::internals::bake::recipe::ClipSpec {
         animation: None,
         ..job.clips[0].clone()
     };
     let loaded = std::sync::Arc::new(crate::common::scene_of(&job.model));
-    let m =
-        kiln::bake::run::clip_model(&loaded, &spec, &job.model, &kiln::source::Lookup::default())
-            .unwrap();
+    let m = kiln::internals::bake::run::clip_model(
+        &loaded,
+        &spec,
+        &job.model,
+        &kiln::internals::source::Lookup::default(),
+    )
+    .unwrap();
     assert!(std::sync::Arc::ptr_eq(&m, &loaded));
 }
 
 /// The job of `write_outputs_writes_every_requested_file` (frames, sheet,
 /// JSON and GIFs) with its frames, baked into `dir`.
-fn hero(dir: &Path) -> (kiln::bake::recipe::Job, Vec<ClipFrames>) {
+fn hero(dir: &Path) -> (kiln::internals::bake::recipe::Job, Vec<ClipFrames>) {
     let text = "jobs:\n  - name: hero\n    model: hero.rsm\n    size: 4x3\n    directions: [0, 90]\n    clip: {frames: 3, end: 0.3}\n    output: {dir: out, frames: '{name}_{yaw}_{frame}.png', gif: '{name}_{dir}.gif'}\n";
     let job = Recipe::from_str(text, &dir.join("r.yaml"))
         .unwrap()
@@ -1303,7 +1315,7 @@ fn verify_compares_with_the_files_on_disk() {
         assert_eq!(files, written);
         v.records()
     };
-    let outcomes = |records: &[kiln::bake::sink::OutputRecord]| -> Vec<OutputStatus> {
+    let outcomes = |records: &[kiln::internals::bake::sink::OutputRecord]| -> Vec<OutputStatus> {
         records.iter().map(|r| r.outcome).collect()
     };
 
@@ -1350,12 +1362,13 @@ fn runs_hand_every_file_to_the_sink() {
     let recipe = Recipe::from_str(&text, &dir.join("r.yaml")).unwrap();
     let job = recipe.jobs().remove(0);
     let map = recipe.maps().remove(0);
-    let plan = kiln::bake::run::plan_job(&job, &[]).unwrap();
+    let plan = kiln::internals::bake::run::plan_job(&job, &[]).unwrap();
     let map_plan =
-        kiln::bake::map_run::plan_map_within(&map, &[], kiln::DEFAULT_MEMORY_LIMIT).unwrap();
+        kiln::internals::bake::map_run::plan_map_within(&map, &[], kiln::DEFAULT_MEMORY_LIMIT)
+            .unwrap();
     let bake = |sink: &dyn Sink| {
-        let a = kiln::bake::run::run_planned(&job, &plan, &|| {}, sink).unwrap();
-        let b = kiln::bake::map_run::run_map(&map, &map_plan, &|| {}, sink).unwrap();
+        let a = kiln::internals::bake::run::run_planned(&job, &plan, &|| {}, sink).unwrap();
+        let b = kiln::internals::bake::map_run::run_map(&map, &map_plan, &|| {}, sink).unwrap();
         (a.files, b.files)
     };
     let dry = DryRunSink::default();

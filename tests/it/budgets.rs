@@ -6,7 +6,7 @@
 //! never an abort.
 
 use crate::common::{kiln, stderr, tempdir};
-use kiln::formats::sprite::{act, spr, Act, Action, Frame, IndexedImage, Layer, Spr};
+use kiln::internals::formats::sprite::{act, spr, Act, Action, Frame, IndexedImage, Layer, Spr};
 use std::path::{Path, PathBuf};
 
 /// A DDS of `w × h` DXT1 whose header declares `mips` levels, holding the

@@ -1,7 +1,7 @@
 //! model.cfg reader: the DayZ zombie skeleton, the syntax subset, skeleton
 //! inheritance both ways, and malformed input failing with line:column.
 
-use kiln::formats::arma::cfg::{self, CfgValue, Skeleton};
+use kiln::internals::formats::arma::cfg::{self, CfgValue, Skeleton};
 use std::path::Path;
 
 const MODEL_CFG: &str =

@@ -151,25 +151,22 @@ impl Rng {
 }
 
 /// The scene model of `spec`, loaded as `kiln render` loads it.
-pub fn scene_of(spec: &kiln::spec::ModelSpec) -> kiln::scene::Model {
-    kiln::model::Model::load(spec)
-        .unwrap_or_else(|e| panic!("{}: {e}", spec.model.disk.display()))
-        .scene()
-        .clone()
+pub fn scene_of(spec: &kiln::internals::spec::ModelSpec) -> kiln::internals::scene::Model {
+    let model = kiln::internals::model::Model::load(spec)
+        .unwrap_or_else(|e| panic!("{}: {e}", spec.model.disk.display()));
+    kiln::internals::scene_of(&model).clone()
 }
 
 /// The scene model of a file with every option at its default.
-pub fn load(path: &std::path::Path) -> kiln::scene::Model {
-    scene_of(&kiln::spec::ModelSpec::new(path))
+pub fn load(path: &std::path::Path) -> kiln::internals::scene::Model {
+    scene_of(&kiln::internals::spec::ModelSpec::new(path))
 }
 
 /// The scene model of `spec` posed by the animation file `anim`.
 pub fn animated(
-    spec: &kiln::spec::ModelSpec,
+    spec: &kiln::internals::spec::ModelSpec,
     anim: &std::path::Path,
-) -> kiln::Result<kiln::scene::Model> {
-    Ok(kiln::model::Model::load(spec)?
-        .animated(anim)?
-        .scene()
-        .clone())
+) -> kiln::Result<kiln::internals::scene::Model> {
+    let model = kiln::internals::model::Model::load(spec)?.animated(anim)?;
+    Ok(kiln::internals::scene_of(&model).clone())
 }

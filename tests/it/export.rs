@@ -1,14 +1,14 @@
 //! Exports a small hand-built model and reads the files back.
 
 use glam::{Mat3, Mat4, Vec2, Vec3};
-use kiln::export::gltf::glb_bytes;
-use kiln::export::obj::obj_files;
-use kiln::export::{export, write_glb, write_obj};
-use kiln::scene::{
+use kiln::internals::export::gltf::glb_bytes;
+use kiln::internals::export::obj::obj_files;
+use kiln::internals::export::{export, write_glb, write_obj};
+use kiln::internals::scene::{
     pose, AlphaMode, Interp, Material, Mesh, Model, Node, NodeAnim, PosedModel, Primitive,
     TextureSlot, Track, UvAnim, UvAnimKind,
 };
-use kiln::texture::{Texture, TextureAlpha};
+use kiln::internals::texture::{Texture, TextureAlpha};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

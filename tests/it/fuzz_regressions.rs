@@ -4,7 +4,7 @@
 //! error names the file, the field and the byte offset. The cases below
 //! also check what each input must now give.
 
-use kiln::formats::grimrock;
+use kiln::internals::formats::grimrock;
 use kiln::RestPose;
 use std::path::{Path, PathBuf};
 
@@ -50,11 +50,13 @@ fn replay(target: &str, file: &Path, data: &[u8]) {
                 ..kiln::DecodeOptions::default()
             };
             for mip in [0, 1] {
-                if let Err(e) = kiln::formats::texture::decode_with(data, file, options(mip)) {
+                if let Err(e) =
+                    kiln::internals::formats::texture::decode_with(data, file, options(mip))
+                {
                     assert!(e.to_string().contains(&file.display().to_string()), "{e}");
                 }
             }
-            let _ = kiln::formats::texture::summarize(data, file);
+            let _ = kiln::internals::formats::texture::summarize(data, file);
         }
         other => panic!(
             "tests/fuzz/{other}/: no such fuzz target here; add its replay to {}",
@@ -80,7 +82,8 @@ fn every_kept_fuzz_input_returns() {
 #[test]
 fn dds_mip_count_is_not_trusted() {
     let file = root().join("dds/mip-count.dds");
-    let s = kiln::formats::texture::summarize(&std::fs::read(&file).unwrap(), &file).unwrap();
+    let s = kiln::internals::formats::texture::summarize(&std::fs::read(&file).unwrap(), &file)
+        .unwrap();
     assert_eq!((s.width, s.height), (8, 4));
     assert_eq!(s.mips, [[8, 4], [4, 2], [2, 1], [1, 1]]);
     assert_eq!(

@@ -198,7 +198,7 @@ fn skeleton_warrior_clips_on_its_skin() {
     // Two skinned meshes, each on a root node of the scene with one joint
     // per bone of its mesh, and the 31 nodes under the model's root.
     let model = Model::load(&spec).unwrap();
-    let scene = model.scene();
+    let scene = kiln::internals::scene_of(&model);
     let skins = glb.json["skins"].as_array().unwrap();
     let kiln_skins: Vec<usize> = scene
         .meshes

@@ -8,16 +8,20 @@
 
 use crate::gltf_eval::{Gltf, Instance};
 use glam::{Mat3, Mat4, Quat, Vec2, Vec3};
-use kiln::export::gltf::{animated_glb_bytes, glb_bytes, ClipInput, GltfReport};
-use kiln::scene::{
+use kiln::internals::export::gltf::{animated_glb_bytes, glb_bytes, ClipInput, GltfReport};
+use kiln::internals::scene::{
     pose, AlphaMode, Interp, Material, Mesh, Model, Node, NodeAnim, Primitive, Skin, TextureSlot,
     Track, UvAnim, UvAnimKind,
 };
-use kiln::texture::{Texture, TextureAlpha};
+use kiln::internals::texture::{Texture, TextureAlpha};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-fn track<T: kiln::scene::Interpolate>(times: &[f32], values: Vec<T>, interp: Interp) -> Track<T> {
+fn track<T: kiln::internals::scene::Interpolate>(
+    times: &[f32],
+    values: Vec<T>,
+    interp: Interp,
+) -> Track<T> {
     Track::new(times.to_vec(), values, interp)
 }
 

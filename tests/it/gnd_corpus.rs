@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use kiln::formats::gnd;
+use kiln::internals::formats::gnd;
 
 const CORPUS: &str = "../shared/corpus";
 

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use kiln::formats::gnd;
+use kiln::internals::formats::gnd;
 
 const FIX: &str = "../shared/corpus/ro/RagnarokResearchLab+RagLite/Tests/Fixtures";
 

@@ -4,8 +4,8 @@
 //! reader round trip for every version and flag; hostile tables.
 
 use crate::common::{corpus, tempdir};
-use kiln::source::grf::{write_grf, Grf, GrfVersion, WriteOptions};
-use kiln::source::{Archive, DataSource, GamePath};
+use kiln::internals::source::grf::{write_grf, Grf, GrfVersion, WriteOptions};
+use kiln::internals::source::{Archive, DataSource, GamePath};
 
 const TEST: &str = "test test test test test test test test test test test test test test test";
 const LOREM: &str = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. Sed venenatis bibendum venenatis. Aliquam quis velit urna. Suspendisse nec posuere sem. Donec risus quam, vulputate sed augue ultricies, dignissim hendrerit purus. Nulla euismod dolor enim, vel fermentum ex ultricies ac. Donec aliquet vehicula egestas. Sed accumsan velit ac mauris porta, id imperdiet purus aliquam. Phasellus et faucibus erat. Vestibulum ante ipsum primis in faucibus orci luctus et ultrices posuere cubilia curae; Pellentesque vel nisl efficitur, euismod augue eu, consequat dui. Maecenas vestibulum tortor purus, egestas posuere tortor imperdiet eget. Nulla sit amet placerat diam.";
@@ -97,7 +97,9 @@ fn broken_grf_fixtures_are_refused_with_messages() {
     }
     // Through the data-source door, a file that is no archive says so.
     let p = corpus("ro/vthibault+grf-loader/data/not-grf.grf").unwrap();
-    let e = kiln::source::open_data(&p).unwrap_err().to_string();
+    let e = kiln::internals::source::open_data(&p)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("not an archive kiln reads"), "{e}");
 }
 
@@ -268,9 +270,11 @@ fn kiln_writes_every_version_and_flag_and_reads_it_back() {
 fn folder_rows_and_grf_editor_extensions() {
     let dir = tempdir("grf-editor");
     let path = dir.join("x.grf");
-    let mut w =
-        kiln::source::grf::GrfWriter::new(std::fs::File::create(&path).unwrap(), GrfVersion::V200)
-            .unwrap();
+    let mut w = kiln::internals::source::grf::GrfWriter::new(
+        std::fs::File::create(&path).unwrap(),
+        GrfVersion::V200,
+    )
+    .unwrap();
     w.add_folder(b"data");
     w.add(b"data\\a.txt", b"hello", WriteOptions::default())
         .unwrap();

@@ -5,7 +5,7 @@
 use crate::common;
 
 use glam::{Mat4, Quat, Vec3};
-use kiln::formats::grimrock::{self, Animation, Entity, Model};
+use kiln::internals::formats::grimrock::{self, Animation, Entity, Model};
 use std::path::{Path, PathBuf};
 
 const WATERDEEP: &str = "grimrock+eob1-waterdeep/mod_assets";

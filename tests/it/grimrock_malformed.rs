@@ -4,9 +4,10 @@
 
 use crate::common;
 
+use crate::fixtures::grimrock as fixture;
 use glam::Vec3;
-use kiln::formats::grimrock::{
-    self, fixture, Animation, Entity, Light, MeshData, MeshEntity, Model, Node, VertexArray,
+use kiln::internals::formats::grimrock::{
+    self, Animation, Entity, Light, MeshData, MeshEntity, Model, Node, VertexArray,
 };
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -70,7 +71,11 @@ fn bytes(s: &Fixture) -> Vec<u8> {
 
 /// Parses `b` as the kind of `s`; on success returns the clean rewrite and
 /// the trailing-byte count.
-fn parse(s: &Fixture, b: &[u8], name: &str) -> Result<(Vec<u8>, usize), kiln::error::ParseError> {
+fn parse(
+    s: &Fixture,
+    b: &[u8],
+    name: &str,
+) -> Result<(Vec<u8>, usize), kiln::internals::error::ParseError> {
     match s {
         Fixture::Model(_) => grimrock::parse_model(b, Path::new(name))
             .map(|m| (grimrock::write_model(&m), m.trailing_bytes)),

@@ -3,8 +3,8 @@
 use crate::common;
 
 use glam::{Mat4, Vec3};
-use kiln::scene;
-use kiln::spec::{ModelSpec, RestPose};
+use kiln::internals::scene;
+use kiln::internals::spec::{ModelSpec, RestPose};
 use std::path::{Path, PathBuf};
 
 const WARRIOR: &str = "grimrock/grimrock+eob1-waterdeep/mod_assets/plugins/skeleton_warrior_axe";
@@ -22,7 +22,7 @@ fn max_abs_diff(a: Mat4, b: Mat4) -> f32 {
 }
 
 fn points(posed: &scene::PosedModel) -> Vec<Vec3> {
-    kiln::render::posed_points(posed).collect()
+    kiln::internals::render::posed_points(posed).collect()
 }
 
 #[test]
@@ -123,7 +123,7 @@ fn every_corpus_model_loads_and_renders_and_every_animation_applies() {
     models.sort();
     anims.sort();
     assert_eq!((models.len(), anims.len()), (11, 10));
-    let opts = kiln::raster::RenderOptions {
+    let opts = kiln::internals::raster::RenderOptions {
         width: 40,
         height: 40,
         supersample: 1,
@@ -136,18 +136,18 @@ fn every_corpus_model_loads_and_renders_and_every_animation_applies() {
         if pts.is_empty() {
             continue; // empty_object_gate: nodes only
         }
-        let cam = kiln::camera::fit_cameras(
+        let cam = kiln::internals::camera::fit_cameras(
             &pts,
             &[(30.0, 20.0)],
             1.0,
-            &kiln::camera::Framing::default(),
+            &kiln::internals::camera::Framing::default(),
         )[0];
-        let light = kiln::raster::Light {
+        let light = kiln::internals::raster::Light {
             direction: Vec3::Y,
             color: Vec3::splat(0.6),
             ambient: Vec3::splat(0.4),
         };
-        let img = kiln::render::render_posed(&model, &posed, &cam, &light, &opts);
+        let img = kiln::internals::render::render_posed(&model, &posed, &cam, &light, &opts);
         assert!(
             img.pixels().filter(|p| p[3] > 0).count() > 30,
             "{} draws nothing",
@@ -155,7 +155,7 @@ fn every_corpus_model_loads_and_renders_and_every_animation_applies() {
         );
     }
     for path in &anims {
-        let a = kiln::inspect::inspect(&path.as_path().into(), &[], None).unwrap();
+        let a = kiln::internals::inspect::inspect(&path.as_path().into(), &[], None).unwrap();
         assert!(
             a.animation.duration_seconds > 0.0 && !a.nodes.is_empty(),
             "{}",
@@ -207,24 +207,24 @@ fn sample_sign_reads_as_an_f_from_the_front() {
     let model = common::load(&samples().join("models/kiln_sign.model"));
     assert_eq!(model.warnings, Vec::<String>::new());
     let posed = scene::pose(&model, 0.0);
-    let cam = kiln::camera::fit_cameras(
+    let cam = kiln::internals::camera::fit_cameras(
         &points(&posed),
         &[(0.0, 0.0)],
         1.0,
-        &kiln::camera::Framing::default(),
+        &kiln::internals::camera::Framing::default(),
     )[0];
-    let light = kiln::raster::Light {
+    let light = kiln::internals::raster::Light {
         direction: Vec3::new(-0.3, 0.5, 0.8).normalize(),
         color: Vec3::splat(0.6),
         ambient: Vec3::splat(0.45),
     };
-    let opts = kiln::raster::RenderOptions {
+    let opts = kiln::internals::raster::RenderOptions {
         width: 64,
         height: 64,
         supersample: 2,
         background: [0, 0, 0, 0],
     };
-    let img = kiln::render::render_posed(&model, &posed, &cam, &light, &opts);
+    let img = kiln::internals::render::render_posed(&model, &posed, &cam, &light, &opts);
     common::assert_golden("grimrock/sign_front", &img);
     // Independent of the golden: the stem is on the left, the bars reach right.
     let span = |rows: std::ops::Range<u32>| {

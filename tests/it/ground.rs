@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use glam::{Vec2, Vec3};
-use kiln::formats::gnd::{self, Cube, Gnd, Lightmap, Lightmaps, Surface};
-use kiln::map::ground::{placeholder_colour, Ground, GroundChunk};
+use kiln::internals::formats::gnd::{self, Cube, Gnd, Lightmap, Lightmaps, Surface};
+use kiln::internals::map::ground::{placeholder_colour, Ground, GroundChunk};
 
 const CORPUS: &str = "../shared/corpus";
 
@@ -22,18 +22,28 @@ fn map(name: &str) -> Option<(Gnd, PathBuf)> {
     Some((gnd::parse_file(&p).unwrap(), p))
 }
 
-fn none(_: &str) -> Option<(PathBuf, kiln::Result<kiln::formats::texture::Texture>)> {
+fn none(
+    _: &str,
+) -> Option<(
+    PathBuf,
+    kiln::Result<kiln::internals::formats::texture::Texture>,
+)> {
     None
 }
 
 /// The file at `path` as the map's lookup hands it to the ground.
 /// A finder's answer for `path`: the file decoded as a texture, as a map's
 /// loader decodes what it finds.
-fn file(path: &Path) -> Option<(PathBuf, kiln::Result<kiln::formats::texture::Texture>)> {
+fn file(
+    path: &Path,
+) -> Option<(
+    PathBuf,
+    kiln::Result<kiln::internals::formats::texture::Texture>,
+)> {
     let bytes = std::fs::read(path).unwrap();
     Some((
         path.to_path_buf(),
-        kiln::formats::texture::decode(&bytes, path),
+        kiln::internals::formats::texture::decode(&bytes, path),
     ))
 }
 
@@ -455,7 +465,10 @@ fn missing_textures_are_listed_once_and_drawn_flat() {
         let c = placeholder_colour(name);
         assert!(c[..3].iter().all(|v| (72..=167).contains(v)) && c[3] == 255);
         assert!(slot.image.texels.iter().all(|t| *t == c));
-        assert_eq!(slot.image.alpha, kiln::texture::TextureAlpha::Opaque);
+        assert_eq!(
+            slot.image.alpha,
+            kiln::internals::texture::TextureAlpha::Opaque
+        );
         if !colours.contains(&c) {
             colours.push(c);
         }
@@ -471,7 +484,10 @@ fn missing_textures_are_listed_once_and_drawn_flat() {
 fn found_textures_are_decoded_and_unreadable_ones_warn() {
     let Some((g, p)) = map("sm_pri") else { return };
     let bmp = Path::new(CORPUS).join("ro/Borf+BrowEdit3/data/texture/la_scifi/error_01.bmp");
-    let find = |name: &str| -> Option<(PathBuf, kiln::Result<kiln::formats::texture::Texture>)> {
+    let find = |name: &str| -> Option<(
+        PathBuf,
+        kiln::Result<kiln::internals::formats::texture::Texture>,
+    )> {
         if name.ends_with("i_fild04.bmp") {
             file(&bmp)
         } else if name.ends_with("m_br_02.bmp") {
@@ -483,7 +499,8 @@ fn found_textures_are_decoded_and_unreadable_ones_warn() {
     };
     let ground = Ground::build(&g, &p, &find);
     assert_eq!(ground.textures[0].path.as_deref(), Some(bmp.as_path()));
-    let real = kiln::formats::texture::decode(&std::fs::read(&bmp).unwrap(), &bmp).unwrap();
+    let real =
+        kiln::internals::formats::texture::decode(&std::fs::read(&bmp).unwrap(), &bmp).unwrap();
     assert_eq!(ground.textures[0].image.texels, real.texels);
     assert_eq!(ground.textures[5].path.as_deref(), Some(p.as_path()));
     assert_eq!(ground.textures[5].image.width, 4);

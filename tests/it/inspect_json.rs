@@ -9,17 +9,19 @@
 use crate::common::{self, kiln, stderr};
 
 use glam::{Quat, Vec3};
-use kiln::formats::gnd::{self, Cube, Gnd, Lightmap, Lightmaps, Surface, WaterPlane, WaterSetup};
-use kiln::formats::json::to_hex;
-use kiln::formats::rsm::{
+use kiln::internals::formats::gnd::{
+    self, Cube, Gnd, Lightmap, Lightmaps, Surface, WaterPlane, WaterSetup,
+};
+use kiln::internals::formats::json::to_hex;
+use kiln::internals::formats::rsm::{
     self, Face, PosKey, RotKey, Rsm, RsmNode, ScaleKey, TexAnimChannel, TexAnimKey, TexCoord,
     TextureAnim, V15Layout, VolumeBox,
 };
-use kiln::formats::rsw::{
+use kiln::internals::formats::rsw::{
     self, Effect, FixedName, Layout, Light, LightSource, ModelInstance, Object, QuadNode, Rsw,
     Sound, Water,
 };
-use kiln::text::decode_cp949;
+use kiln::internals::text::decode_cp949;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -143,7 +145,11 @@ fn opt<T>(j: &Value, v: &Option<T>, at: &str, f: impl FnOnce(&Value, &T, &str)) 
 fn name(j: &Value, n: &FixedName, at: &str) {
     let FixedName { text: t, raw } = n;
     text(j, t, at);
-    assert_eq!(*t, decode_cp949(kiln::text::until_nul(raw)), "{at}");
+    assert_eq!(
+        *t,
+        decode_cp949(kiln::internals::text::until_nul(raw)),
+        "{at}"
+    );
 }
 
 fn walk_rsw(j: &Value, r: &Rsw) {

@@ -4,7 +4,9 @@
 
 use crate::common::{self, tempdir};
 use image::RgbaImage;
-use kiln::look::{Dither, DropShadow, Look, Outline, OutlineSide, PaletteLook, PaletteSource};
+use kiln::internals::look::{
+    Dither, DropShadow, Look, Outline, OutlineSide, PaletteLook, PaletteSource,
+};
 use kiln::{BakeOptions, Model, ModelSpec, NoProgress, ViewSpec};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -576,7 +578,7 @@ fn sphere(rings: u32, segments: u32) -> Sphere {
 }
 
 fn sphere_image(s: &Sphere, shading: kiln::Shading, light: glam::Vec3) -> RgbaImage {
-    use kiln::raster::{render_shaded, Batch, Camera, Light, RenderOptions};
+    use kiln::internals::raster::{render_shaded, Batch, Camera, Light, RenderOptions};
     let b = Batch {
         positions: &s.positions,
         normals: &s.positions,
@@ -585,7 +587,7 @@ fn sphere_image(s: &Sphere, shading: kiln::Shading, light: glam::Vec3) -> RgbaIm
         uv_transform: glam::Affine2::IDENTITY,
         texture: None,
         base_color: [1.0, 1.0, 1.0, 1.0],
-        alpha: kiln::scene::AlphaMode::Opaque,
+        alpha: kiln::internals::scene::AlphaMode::Opaque,
         two_sided: false,
         unlit: false,
         lightmap: None,
@@ -773,7 +775,7 @@ fn the_ground_shadow_lies_under_the_feet_and_follows_the_light() {
     for (yaw, side) in [(-60.0f32, 1.0f32), (60.0, -1.0)] {
         let lit = ViewSpec {
             light: kiln::LightSpec {
-                direction: kiln::camera::yaw_pitch_vector(yaw, 35.0),
+                direction: kiln::internals::camera::yaw_pitch_vector(yaw, 35.0),
                 ..v.light
             },
             ..v
@@ -787,8 +789,12 @@ fn the_ground_shadow_lies_under_the_feet_and_follows_the_light() {
     }
 }
 
-fn sphere_pass(s: &Sphere, normals: &[glam::Vec3], pass: kiln::raster::Pass) -> RgbaImage {
-    use kiln::raster::{render_pass, Batch, Camera, RenderOptions};
+fn sphere_pass(
+    s: &Sphere,
+    normals: &[glam::Vec3],
+    pass: kiln::internals::raster::Pass,
+) -> RgbaImage {
+    use kiln::internals::raster::{render_pass, Batch, Camera, RenderOptions};
     let b = Batch {
         positions: &s.positions,
         normals,
@@ -797,7 +803,7 @@ fn sphere_pass(s: &Sphere, normals: &[glam::Vec3], pass: kiln::raster::Pass) -> 
         uv_transform: glam::Affine2::IDENTITY,
         texture: None,
         base_color: [1.0, 1.0, 1.0, 1.0],
-        alpha: kiln::scene::AlphaMode::Opaque,
+        alpha: kiln::internals::scene::AlphaMode::Opaque,
         two_sided: false,
         unlit: false,
         lightmap: None,
@@ -820,7 +826,7 @@ fn sphere_pass(s: &Sphere, normals: &[glam::Vec3], pass: kiln::raster::Pass) -> 
 #[test]
 fn the_normal_pass_of_a_sphere_faces_the_camera_at_the_centre_and_sideways_at_the_rim() {
     let s = sphere(48, 96);
-    let img = sphere_pass(&s, &s.positions, kiln::raster::Pass::Normal);
+    let img = sphere_pass(&s, &s.positions, kiln::internals::raster::Pass::Normal);
     let decode = |p: &image::Rgba<u8>| {
         glam::Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32) / 127.5 - glam::Vec3::ONE
     };
@@ -872,7 +878,7 @@ fn the_depth_pass_interpolates_and_splits_sixteen_bits() {
             )
         })
         .collect();
-    let img = sphere_pass(&s, &carried, kiln::raster::Pass::Depth);
+    let img = sphere_pass(&s, &carried, kiln::internals::raster::Pass::Depth);
     for (x, y, p) in img.enumerate_pixels() {
         let r = radius_at(x, y);
         if r > 0.97 {
@@ -1052,7 +1058,7 @@ fn inner_lines_lie_on_the_far_side_of_a_depth_jump_within_their_width() {
             inner: Some(0.25),
         };
         let mut img = colour.clone();
-        kiln::look::outline::apply_inner(&mut img, &depth, &o, 0.25);
+        kiln::internals::look::outline::apply_inner(&mut img, &depth, &o, 0.25);
         for (x, y, p) in img.enumerate_pixels() {
             // Plate pixels within `width` of the bar's two edge columns.
             let on_plate =
@@ -1074,7 +1080,7 @@ fn inner_lines_lie_on_the_far_side_of_a_depth_jump_within_their_width() {
         }
         // A jump the bar does not reach draws nothing.
         let mut none = colour.clone();
-        kiln::look::outline::apply_inner(&mut none, &depth, &o, 0.7);
+        kiln::internals::look::outline::apply_inner(&mut none, &depth, &o, 0.7);
         assert_eq!(none, colour);
     }
 }

@@ -3,9 +3,9 @@
 
 use crate::common;
 
-use kiln::formats::grimrock::materials::{self, GrimrockMaterial};
-use kiln::formats::lua::{calls, LuaKey, LuaTable, LuaValue};
-use kiln::source::{GamePath, Layout, Lookup, Tree};
+use kiln::internals::formats::grimrock::materials::{self, GrimrockMaterial};
+use kiln::internals::formats::lua::{calls, LuaKey, LuaTable, LuaValue};
+use kiln::internals::source::{GamePath, Layout, Lookup, Tree};
 use std::path::{Path, PathBuf};
 
 const PLUGIN: &str = "grimrock/grimrock+eob1-waterdeep/mod_assets/plugins/skeleton_warrior_axe";

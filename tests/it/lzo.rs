@@ -1,7 +1,7 @@
 //! LZO1X: round trips through kiln's own compressors, the real BMTR streams
 //! in the corpus, and hostile streams (truncations, flips, bad distances).
 
-use kiln::formats::lzo::{compress, compress_literal, decompress};
+use kiln::internals::formats::lzo::{compress, compress_literal, decompress};
 use std::path::Path;
 
 /// Deterministic xorshift so failures reproduce.

@@ -5,6 +5,7 @@
 //! Run one area with `cargo test --test it AREA::`, e.g. `cargo test --test it lzo::`.
 
 mod common;
+mod fixtures;
 
 mod archives;
 mod arma_cli;

@@ -446,13 +446,18 @@ fn render_draws_a_map_from_above_or_at_an_angle() {
         &tmp,
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    let scene = kiln::map::MapScene::open(Path::new(rsw), &[]).unwrap();
-    let cam = kiln::map::camera::top_down(&scene, kiln::map::Region::whole(24, 24), 4.0).unwrap();
-    let lib = kiln::map::render(
+    let scene = kiln::internals::map::MapScene::open(Path::new(rsw), &[]).unwrap();
+    let cam = kiln::internals::map::camera::top_down(
+        &scene,
+        kiln::internals::map::Region::whole(24, 24),
+        4.0,
+    )
+    .unwrap();
+    let lib = kiln::internals::map::render(
         &scene,
         &cam.camera,
         0.0,
-        &kiln::raster::RenderOptions {
+        &kiln::internals::raster::RenderOptions {
             width: 96,
             height: 96,
             supersample: 2,

@@ -1,9 +1,9 @@
 //! The `maps:` part of a recipe: what a valid one resolves to, and the exact
 //! `file:line:column` and message of every mistake.
 
-use kiln::bake::recipe::{GifSpec, MapJob, MapViewCamera, MapViewSpec, Recipe};
-use kiln::camera::Projection;
-use kiln::map::Region;
+use kiln::internals::bake::recipe::{GifSpec, MapJob, MapViewCamera, MapViewSpec, Recipe};
+use kiln::internals::camera::Projection;
+use kiln::internals::map::Region;
 use std::path::{Path, PathBuf};
 
 fn maps(text: &str) -> Vec<MapJob> {

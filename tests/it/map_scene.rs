@@ -5,11 +5,11 @@ use crate::common;
 
 use glam::{Mat4, Vec3};
 use image::RgbaImage;
-use kiln::formats::gnd::{Cube, Gnd, Lightmap, Lightmaps, Surface};
-use kiln::formats::rsw::{self, FixedName, ModelInstance, Object, Rsw};
-use kiln::map::{self, MapScene, Region};
-use kiln::raster::RenderOptions;
-use kiln::samples::map::{height_at_tiles, INSTANCES};
+use kiln::internals::formats::gnd::{Cube, Gnd, Lightmap, Lightmaps, Surface};
+use kiln::internals::formats::rsw::{self, FixedName, ModelInstance, Object, Rsw};
+use kiln::internals::map::{self, MapScene, Region};
+use kiln::internals::raster::RenderOptions;
+use kiln::internals::samples::map::{height_at_tiles, INSTANCES};
 use std::path::{Path, PathBuf};
 
 fn sample_map() -> PathBuf {
@@ -74,8 +74,8 @@ fn sample_map_instances_stand_on_the_ground_where_the_rsw_puts_them() {
         // Placeholders and RSM1 models (centred by the client on their
         // bounding box) stand with their lowest point on the origin.
         if !file.ends_with(".rsm2") {
-            let posed = kiln::scene::pose(scene.model_of(inst), 0.0);
-            let bottom = kiln::render::posed_points(&posed)
+            let posed = kiln::internals::scene::pose(scene.model_of(inst), 0.0);
+            let bottom = kiln::internals::render::posed_points(&posed)
                 .map(|p| inst.world.transform_point3(p).y)
                 .fold(f32::INFINITY, f32::min);
             assert!(
@@ -193,7 +193,7 @@ fn sample_map_golden_views() {
         35.0,
         320,
         240,
-        kiln::camera::Projection::Orthographic,
+        kiln::internals::camera::Projection::Orthographic,
     );
     common::assert_golden(
         "maps/kiln_village_angled",
@@ -295,7 +295,7 @@ const PLACED: [(&str, f32, f32, f32, f32); 4] = [
 ];
 
 fn planet_goomba_rsw() -> Rsw {
-    let mut rsw = kiln::samples::map::village_rsw();
+    let mut rsw = kiln::internals::samples::map::village_rsw();
     rsw.gnd = FixedName::new("planets.gnd", 40);
     // Ambient only: shading cannot depend on which way a model faces, so a
     // turned copy must look like the turned image.
@@ -330,7 +330,7 @@ fn planet_goomba_scene(tag: &str) -> Option<MapScene> {
     std::fs::write(dir.join("planets.rsw"), rsw::write(&planet_goomba_rsw())).unwrap();
     std::fs::write(
         dir.join("planets.gnd"),
-        kiln::formats::gnd::write(&flat_gnd()),
+        kiln::internals::formats::gnd::write(&flat_gnd()),
     )
     .unwrap();
     Some(MapScene::open(dir.join("planets.rsw"), &[data]).unwrap())
@@ -534,7 +534,7 @@ fn corpus_map_overviews_match_reviewed_goldens() {
 #[test]
 fn a_missing_ground_file_is_a_clear_error() {
     let dir = common::tempdir("noground");
-    let mut rsw = kiln::samples::map::village_rsw();
+    let mut rsw = kiln::internals::samples::map::village_rsw();
     rsw.gnd = FixedName::new("nowhere.gnd", 40);
     std::fs::write(dir.join("lost.rsw"), rsw::write(&rsw)).unwrap();
     let e = MapScene::open(dir.join("lost.rsw"), &[])
@@ -579,7 +579,7 @@ fn a_missing_ground_file_is_a_clear_error() {
 
 #[test]
 fn water_covers_the_tiles_below_each_planes_level() {
-    use kiln::formats::gnd::{WaterPlane, WaterSetup};
+    use kiln::internals::formats::gnd::{WaterPlane, WaterSetup};
     // A flat ground at height 0 with two water zones (GND 1.9 split 2×1):
     // the west plane 5 units up (RO −5) floods its half, the east plane 5
     // units down stays under the ground.
@@ -600,8 +600,11 @@ fn water_covers_the_tiles_below_each_planes_level() {
         planes: vec![plane(-5.0), plane(5.0)],
     });
     // Parse the written file so the planes are what a reader gets.
-    let g =
-        kiln::formats::gnd::parse(&kiln::formats::gnd::write(&g), Path::new("split.gnd")).unwrap();
+    let g = kiln::internals::formats::gnd::parse(
+        &kiln::internals::formats::gnd::write(&g),
+        Path::new("split.gnd"),
+    )
+    .unwrap();
     let water = map::water::build(&g, Some(100.0));
     let tiles: usize = water.iter().map(|c| c.triangles.len() / 2).sum();
     assert_eq!(

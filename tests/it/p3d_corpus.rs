@@ -2,7 +2,7 @@
 //! `#Animation#` tags, byte-exact round trips, and the ODOL refusal.
 
 use glam::Vec3;
-use kiln::formats::arma::p3d::{self, Mlod};
+use kiln::internals::formats::arma::p3d::{self, Mlod};
 use std::path::{Path, PathBuf};
 
 const ARMA: &str = "../shared/corpus/arma";

@@ -3,7 +3,7 @@
 //! fail with errors that name the file, field and offset.
 
 use glam::Vec3;
-use kiln::formats::arma::p3d::{
+use kiln::internals::formats::arma::p3d::{
     self, AnimationTag, Face, FaceVertex, Lod, Mlod, Point, RawTag, Selection,
 };
 use std::path::Path;
@@ -133,7 +133,7 @@ fn count_fields(data: &[u8]) -> Vec<(usize, String)> {
     out
 }
 
-fn parse(data: &[u8]) -> Result<Mlod, kiln::error::ParseError> {
+fn parse(data: &[u8]) -> Result<Mlod, kiln::internals::error::ParseError> {
     p3d::parse(data, Path::new("hostile.p3d"))
 }
 

@@ -3,8 +3,8 @@
 //! writer → reader for every format; DXT shared with DDS; hostile files.
 
 use crate::common::corpus;
-use kiln::formats::texture::paa::{decode_mip, encode_paa, parse, PaaFormat};
-use kiln::formats::texture::{decode, TextureAlpha};
+use kiln::internals::formats::texture::paa::{decode_mip, encode_paa, parse, PaaFormat};
+use kiln::internals::formats::texture::{decode, TextureAlpha};
 use std::path::Path;
 
 fn straight(t: [u8; 4]) -> [u8; 4] {

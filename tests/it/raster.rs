@@ -4,11 +4,11 @@ use crate::common;
 
 use glam::{Affine2, Mat4, Vec2, Vec3};
 use image::RgbaImage;
-use kiln::raster::{
+use kiln::internals::raster::{
     render, render_at, render_into, Batch, Camera, Level, Light, LightmapLayer, RenderOptions,
 };
-use kiln::scene::AlphaMode;
-use kiln::texture::{Texture, TextureAlpha};
+use kiln::internals::scene::AlphaMode;
+use kiln::internals::texture::{Texture, TextureAlpha};
 
 const CLEAR: [u8; 4] = [0, 0, 0, 0];
 

@@ -1,9 +1,9 @@
 use glam::Vec3;
-use kiln::bake::recipe::defaults::DEFAULT_CLIP_NAME;
-use kiln::bake::recipe::*;
-use kiln::camera::{yaw_pitch_vector, Framing, LightSpace, LightSpec, Projection};
-use kiln::scene::clip::{Clip, Step};
-use kiln::spec::{FileRef, Lod, RestPose, SkeletonSpec};
+use kiln::internals::bake::recipe::defaults::DEFAULT_CLIP_NAME;
+use kiln::internals::bake::recipe::*;
+use kiln::internals::camera::{yaw_pitch_vector, Framing, LightSpace, LightSpec, Projection};
+use kiln::internals::scene::clip::{Clip, Step};
+use kiln::internals::spec::{FileRef, Lod, RestPose, SkeletonSpec};
 use std::path::{Path, PathBuf};
 
 fn parse(text: &str) -> Vec<Job> {

@@ -436,7 +436,7 @@ fn each_direction_shows_the_model_facing_as_the_client_does() {
     };
     let points = [Vec3::ZERO, Vec3::Z, Vec3::X, Vec3::Y];
     let views: Vec<(f32, f32)> = (0..8).map(|d| (d as f32 * 45.0, 45.0)).collect();
-    let cams = kiln::camera::fit_cameras(&points, &views, 1.0, &framing);
+    let cams = kiln::internals::camera::fit_cameras(&points, &views, 1.0, &framing);
     let screen = |d: usize, p: Vec3| {
         let c = cams[d].proj * cams[d].view * p.extend(1.0);
         c.xy() / c.w

@@ -112,7 +112,7 @@ fn warrior_walk_in_place_keeps_its_box_and_reports_its_travel() {
     );
 
     // The hip's travel as the file stores it: first and last key.
-    let anim = kiln::formats::grimrock::parse_animation_file(&walk).unwrap();
+    let anim = kiln::internals::formats::grimrock::parse_animation_file(&walk).unwrap();
     let hip = anim
         .tracks
         .iter()
@@ -170,17 +170,17 @@ fn arma_zombie_walk_in_place_reports_the_rtm_step() {
     assert_eq!(frames.len(), 16, "1.5 s at 10 fps and the cycle's end");
     let xs: Vec<f32> = frames.iter().map(centre_x).collect();
     // The posed model's own box, sideways (kiln's Z), at each frame's time.
-    let mut spec = kiln::spec::ModelSpec::new(agm.join("animbase/agm_fastroping.p3d"));
+    let mut spec = kiln::internals::spec::ModelSpec::new(agm.join("animbase/agm_fastroping.p3d"));
     spec.animation.duration = Some(1.5);
-    spec.animation.skeleton = Some(kiln::spec::SkeletonSpec::Config {
+    spec.animation.skeleton = Some(kiln::internals::spec::SkeletonSpec::Config {
         config: kiln::FileRef::from(dayz.join("Legacy/dayz_anim/zmb/model.cfg").as_path()),
         class: "OFP2_ManSkeleton".into(),
     });
     let posed = common::animated(&spec, &rtm).unwrap();
     let box_z: Vec<f32> = (0..16)
         .map(|k| {
-            let p = kiln::scene::pose(&posed, k as f32 * 0.1);
-            let (lo, hi) = kiln::render::posed_points(&p)
+            let p = kiln::internals::scene::pose(&posed, k as f32 * 0.1);
+            let (lo, hi) = kiln::internals::render::posed_points(&p)
                 .fold((f32::MAX, f32::MIN), |(a, b), q| (a.min(q.z), b.max(q.z)));
             (lo + hi) * 0.5
         })
@@ -210,9 +210,11 @@ fn arma_zombie_walk_in_place_reports_the_rtm_step() {
         .map(centre_x)
         .collect();
     assert!(spread(&kept) > 90.0, "kept walk moves {} px", spread(&kept));
-    let step = match kiln::formats::arma::rtm::parse(&std::fs::read(&rtm).unwrap(), &rtm).unwrap() {
-        kiln::formats::arma::rtm::Rtm::Binarised(b) => b.step,
-        kiln::formats::arma::rtm::Rtm::Plain(p) => p.step,
+    let step = match kiln::internals::formats::arma::rtm::parse(&std::fs::read(&rtm).unwrap(), &rtm)
+        .unwrap()
+    {
+        kiln::internals::formats::arma::rtm::Rtm::Binarised(b) => b.step,
+        kiln::internals::formats::arma::rtm::Rtm::Plain(p) => p.step,
     };
     assert!(step.z.abs() > 1.0 && step.x.abs() < 0.01, "step {step}");
     // One cycle: the moves of frames 0..15 (the 16th moves past the cycle's end).
@@ -268,7 +270,7 @@ fn a_framing_group_keeps_relative_sizes_and_pixels_per_unit_is_exact() {
     let model_height = |file: &str| {
         let m = common::load(&models.join(file));
         let pts: Vec<glam::Vec3> =
-            kiln::render::posed_points(&kiln::scene::pose(&m, 0.0)).collect();
+            kiln::internals::render::posed_points(&kiln::internals::scene::pose(&m, 0.0)).collect();
         let (lo, hi) = pts
             .iter()
             .fold((f32::MAX, f32::MIN), |(a, b), p| (a.min(p.y), b.max(p.y)));
@@ -305,13 +307,13 @@ fn a_framing_group_keeps_relative_sizes_and_pixels_per_unit_is_exact() {
 /// one-shot holds it open.
 #[test]
 fn a_one_shot_door_ends_open() {
-    use kiln::formats::grimrock as gr;
+    use kiln::internals::formats::grimrock as gr;
     let tmp = tempdir("rm-door");
     let assets = tmp.join("mod_assets");
     std::fs::create_dir_all(assets.join("models")).unwrap();
     std::fs::write(
         assets.join("models/door.model"),
-        gr::write_model(&kiln::samples::grimrock::sign()),
+        gr::write_model(&kiln::internals::samples::grimrock::sign()),
     )
     .unwrap();
     let mut anim = gr::Animation::new(1, 30.0, 30);
@@ -386,14 +388,15 @@ fn taking_out_root_motion_keeps_repeats_shared() {
         &w.join("animations/skeleton_warrior_axe_walk.animation"),
     )
     .unwrap();
-    let root = kiln::scene::root_motion::root_node(&walking).expect("the walk has a root");
+    let root =
+        kiln::internals::scene::root_motion::root_node(&walking).expect("the walk has a root");
     let times = [0.5, 0.5, 1.2, 1.2];
-    let mut posed = kiln::render::pose_frames(&walking, &times);
-    kiln::scene::root_motion::take_out(&walking, root, &mut posed, &times);
+    let mut posed = kiln::internals::render::pose_frames(&walking, &times);
+    kiln::internals::scene::root_motion::take_out(&walking, root, &mut posed, &times);
     for (k, &t) in times.iter().enumerate() {
-        let off = kiln::scene::root_motion::drawn_offset(&walking, root, t);
+        let off = kiln::internals::scene::root_motion::drawn_offset(&walking, root, t);
         assert!(off.length() > 0.1, "the walk travels by {t}: {off}");
-        let fresh = kiln::scene::pose(&walking, t);
+        let fresh = kiln::internals::scene::pose(&walking, t);
         for (m, f) in posed[k].meshes.iter().zip(&fresh.meshes) {
             let want: Vec<glam::Vec3> = f.positions.iter().map(|&v| v - off).collect();
             assert_eq!(*m.positions, want, "frame {k}");

@@ -3,8 +3,9 @@
 
 use crate::common;
 
+use crate::fixtures::rsm as fixture;
 use glam::{Quat, Vec3};
-use kiln::formats::rsm::{self, fixture, Rsm, V15Layout};
+use kiln::internals::formats::rsm::{self, Rsm, V15Layout};
 use std::path::{Path, PathBuf};
 
 /// The corpus folder this file reads, or `None` after the skip line.

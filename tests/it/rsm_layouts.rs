@@ -5,8 +5,9 @@
 //! with its exact values; the ones that are not the documented layout say
 //! which layout was taken and why the documented one does not fit.
 
+use crate::fixtures::rsm as fixture;
 use glam::{Quat, Vec3};
-use kiln::formats::rsm::{self, fixture, PosKey, Rsm, V15Layout};
+use kiln::internals::formats::rsm::{self, PosKey, Rsm, V15Layout};
 use std::path::Path;
 
 /// The 1.5 fixture with a third node under the child, so per-node and

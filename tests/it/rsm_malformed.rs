@@ -4,7 +4,8 @@
 
 use crate::common;
 
-use kiln::formats::rsm::{self, fixture, Rsm};
+use crate::fixtures::rsm as fixture;
+use kiln::internals::formats::rsm::{self, Rsm};
 use std::path::Path;
 use std::time::{Duration, Instant};
 

@@ -3,10 +3,10 @@
 use crate::common;
 
 use glam::{Mat3, Mat4, Vec3};
-use kiln::formats::ragnarok::model_texture;
-use kiln::formats::rsm;
-use kiln::scene;
-use kiln::source::{Layout, Lookup, Tree};
+use kiln::internals::formats::ragnarok::model_texture;
+use kiln::internals::formats::rsm;
+use kiln::internals::scene;
+use kiln::internals::source::{Layout, Lookup, Tree};
 use std::path::Path;
 
 const GOLDBERG: &str = "ro/Tokeiburu+RSM2/Rsm2/bin/Debug/data/goldberg_s_01.rsm2";
@@ -21,9 +21,9 @@ fn max_abs_diff(a: Mat4, b: Mat4) -> f32 {
 
 /// Lowers a parsed RSM as loading does, its textures looked up in the
 /// model's own tree.
-fn lower(parsed: &kiln::formats::rsm::Rsm, path: &Path) -> scene::Model {
+fn lower(parsed: &kiln::internals::formats::rsm::Rsm, path: &Path) -> scene::Model {
     let tree = Tree::of_disk_file(path, Layout::RAGNAROK_MODEL);
-    kiln::formats::rsm::lower::lower(parsed, path, &mut |raw| {
+    kiln::internals::formats::rsm::lower::lower(parsed, path, &mut |raw| {
         model_texture(&Lookup::default(), &tree, path, raw)
     })
 }
@@ -39,7 +39,7 @@ fn goldberg_frame0_world_is_offset_times_m3() {
     let worlds = scene::pose::node_worlds(&model, 0.0);
     let mut worst = 0.0f32;
     for node in &parsed.nodes {
-        let name = kiln::text::decode_cp949(&node.name);
+        let name = kiln::internals::text::decode_cp949(&node.name);
         let i = model.nodes.iter().position(|n| n.name == name).unwrap();
         let m = &node.matrix;
         let m3 = Mat3::from_cols(
@@ -110,7 +110,7 @@ fn every_corpus_model_renders() {
     }
     models.sort();
     assert_eq!(models.len(), 13, "{models:?}");
-    let opts = kiln::raster::RenderOptions {
+    let opts = kiln::internals::raster::RenderOptions {
         width: 48,
         height: 48,
         supersample: 1,
@@ -120,17 +120,21 @@ fn every_corpus_model_renders() {
         let model = common::load(path);
         for t in [0.0, model.duration * 0.5] {
             let posed = scene::pose(&model, t);
-            let points: Vec<_> = kiln::render::posed_points(&posed).collect();
-            let framing = kiln::camera::Framing::default();
-            for cam in
-                kiln::camera::fit_cameras(&points, &[(30.0, 30.0), (210.0, 30.0)], 1.0, &framing)
-            {
-                let light = kiln::raster::Light {
+            let points: Vec<_> = kiln::internals::render::posed_points(&posed).collect();
+            let framing = kiln::internals::camera::Framing::default();
+            for cam in kiln::internals::camera::fit_cameras(
+                &points,
+                &[(30.0, 30.0), (210.0, 30.0)],
+                1.0,
+                &framing,
+            ) {
+                let light = kiln::internals::raster::Light {
                     direction: Vec3::Y,
                     color: Vec3::splat(0.6),
                     ambient: Vec3::splat(0.4),
                 };
-                let img = kiln::render::render_posed(&model, &posed, &cam, &light, &opts);
+                let img =
+                    kiln::internals::render::render_posed(&model, &posed, &cam, &light, &opts);
                 let covered = img.pixels().filter(|p| p[3] > 0).count();
                 // RagLite's synthetic fixtures test layouts; their faces are
                 // degenerate or index past their vertices, so they only need
@@ -151,7 +155,7 @@ fn every_corpus_model_renders() {
 /// own `T(offset)·M3`; rotation keys are milliseconds and slerped.
 #[test]
 fn rsm1_chain_offsets_and_millisecond_keys() {
-    use kiln::formats::rsm::{Face, RotKey, Rsm, RsmNode, TexCoord};
+    use kiln::internals::formats::rsm::{Face, RotKey, Rsm, RsmNode, TexCoord};
     let tri = |n: &mut RsmNode| {
         n.vertices = vec![Vec3::ZERO, Vec3::X, Vec3::Y];
         n.tex_coords = vec![TexCoord {
@@ -229,7 +233,7 @@ fn rsm1_chain_offsets_and_millisecond_keys() {
 /// (identity rotation) at frame 0; after the last key, hold it.
 #[test]
 fn rsm2_keys_interpolate_from_default_and_hold() {
-    use kiln::formats::rsm::{RotKey, Rsm, RsmNode};
+    use kiln::internals::formats::rsm::{RotKey, Rsm, RsmNode};
     let mut n = RsmNode::new(b"root", b"");
     n.rot_keys = vec![
         RotKey {
@@ -274,7 +278,7 @@ fn repeated_poses_share_their_vertices_and_count_once_for_framing() {
     let parsed = rsm::parse_file(&path).unwrap();
     let model = lower(&parsed, &path);
     let times = [0.0, 0.0, 0.4, 0.4, 0.4, 0.8];
-    let posed = kiln::render::pose_frames(&model, &times);
+    let posed = kiln::internals::render::pose_frames(&model, &times);
     for (k, &t) in times.iter().enumerate() {
         let fresh = scene::pose::pose(&model, t);
         assert!(scene::pose::same_pose(&posed[k], &fresh), "frame {k}");
@@ -290,7 +294,10 @@ fn repeated_poses_share_their_vertices_and_count_once_for_framing() {
     assert!(!scene::pose::same_pose(&posed[1], &posed[2]));
     assert!(!shares(1, 2) && !shares(4, 5));
     let per_pose: usize = posed[0].meshes.iter().map(|m| m.positions.len()).sum();
-    assert_eq!(kiln::render::fit_points(&[&posed]).len(), 3 * per_pose);
+    assert_eq!(
+        kiln::internals::render::fit_points(&[&posed]).len(),
+        3 * per_pose
+    );
 
     // Stopped, the windmill poses alike at every time: one pose, shared
     // by all of them, to the bit the one each time would make on its own.
@@ -304,7 +311,7 @@ fn repeated_poses_share_their_vertices_and_count_once_for_framing() {
         }
     }
     let times = [0.0, 0.3, 0.7, 1.9];
-    let posed = kiln::render::pose_frames(&still, &times);
+    let posed = kiln::internals::render::pose_frames(&still, &times);
     assert_eq!(posed.len(), times.len());
     for (k, &t) in times.iter().enumerate() {
         assert!(
@@ -321,6 +328,6 @@ fn repeated_poses_share_their_vertices_and_count_once_for_framing() {
         )
     );
     // The turning model's poses at those times all differ.
-    let turning = kiln::render::pose_frames(&model, &times);
+    let turning = kiln::internals::render::pose_frames(&model, &times);
     assert!((1..times.len()).all(|k| !scene::pose::same_pose(&turning[k - 1], &turning[k])));
 }

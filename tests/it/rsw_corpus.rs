@@ -1,4 +1,4 @@
-use kiln::formats::rsw;
+use kiln::internals::formats::rsw;
 use std::path::{Path, PathBuf};
 
 const CORPUS: &str = "../shared/corpus";

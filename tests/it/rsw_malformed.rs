@@ -1,4 +1,4 @@
-use kiln::formats::rsw;
+use kiln::internals::formats::rsw;
 use std::path::Path;
 
 const FIX: &str = "../shared/corpus/ro/RagnarokResearchLab+RagLite/Tests/Fixtures";

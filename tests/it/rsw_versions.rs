@@ -9,9 +9,10 @@
 
 use crate::common;
 
-use kiln::formats::rsw::{self, fixture, Field, Layout, Object, Rsw};
-use kiln::map::{self, MapScene, Region};
-use kiln::raster::RenderOptions;
+use crate::fixtures::rsw as fixture;
+use kiln::internals::formats::rsw::{self, Field, Layout, Object, Rsw};
+use kiln::internals::map::{self, MapScene, Region};
+use kiln::internals::raster::RenderOptions;
 use std::path::{Path, PathBuf};
 
 fn parse(bytes: &[u8]) -> Rsw {
@@ -91,8 +92,8 @@ fn other_reading_is_read_and_named(major: u8, minor: u8, build: Option<u32>, fie
     let got = read_back(&map_in(major, minor, build, other));
     assert_eq!(got.layout, other);
     let label = got.version_label();
-    let took = kiln::formats::rsw::layout::describe(field, other.get(field));
-    let not = kiln::formats::rsw::layout::describe(field, e.get(field));
+    let took = kiln::internals::formats::rsw::layout::describe(field, other.get(field));
+    let not = kiln::internals::formats::rsw::layout::describe(field, e.get(field));
     assert_eq!(got.warnings.len(), 1, "{label}: {:?}", got.warnings);
     let w = &got.warnings[0];
     assert!(
@@ -360,7 +361,7 @@ fn sample_map() -> PathBuf {
 #[test]
 fn a_1_9_map_with_a_quad_tree_parses_and_renders_as_without() {
     // A real 1.9 map ended in 65,520 bytes of quad tree and was refused.
-    let mut rsw = kiln::samples::map::village_rsw();
+    let mut rsw = kiln::internals::samples::map::village_rsw();
     let [top, bottom, left, right] = rsw.bounds.unwrap();
     rsw.quad_tree = Some(fixture::quad_tree(
         [left as f32, -60.0, top as f32],

@@ -5,7 +5,7 @@
 use crate::common;
 
 use glam::{Quat, Vec3};
-use kiln::formats::arma::rtm::{self, Bmtr, PlainRtm, Rtm};
+use kiln::internals::formats::arma::rtm::{self, Bmtr, PlainRtm, Rtm};
 use std::path::{Path, PathBuf};
 
 const ARMAIO: &str = "MrClock8163+armaio/tests/data";

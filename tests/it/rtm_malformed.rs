@@ -3,12 +3,14 @@
 //! LZO streams must fail with file, field and offset, never panic.
 
 use glam::{Quat, Vec3};
-use kiln::formats::arma::rtm::{self, Bmtr, BoneKey, MetaEntry, PlainFrame, PlainRtm, Rtm};
+use kiln::internals::formats::arma::rtm::{
+    self, Bmtr, BoneKey, MetaEntry, PlainFrame, PlainRtm, Rtm,
+};
 use std::path::Path;
 
 const FILE: &str = "bad.rtm";
 
-fn parse(data: &[u8]) -> Result<Rtm, kiln::error::ParseError> {
+fn parse(data: &[u8]) -> Result<Rtm, kiln::internals::error::ParseError> {
     rtm::parse(data, Path::new(FILE))
 }
 

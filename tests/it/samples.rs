@@ -5,10 +5,10 @@
 use crate::common;
 
 use glam::Vec3;
-use kiln::camera::{Framing, LightSpace, LightSpec, Projection};
-use kiln::render::ViewSpec;
-use kiln::render::{render_clip, ClipPlan};
-use kiln::scene;
+use kiln::internals::camera::{Framing, LightSpace, LightSpec, Projection};
+use kiln::internals::render::ViewSpec;
+use kiln::internals::render::{render_clip, ClipPlan};
+use kiln::internals::scene;
 use std::path::{Path, PathBuf};
 
 fn samples_dir() -> PathBuf {
@@ -25,7 +25,7 @@ const BEACON: &str = "data/model/kiln/beacon.rsm";
 
 #[test]
 fn committed_samples_equal_the_generator_output() {
-    for f in kiln::samples::all() {
+    for f in kiln::internals::samples::all() {
         let on_disk = std::fs::read(samples_dir().join(f.path))
             .unwrap_or_else(|e| panic!("{}: {e} (run cargo run --example make-samples)", f.path));
         assert!(
@@ -105,7 +105,7 @@ fn samples_stand_on_the_ground_centred() {
     for rel in [WINDMILL, BEACON] {
         let m = load(rel);
         let posed = scene::pose(&m, 0.0);
-        let pts: Vec<Vec3> = kiln::render::posed_points(&posed).collect();
+        let pts: Vec<Vec3> = kiln::internals::render::posed_points(&posed).collect();
         let min_y = pts.iter().map(|p| p.y).fold(f32::INFINITY, f32::min);
         assert!(min_y.abs() < 1e-4, "{rel}: lowest point at y = {min_y}");
     }
@@ -126,7 +126,7 @@ fn plan(times: Vec<f32>, yaws: &[f32], size: u32) -> ClipPlan {
                 pixels_per_unit: None,
             },
             light: LightSpec {
-                direction: kiln::camera::yaw_pitch_vector(-35.0, 40.0),
+                direction: kiln::internals::camera::yaw_pitch_vector(-35.0, 40.0),
                 space: LightSpace::Camera,
                 color: Vec3::splat(0.65),
                 ambient: Vec3::splat(0.45),

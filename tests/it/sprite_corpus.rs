@@ -1,7 +1,7 @@
 //! Every SPR and ACT of the corpus: read to its last byte, written back
 //! byte for byte, with the values the files are known to hold.
 
-use kiln::formats::sprite::{act, spr};
+use kiln::internals::formats::sprite::{act, spr};
 use std::path::{Path, PathBuf};
 
 const RO: &str = "../shared/corpus/ro";
@@ -88,7 +88,7 @@ fn tamadora_holds_seven_motions_in_eight_directions_with_palette_and_rgba_images
     assert_eq!((s.indexed[0].width, s.indexed[0].height), (46, 41));
     assert_eq!(s.palette.as_ref().map(Vec::len), Some(256));
     // Every layer names an image the SPR holds.
-    assert!(kiln::formats::sprite::missing_images(&a, &s).is_empty());
+    assert!(kiln::internals::formats::sprite::missing_images(&a, &s).is_empty());
 }
 
 #[test]
@@ -188,7 +188,7 @@ fn inspect_tells_versions_images_motions_intervals_and_the_companion_spr() {
 /// `MAX_REACH` from the entity position.
 #[test]
 fn corpus_sprites_reach_far_less_than_the_canvas_bound() {
-    use kiln::client_sprite::compose::{layer_bounds, MAX_REACH};
+    use kiln::internals::client_sprite::compose::{layer_bounds, MAX_REACH};
     let Some(acts) = corpus_files("act") else {
         return;
     };

@@ -202,7 +202,7 @@ fn the_real_npcs_show_four_views_in_the_clients_direction_order() {
         };
         let sprite = ClientSprite::load(act.as_path(), &[]).unwrap();
         let a = sprite.act();
-        let key = |f: &kiln::formats::sprite::Frame, flip: bool| {
+        let key = |f: &kiln::internals::formats::sprite::Frame, flip: bool| {
             let mut v: Vec<(i32, i32, bool)> = f
                 .layers
                 .iter()

@@ -2,7 +2,7 @@
 //! what each version cannot hold is refused by the writer; broken input is
 //! a located error, never a panic.
 
-use kiln::formats::sprite::{
+use kiln::internals::formats::sprite::{
     act, spr, Act, Action, Anchor, Frame, IndexedImage, Layer, RgbaImage, Spr,
 };
 use std::path::Path;

@@ -1,14 +1,14 @@
-//! Frames drawn straight into the sheet (`kiln::bake::stream`) give the
+//! Frames drawn straight into the sheet (`kiln::internals::bake::stream`) give the
 //! same files, byte for byte and in the same order, as frames held until
 //! the job's outputs are written (`write_outputs`), on every layout the
 //! stream keeps frames in, with and without a palette chosen over them.
 
 use image::{Rgba, RgbaImage};
-use kiln::bake::outputs::ClipFrames;
-use kiln::bake::recipe::{Job, Recipe};
-use kiln::bake::sink::{OutputRecord, Sink};
-use kiln::bake::stream::{apply_palette, draw_and_write, Keep};
-use kiln::bake::write_outputs;
+use kiln::internals::bake::outputs::ClipFrames;
+use kiln::internals::bake::recipe::{Job, Recipe};
+use kiln::internals::bake::sink::{OutputRecord, Sink};
+use kiln::internals::bake::stream::{apply_palette, draw_and_write, Keep};
+use kiln::internals::bake::write_outputs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -32,8 +32,12 @@ impl Sink for Memory {
         Vec::new()
     }
     // The default `encode_png`, in strips when the sheet is big enough.
-    fn png_rows(&self, w: u32, h: u32) -> Option<kiln::parallel_png::RowStream> {
-        kiln::parallel_png::RowStream::for_image(w, h, kiln::parallel_png::DEFAULT_LEVEL)
+    fn png_rows(&self, w: u32, h: u32) -> Option<kiln::internals::parallel_png::RowStream> {
+        kiln::internals::parallel_png::RowStream::for_image(
+            w,
+            h,
+            kiln::internals::parallel_png::DEFAULT_LEVEL,
+        )
     }
 }
 
@@ -206,7 +210,7 @@ fn a_sheet_encoded_strip_by_strip_as_drawn_is_the_sheet_encoded_whole() {
     // Sheets of 4 MiB and more are deflated in bands; with nothing else
     // reading the frames back, the stream encodes each page a grid row at
     // a time and never holds it whole. 21 frames of 256×200 = 4.3 MB.
-    const { assert!(21 * 256 * 200 * 4 >= kiln::parallel_png::PARALLEL_FROM) };
+    const { assert!(21 * 256 * 200 * 4 >= kiln::internals::parallel_png::PARALLEL_FROM) };
     let sheet = "    output: { dir: out, sheet: '{name}.png', gif: false }\n    metadata: [texturepacker-hash, aseprite]\n";
     let (files, drawn, direct) = streamed_and_held_at("256x200", sheet, Keep::Sheet);
     assert_eq!((files.len(), drawn), (3, 21));
@@ -278,7 +282,7 @@ fn memory_is_the_sheet_and_the_frames_in_flight() {
             .unwrap()
             .jobs()
             .remove(0);
-        let plan = kiln::bake::run::plan_job(&job, &[]).unwrap();
+        let plan = kiln::internals::bake::run::plan_job(&job, &[]).unwrap();
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
@@ -306,7 +310,7 @@ fn memory_is_the_sheet_and_the_frames_in_flight() {
         format!("    size: 256x256\n    directions: 8\n    clips: [{}]\n    output: {{ dir: out, sheet: '{{name}}.png', gif: false }}\n", list.join(", "))
     };
     let frame = 256 * 256 * 4;
-    let strips = 2 * 60 * frame + kiln::parallel_png::BAND as u64 + 60 * 256 * 4;
+    let strips = 2 * 60 * frame + kiln::internals::parallel_png::BAND as u64 + 60 * 256 * 4;
     assert_eq!(need(&knot(1), 2), strips + 2 * frame);
     assert_eq!(need(&knot(4), 2), strips + 2 * frame);
     let with_frames = |clips: usize| {

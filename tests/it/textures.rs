@@ -3,10 +3,10 @@
 
 use crate::common;
 
-use kiln::formats::ragnarok::{model_texture, LoadedTexture};
-use kiln::formats::texture::{self, encode_bmp24, encode_bmp8, encode_tga32};
-use kiln::source::{Layout, Lookup, Tree};
-use kiln::texture::{Texture, TextureAlpha};
+use kiln::internals::formats::ragnarok::{model_texture, LoadedTexture};
+use kiln::internals::formats::texture::{self, encode_bmp24, encode_bmp8, encode_tga32};
+use kiln::internals::source::{Layout, Lookup, Tree};
+use kiln::internals::texture::{Texture, TextureAlpha};
 use std::path::{Path, PathBuf};
 
 /// The corpus folder this file reads, or `None` after the skip line.
@@ -378,7 +378,10 @@ fn korean_names_match_raw_cp949_utf8_and_mojibake_spellings() {
     // "트랩\몬스터.bmp" ("trap\monster.bmp") in CP949.
     let cp949_dir: &[u8] = &[0xc6, 0xae, 0xb7, 0xa6];
     let cp949_file: &[u8] = &[0xb8, 0xf3, 0xbd, 0xba, 0xc5, 0xcd, b'.', b'b', b'm', b'p'];
-    assert_eq!(kiln::text::decode_cp949(cp949_file), "몬스터.bmp");
+    assert_eq!(
+        kiln::internals::text::decode_cp949(cp949_file),
+        "몬스터.bmp"
+    );
     let mut raw_name = cp949_dir.to_vec();
     raw_name.push(b'\\');
     raw_name.extend_from_slice(cp949_file);

@@ -53,9 +53,7 @@ pub use clips::ClipSpec;
 pub use directions::Direction;
 pub use error::RecipeError;
 pub use job::{FramingGroup, Job};
-#[cfg(feature = "internals")]
-pub use maps::MapViewCamera;
-pub use maps::{GifSpec, MapJob, MapViewSpec};
+pub use maps::{GifSpec, MapJob, MapViewCamera, MapViewSpec};
 pub use metadata::{page_path, MetaFormat};
 pub use output::Outputs;
 pub use pack::PackSpec;

@@ -14,9 +14,7 @@ pub mod posed;
 mod texture_motion;
 
 pub use animated::{animated_glb_bytes, AnimationReport, ClipInput, GltfReport};
-#[cfg(feature = "internals")]
-pub use posed::glb_bytes;
-pub use posed::write_glb;
+pub use posed::{glb_bytes, write_glb};
 
 use serde_json::{json, Value};
 

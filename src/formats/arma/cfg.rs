@@ -574,7 +574,7 @@ pub fn skeletons(cfg: &Cfg) -> Vec<Skeleton> {
 /// The full `(bone, parent)` list of skeleton `name`: `skeletonInherit`
 /// bones first (recursively), then its own. Names match case-insensitively
 /// (the last skeleton of a name wins); an unknown skeleton, an inheritance
-/// cycle or a chain deeper than [`MAX_INHERITANCE`] is an error.
+/// cycle or a chain deeper than `MAX_INHERITANCE` is an error.
 pub fn resolve_bones(skeletons: &[Skeleton], name: &str) -> crate::Result<Vec<(String, String)>> {
     let by_name: HashMap<String, &Skeleton> = skeletons
         .iter()

@@ -2,11 +2,7 @@
 
 pub mod cfg;
 mod format;
-#[cfg(feature = "internals")]
-#[doc(hidden)]
 pub mod lower;
-#[cfg(not(feature = "internals"))]
-pub(crate) mod lower;
 pub mod p3d;
 pub mod rtm;
 

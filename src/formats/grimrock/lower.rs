@@ -22,11 +22,14 @@ use std::sync::Arc;
 /// A material as the model's Lua definitions (or a recipe) describe it.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MaterialDef {
+    /// The material's name, as the model's segments name it.
     pub name: String,
     /// The image file to use (found and decoded, or why it could not be
     /// read), if any.
     pub texture: Option<(PathBuf, Result<Arc<Texture>, String>)>,
+    /// Drawn from both sides (`doubleSided`).
     pub double_sided: bool,
+    /// Texels under half alpha are cut out (`alphaTest`).
     pub alpha_test: bool,
     /// Blended (`blendMode` other than "Opaque").
     pub blend: bool,
@@ -37,6 +40,7 @@ pub struct MaterialDef {
 /// The grey used where a material has no texture.
 const NEUTRAL: [f32; 4] = [0.72, 0.72, 0.72, 1.0];
 
+/// The scene form of a parsed model, its materials from `defs`, its skinned meshes in `pose`.
 pub fn lower(m: &gr::Model, source: &Path, defs: &[MaterialDef], pose: RestPose) -> Model {
     let mut warnings = m.warnings.clone();
     let order = node_order(m, &mut warnings);

@@ -9,18 +9,16 @@
 //! is unverified.
 
 mod anim;
-pub mod fixture;
+/// Small synthetic files built in code, for kiln's own tests only (the
+/// source is `tests/fixtures/grimrock.rs`, shared with the integration tests).
+#[cfg(test)]
+pub mod fixture {
+    use super::*;
+    include!("../../../tests/fixtures/grimrock.rs");
+}
 mod format;
-#[cfg(feature = "internals")]
-#[doc(hidden)]
 pub mod lower;
-#[cfg(not(feature = "internals"))]
-pub(crate) mod lower;
-#[cfg(feature = "internals")]
-#[doc(hidden)]
 pub mod materials;
-#[cfg(not(feature = "internals"))]
-pub(crate) mod materials;
 mod model;
 mod summary;
 mod write;

@@ -4,13 +4,15 @@
 //! the lowering (`lower.rs` beside this file), not here.
 
 mod by_vertex;
-pub mod fixture;
+/// Small synthetic files built in code, for kiln's own tests only (the
+/// source is `tests/fixtures/rsm.rs`, shared with the integration tests).
+#[cfg(test)]
+pub mod fixture {
+    use super::*;
+    include!("../../../tests/fixtures/rsm.rs");
+}
 mod format;
-#[cfg(feature = "internals")]
-#[doc(hidden)]
 pub mod lower;
-#[cfg(not(feature = "internals"))]
-pub(crate) mod lower;
 mod parse;
 mod summary;
 mod write;

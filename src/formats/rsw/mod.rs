@@ -7,12 +7,18 @@
 //! 2.0, the 2.4 "release" number, the 2.6 model byte, the 2.7 list after the
 //! bounds) every reading is tried and the one whose objects parse to their
 //! count with sane values and end exactly at the quad tree or the end of
-//! the file is taken ([`layout`], [`parse`]). Parsing keeps every
+//! the file is taken ([`layout`], `parse`). Parsing keeps every
 //! fixed-width name's raw bytes and the reading it took, so that [`write()`]
 //! reproduces each file byte for byte.
 
 mod details;
-pub mod fixture;
+/// Small synthetic files built in code, for kiln's own tests only (the
+/// source is `tests/fixtures/rsw.rs`, shared with the integration tests).
+#[cfg(test)]
+pub mod fixture {
+    use super::*;
+    include!("../../../tests/fixtures/rsw.rs");
+}
 pub mod layout;
 mod parse;
 mod summary;

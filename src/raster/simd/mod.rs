@@ -276,7 +276,7 @@ pub trait Kernel {
 /// An instruction-set level to run kernels at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Level {
-    /// [`Portable`]: the build's baseline.
+    /// `Portable`: the build's baseline.
     Portable,
     /// x86-64-v3: AVX2, FMA, BMI1/2, LZCNT, POPCNT.
     Avx2,
