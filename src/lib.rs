@@ -83,12 +83,12 @@ mod text;
 mod texture;
 mod verify;
 
+pub use bake::outputs::state::STATE_FILE;
+pub use bake::plan::shard::{plan, plan_json, PlannedJob, MAX_SHARDS};
 pub use bake::recipe::{
     ClientSpriteSpec, ClipSpec, Direction, FramingGroup, GifSpec, Job, MapJob, MapViewSpec,
     MetaFormat, Outputs, PackLayout, PackSpec, SpriteImages, Template,
 };
-pub use bake::shard::{plan, plan_json, PlannedJob, MAX_SHARDS};
-pub use bake::state::STATE_FILE;
 pub use bake::{
     bake, bake_files, BakeOptions, BakeReport, JobKind, JobOutcome, JobReport, JobStatus,
     NoProgress, OutputMode, OutputRecord, OutputStatus, Progress, Recipe, RecipeError, Shard,

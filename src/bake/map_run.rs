@@ -2,9 +2,9 @@
 //! (views and frames in parallel, each image in blocks), hand each file to
 //! the bake's sink.
 
-use super::recipe::MapJob;
-use super::run::JobReport;
-use super::sink::Sink;
+use crate::bake::outputs::sink::Sink;
+use crate::bake::recipe::MapJob;
+use crate::bake::report::JobReport;
 use crate::error::{Error, Result};
 use crate::map::{self, MapCamera, MapScene, Region};
 use crate::raster::RenderOptions;
@@ -140,8 +140,11 @@ pub fn run_map(
         match &v.gif {
             Some(g) => {
                 let refs: Vec<&image::RgbaImage> = frames.iter().collect();
-                let bytes = super::gif::encode(&refs, super::gif::delay_cs(1.0 / g.fps))
-                    .map_err(|m| Error::Other(format!("{}: {m}", v.file.display())))?;
+                let bytes = crate::bake::encode::gif::encode(
+                    &refs,
+                    crate::bake::encode::gif::delay_cs(1.0 / g.fps),
+                )
+                .map_err(|m| Error::Other(format!("{}: {m}", v.file.display())))?;
                 sink.write(&v.file, &bytes)?;
             }
             None => {

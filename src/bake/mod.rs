@@ -1,57 +1,49 @@
 //! Recipes, planning, the parallel bake, sheets and outputs.
 //!
-//! A bake goes: [`Recipe::load`] → [`Recipe::jobs`] (resolved, validated
-//! [`Job`](recipe::Job)s) → per job (as many side by side as the bake has
-//! threads, their outcomes reported in recipe order: `schedule.rs`),
-//! [`Clip::frame_times`](crate::scene::clip::Clip::frame_times) with the
-//! model's duration (looping, or once) → pose every frame, clips drawn in
-//! place taken back to their root → frame them (the job alone, or its
-//! framing group) → draw `directions × times` frames straight into what
-//! keeps them until the outputs are written ([`stream`]: the grid sheet's
-//! pages, a packed sheet's trimmed boxes ([`kept`]), or nothing when each
-//! frame is encoded as it is drawn) → the outputs, the same as
-//! [`write_outputs`] makes from held frames, which lays the frames out in
-//! an [`atlas`] (the
-//! [`grid`]'s rows and columns, or [`packed`]: trimmed, twins stored once,
-//! placed by the [`skyline`] packer on pages), composes the pages from it
-//! ([`sheet`]), describes them for each engine ([`meta`]), encodes the
-//! per-frame PNGs and one GIF ([`gif`]) and APNG ([`apng`]) per clip ×
-//! direction with exact timing ([`timing`]), and hands every file to a
-//! [`sink`] (written, dry run or verified); [`prune`] then hands over the
-//! files an earlier bake left behind.
+//! The bake's peers, none importing the orchestration above them:
+//!
+//! - [`recipe`]: the recipe language — typed, validated jobs with
+//!   line:column errors.
+//! - [`plan`]: across jobs — shards and the schedule that runs jobs side by
+//!   side within the memory budget.
+//! - [`sheet`]: where frames go on a sheet (grid or packed), the pages
+//!   composed from it and the metadata for each engine.
+//! - [`encode`]: GIF, APNG and the client's SPR + ACT, with exact timing.
+//! - [`outputs`]: the sink every file is handed to, the job's state and
+//!   the shared cache, prune, and the claims check.
+//!
+//! The orchestration ties them together: [`batch`] (the entry point: every
+//! job of the recipes, side by side) → `job.rs` (one job: skip, restore or
+//! bake, then prune and save its state) → [`run`] (plan a job: frame times,
+//! poses, framing; then draw it) → [`stream`] (draw `directions × times`
+//! frames straight into what keeps them until the outputs are written: the
+//! grid sheet's pages, a packed sheet's trimmed boxes, or nothing when each
+//! frame is encoded as it is drawn) → [`emit`] (the job's files from its
+//! frames, in order), with [`map_run`] and [`sprite_run`] for maps and
+//! client sprites. [`report`] is what a bake tells its caller.
 
-pub mod apng;
-pub mod atlas;
 pub mod batch;
-pub mod claims;
-pub mod gif;
-pub mod grid;
-mod incremental;
-pub mod kept;
+pub mod clip_frames;
+pub mod emit;
+pub mod encode;
+mod job;
 pub mod map_run;
-pub mod meta;
 mod need;
+pub mod options;
 pub mod outputs;
-pub mod packed;
-pub mod prune;
+pub mod plan;
 pub mod recipe;
-pub mod ro_sprite;
+pub mod report;
 pub mod run;
-mod schedule;
-pub mod shard;
 pub mod sheet;
-pub mod sink;
-pub mod skyline;
 pub mod sprite_run;
-pub mod state;
 pub mod stream;
-pub mod timing;
 
-pub use batch::{
-    bake, bake_files, BakeOptions, BakeReport, JobKind, JobOutcome, JobStatus, NoProgress,
-    OutputMode, Progress, Shard, DEFAULT_MEMORY_LIMIT,
-};
-pub use outputs::write_outputs;
+pub use batch::{bake, bake_files};
+pub use emit::write_outputs;
+pub use options::DEFAULT_MEMORY_LIMIT;
+pub use options::{BakeOptions, NoProgress, OutputMode, Progress};
+pub use outputs::sink::{OutputRecord, OutputStatus};
+pub use plan::shard::Shard;
 pub use recipe::{Recipe, RecipeError};
-pub use run::JobReport;
-pub use sink::{OutputRecord, OutputStatus};
+pub use report::{BakeReport, JobKind, JobOutcome, JobReport, JobStatus};

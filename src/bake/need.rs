@@ -2,9 +2,9 @@
 //! before it renders: its images, by where it keeps its frames, and the
 //! decoded inputs (textures, a sprite's images) its plan holds.
 
-use super::recipe::Job;
-use super::run::{grid_atlas, JobPlan};
-use super::stream::Keep;
+use crate::bake::recipe::Job;
+use crate::bake::run::{grid_atlas, JobPlan};
+use crate::bake::stream::Keep;
 use crate::error::{Error, Result};
 
 impl JobPlan {
@@ -44,14 +44,14 @@ impl JobPlan {
         // Encoded frame PNGs waiting for their batch to be written: each no
         // larger than its image, a batch of them within the encoding budget
         // but at least one a thread.
-        let batch = super::outputs::encode_batch(frame) as u64;
+        let batch = crate::bake::emit::encode_batch(frame) as u64;
         let waiting = batch.saturating_mul(frame);
         // A grid sheet encoded in strips as it is drawn (see
         // `stream::through_strips`): two strips, one drawn while the other
         // is deflated, and the rows of a band not yet complete. `rgba`: the
         // job's PNGs are plain RGBA (no palette), which strips need.
         let streamed = |job: &Job, over_frames: bool, rgba: bool| -> Option<u64> {
-            if !rgba || over_frames || !super::stream::writes_sheet_only(job) {
+            if !rgba || over_frames || !crate::bake::stream::writes_sheet_only(job) {
                 return None;
             }
             let atlas = grid_atlas(job, &self.clips).ok()?;
@@ -63,7 +63,7 @@ impl JobPlan {
                 }
                 let stride = page.width as u64 * 4;
                 row = row.max(stride);
-                for s in super::stream::strips(&atlas.frames, p) {
+                for s in crate::bake::stream::strips(&atlas.frames, p) {
                     widest = widest.max((s.bottom - s.top) as u64 * stride);
                 }
             }
@@ -91,7 +91,7 @@ impl JobPlan {
                     // whole, with the largest page one at a time (or an
                     // animation a thread), and while a palette chosen over
                     // the frames remaps them, their boxes twice.
-                    let (mw, mh) = super::grid::page_limits(&job.pack);
+                    let (mw, mh) = crate::bake::sheet::grid::page_limits(&job.pack);
                     let page = all.min(mw.saturating_mul(mh).saturating_mul(4));
                     let remap = if over_frames { all } else { 0 };
                     all.saturating_add(page.max(animating))

@@ -6,10 +6,11 @@
 //! parallel (`crate::render`), then hand the job's outputs to the sink,
 //! the glTF export of its clips among them.
 
-use super::outputs::ClipFrames;
-use super::recipe::{ClipSpec, Job, PackLayout};
-use super::sink::Sink;
-use super::sprite_run::{plan_sprite, run_sprite, SpritePlan};
+use crate::bake::clip_frames::ClipFrames;
+use crate::bake::outputs::sink::Sink;
+use crate::bake::recipe::{ClipSpec, Job, PackLayout};
+use crate::bake::report::JobReport;
+use crate::bake::sprite_run::{plan_sprite, run_sprite, SpritePlan};
 use crate::error::{Error, Result};
 use crate::export::gltf::GltfReport;
 use crate::model::ExportClip;
@@ -24,23 +25,6 @@ use crate::spec::{ModelSpec, RootMotion};
 use glam::{Vec3, Vec4Swizzles};
 use std::path::PathBuf;
 use std::sync::Arc;
-
-/// What one finished job (or map) did.
-#[derive(Debug, Clone)]
-pub struct JobReport {
-    /// The job's or map's name.
-    pub name: String,
-    /// Images rendered.
-    pub images: usize,
-    /// Every file handed to the bake's sink, in order.
-    pub files: Vec<PathBuf>,
-    /// What the user should know, each once: missing textures, unmatched
-    /// tracks, a map's missing models.
-    pub warnings: Vec<String>,
-    /// Every file and folder read to make it (sorted): the recipe's inputs
-    /// for `cargo:rerun-if-changed` lines and dependency files.
-    pub inputs: Vec<PathBuf>,
-}
 
 /// One clip ready to render: the model it animates, its sample times and
 /// how it plays.
@@ -149,7 +133,7 @@ pub fn plan_job(job: &Job, extra: &[SourceRef]) -> Result<JobPlan> {
 /// the checker, with a warning, as an unreadable one is.
 pub fn plan_job_within(job: &Job, extra: &[SourceRef], memory_limit: u64) -> Result<JobPlan> {
     let spec = &job.model;
-    if super::sprite_run::is_sprite_job(job, extra)? {
+    if crate::bake::sprite_run::is_sprite_job(job, extra)? {
         return plan_sprite_job(job, extra, memory_limit);
     }
     let lookup = Lookup::with_folders(&spec.data, extra)?.with_memory_limit(memory_limit);
@@ -319,11 +303,11 @@ fn gltf_export(job: &Job, model: &Model, lookup: &Lookup) -> Result<(Vec<u8>, Gl
 pub(super) fn grid_atlas(
     job: &Job,
     clips: &[PlannedClip],
-) -> std::result::Result<super::atlas::Atlas, String> {
-    let metas = super::outputs::atlas_clips(job, clips.iter().map(|c| (&c.times, c.looping)));
-    let info = super::outputs::atlas_job(job, &metas);
+) -> std::result::Result<crate::bake::sheet::atlas::Atlas, String> {
+    let metas = crate::bake::emit::atlas_clips(job, clips.iter().map(|c| (&c.times, c.looping)));
+    let info = crate::bake::emit::atlas_job(job, &metas);
     let (w, h) = (job.view.width, job.view.height);
-    super::grid::paged_atlas(&info, w, h, [0.5, 0.5], &job.pack)
+    crate::bake::sheet::grid::paged_atlas(&info, w, h, [0.5, 0.5], &job.pack)
 }
 
 /// Whether the job's frames can be laid out as `pack` asks, judged before
@@ -334,7 +318,7 @@ fn check_layout(job: &Job, clips: &[PlannedClip]) -> std::result::Result<(), Str
     match job.pack.layout {
         PackLayout::Grid => grid_atlas(job, clips).map(|_| ()),
         PackLayout::Packed if !job.pack.trim => {
-            let (mw, mh) = super::grid::page_limits(&job.pack);
+            let (mw, mh) = crate::bake::sheet::grid::page_limits(&job.pack);
             let e = 2 * job.pack.extrude as u64;
             if w as u64 + e > mw || h as u64 + e > mh {
                 return Err(format!(
@@ -410,7 +394,7 @@ pub fn run_framed(
 
 /// Frames (or takes the given cameras), renders every image with the
 /// job's looks and writes the job's image outputs and passes, frames
-/// drawn straight into what keeps them ([`super::stream`]).
+/// drawn straight into what keeps them ([`crate::bake::stream`]).
 fn render_and_write(
     job: &Job,
     plan: &JobPlan,
@@ -470,7 +454,8 @@ fn render_and_write(
         crate::render::render_posed_into(model, &posed[c][f], &cameras[d], &light, &opts, rows);
         tick();
     };
-    let into: Option<&super::stream::DrawInto<'_>> = if look.is_off() { Some(&into) } else { None };
+    let into: Option<&crate::bake::stream::DrawInto<'_>> =
+        if look.is_off() { Some(&into) } else { None };
     // Frames mapped to a palette are written as indexed PNGs: the same
     // pixels in a quarter of the bytes or less, deflated that much faster.
     let compression = job.png;
@@ -485,9 +470,10 @@ fn render_and_write(
         },
         rows: look.palette.is_none().then_some(compression),
     };
-    let (mut files, kept) = super::stream::draw_and_write(job, &clips, &draw, into, look, &images)?;
+    let (mut files, kept) =
+        crate::bake::stream::draw_and_write(job, &clips, &draw, into, look, &images)?;
     if let Some(kept) = kept {
-        files.extend(super::ro_sprite::write(job, &kept, sink)?);
+        files.extend(crate::bake::encode::ro_sprite::write(job, &kept, sink)?);
     }
     if look.passes.any() {
         files.extend(write_passes(job, plan, &posed, &cameras, &clips, sink)?);
@@ -540,9 +526,9 @@ fn write_passes(
                     encode: &encode,
                     rows: None,
                 };
-                super::stream::draw_and_write(&only, clips, &draw, None, &plain, &depth_sink)?
+                crate::bake::stream::draw_and_write(&only, clips, &draw, None, &plain, &depth_sink)?
             }
-            _ => super::stream::draw_and_write(&only, clips, &draw, None, &plain, sink)?,
+            _ => crate::bake::stream::draw_and_write(&only, clips, &draw, None, &plain, sink)?,
         };
         files.extend(written);
         if let (PassKind::Id(by), Some(c)) = (kind, plan.clips.first()) {
@@ -574,7 +560,7 @@ impl Sink for PngSink<'_> {
         self.inner.remove(path)
     }
 
-    fn records(&self) -> Vec<super::sink::OutputRecord> {
+    fn records(&self) -> Vec<crate::bake::outputs::sink::OutputRecord> {
         self.inner.records()
     }
 

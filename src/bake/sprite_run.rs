@@ -9,10 +9,10 @@
 //! motion differ in frame count or interval, every action is a clip of its
 //! own with one direction.
 
-use super::outputs::ClipFrames;
-use super::recipe::{ClipSpec, Direction, Job};
-use super::run::JobReport;
-use super::sink::Sink;
+use crate::bake::clip_frames::ClipFrames;
+use crate::bake::outputs::sink::Sink;
+use crate::bake::recipe::{ClipSpec, Direction, Job};
+use crate::bake::report::JobReport;
 use crate::client_sprite::{self, ClientSprite};
 use crate::error::{Error, Result};
 use crate::scene::clip::{Clip, FrameTimes, Step};
@@ -189,7 +189,7 @@ pub fn run_sprite(
         })
         .collect();
     let mut files = super::write_outputs(&j, &rendered, sink)?;
-    files.extend(super::ro_sprite::write(&j, &rendered, sink)?);
+    files.extend(crate::bake::encode::ro_sprite::write(&j, &rendered, sink)?);
     Ok(JobReport {
         name: job.name.clone(),
         images,

@@ -530,7 +530,7 @@ mod tests {
             compare_files(b"abcd", b"abXd", &Tolerance::default()),
             Verdict::Other(m) if m.starts_with("bytes differ from byte 2")
         ));
-        let gif = |frames: &[&RgbaImage]| crate::bake::gif::encode(frames, 10).unwrap();
+        let gif = |frames: &[&RgbaImage]| crate::bake::encode::gif::encode(frames, 10).unwrap();
         assert!(compare_files(&gif(&[&a, &b]), &gif(&[&a, &b]), &Tolerance::default()).matches());
         match compare_files(&gif(&[&a, &a]), &gif(&[&a, &b]), &Tolerance::default()) {
             Verdict::Pixels {

@@ -8,9 +8,11 @@
 pub mod compare;
 mod junit;
 
-use crate::bake::batch::{bake_into, BakeOptions, BakeReport, OutputMode, Progress};
+use crate::bake::batch::bake_into;
+use crate::bake::options::{BakeOptions, OutputMode, Progress};
+use crate::bake::outputs::sink::{OutputRecord, OutputStatus, Sink};
 use crate::bake::recipe::Recipe;
-use crate::bake::sink::{OutputRecord, OutputStatus, Sink};
+use crate::bake::report::BakeReport;
 use crate::confined::{Contents, Root};
 use crate::error::{Error, Result};
 use crate::output::encode_png;

@@ -1,12 +1,12 @@
 use image::{Rgba, RgbaImage};
-use kiln::internals::bake::atlas::{Atlas, AtlasClip, AtlasJob, Rect};
-use kiln::internals::bake::gif::{delay_cs, encode};
-use kiln::internals::bake::grid::GridLayout;
-use kiln::internals::bake::meta::texturepacker;
-use kiln::internals::bake::outputs::ClipFrames;
+use kiln::internals::bake::clip_frames::ClipFrames;
+use kiln::internals::bake::encode::gif::{delay_cs, encode};
+use kiln::internals::bake::outputs::sink::{DryRunSink, FileSink, OutputStatus, Sink, VerifySink};
 use kiln::internals::bake::recipe::{Direction, PackSpec, Recipe};
-use kiln::internals::bake::sheet::compose;
-use kiln::internals::bake::sink::{DryRunSink, FileSink, OutputStatus, Sink, VerifySink};
+use kiln::internals::bake::sheet::atlas::{Atlas, AtlasClip, AtlasJob, Rect};
+use kiln::internals::bake::sheet::compose::compose;
+use kiln::internals::bake::sheet::grid::GridLayout;
+use kiln::internals::bake::sheet::meta::texturepacker;
 use kiln::internals::bake::write_outputs;
 use kiln::internals::confined::Root;
 use std::path::{Path, PathBuf};
@@ -333,8 +333,14 @@ fn meta_2x3() -> String {
         .unwrap()
         .atlas(&job, [0.5, 0.875]);
     assert_eq!(
-        kiln::internals::bake::grid::paged_atlas(&job, 32, 16, [0.5, 0.875], &PackSpec::default())
-            .unwrap(),
+        kiln::internals::bake::sheet::grid::paged_atlas(
+            &job,
+            32,
+            16,
+            [0.5, 0.875],
+            &PackSpec::default()
+        )
+        .unwrap(),
         atlas
     );
     texturepacker::json(&atlas, &job)
@@ -593,12 +599,17 @@ fn grid_atlas_of_two_clips_of_different_lengths() {
         named_clips: true,
         pixels_per_unit: None,
     };
-    let atlas =
-        kiln::internals::bake::grid::paged_atlas(&job, 10, 20, [0.25, 0.75], &PackSpec::default())
-            .unwrap();
+    let atlas = kiln::internals::bake::sheet::grid::paged_atlas(
+        &job,
+        10,
+        20,
+        [0.25, 0.75],
+        &PackSpec::default(),
+    )
+    .unwrap();
     assert_eq!(
         atlas.pages,
-        [kiln::internals::bake::atlas::Page {
+        [kiln::internals::bake::sheet::atlas::Page {
             width: 30,
             height: 80
         }]
@@ -655,7 +666,7 @@ fn grid_atlas_of_two_clips_of_different_lengths() {
         ]
     );
     // A single-clip job names frames and tags by the job.
-    let single = kiln::internals::bake::grid::paged_atlas(
+    let single = kiln::internals::bake::sheet::grid::paged_atlas(
         &AtlasJob {
             clips: &clips[..1],
             named_clips: false,
@@ -672,7 +683,7 @@ fn grid_atlas_of_two_clips_of_different_lengths() {
     // The size limits of the grid hold for every page: a sheet past them
     // continues on the next page, whole rows at a time (24576 × 8192 is as
     // many pixels as a page may hold), each row on one page.
-    let big = kiln::internals::bake::grid::paged_atlas(
+    let big = kiln::internals::bake::sheet::grid::paged_atlas(
         &job,
         8192,
         8192,
@@ -683,7 +694,7 @@ fn grid_atlas_of_two_clips_of_different_lengths() {
     assert_eq!(
         big.pages,
         vec![
-            kiln::internals::bake::atlas::Page {
+            kiln::internals::bake::sheet::atlas::Page {
                 width: 24576,
                 height: 8192
             };
@@ -717,7 +728,7 @@ fn compose_copies_a_source_sub_rect() {
     let mut atlas: Atlas = GridLayout::new(6, 5, 2, 1)
         .unwrap()
         .atlas(&one_clip(&d, &clips), [0.5, 0.5]);
-    atlas.pages[0] = kiln::internals::bake::atlas::Page {
+    atlas.pages[0] = kiln::internals::bake::sheet::atlas::Page {
         width: 7,
         height: 4,
     };
@@ -1315,9 +1326,10 @@ fn verify_compares_with_the_files_on_disk() {
         assert_eq!(files, written);
         v.records()
     };
-    let outcomes = |records: &[kiln::internals::bake::sink::OutputRecord]| -> Vec<OutputStatus> {
-        records.iter().map(|r| r.outcome).collect()
-    };
+    let outcomes =
+        |records: &[kiln::internals::bake::outputs::sink::OutputRecord]| -> Vec<OutputStatus> {
+            records.iter().map(|r| r.outcome).collect()
+        };
 
     let same = verify();
     assert_eq!(outcomes(&same), [OutputStatus::Same; 10]);

@@ -40,11 +40,11 @@ fn many_colours_are_cut_once_and_the_gif_writer_shows_exactly_them() {
     use image::AnimationDecoder;
     let frames: Vec<RgbaImage> = (0..3).map(|s| noise(s + 1, 40, 30)).collect();
     let refs: Vec<&RgbaImage> = frames.iter().collect();
-    let p = Palette::build(&refs, kiln::internals::bake::gif::ALPHA_CUTOFF);
+    let p = Palette::build(&refs, kiln::internals::bake::encode::gif::ALPHA_CUTOFF);
     assert_eq!(p.colors.len(), 255);
     // The GIF of these frames shows every opaque pixel as its palette
     // colour, in every frame.
-    let gif = kiln::internals::bake::gif::encode(&refs, 10).unwrap();
+    let gif = kiln::internals::bake::encode::gif::encode(&refs, 10).unwrap();
     let decoded = image::codecs::gif::GifDecoder::new(std::io::Cursor::new(gif))
         .unwrap()
         .into_frames()

@@ -4,21 +4,9 @@
 
 use super::clips::ClipSpec;
 use super::error::{Ctx, JobLabel, RecipeError};
-use super::values::{Int, S};
-use serde::Deserialize;
-use std::collections::BTreeMap;
-
-/// What the sprite's images are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SpriteImages {
-    /// Palette images sharing one 256-colour palette (index 0
-    /// transparent), as the client's monsters are.
-    #[default]
-    Palette,
-    /// RGBA images, with soft edges.
-    Rgba,
-}
+use super::raw::client_sprite::RawClientSprite;
+pub use super::raw::client_sprite::SpriteImages;
+use super::values::S;
 
 /// A job's client-sprite settings.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -32,24 +20,6 @@ pub struct ClientSpriteSpec {
     pub mirror: bool,
     /// Clip name → the frame that carries the `atk` event (the hit).
     pub hits: Vec<(String, u32)>,
-}
-
-/// `client_sprite:` as written.
-#[derive(Deserialize, Default, Clone)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawClientSprite {
-    images: Option<S<SpriteImages>>,
-    dither: Option<S<bool>>,
-    mirror: Option<S<bool>>,
-    hit: Option<S<BTreeMap<String, S<Int>>>>,
-}
-
-/// Camera presets (`camera: { preset: ragnarok }`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub(super) enum CameraPreset {
-    /// The client's view: pitch 45°, perspective with a 15° field of view.
-    Ragnarok,
 }
 
 /// The client's camera: its height above the player equals its distance

@@ -366,7 +366,7 @@ fn ragnarok_preset(j: &RawJob, d: &RawJob) -> bool {
             .as_ref()
             .and_then(|c| c.preset.as_ref().map(|p| p.value))
     };
-    preset(j).or_else(|| preset(d)) == Some(super::client_sprite::CameraPreset::Ragnarok)
+    preset(j).or_else(|| preset(d)) == Some(super::raw::client_sprite::CameraPreset::Ragnarok)
 }
 
 /// `model`, joined to the recipe's folder; every job needs one.
@@ -543,7 +543,7 @@ fn resolve_camera(
     dc: &RawCamera,
 ) -> Result<Framing, RecipeError> {
     let preset = pick(&jc.preset, &dc.preset).map(|p| p.value);
-    let ragnarok = preset == Some(super::client_sprite::CameraPreset::Ragnarok);
+    let ragnarok = preset == Some(super::raw::client_sprite::CameraPreset::Ragnarok);
     let kind = pick(&jc.projection, &dc.projection)
         .map(|p| p.value)
         .unwrap_or(if ragnarok {

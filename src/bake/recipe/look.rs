@@ -3,115 +3,15 @@
 //! each taken whole from the job or from `defaults:`.
 
 use super::error::{Ctx, JobLabel, RecipeError};
+use super::raw::look::{DitherKey, IdKey, OutlineSideKey, ShadingKey, ShadowFromKey};
 use super::raw::{pick, RawJob};
-use super::values::{in_range, int_range, Background, Int, Num, S};
+use super::values::{in_range, int_range};
 use crate::look::passes::{DepthBits, IdBy};
 use crate::look::{
     Dither, DropShadow, GroundShadow, Look, Outline, OutlineSide, PaletteLook, PaletteSource,
     Shading, ShadowFrom, MAX_BLUR, MAX_OFFSET, MAX_OUTLINE,
 };
 use crate::spec::FileRef;
-use serde::Deserialize;
-
-#[derive(Deserialize, Default, Clone)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawLook {
-    pub(super) outline: Option<S<RawOutline>>,
-    pub(super) drop_shadow: Option<S<RawDropShadow>>,
-    pub(super) palette: Option<S<RawPalette>>,
-    pub(super) shading: Option<S<ShadingKey>>,
-    pub(super) cel: Option<S<RawCel>>,
-    pub(super) ground_shadow: Option<S<RawGroundShadow>>,
-    pub(super) passes: Option<S<RawPasses>>,
-}
-
-#[derive(Deserialize, Clone)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawPasses {
-    pub(super) normal: Option<S<bool>>,
-    pub(super) depth: Option<S<Int>>,
-    pub(super) id: Option<S<IdKey>>,
-}
-
-#[derive(Deserialize, Clone, Copy)]
-#[serde(rename = "Id", rename_all = "lowercase")]
-pub(super) enum IdKey {
-    Material,
-    Node,
-}
-
-#[derive(Deserialize, Clone, Copy, PartialEq)]
-#[serde(rename = "Shading", rename_all = "lowercase")]
-pub(super) enum ShadingKey {
-    Lambert,
-    Flat,
-    Unlit,
-    Cel,
-}
-
-#[derive(Deserialize, Clone)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawCel {
-    pub(super) bands: Option<S<Int>>,
-    pub(super) rim: Option<S<Num>>,
-}
-
-#[derive(Deserialize, Clone)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawGroundShadow {
-    pub(super) from: Option<S<ShadowFromKey>>,
-    pub(super) opacity: Option<S<Num>>,
-    pub(super) softness: Option<S<Int>>,
-    pub(super) color: Option<S<Background>>,
-}
-
-#[derive(Deserialize, Clone, Copy)]
-#[serde(rename = "ShadowFrom", rename_all = "lowercase")]
-pub(super) enum ShadowFromKey {
-    Light,
-    Down,
-}
-
-#[derive(Deserialize, Clone)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawOutline {
-    pub(super) width: Option<S<Int>>,
-    pub(super) color: Option<S<Background>>,
-    pub(super) side: Option<S<OutlineSideKey>>,
-    pub(super) hard: Option<S<bool>>,
-    pub(super) inner: Option<S<Num>>,
-}
-
-#[derive(Deserialize, Clone, Copy)]
-#[serde(rename = "OutlineSide", rename_all = "lowercase")]
-pub(super) enum OutlineSideKey {
-    Outside,
-    Inside,
-}
-
-#[derive(Deserialize, Clone)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawDropShadow {
-    pub(super) offset: Option<S<[Int; 2]>>,
-    pub(super) blur: Option<S<Int>>,
-    pub(super) color: Option<S<Background>>,
-}
-
-#[derive(Deserialize, Clone)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawPalette {
-    pub(super) file: Option<S<String>>,
-    pub(super) colors: Option<S<Int>>,
-    pub(super) dither: Option<S<DitherKey>>,
-}
-
-#[derive(Deserialize, Clone, Copy)]
-#[serde(rename = "Dither", rename_all = "lowercase")]
-pub(super) enum DitherKey {
-    None,
-    Ordered,
-    Diffusion,
-}
 
 /// Outline defaults: one black pixel outside, anti-aliased.
 pub const OUTLINE_WIDTH: u32 = 1;

@@ -3,9 +3,9 @@
 //! that writes — its stale files pruned (or remembered for a later prune)
 //! and its state saved.
 
-use super::prune::{judge, stale, Owned};
-use super::sink::Sink;
-use super::state::{self, Cache, Cached, JobState, OutputState};
+use crate::bake::outputs::prune::{judge, stale, Owned};
+use crate::bake::outputs::sink::Sink;
+use crate::bake::outputs::state::{self, Cache, Cached, JobState, OutputState};
 use crate::confined::Root;
 use crate::error::Result;
 use std::path::Path;
@@ -15,7 +15,7 @@ use std::path::Path;
 /// when the cache has nothing usable (what was wrong with it is added to
 /// `warnings`); nothing is handed over then, and the job is baked instead,
 /// which repairs the cache.
-pub(super) fn restore(
+pub(crate) fn restore(
     cache: &Cache,
     key: &str,
     root: &Root,
@@ -63,7 +63,7 @@ pub(super) fn restore(
 }
 
 /// How a job that wrote (or kept) its files ends.
-pub(super) struct Ending<'a> {
+pub(crate) struct Ending<'a> {
     /// The job's folder.
     pub root: &'a Root,
     /// Its key in the folder's state.

@@ -3,12 +3,40 @@
 //! trimmed box), so a packed job holds its sprites' pixels rather than
 //! every whole frame while it waits to be packed.
 
-use super::atlas::Rect;
-use super::packed::opaque_bounds;
+use crate::bake::sheet::atlas::Rect;
 use image::RgbaImage;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
+
+/// The bounding box of the pixels with any alpha; one pixel at the origin
+/// for an empty image.
+pub fn opaque_bounds(img: &RgbaImage) -> Rect {
+    let (w, h) = img.dimensions();
+    let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
+    for (x, y, p) in img.enumerate_pixels() {
+        if p.0[3] > 0 {
+            x0 = x0.min(x);
+            y0 = y0.min(y);
+            x1 = x1.max(x);
+            y1 = y1.max(y);
+        }
+    }
+    if x0 > x1 || w == 0 || h == 0 {
+        return Rect {
+            x: 0,
+            y: 0,
+            w: 1.min(w),
+            h: 1.min(h),
+        };
+    }
+    Rect {
+        x: x0,
+        y: y0,
+        w: x1 - x0 + 1,
+        h: y1 - y0 + 1,
+    }
+}
 
 /// A rendered frame, whole or in part.
 pub trait FramePixels: Sync {

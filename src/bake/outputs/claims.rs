@@ -3,8 +3,8 @@
 //! through symbolic links, before anything is baked. (A recipe already
 //! checks its own jobs lexically, with line and column.)
 
-use super::recipe::pattern::{job_patterns, map_patterns, FilePattern};
-use super::recipe::{Job, MapJob};
+use crate::bake::recipe::pattern::{job_patterns, map_patterns, FilePattern};
+use crate::bake::recipe::{Job, MapJob};
 use crate::error::{Error, Result};
 use std::path::{Component, Path, PathBuf};
 

@@ -14,9 +14,9 @@
 //! event on a clip's hit frame in every direction; `mirror` draws
 //! directions 5–7 as 3–1 mirrored.
 
-use super::outputs::ClipFrames;
-use super::recipe::{Job, SpriteImages};
-use super::sink::Sink;
+use crate::bake::clip_frames::ClipFrames;
+use crate::bake::outputs::sink::Sink;
+use crate::bake::recipe::{Job, SpriteImages};
 use crate::error::{Error, Result};
 use crate::formats::sprite::{act, spr, Act, Action, Frame, IndexedImage, Layer, RgbaImage, Spr};
 use crate::palette::Palette;

@@ -22,7 +22,7 @@
 //! top-level `fps` and no `clips`; a job listing `clips:` describes each
 //! clip (its fps, whether it loops, and its first row: clip × directions).
 
-use crate::bake::atlas::{Atlas, AtlasClip, AtlasFrame, AtlasJob, Page, Rect};
+use crate::bake::sheet::atlas::{Atlas, AtlasClip, AtlasFrame, AtlasJob, Page, Rect};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 

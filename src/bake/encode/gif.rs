@@ -51,7 +51,7 @@ pub fn encode(frames: &[&RgbaImage], delay: u16) -> Result<Vec<u8>, String> {
 }
 
 /// As [`encode`], with each frame's own delay (centiseconds, see
-/// [`super::timing::gif_delays`]). A GIF that does not loop plays once:
+/// [`crate::bake::encode::timing::gif_delays`]). A GIF that does not loop plays once:
 /// it has no NETSCAPE loop extension, which is how browsers tell.
 pub fn encode_timed(
     frames: &[&RgbaImage],

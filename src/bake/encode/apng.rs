@@ -15,7 +15,7 @@ pub fn delays(frames: usize, frame_seconds: f32, fps: f32) -> Vec<(u16, u16)> {
     if frame_seconds > 0.0 && fps > 0.0 && fps == whole && whole <= u16::MAX as f32 {
         return vec![(1, whole as u16); frames];
     }
-    super::timing::durations_ms(frames, frame_seconds)
+    crate::bake::encode::timing::durations_ms(frames, frame_seconds)
         .into_iter()
         .map(|ms| (ms.min(u16::MAX as u32) as u16, 1000))
         .collect()

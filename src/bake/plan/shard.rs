@@ -4,11 +4,21 @@
 //! images × pixels × supersamples. Jobs go, most costly first, to the
 //! shard with the least cost so far (ties to the lower shard).
 
-use super::batch::Shard;
-use super::recipe::{Job, MapJob};
+use crate::bake::recipe::{Job, MapJob};
 use crate::error::{Error, Result};
 use crate::scene::clip::{Clip, Step};
 use std::path::PathBuf;
+
+/// One of `count` deterministic, cost-balanced parts of a bake's jobs: N
+/// machines baking shards 1..=N of the same recipes together write exactly
+/// the files one machine would.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// 1-based.
+    pub index: usize,
+    /// How many shards.
+    pub count: usize,
+}
 
 /// Most shards a bake may be split into (`--shard K/N`, `KILN_SHARD`, the
 /// batch systems' counts, `kiln plan --shards`): far more machines than a
@@ -139,7 +149,7 @@ pub struct PlannedJob {
 
 /// Every job and map of `recipes` with its estimated cost and the shard it
 /// falls in when split `shards` ways.
-pub fn plan(recipes: &[super::recipe::Recipe], shards: usize) -> Vec<PlannedJob> {
+pub fn plan(recipes: &[crate::bake::recipe::Recipe], shards: usize) -> Vec<PlannedJob> {
     let jobs: Vec<Job> = recipes.iter().flat_map(|r| r.jobs()).collect();
     let maps: Vec<MapJob> = recipes.iter().flat_map(|r| r.maps()).collect();
     let mut out: Vec<PlannedJob> = jobs

@@ -26,7 +26,7 @@
 //! drawn in place in `metadata/root_motion`; an `AnimatedSprite2D` with
 //! `centered = false` and `offset = -pivot` stands on its pivot.
 
-use crate::bake::atlas::{Atlas, AtlasFrame, AtlasJob, Rect};
+use crate::bake::sheet::atlas::{Atlas, AtlasFrame, AtlasJob, Rect};
 use std::fmt::Write;
 
 /// The `.tres` of `atlas`; `images[p]` is page `p`'s file relative to the

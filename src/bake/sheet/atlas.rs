@@ -1,18 +1,18 @@
 //! The atlas: where each rendered frame sits on which page, between the
 //! renderer's images and every file made from them.
 //!
-//! A producer lays frames out — the grid of [`super::grid`] (one row per
+//! A producer lays frames out — the grid of [`crate::bake::sheet::grid`] (one row per
 //! clip × direction, one column per frame) or the packed pages of
-//! [`super::packed`] (trimmed frames, twins stored once) — on one page or
-//! several; the sheet compositor ([`super::sheet`]) copies pixels by it and
-//! each metadata writer ([`super::meta`]) describes it. Neither needs to
+//! [`crate::bake::sheet::packed`] (trimmed frames, twins stored once) — on one page or
+//! several; the sheet compositor ([`crate::bake::sheet::compose`]) copies pixels by it and
+//! each metadata writer ([`crate::bake::sheet::meta`]) describes it. Neither needs to
 //! know how the layout was chosen.
 //!
 //! Frames are in sheet order: clip by clip, direction by direction, frame
 //! by frame. That order is the frame list the metadata writes, and tags
 //! index it.
 
-use super::recipe::Direction;
+use crate::bake::recipe::Direction;
 use crate::scene::clip::FrameTimes;
 
 /// A pixel rectangle.

@@ -2,10 +2,11 @@
 //! metadata in every format the job lists, and one GIF and APNG per clip ×
 //! direction, each file handed to the bake's [`Sink`].
 
-use super::atlas::{Atlas, AtlasClip, AtlasJob};
-use super::kept::FramePixels;
-use super::recipe::{page_path, Job, MetaFormat, PackLayout};
-use super::sink::{Held, Sink};
+use crate::bake::clip_frames::ClipFrames;
+use crate::bake::outputs::sink::{Held, Sink};
+use crate::bake::recipe::{page_path, Job, MetaFormat, PackLayout};
+use crate::bake::sheet::atlas::{Atlas, AtlasClip, AtlasJob};
+use crate::bake::sheet::kept::FramePixels;
 use crate::error::{Error, Result};
 use crate::scene::clip::FrameTimes;
 use image::RgbaImage;
@@ -14,53 +15,6 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
-
-/// One clip's rendered frames and what the metadata says about them.
-#[derive(Debug, Clone)]
-pub struct ClipFrames {
-    /// The sample times and spacing the frames were rendered at.
-    pub times: FrameTimes,
-    /// `frames[d][f]` is direction `job.directions[d]` at `times.times[f]`.
-    pub frames: Vec<Vec<RgbaImage>>,
-    /// Per direction: where the model's ground point under its origin
-    /// lands, as fractions of the frame's width and height from its
-    /// top-left corner.
-    pub pivots: Vec<[f32; 2]>,
-    /// `root_motion[d][f]`: pixels the engine moves the sprite by while
-    /// frame `f` shows (x right, y down); empty when the clip keeps its
-    /// travel in the frames or has none.
-    pub root_motion: Vec<Vec<[f32; 2]>>,
-    /// Whether the clip loops (else it plays once).
-    pub looping: bool,
-}
-
-impl ClipFrames {
-    /// Frames seen from every direction with one pivot, looping, without
-    /// root motion.
-    pub fn new(times: FrameTimes, frames: Vec<Vec<RgbaImage>>, pivot: [f32; 2]) -> ClipFrames {
-        let n = frames.len();
-        ClipFrames {
-            times,
-            frames,
-            pivots: vec![pivot; n],
-            root_motion: Vec::new(),
-            looping: true,
-        }
-    }
-
-    /// The same clip with other images (a pass of it): times, pivots, root
-    /// motion and looping kept, so its sheet and metadata match frame for
-    /// frame.
-    pub fn with_frames(&self, frames: Vec<Vec<RgbaImage>>) -> ClipFrames {
-        ClipFrames {
-            times: self.times.clone(),
-            frames,
-            pivots: self.pivots.clone(),
-            root_motion: self.root_motion.clone(),
-            looping: self.looping,
-        }
-    }
-}
 
 /// Frame PNGs encoded at once before they are written: up to 64, or as
 /// many as keep the waiting PNGs (no larger than their images) within
@@ -300,11 +254,13 @@ pub(super) fn write_animations(
         let images: Vec<Cow<RgbaImage>> = (0..n).map(|f| frame(c, d, f)).collect();
         let refs: Vec<&RgbaImage> = images.iter().map(|i| &**i).collect();
         if apng {
-            let delays = super::apng::delays(n, fs, clip.times.rate);
-            super::apng::encode(&refs, &delays, clip.looping).map_err(|m| job_error(job, m))
+            let delays = crate::bake::encode::apng::delays(n, fs, clip.times.rate);
+            crate::bake::encode::apng::encode(&refs, &delays, clip.looping)
+                .map_err(|m| job_error(job, m))
         } else {
-            let delays = super::timing::gif_delays(n, fs);
-            super::gif::encode_timed(&refs, &delays, clip.looping).map_err(|m| job_error(job, m))
+            let delays = crate::bake::encode::timing::gif_delays(n, fs);
+            crate::bake::encode::gif::encode_timed(&refs, &delays, clip.looping)
+                .map_err(|m| job_error(job, m))
         }
     };
     animations.par_iter().enumerate().for_each(|(i, a)| {
@@ -402,10 +358,10 @@ pub(super) fn sheet_atlas<F: FramePixels>(
     let size = (job.view.width, job.view.height);
     let mut atlas = match (job.pack.layout, images) {
         (PackLayout::Grid, _) => {
-            super::grid::paged_atlas(&info, size.0, size.1, [0.5, 0.5], &job.pack)
+            crate::bake::sheet::grid::paged_atlas(&info, size.0, size.1, [0.5, 0.5], &job.pack)
         }
         (PackLayout::Packed, Some(images)) => {
-            super::packed::atlas(&info, images, size, [0.5, 0.5], &job.pack)
+            crate::bake::sheet::packed::atlas(&info, images, size, [0.5, 0.5], &job.pack)
         }
         (PackLayout::Packed, None) => Err("a packed atlas needs its frames".to_string()),
     }
@@ -478,8 +434,9 @@ pub(super) fn write_composed_sheet<F: FramePixels>(
     written: &mut Vec<PathBuf>,
 ) -> Result<()> {
     let mut compose = |p: usize| {
-        let mut page = super::sheet::compose(atlas, p, by_frame).map_err(|m| job_error(job, m))?;
-        super::sheet::extrude_page(atlas, p, &mut page, job.pack.extrude);
+        let mut page = crate::bake::sheet::compose::compose(atlas, p, by_frame)
+            .map_err(|m| job_error(job, m))?;
+        crate::bake::sheet::compose::extrude_page(atlas, p, &mut page, job.pack.extrude);
         Ok(Cow::Owned(page))
     };
     write_sheet(job, clips, atlas, sheet_path, &mut compose, sink, written)
@@ -489,7 +446,9 @@ pub(super) fn write_composed_sheet<F: FramePixels>(
 fn describe_frames(atlas: &mut Atlas, clips: &[ClipFrames]) {
     let durations: Vec<Vec<u32>> = clips
         .iter()
-        .map(|c| super::timing::durations_ms(c.times.times.len(), c.times.frame_seconds))
+        .map(|c| {
+            crate::bake::encode::timing::durations_ms(c.times.times.len(), c.times.frame_seconds)
+        })
         .collect();
     for f in &mut atlas.frames {
         let Some(c) = clips.get(f.clip) else { continue };
@@ -528,13 +487,15 @@ fn metadata(
             ..*info
         };
         let text = match format {
-            MetaFormat::TexturePackerHash => super::meta::texturepacker::json(atlas, &job),
-            MetaFormat::TexturePackerArray => {
-                super::meta::texturepacker::array_json(atlas, &job, &refs)
+            MetaFormat::TexturePackerHash => {
+                crate::bake::sheet::meta::texturepacker::json(atlas, &job)
             }
-            MetaFormat::Aseprite => super::meta::aseprite::json(atlas, &job),
-            MetaFormat::Pixi => super::meta::pixi::json(atlas, &job, &[]),
-            MetaFormat::Godot => super::meta::godot::tres(atlas, &job, &refs),
+            MetaFormat::TexturePackerArray => {
+                crate::bake::sheet::meta::texturepacker::array_json(atlas, &job, &refs)
+            }
+            MetaFormat::Aseprite => crate::bake::sheet::meta::aseprite::json(atlas, &job),
+            MetaFormat::Pixi => crate::bake::sheet::meta::pixi::json(atlas, &job, &[]),
+            MetaFormat::Godot => crate::bake::sheet::meta::godot::tres(atlas, &job, &refs),
         };
         return vec![(path.to_path_buf(), text)];
     }
@@ -559,9 +520,9 @@ fn metadata(
                 Vec::new()
             };
             let text = match format {
-                MetaFormat::Aseprite => super::meta::aseprite::json(&page, &job),
-                MetaFormat::Pixi => super::meta::pixi::json(&page, &job, &related),
-                _ => super::meta::texturepacker::json_page(&page, &job, &related),
+                MetaFormat::Aseprite => crate::bake::sheet::meta::aseprite::json(&page, &job),
+                MetaFormat::Pixi => crate::bake::sheet::meta::pixi::json(&page, &job, &related),
+                _ => crate::bake::sheet::meta::texturepacker::json_page(&page, &job, &related),
             };
             (file.clone(), text)
         })
@@ -591,7 +552,7 @@ pub fn image_ref(sheet: &Path, meta: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::{image_ref, side_by_side, InOrder};
-    use crate::bake::sink::{DryRunSink, Sink};
+    use crate::bake::outputs::sink::{DryRunSink, Sink};
     use crate::error::{Error, Result};
     use std::path::{Path, PathBuf};
 

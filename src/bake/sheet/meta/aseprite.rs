@@ -12,7 +12,7 @@
 //! pages has one file per page, frames numbered from 0 in each.
 
 use super::texturepacker::{Placement, Wh, Xy, Xywh};
-use crate::bake::atlas::{Atlas, AtlasFrame, AtlasJob, Page};
+use crate::bake::sheet::atlas::{Atlas, AtlasFrame, AtlasJob, Page};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
@@ -121,7 +121,7 @@ pub fn json(atlas: &Atlas, job: &AtlasJob<'_>) -> String {
         if keys.last().is_none_or(|k| k.pivot != pivot) {
             keys.push(SliceKey {
                 frame: i,
-                bounds: crate::bake::atlas::Rect { x: 0, y: 0, w, h }.into(),
+                bounds: crate::bake::sheet::atlas::Rect { x: 0, y: 0, w, h }.into(),
                 pivot,
             });
         }

@@ -11,12 +11,12 @@
 //! (outputs are byte-identical whatever overlaps), the report and the
 //! per-job lines come in recipe order, and the memory limit holds for the
 //! jobs rendering at once, not just each alone: a job whose images do not
-//! fit beside the others' waits ([`Budget`]).
+//! fit beside the others' waits (`Budget`).
 //!
 //! A task never blocks a worker thread to wait for memory or for another
 //! job: a rayon worker that blocks inside a task can deadlock on work
 //! further down its own stack. Instead a job that finds the budget taken
-//! gives up before rendering ([`Attempt::Deferred`]) and the coordinator,
+//! gives up before rendering (`Attempt::Deferred`) and the coordinator,
 //! on a thread outside the pool, starts it again once a job has ended.
 
 use std::collections::VecDeque;

@@ -11,8 +11,8 @@
 //! some other job of the bake can write is kept too, so jobs sharing a
 //! folder never prune each other.
 
-use super::recipe::{page_path, Job, MapJob, Matcher, MetaFormat};
-use super::state::{intact, JobState, OutputState};
+use crate::bake::outputs::state::{intact, JobState, OutputState};
+use crate::bake::recipe::{page_path, Job, MapJob, Matcher, MetaFormat};
 use crate::confined::Root;
 use crate::paths::normalize;
 use std::path::Path;

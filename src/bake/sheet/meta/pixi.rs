@@ -12,7 +12,7 @@
 //! page's `animations` are whole.
 
 use super::texturepacker::{Placement, Wh, Xy};
-use crate::bake::atlas::{Atlas, AtlasFrame, AtlasJob, Page};
+use crate::bake::sheet::atlas::{Atlas, AtlasFrame, AtlasJob, Page};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 

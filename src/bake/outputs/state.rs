@@ -9,7 +9,7 @@
 //! key (`keys/<key>.json`), so any machine sharing the folder restores them
 //! instead of baking.
 
-use super::sink::Sink;
+use crate::bake::outputs::sink::Sink;
 use crate::confined::{Contents, Root};
 use crate::error::{Error, Result};
 use crate::source::digest;
@@ -393,7 +393,7 @@ impl Sink for Recorder<'_> {
         self.inner.remove(path)
     }
 
-    fn records(&self) -> Vec<super::sink::OutputRecord> {
+    fn records(&self) -> Vec<crate::bake::outputs::sink::OutputRecord> {
         self.inner.records()
     }
 

@@ -10,8 +10,8 @@
 //! `copy_matches_tiny_skia_on_premultiplied_exact_pixels` pins the
 //! equivalence where tiny-skia is itself lossless.
 
-use super::atlas::{Atlas, AtlasFrame, Rect};
-use super::kept::FramePixels;
+use crate::bake::sheet::atlas::{Atlas, AtlasFrame, Rect};
+use crate::bake::sheet::kept::FramePixels;
 use image::RgbaImage;
 use rayon::prelude::*;
 
@@ -149,9 +149,9 @@ fn check_frame<F: FramePixels>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bake::atlas::{AtlasClip, AtlasJob};
-    use crate::bake::grid::GridLayout;
     use crate::bake::recipe::Direction;
+    use crate::bake::sheet::atlas::{AtlasClip, AtlasJob};
+    use crate::bake::sheet::grid::GridLayout;
 
     fn frame(w: u32, h: u32, seed: u8) -> RgbaImage {
         RgbaImage::from_fn(w, h, |x, y| {

@@ -2,6 +2,9 @@
 //! checked. Unknown keys are refused here (`deny_unknown_fields`); values
 //! that need a range check are [`S`]panned so the check can point at them.
 
+pub(super) mod client_sprite;
+pub(super) mod look;
+
 use super::values::{
     Background, Directions, Int, Lod, Materials, MetaList, Num, OneOrMany, OutName, PackLayout,
     ProjectionKind, Size, S,
@@ -47,8 +50,8 @@ pub(super) struct RawJob {
     pub(super) pack: Option<RawPack>,
     pub(super) metadata: Option<S<MetaList>>,
     pub(super) output: Option<RawOutput>,
-    pub(super) client_sprite: Option<S<super::client_sprite::RawClientSprite>>,
-    pub(super) look: Option<S<super::look::RawLook>>,
+    pub(super) client_sprite: Option<S<client_sprite::RawClientSprite>>,
+    pub(super) look: Option<S<look::RawLook>>,
     pub(super) png: Option<S<RawPng>>,
 }
 
@@ -102,7 +105,7 @@ pub(super) struct RawCamera {
     pub(super) padding: Option<S<Num>>,
     pub(super) zoom: Option<S<Num>>,
     pub(super) fov: Option<S<Num>>,
-    pub(super) preset: Option<S<super::client_sprite::CameraPreset>>,
+    pub(super) preset: Option<S<client_sprite::CameraPreset>>,
 }
 
 #[derive(Deserialize, Default, Clone)]

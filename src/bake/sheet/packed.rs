@@ -1,6 +1,6 @@
 //! The packed atlas: frames trimmed to their pixels (optionally), each
 //! stored once however often it repeats, and placed by kiln's skyline
-//! packer ([`super::skyline`]) on as few pages as `max_size` allows.
+//! packer ([`crate::bake::sheet::skyline`]) on as few pages as `max_size` allows.
 //!
 //! - **Trim**: a frame keeps the bounding box of its pixels with any
 //!   alpha; `source` says where that box lies in the full frame, so
@@ -17,12 +17,11 @@
 //!   repeated edge plus `padding` to its right and bottom neighbours; the
 //!   page is cut after the last slot's padding.
 
-use super::atlas::{Atlas, AtlasFrame, AtlasJob, Page, Rect, Tag};
-use super::grid::page_limits;
-use super::kept::FramePixels;
-use super::recipe::PackSpec;
-use super::skyline::Skyline;
-use image::RgbaImage;
+use crate::bake::recipe::PackSpec;
+use crate::bake::sheet::atlas::{Atlas, AtlasFrame, AtlasJob, Page, Rect, Tag};
+use crate::bake::sheet::grid::page_limits;
+use crate::bake::sheet::kept::FramePixels;
+use crate::bake::sheet::skyline::Skyline;
 
 /// The packed atlas of `job`. `images[i]` is the rendered image of the
 /// `i`-th frame in sheet order (clip by clip, direction by direction,
@@ -178,7 +177,7 @@ pub fn atlas<F: FramePixels>(
 fn sheet_frames(job: &AtlasJob<'_>, (w, h): (u32, u32), pivot: [f32; 2]) -> Vec<AtlasFrame> {
     let mut out = Vec::new();
     for (c, clip) in job.clips.iter().enumerate() {
-        let duration_ms = super::atlas::duration_ms(clip.frame_seconds);
+        let duration_ms = crate::bake::sheet::atlas::duration_ms(clip.frame_seconds);
         for d in 0..job.directions.len() {
             for f in 0..clip.frames as usize {
                 let full = Rect { x: 0, y: 0, w, h };
@@ -199,35 +198,6 @@ fn sheet_frames(job: &AtlasJob<'_>, (w, h): (u32, u32), pivot: [f32; 2]) -> Vec<
         }
     }
     out
-}
-
-/// The bounding box of the pixels with any alpha; one pixel at the origin
-/// for an empty image.
-pub fn opaque_bounds(img: &RgbaImage) -> Rect {
-    let (w, h) = img.dimensions();
-    let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
-    for (x, y, p) in img.enumerate_pixels() {
-        if p.0[3] > 0 {
-            x0 = x0.min(x);
-            y0 = y0.min(y);
-            x1 = x1.max(x);
-            y1 = y1.max(y);
-        }
-    }
-    if x0 > x1 || w == 0 || h == 0 {
-        return Rect {
-            x: 0,
-            y: 0,
-            w: 1.min(w),
-            h: 1.min(h),
-        };
-    }
-    Rect {
-        x: x0,
-        y: y0,
-        w: x1 - x0 + 1,
-        h: y1 - y0 + 1,
-    }
 }
 
 /// For each frame, an earlier frame with the same kept pixels at the same

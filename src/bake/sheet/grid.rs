@@ -10,8 +10,8 @@
 //! on the next page — whole rows, so every clip × direction stays on one
 //! page.
 
-use super::atlas::{Atlas, AtlasFrame, AtlasJob, Page, Rect};
-use super::recipe::PackSpec;
+use crate::bake::recipe::PackSpec;
+use crate::bake::sheet::atlas::{Atlas, AtlasFrame, AtlasJob, Page, Rect};
 
 /// Largest sheet side we produce; beyond this PNG viewers and GPUs balk.
 pub const MAX_SHEET_SIDE: u32 = 32768;
@@ -149,7 +149,7 @@ impl GridLayout {
         let n_dirs = job.directions.len();
         let rows = first_row..first_row + self.rows as usize;
         for (c, clip) in job.clips.iter().enumerate() {
-            let duration_ms = super::atlas::duration_ms(clip.frame_seconds);
+            let duration_ms = crate::bake::sheet::atlas::duration_ms(clip.frame_seconds);
             for d in 0..n_dirs {
                 let row = c * n_dirs + d;
                 if !rows.contains(&row) {

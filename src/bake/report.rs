@@ -1,0 +1,239 @@
+//! What a bake tells its caller: per job its status, files, inputs and
+//! warnings ([`JobReport`], [`JobOutcome`]), the whole bake's
+//! [`BakeReport`] with its depfile and JSON forms.
+
+use crate::bake::outputs::sink::OutputRecord;
+use crate::error::{Error, Result};
+use std::path::{Path, PathBuf};
+
+/// What one finished job (or map) did.
+#[derive(Debug, Clone)]
+pub struct JobReport {
+    /// The job's or map's name.
+    pub name: String,
+    /// Images rendered.
+    pub images: usize,
+    /// Every file handed to the bake's sink, in order.
+    pub files: Vec<PathBuf>,
+    /// What the user should know, each once: missing textures, unmatched
+    /// tracks, a map's missing models.
+    pub warnings: Vec<String>,
+    /// Every file and folder read to make it (sorted): the recipe's inputs
+    /// for `cargo:rerun-if-changed` lines and dependency files.
+    pub inputs: Vec<PathBuf>,
+}
+
+/// What a bake did with one job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobStatus {
+    /// Rendered and its files handed to the sink.
+    Baked,
+    /// Up to date: its inputs and files unchanged since the last bake.
+    Skipped,
+    /// Restored from the cache instead of rendered.
+    Restored,
+    /// Would be baked (a check, which renders nothing).
+    Stale,
+    /// It failed; see [`JobOutcome::result`].
+    Failed,
+}
+
+impl JobStatus {
+    /// `baked`, `skipped`, `restored`, `stale` or `failed`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JobStatus::Baked => "baked",
+            JobStatus::Skipped => "skipped",
+            JobStatus::Restored => "restored",
+            JobStatus::Stale => "stale",
+            JobStatus::Failed => "failed",
+        }
+    }
+}
+
+/// Whether an outcome is a sprite job or a map preview.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobKind {
+    /// An entry of a recipe's `jobs:`.
+    Job,
+    /// An entry of a recipe's `maps:`.
+    Map,
+}
+
+/// What became of one job or map.
+#[derive(Debug)]
+pub struct JobOutcome {
+    /// The job's or map's name.
+    pub name: String,
+    /// Job or map.
+    pub kind: JobKind,
+    /// The folder its outputs go to (a job's `output.dir`, a map's
+    /// `output`), lexically tidied for messages (`recipes/../out` → `out`).
+    pub dir: PathBuf,
+    /// What it did, or why it failed. A failed job never stops the others,
+    /// and the files it wrote before failing are whole.
+    pub result: Result<JobReport>,
+    /// Every file handed over, in order, and what became of it (written,
+    /// same, different, missing, would write) — also for a failed job.
+    pub records: Vec<OutputRecord>,
+    /// Baked, skipped, restored, stale or failed.
+    pub status: JobStatus,
+    /// The job's content key, once planned.
+    pub key: Option<String>,
+    /// Wall-clock seconds it took (not deterministic; for reports only).
+    pub seconds: f64,
+}
+
+impl JobOutcome {
+    /// `job 'name'` or `map 'name'`, for messages.
+    pub fn label(&self) -> String {
+        match self.kind {
+            JobKind::Job => format!("job '{}'", self.name),
+            JobKind::Map => format!("map '{}'", self.name),
+        }
+    }
+}
+
+/// What a whole bake did, job by job in recipe order.
+#[derive(Debug, Default)]
+pub struct BakeReport {
+    /// Every job, then every map, of every recipe, in order.
+    pub jobs: Vec<JobOutcome>,
+    /// The recipe files the bake was given.
+    pub recipes: Vec<PathBuf>,
+}
+
+impl BakeReport {
+    /// Jobs and maps that succeeded.
+    pub fn succeeded(&self) -> usize {
+        self.jobs.iter().filter(|j| j.result.is_ok()).count()
+    }
+
+    /// Jobs and maps that failed.
+    pub fn failed(&self) -> usize {
+        self.jobs.len() - self.succeeded()
+    }
+
+    /// Images rendered by the jobs that succeeded.
+    pub fn images(&self) -> usize {
+        self.reports().map(|r| r.images).sum()
+    }
+
+    /// Files written (or compared, or listed) by the jobs that succeeded.
+    pub fn files(&self) -> Vec<&Path> {
+        self.reports()
+            .flat_map(|r| r.files.iter().map(PathBuf::as_path))
+            .collect()
+    }
+
+    /// Every file and folder the bake read — the recipes, models,
+    /// textures, animations, configs, maps — sorted and each once: what a
+    /// build script prints as `cargo:rerun-if-changed` lines.
+    pub fn inputs(&self) -> Vec<PathBuf> {
+        let mut all: Vec<PathBuf> = self.recipes.clone();
+        for r in self.reports() {
+            all.extend(r.inputs.iter().cloned());
+        }
+        all.sort();
+        all.dedup();
+        all
+    }
+
+    /// Jobs with each status.
+    pub fn count(&self, status: JobStatus) -> usize {
+        self.jobs.iter().filter(|j| j.status == status).count()
+    }
+
+    /// A Makefile rule per job: its files depend on every file it read.
+    /// make, ninja (`depfile = …`) and cargo's build scripts read it. A
+    /// path holding a control character (a newline would end the rule and
+    /// start another) cannot be named there: an error naming it.
+    pub fn depfile(&self) -> Result<String> {
+        let mut out = String::new();
+        for j in &self.jobs {
+            let Ok(r) = &j.result else { continue };
+            if r.files.is_empty() {
+                continue;
+            }
+            let tidy = |p: &PathBuf| make_escape(&crate::paths::normalize(p));
+            let targets = r.files.iter().map(tidy).collect::<Result<Vec<String>>>()?;
+            let mut inputs = r.inputs.iter().map(tidy).collect::<Result<Vec<String>>>()?;
+            inputs.sort();
+            inputs.dedup();
+            out.push_str(&format!("{}: {}\n", targets.join(" "), inputs.join(" ")));
+        }
+        Ok(out)
+    }
+
+    /// A machine-readable summary: per job its status, files, inputs,
+    /// warnings, error and time.
+    pub fn to_json(&self) -> serde_json::Value {
+        let jobs: Vec<serde_json::Value> = self
+            .jobs
+            .iter()
+            .map(|j| {
+                let path = |p: &PathBuf| p.display().to_string();
+                let (files, inputs, warnings, images, error) = match &j.result {
+                    Ok(r) => (
+                        r.files.iter().map(path).collect(),
+                        r.inputs.iter().map(path).collect(),
+                        r.warnings.clone(),
+                        r.images,
+                        None,
+                    ),
+                    Err(e) => (Vec::new(), Vec::new(), Vec::new(), 0, Some(e.to_string())),
+                };
+                serde_json::json!({
+                    "name": j.name,
+                    "kind": match j.kind { JobKind::Job => "job", JobKind::Map => "map" },
+                    "status": j.status.as_str(),
+                    "dir": j.dir.display().to_string(),
+                    "key": j.key,
+                    "images": images,
+                    "outputs": files,
+                    "inputs": inputs,
+                    "warnings": warnings,
+                    "error": error,
+                    "seconds": (j.seconds * 1000.0).round() / 1000.0,
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "recipes": self.recipes.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            "jobs": jobs,
+            "baked": self.count(JobStatus::Baked),
+            "skipped": self.count(JobStatus::Skipped),
+            "restored": self.count(JobStatus::Restored),
+            "stale": self.count(JobStatus::Stale),
+            "failed": self.count(JobStatus::Failed),
+        })
+    }
+
+    fn reports(&self) -> impl Iterator<Item = &JobReport> {
+        self.jobs.iter().filter_map(|j| j.result.as_ref().ok())
+    }
+}
+
+/// A path as a Makefile names it: spaces, `#`, `:` and `\` escaped with a
+/// backslash, `$` doubled; a control character is refused.
+fn make_escape(p: &Path) -> Result<String> {
+    let text = p.display().to_string();
+    if text.chars().any(char::is_control) {
+        return Err(Error::Other(format!(
+            "{}: a control character in the name; a depfile cannot name it",
+            text.escape_debug()
+        )));
+    }
+    let mut out = String::new();
+    for c in text.chars() {
+        match c {
+            ' ' | '#' | ':' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '$' => out.push_str("$$"),
+            _ => out.push(c),
+        }
+    }
+    Ok(out)
+}
