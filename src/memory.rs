@@ -137,7 +137,18 @@ pub fn try_vec<T>(n: usize) -> Result<Vec<T>, String> {
 
 /// Sizes for messages: `1.5 GiB`, `12 MiB`, `300 bytes`.
 pub fn human_bytes(n: u64) -> String {
-    crate::source::disk::human_size(n)
+    const UNITS: [(&str, u64); 3] = [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)];
+    for (unit, size) in UNITS {
+        if n >= size {
+            let v = n as f64 / size as f64;
+            return if v.fract() == 0.0 {
+                format!("{v:.0} {unit}")
+            } else {
+                format!("{v:.1} {unit}")
+            };
+        }
+    }
+    format!("{n} bytes")
 }
 
 #[cfg(test)]

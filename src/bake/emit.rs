@@ -2,7 +2,7 @@
 //! metadata in every format the job lists, and one GIF and APNG per clip ×
 //! direction, each file handed to the bake's [`Sink`].
 
-use crate::bake::clip_frames::ClipFrames;
+use crate::bake::encode::clip_frames::ClipFrames;
 use crate::bake::outputs::sink::{Held, Sink};
 use crate::bake::recipe::{page_path, Job, MetaFormat, PackLayout};
 use crate::bake::sheet::atlas::{Atlas, AtlasClip, AtlasJob};

@@ -23,7 +23,6 @@
 //! client sprites. [`report`] is what a bake tells its caller.
 
 pub mod batch;
-pub mod clip_frames;
 pub mod emit;
 pub mod encode;
 mod job;

@@ -6,7 +6,7 @@
 //! parallel (`crate::render`), then hand the job's outputs to the sink,
 //! the glTF export of its clips among them.
 
-use crate::bake::clip_frames::ClipFrames;
+use crate::bake::encode::clip_frames::ClipFrames;
 use crate::bake::outputs::sink::Sink;
 use crate::bake::recipe::{ClipSpec, Job, PackLayout};
 use crate::bake::report::JobReport;

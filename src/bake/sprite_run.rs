@@ -9,7 +9,7 @@
 //! motion differ in frame count or interval, every action is a clip of its
 //! own with one direction.
 
-use crate::bake::clip_frames::ClipFrames;
+use crate::bake::encode::clip_frames::ClipFrames;
 use crate::bake::outputs::sink::Sink;
 use crate::bake::recipe::{ClipSpec, Direction, Job};
 use crate::bake::report::JobReport;

@@ -1,5 +1,5 @@
 use image::{Rgba, RgbaImage};
-use kiln::internals::bake::clip_frames::ClipFrames;
+use kiln::internals::bake::encode::clip_frames::ClipFrames;
 use kiln::internals::bake::encode::gif::{delay_cs, encode};
 use kiln::internals::bake::outputs::sink::{DryRunSink, FileSink, OutputStatus, Sink, VerifySink};
 use kiln::internals::bake::recipe::{Direction, PackSpec, Recipe};

@@ -2,19 +2,15 @@
 //! inheritance both ways, and malformed input failing with line:column.
 
 use kiln::internals::formats::arma::cfg::{self, CfgValue, Skeleton};
-use std::path::Path;
 
-const MODEL_CFG: &str =
-    "../shared/corpus/arma/earlbalai+DayZ-Source/Legacy/dayz_anim/zmb/model.cfg";
+const MODEL_CFG: &str = "arma/earlbalai+DayZ-Source/Legacy/dayz_anim/zmb/model.cfg";
 
 #[test]
 fn corpus_dayz_zombie_skeleton() {
-    let path = Path::new(MODEL_CFG);
-    if !path.exists() {
-        println!("skipped: corpus not found at ../shared/corpus");
+    let Some(path) = crate::common::corpus(MODEL_CFG) else {
         return;
-    }
-    let c = cfg::parse_file(path).unwrap();
+    };
+    let c = cfg::parse_file(&path).unwrap();
     assert!(c.notes.is_empty(), "{:?}", c.notes);
     let names: Vec<&str> = c.root.classes.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, ["CfgSkeletons", "CfgModels"]);

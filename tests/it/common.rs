@@ -96,18 +96,52 @@ fn write_diff(name: &str, expected: &RgbaImage, actual: &RgbaImage) -> PathBuf {
     path
 }
 
-/// A path inside `../shared/corpus`, or `None` after printing the skip line
-/// when the corpus is absent (a user's fresh clone has none; CI has it).
+/// The corpus folder, `../shared/corpus` beside the checkout.
+pub fn corpus_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
+}
+
+/// A path inside `../shared/corpus`, or `None` after saying so on stderr
+/// when the corpus is absent (a user's fresh clone has none).
+///
+/// Where the corpus is expected (`KILN_REQUIRE_CORPUS=1`, as `.ci/run`
+/// sets when it finds one) a missing corpus fails the test instead; and a
+/// corpus that is there but lacks the file always does, since that is a
+/// moved or renamed file the test would otherwise never read again.
 pub fn corpus(rel: &str) -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus")
-        .join(rel);
+    let root = corpus_root();
+    let p = root.join(rel);
     if p.exists() {
-        Some(p)
-    } else {
-        println!("skipped: corpus not found at {}", p.display());
-        None
+        return Some(p);
     }
+    if root.is_dir() {
+        panic!("{} is missing from the corpus at {}", rel, root.display());
+    }
+    corpus_missing(&p);
+    None
+}
+
+/// Reads a corpus file, or `None` after the skip line (see [`corpus`]).
+pub fn corpus_bytes(rel: &str) -> Option<Vec<u8>> {
+    let p = corpus(rel)?;
+    Some(std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+}
+
+/// Whether the run must have the corpus (`KILN_REQUIRE_CORPUS=1`).
+pub fn corpus_required() -> bool {
+    std::env::var_os("KILN_REQUIRE_CORPUS").is_some_and(|v| v == "1")
+}
+
+/// Reports a corpus path that is absent: a failure where the corpus is
+/// required, a skip line on stderr (where `cargo test` shows it) elsewhere.
+pub fn corpus_missing(p: &std::path::Path) {
+    if corpus_required() {
+        panic!(
+            "KILN_REQUIRE_CORPUS=1 but the corpus is not at {}",
+            p.display()
+        );
+    }
+    eprintln!("skipped: corpus not found at {}", p.display());
 }
 
 /// Runs the `kiln` binary in `cwd`.

@@ -4,16 +4,8 @@ use std::path::{Path, PathBuf};
 
 use kiln::internals::formats::gnd;
 
-const CORPUS: &str = "../shared/corpus";
-
 fn corpus() -> Option<PathBuf> {
-    let p = Path::new(CORPUS);
-    if p.is_dir() {
-        Some(p.to_path_buf())
-    } else {
-        println!("skipped: corpus not found at {CORPUS}");
-        None
-    }
+    crate::common::corpus("")
 }
 
 fn fixture(root: &Path, name: &str) -> PathBuf {

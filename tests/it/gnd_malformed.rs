@@ -5,16 +5,10 @@ use std::path::Path;
 
 use kiln::internals::formats::gnd;
 
-const FIX: &str = "../shared/corpus/ro/RagnarokResearchLab+RagLite/Tests/Fixtures";
+const FIX: &str = "ro/RagnarokResearchLab+RagLite/Tests/Fixtures";
 
 fn load(name: &str) -> Option<Vec<u8>> {
-    match std::fs::read(Path::new(FIX).join(name)) {
-        Ok(d) => Some(d),
-        Err(_) => {
-            println!("skipped: corpus not found at ../shared/corpus");
-            None
-        }
-    }
+    crate::common::corpus_bytes(&format!("{FIX}/{name}"))
 }
 
 const NAMES: [&str; 3] = [

@@ -416,22 +416,18 @@ fn random_byte_flips_never_panic() {
         })
         .collect();
     // Small real files too, when the corpus is there.
-    let root = Path::new("../shared/corpus/grimrock");
     for rel in [
         "grimrock+eob1-waterdeep/mod_assets/models/env/empty_object_gate.model",
         "MurdoMaclachlan+grimrock-import/import_skeletonWarrior/models/items/skeleton_shield.model",
         "7Soul+log2_the_old_nexus/mod_assets/fire_cave/animations/rc_lever_up.animation",
     ] {
-        match std::fs::read(root.join(rel)) {
-            Ok(b) => {
-                let s = if rel.ends_with(".model") {
-                    Fixture::Model(Model::new())
-                } else {
-                    Fixture::Anim(Animation::new(2, 0.0, 0))
-                };
-                inputs.push((rel.to_string(), s, b));
-            }
-            Err(_) => println!("skipped: corpus not found at {}", root.display()),
+        if let Some(b) = common::corpus_bytes(&format!("grimrock/{rel}")) {
+            let s = if rel.ends_with(".model") {
+                Fixture::Model(Model::new())
+            } else {
+                Fixture::Anim(Animation::new(2, 0.0, 0))
+            };
+            inputs.push((rel.to_string(), s, b));
         }
     }
     let mut rng = common::Rng(0x9E37_79B9_7F4A_7C15);

@@ -8,17 +8,8 @@ use glam::{Vec2, Vec3};
 use kiln::internals::formats::gnd::{self, Cube, Gnd, Lightmap, Lightmaps, Surface};
 use kiln::internals::map::ground::{placeholder_colour, Ground, GroundChunk};
 
-const CORPUS: &str = "../shared/corpus";
-
 fn map(name: &str) -> Option<(Gnd, PathBuf)> {
-    let root = Path::new(CORPUS);
-    if !root.is_dir() {
-        println!("skipped: corpus not found at {CORPUS}");
-        return None;
-    }
-    let p = root
-        .join("ro/hurtsky+RO-Clientresources/data")
-        .join(format!("{name}.gnd"));
+    let p = crate::common::corpus(&format!("ro/hurtsky+RO-Clientresources/data/{name}.gnd"))?;
     Some((gnd::parse_file(&p).unwrap(), p))
 }
 
@@ -483,7 +474,8 @@ fn missing_textures_are_listed_once_and_drawn_flat() {
 #[test]
 fn found_textures_are_decoded_and_unreadable_ones_warn() {
     let Some((g, p)) = map("sm_pri") else { return };
-    let bmp = Path::new(CORPUS).join("ro/Borf+BrowEdit3/data/texture/la_scifi/error_01.bmp");
+    let bmp =
+        crate::common::corpus_root().join("ro/Borf+BrowEdit3/data/texture/la_scifi/error_01.bmp");
     let find = |name: &str| -> Option<(
         PathBuf,
         kiln::Result<kiln::internals::formats::texture::Texture>,

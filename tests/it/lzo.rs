@@ -165,14 +165,8 @@ fn every_truncation_and_flip_fails_cleanly() {
     }
 }
 
-fn corpus() -> Option<&'static Path> {
-    let p = Path::new("../shared/corpus/arma");
-    if p.is_dir() {
-        Some(p)
-    } else {
-        println!("skipped: corpus not found at ../shared/corpus");
-        None
-    }
+fn corpus() -> Option<std::path::PathBuf> {
+    crate::common::corpus("arma")
 }
 
 fn u32_at(d: &[u8], o: usize) -> usize {

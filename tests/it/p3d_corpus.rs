@@ -3,22 +3,15 @@
 
 use glam::Vec3;
 use kiln::internals::formats::arma::p3d::{self, Mlod};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-const ARMA: &str = "../shared/corpus/arma";
 const FASTROPING: &str = "KoffeinFlummi+AGM/AGM_FastRoping/animbase/agm_fastroping.p3d";
 const CABLETIE: &str = "KoffeinFlummi+AGM/AGM_Captives/agm_cabletie.p3d";
 const CRATE: &str = "MrClock8163+Arma3ObjectBuilder/tests/inputs/p3d/sample_2_crate.p3d";
 const KAT_IV: &str = "KAT-Advanced-Medical+KAM/addons/pharma/models/iv/kat_iv.p3d";
 
 fn corpus(rel: &str) -> Option<PathBuf> {
-    let p = Path::new(ARMA).join(rel);
-    if p.exists() {
-        Some(p)
-    } else {
-        println!("skipped: corpus not found at {}", p.display());
-        None
-    }
+    crate::common::corpus(&format!("arma/{rel}"))
 }
 
 fn load(rel: &str) -> Option<(Vec<u8>, Mlod)> {

@@ -1,16 +1,8 @@
 use kiln::internals::formats::rsw;
 use std::path::{Path, PathBuf};
 
-const CORPUS: &str = "../shared/corpus";
-
 fn corpus() -> Option<PathBuf> {
-    let p = Path::new(CORPUS);
-    if p.exists() {
-        Some(p.to_path_buf())
-    } else {
-        println!("skipped: corpus not found at {CORPUS}");
-        None
-    }
+    crate::common::corpus("")
 }
 
 fn data(c: &Path, name: &str) -> PathBuf {

@@ -1,16 +1,15 @@
 use kiln::internals::formats::rsw;
 use std::path::Path;
 
-const FIX: &str = "../shared/corpus/ro/RagnarokResearchLab+RagLite/Tests/Fixtures";
+const FIX: &str = "ro/RagnarokResearchLab+RagLite/Tests/Fixtures";
 
 #[test]
 fn truncation_at_every_length_is_an_error() {
-    if !Path::new(FIX).exists() {
-        println!("skipped: corpus not found at ../shared/corpus");
+    let Some(fix) = crate::common::corpus(FIX) else {
         return;
-    }
+    };
     for n in ["v0109.rsw", "v0205.rsw", "v0206-with-rsm2-flag.rsw"] {
-        let p = Path::new(FIX).join(n);
+        let p = fix.join(n);
         let bytes = std::fs::read(&p).unwrap();
         for len in 0..bytes.len() {
             let e = rsw::parse(&bytes[..len], &p).unwrap_err();
@@ -22,11 +21,10 @@ fn truncation_at_every_length_is_an_error() {
 
 #[test]
 fn hostile_count_and_byte_flips_never_panic() {
-    if !Path::new(FIX).exists() {
-        println!("skipped: corpus not found at ../shared/corpus");
+    let Some(fix) = crate::common::corpus(FIX) else {
         return;
-    }
-    let p = Path::new(FIX).join("v0109.rsw");
+    };
+    let p = fix.join("v0109.rsw");
     let bytes = std::fs::read(&p).unwrap();
     // The object count of the 1.9 fixture sits at byte 242.
     let mut bad = bytes.clone();

@@ -4,8 +4,6 @@
 use kiln::internals::formats::sprite::{act, spr};
 use std::path::{Path, PathBuf};
 
-const RO: &str = "../shared/corpus/ro";
-
 /// Every `.spr` and `.act` below the corpus' Ragnarok folder, sorted.
 fn corpus_files(ext: &str) -> Option<Vec<PathBuf>> {
     fn walk(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
@@ -21,24 +19,15 @@ fn corpus_files(ext: &str) -> Option<Vec<PathBuf>> {
             }
         }
     }
-    if !Path::new(RO).is_dir() {
-        println!("skipped: corpus not found at ../shared/corpus");
-        return None;
-    }
+    let ro = crate::common::corpus("ro")?;
     let mut out = Vec::new();
-    walk(Path::new(RO), ext, &mut out);
+    walk(&ro, ext, &mut out);
     out.sort();
     Some(out)
 }
 
 fn read(rel: &str) -> Option<Vec<u8>> {
-    match std::fs::read(Path::new(RO).join(rel)) {
-        Ok(d) => Some(d),
-        Err(_) => {
-            println!("skipped: corpus not found at ../shared/corpus");
-            None
-        }
-    }
+    crate::common::corpus_bytes(&format!("ro/{rel}"))
 }
 
 const NPC: &str = "hurtsky+RO-Clientresources/data/sprite/npc";

@@ -4,7 +4,7 @@
 //! stream keeps frames in, with and without a palette chosen over them.
 
 use image::{Rgba, RgbaImage};
-use kiln::internals::bake::clip_frames::ClipFrames;
+use kiln::internals::bake::encode::clip_frames::ClipFrames;
 use kiln::internals::bake::outputs::sink::{OutputRecord, Sink};
 use kiln::internals::bake::recipe::{Job, Recipe};
 use kiln::internals::bake::stream::{apply_palette, draw_and_write, Keep};

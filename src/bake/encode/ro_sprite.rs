@@ -14,7 +14,7 @@
 //! event on a clip's hit frame in every direction; `mirror` draws
 //! directions 5–7 as 3–1 mirrored.
 
-use crate::bake::clip_frames::ClipFrames;
+use crate::bake::encode::clip_frames::ClipFrames;
 use crate::bake::outputs::sink::Sink;
 use crate::bake::recipe::{Job, SpriteImages};
 use crate::error::{Error, Result};

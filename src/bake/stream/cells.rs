@@ -1,7 +1,7 @@
 //! The cells of a sheet's pages as frames land in them: which slot each
 //! frame of a clip takes, and the page rows a frame is copied into.
 
-use crate::bake::clip_frames::ClipFrames;
+use crate::bake::encode::clip_frames::ClipFrames;
 use crate::bake::sheet::atlas::AtlasFrame;
 use crate::error::{Error, Result};
 use image::RgbaImage;

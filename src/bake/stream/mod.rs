@@ -26,8 +26,8 @@
 //! [`super::write_outputs`] uses: frame PNGs, sheet pages, metadata,
 //! animations.
 
-use crate::bake::clip_frames::ClipFrames;
 use crate::bake::emit::{self, encode_batch};
+use crate::bake::encode::clip_frames::ClipFrames;
 use crate::bake::outputs::sink::Sink;
 use crate::bake::recipe::{Job, PackLayout};
 use crate::error::Result;

@@ -3,8 +3,8 @@
 
 use super::cells::*;
 use super::{DrawInto, Make};
-use crate::bake::clip_frames::ClipFrames;
 use crate::bake::emit::{self};
+use crate::bake::encode::clip_frames::ClipFrames;
 use crate::bake::outputs::sink::Sink;
 use crate::bake::recipe::Job;
 use crate::bake::sheet::atlas::AtlasFrame;
