@@ -73,6 +73,20 @@ fn the_module_map_in_the_design_notes_is_the_code() {
         wrong.join("\n")
     );
 
+    // The table is a layering: read top to bottom, nothing imports a row
+    // below it.
+    for (at, row) in order.iter().enumerate() {
+        for import in &rows[row] {
+            let below = order.iter().position(|r| r == import).unwrap();
+            assert!(
+                below < at,
+                "`{}` imports `{}`, which the module map lists below it",
+                show(row),
+                show(import)
+            );
+        }
+    }
+
     let file_cycles = cycles(&edges);
     assert!(file_cycles.is_empty(), "module cycles: {file_cycles:?}");
     let row_cycles = cycles(&actual);
