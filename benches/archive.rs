@@ -3,7 +3,7 @@
 //! `target/bench-grf/`, then the benchmark times opening it (header and
 //! table only) and reading single entries, which never touches the rest.
 //! Peak memory: run `/usr/bin/time -v cargo bench --bench archive` and see
-//! the README. Not part of `cargo test`: the archive takes a minute to
+//! `docs/benchmarks.md`, "Archives". Not part of `cargo test`: the archive takes a minute to
 //! write and a gigabyte of disk.
 
 use criterion::{criterion_group, criterion_main, Criterion};

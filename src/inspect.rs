@@ -39,7 +39,7 @@ pub struct Report {
     /// The format's own fields, as stored in the file: for RSW, RSM and GND
     /// every field the parser holds, or with
     /// [`InspectDetail::Summary`](crate::InspectDetail::Summary) the header
-    /// and counts (the README gives the shape).
+    /// and counts (`docs/inspect.md` gives the shape).
     pub details: serde_json::Value,
     /// For an archive: its entries.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -32,15 +32,15 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 }
 
 /// How hard PNG outputs are compressed (a recipe's `png: { compression }`).
-/// Every level is deterministic; only size and time differ (README,
-/// "Benchmarks").
+/// Every level is deterministic; only size and time differ
+/// (`docs/benchmarks.md`, "PNG compression levels").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PngCompression {
     /// Deflate level 1: quicker, files larger.
     Fast,
     /// Deflate level 5: within 1 % of level 6's size on kiln's sheets, and
-    /// the 1024² knot bake 9–10 % quicker (README, "Benchmarks").
+    /// the 1024² knot bake 9–10 % quicker (`docs/benchmarks.md`).
     #[default]
     Default,
     /// Deflate level 9: slower, a little smaller.

@@ -26,7 +26,7 @@ pub struct Target {
     pub run: fn(&[u8]),
 }
 
-/// Every target, in the order the README lists them.
+/// Every target, in the order fuzz/README.md lists them.
 pub const TARGETS: &[Target] = &[
     Target {
         name: "rsm",

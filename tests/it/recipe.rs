@@ -525,9 +525,31 @@ fn broken_yaml_never_panics() {
 
 #[test]
 fn readme_recipe_example_is_valid() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let section = &readme[readme.find("## Recipe reference").expect("section")..];
+    for section in documented_examples() {
+        readme_recipe_example_holds(&section);
+    }
+}
+
+/// The recipe examples as the README and the reference show them (the same
+/// two), each from its section's heading on.
+fn documented_examples() -> Vec<String> {
+    [
+        ("README.md", "## Recipe reference"),
+        ("docs/recipes.md", "## Two examples"),
+    ]
+    .iter()
+    .map(|(file, heading)| {
+        let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+        let text = std::fs::read_to_string(&p).unwrap();
+        let at = text
+            .find(heading)
+            .unwrap_or_else(|| panic!("{file} has no {heading:?}"));
+        text[at..].to_string()
+    })
+    .collect()
+}
+
+fn readme_recipe_example_holds(section: &str) {
     let start = section.find("```yaml\n").expect("yaml block") + 8;
     let len = section[start..].find("```").unwrap();
     let jobs = Recipe::from_str(&section[start..start + len], Path::new("r/demo.yaml"))
@@ -866,9 +888,12 @@ fn clip_and_model_option_errors() {
 
 #[test]
 fn readme_clips_example_is_valid() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let section = &readme[readme.find("## Recipe reference").expect("section")..];
+    for section in documented_examples() {
+        readme_clips_example_holds(&section);
+    }
+}
+
+fn readme_clips_example_holds(section: &str) {
     let first = section.find("```yaml\n").expect("first yaml block") + 8;
     let rest = &section[first..];
     let start = rest.find("```yaml\n").expect("second yaml block") + 8;

@@ -151,7 +151,7 @@ struct Writer {
 
 /// Bytes of files handed over but not yet written, beyond which the caller
 /// waits (a larger file waits alone): what writing behind the caller adds
-/// to a job's memory (README, "Memory").
+/// to a job's memory (`docs/design.md`, "Memory").
 const WAITING_BYTES: u64 = 32 << 20;
 
 /// The bytes waiting for the background writer.

@@ -191,7 +191,7 @@ pub fn relative(dir: &Path, path: &Path) -> String {
 /// A shared folder of baked files by content: `blobs/<sha256>` holds
 /// bytes, `keys/<key>.json` the files a job with that key wrote.
 ///
-/// The folder is not trusted (README, "A shared cache"): a manifest is
+/// The folder is not trusted (`docs/builds.md`, "A shared cache"): a manifest is
 /// used only when it names the key it is filed under, and every file it
 /// lists is one the job itself writes; a blob is used only when its bytes
 /// have its digest, and one that does not is removed so the next bake

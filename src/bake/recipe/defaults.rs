@@ -1,5 +1,6 @@
 //! What a recipe gets when it leaves a key out, and how far each value may
-//! go. The README's recipe reference quotes these values; keep them in step.
+//! go. The recipe reference (`docs/recipes.md`) quotes these values; keep them
+//! in step.
 
 /// Defaults applied when neither the job nor `defaults:` sets a key.
 pub const SIZE: (u32, u32) = (128, 128);
