@@ -258,13 +258,41 @@ fn draw_lanes<S: Simd, const LM: bool>(
                 entries.len = len;
                 let first = entries.packet(s, 0);
                 let second = entries.packet(s, LANES);
-                frag.shade_pair::<S, LM>(s, [&first, &second], buf);
+                s.apart(Pair::<S, LM> {
+                    s,
+                    frag: &frag,
+                    p: [&first, &second],
+                    buf,
+                });
                 pend = entries.drop_pair(bits) << col;
                 len = entries.len;
             }
         }
         entries.pending[ly] = pend;
         entries.len = len;
+    }
+}
+
+/// [`Fragments::shade_pair`] as a kernel, run apart from the walk: most of
+/// the walk's code is the pair's shading, and in one function with it
+/// every temporary of both copies (with and without a lightmap) held a
+/// stack slot of its own without optimisation, 350 KiB of the walk's
+/// frame on a rayon worker's stack (`docs/library.md`, "Any profile").
+/// Once per sixteen samples shaded, the call costs nothing measurable.
+struct Pair<'q, 'a, S: Simd, const LM: bool> {
+    /// The walk's level: [`Simd::apart`] runs the kernel at it, so the
+    /// level `run` is given is this one.
+    s: S,
+    frag: &'q Fragments<'a>,
+    p: [&'q Packet<S>; 2],
+    buf: &'q mut TileBuffer,
+}
+
+impl<S: Simd, const LM: bool> Kernel for Pair<'_, '_, S, LM> {
+    type Output = ();
+    #[inline(always)]
+    fn run<T: Simd>(self, _: T) {
+        self.frag.shade_pair::<S, LM>(self.s, self.p, self.buf);
     }
 }
 

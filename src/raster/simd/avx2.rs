@@ -76,7 +76,7 @@ pub fn run<K: Kernel>(kernel: K) -> K::Output {
         // SAFETY: `available` has just found every feature this enables.
         unsafe { run_unchecked(kernel) }
     } else {
-        kernel.run(Portable)
+        Portable.apart(kernel)
     }
 }
 

@@ -325,6 +325,13 @@ impl Level {
 }
 
 /// Runs `kernel` at `level`, or at the baseline when this CPU lacks it.
+///
+/// Every level runs in a function of its own, never inlined into the
+/// caller: a kernel is the whole hot loop, inlined all the way down, and
+/// without optimisation (a build script's default) every temporary of it
+/// keeps its own stack slot — the portable copies inlined here made the
+/// frame of the closure a parallel draw runs on a rayon worker 1.8 MiB of
+/// its 2 MiB stack (`docs/library.md`, "Any profile").
 #[inline(always)]
 pub fn dispatch<K: Kernel>(level: Level, kernel: K) -> K::Output {
     match level {
@@ -332,7 +339,7 @@ pub fn dispatch<K: Kernel>(level: Level, kernel: K) -> K::Output {
         Level::Avx2 => avx2::run(kernel),
         #[cfg(target_arch = "x86_64")]
         Level::Avx512 => avx2::run_v4(kernel),
-        _ => kernel.run(Portable),
+        _ => Portable.apart(kernel),
     }
 }
 
