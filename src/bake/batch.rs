@@ -2,18 +2,20 @@
 //! command line and a `build.rs` call the same [`bake`].
 
 use crate::bake::job::{one, Env, Work};
-use crate::bake::options::{BakeOptions, Progress, Sinks, DEFAULT_MEMORY_LIMIT};
+use crate::bake::options::{BakeOptions, OutputMode, Progress, Sinks, DEFAULT_MEMORY_LIMIT};
+use crate::bake::outputs::incremental::{newest_time, refresh_times};
 use crate::bake::outputs::prune::Owned;
 use crate::bake::outputs::state::Cache;
 use crate::bake::plan::schedule::{run_in_order, Budget, Pool};
 use crate::bake::recipe::{Job, MapJob, Recipe};
-use crate::bake::report::{BakeReport, JobOutcome};
+use crate::bake::report::{BakeReport, JobOutcome, JobStatus};
 use crate::bake::run::{framing_points, plan_job};
 use crate::error::{Error, Result};
 use crate::raster::Camera;
 use crate::source::SourceRef;
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::time::SystemTime;
 
 /// Loads recipe files and bakes them; a recipe that cannot be read or is
 /// invalid is an [`Error::Usage`] naming its file, line and column.
@@ -56,6 +58,7 @@ pub(crate) fn bake_into(
     sinks: &Sinks,
 ) -> Result<BakeReport> {
     crate::env::check()?;
+    let started = SystemTime::now();
     let every_job: Vec<Job> = recipes.iter().flat_map(|r| r.jobs()).collect();
     let jobs = &every_job;
     let maps: Vec<MapJob> = recipes.iter().flat_map(|r| r.maps()).collect();
@@ -149,7 +152,37 @@ pub(crate) fn bake_into(
         progress.job_finished(&outcome);
         report.jobs.push(outcome);
     });
+    if options.mode == OutputMode::Write {
+        keep_newer_than_inputs(&mut report, started);
+    }
     Ok(report)
+}
+
+/// Makes every file a job kept — skipped, or restored over bytes already
+/// there — at least as new as the newest file the whole bake read, when
+/// that input is newer than it: an input touched without a change leaves
+/// its jobs skipped, and make, which compares times, would run the bake on
+/// every build after it. Against the whole bake's inputs, not the job's
+/// own: make's grouped rule over all of a recipe's outputs, like ninja's
+/// one edge, compares every target with every prerequisite of the group.
+/// A bake where no input moved changes no time. An input modified after
+/// the bake began may not be what it read: then nothing is refreshed, and
+/// the next build bakes again.
+fn keep_newer_than_inputs(report: &mut BakeReport, started: SystemTime) {
+    let Some(newest) = newest_time(&report.inputs()) else {
+        return;
+    };
+    if newest > started {
+        return;
+    }
+    for j in &mut report.jobs {
+        if !matches!(j.status, JobStatus::Skipped | JobStatus::Restored) {
+            continue;
+        }
+        if let Ok(r) = &mut j.result {
+            refresh_times(&j.dir, &r.files, newest, &mut r.warnings);
+        }
+    }
 }
 
 /// The cameras of framing group `group`: fitted over the frames of every

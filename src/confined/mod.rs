@@ -281,6 +281,15 @@ impl Root {
         })
     }
 
+    /// Makes the file `rel` modified now if it was last modified before
+    /// `than` (the newest input of the job that wrote it), without
+    /// touching its bytes: whether it did. Missing is not an error. Opened
+    /// by the same rule as [`Root::read`].
+    pub fn refresh(&self, rel: &str, than: std::time::SystemTime) -> Result<bool> {
+        let (folders, file) = self.split(rel, false)?;
+        imp::refresh(self, rel, &folders, file, than)
+    }
+
     /// Removes the file `rel` (a symbolic link there is removed, not what
     /// it points to). A file already gone is not an error.
     pub fn remove(&self, rel: &str) -> Result<()> {

@@ -215,6 +215,47 @@ pub fn read(root: &Root, rel: &str, folders: &[&str], file: &str, limit: u64) ->
     Ok(Contents::Bytes(bytes))
 }
 
+/// Sets the modification time of `rel` to now when it is older than
+/// `than`; whether it did. A missing file is left missing, a link refused.
+pub fn refresh(
+    root: &Root,
+    rel: &str,
+    folders: &[&str],
+    file: &str,
+    than: std::time::SystemTime,
+) -> Result<bool> {
+    let Some(dir) = folders_of(root, rel, folders, false)? else {
+        return Ok(false);
+    };
+    let path = dir.join(file);
+    let modified = match std::fs::symlink_metadata(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(Error::io(&path, e)),
+        Ok(m) if m.file_type().is_symlink() => {
+            return Err(Error::Other(format!(
+            "{}: is a symbolic link; kiln does not write through links below the folder it owns",
+            path.display()
+        )))
+        }
+        Ok(m) if !m.is_file() => {
+            return Err(Error::Other(format!(
+                "{}: not a regular file",
+                path.display()
+            )))
+        }
+        Ok(m) => m.modified().map_err(|e| Error::io(&path, e))?,
+    };
+    if modified >= than {
+        return Ok(false);
+    }
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .and_then(|f| f.set_modified(std::time::SystemTime::now()))
+        .map_err(|e| Error::io(&path, e))?;
+    Ok(true)
+}
+
 pub fn remove(root: &Root, rel: &str, folders: &[&str], file: &str) -> Result<()> {
     let Some(dir) = folders_of(root, rel, folders, false)? else {
         return Ok(());

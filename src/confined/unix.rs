@@ -12,6 +12,7 @@ use std::io::{Read, Write};
 use std::os::fd::{AsFd, OwnedFd};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
 
 fn io(root: &Root, rel: &str, e: Errno) -> Error {
     Error::io(&root.path_of(rel), std::io::Error::from(e))
@@ -272,9 +273,16 @@ pub fn write(root: &Root, rel: &str, folders: &[&str], file: &str, bytes: &[u8])
     stage(root, rel, folders, file, bytes, true)?.commit()
 }
 
-pub fn read(root: &Root, rel: &str, folders: &[&str], file: &str, limit: u64) -> Result<Contents> {
+/// The regular file `rel`, opened for reading without following a link at
+/// any level, and its status; `None` when it is missing.
+fn open_file(
+    root: &Root,
+    rel: &str,
+    folders: &[&str],
+    file: &str,
+) -> Result<Option<(OwnedFd, rustix::fs::Stat)>> {
     let Some(dir) = open_folders(root, rel, folders, false)? else {
-        return Ok(Contents::Missing);
+        return Ok(None);
     };
     let fd = match rustix::fs::openat(
         &dir,
@@ -283,7 +291,7 @@ pub fn read(root: &Root, rel: &str, folders: &[&str], file: &str, limit: u64) ->
         Mode::empty(),
     ) {
         Ok(fd) => fd,
-        Err(Errno::NOENT) => return Ok(Contents::Missing),
+        Err(Errno::NOENT) => return Ok(None),
         Err(Errno::LOOP) => {
             return Err(Error::Other(format!(
                 "{}: is a symbolic link; kiln does not read through links below the folder it owns",
@@ -299,6 +307,40 @@ pub fn read(root: &Root, rel: &str, folders: &[&str], file: &str, limit: u64) ->
             root.path_of(rel).display()
         )));
     }
+    Ok(Some((fd, st)))
+}
+
+/// Sets the modification time of `rel` to now when it is older than
+/// `than`, through the file itself (opened as [`read`] opens it); whether
+/// it did. A missing file is left missing.
+pub fn refresh(
+    root: &Root,
+    rel: &str,
+    folders: &[&str],
+    file: &str,
+    than: SystemTime,
+) -> Result<bool> {
+    let Some((fd, _)) = open_file(root, rel, folders, file)? else {
+        return Ok(false);
+    };
+    let f = std::fs::File::from(fd);
+    let path = || root.path_of(rel);
+    let modified = f
+        .metadata()
+        .and_then(|m| m.modified())
+        .map_err(|e| Error::io(&path(), e))?;
+    if modified >= than {
+        return Ok(false);
+    }
+    f.set_modified(SystemTime::now())
+        .map_err(|e| Error::io(&path(), e))?;
+    Ok(true)
+}
+
+pub fn read(root: &Root, rel: &str, folders: &[&str], file: &str, limit: u64) -> Result<Contents> {
+    let Some((fd, st)) = open_file(root, rel, folders, file)? else {
+        return Ok(Contents::Missing);
+    };
     if st.st_size as u64 > limit {
         return Ok(Contents::Over(st.st_size as u64));
     }

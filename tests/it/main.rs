@@ -12,6 +12,7 @@ mod arma_cli;
 mod arma_scene;
 mod bake_outputs;
 mod budgets;
+mod build_tools;
 mod bundled_looks;
 mod cfg;
 mod cli;

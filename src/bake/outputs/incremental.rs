@@ -1,14 +1,15 @@
 //! What a job's earlier bakes left, and what this one leaves: the
-//! restore of a job's files from a shared cache, and the end of every job
+//! restore of a job's files from a shared cache, the end of every job
 //! that writes — its stale files pruned (or remembered for a later prune)
-//! and its state saved.
+//! and its state saved — and the modification times of files kept.
 
 use crate::bake::outputs::prune::{judge, stale, Owned};
 use crate::bake::outputs::sink::Sink;
 use crate::bake::outputs::state::{self, Cache, Cached, JobState, OutputState};
 use crate::confined::Root;
 use crate::error::Result;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 /// Restores a job's files from `cache`: every file it lists for `key` that
 /// is not already in `root` with its bytes is handed to `sink`. `None`
@@ -112,5 +113,38 @@ impl Ending<'_> {
             state::save(self.root, self.id, now)?;
         }
         Ok(())
+    }
+}
+
+/// The newest modification time among `inputs` that are files on disk
+/// (an entry inside an archive is passed over; the archive is an input
+/// too).
+pub(crate) fn newest_time(inputs: &[PathBuf]) -> Option<SystemTime> {
+    inputs
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok())
+        .filter(|m| m.is_file())
+        .filter_map(|m| m.modified().ok())
+        .max()
+}
+
+/// Makes each of `files` (below a job's folder `dir`) modified now when it
+/// is older than `newest`, without touching its bytes (`docs/builds.md`,
+/// "make"). What could not be refreshed is a warning: the file is right,
+/// only its time is old.
+pub(crate) fn refresh_times(
+    dir: &Path,
+    files: &[PathBuf],
+    newest: SystemTime,
+    warnings: &mut Vec<String>,
+) {
+    let root = Root::new(dir);
+    for f in files {
+        let done = root.name_of(f).and_then(|rel| root.refresh(&rel, newest));
+        if let Err(e) = done {
+            warnings.push(format!(
+                "{e}; its modification time stays older than the bake's inputs"
+            ));
+        }
     }
 }
