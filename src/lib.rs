@@ -29,13 +29,20 @@
 //! # let recipe = format!("jobs:\n  - name: beacon\n    model: '{model}'\n    clip: {{frames: 2}}\n");
 //! # std::fs::write(dir.join("sprites.yaml"), recipe).unwrap();
 //! let recipes = [dir.join("sprites.yaml")];
-//! let report = kiln::bake_files(&recipes, &kiln::BakeOptions::default(), &kiln::NoProgress)?;
+//! // Every job's `output.dir` below the build's OUT_DIR, not beside the recipe.
+//! # let out_dir = dir.join("build");
+//! # /*
+//! let out_dir = std::path::PathBuf::from(std::env::var_os("OUT_DIR").unwrap());
+//! # */
+//! let options = kiln::BakeOptions { out_dir: Some(out_dir.clone()), ..Default::default() };
+//! let report = kiln::bake_files(&recipes, &options, &kiln::NoProgress)?;
 //! for input in report.inputs() {
 //!     println!("cargo:rerun-if-changed={}", input.display());
 //! }
 //! assert_eq!((report.succeeded(), report.failed()), (1, 0));
 //! assert_eq!(report.inputs().len(), 4); // the recipe, the model, its two textures
-//! assert!(dir.join("out/beacon/beacon.png").exists());
+//! assert!(out_dir.join("out/beacon/beacon.png").exists()); // the default `out/{name}`
+//! assert!(!dir.join("out").exists());
 //! # std::fs::remove_dir_all(&dir).unwrap();
 //! # Ok::<(), kiln::Error>(())
 //! ```

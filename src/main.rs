@@ -126,6 +126,9 @@ struct BakeArgs {
     /// (default 4G); a job needing more fails before rendering
     #[arg(long = "memory-limit", value_name = "SIZE", value_parser = parse_bytes)]
     memory_limit: Option<u64>,
+    /// Output root: every job's `output.dir` (and map's `output`) resolves below DIR instead of the recipe's folder, and must stay inside it
+    #[arg(long = "out-dir", value_name = "DIR")]
+    out_dir: Option<PathBuf>,
 }
 
 /// A byte count with an optional binary suffix: 1048576, 512K, 64M, 4G,
@@ -1214,6 +1217,7 @@ fn cmd_bake(a: BakeArgs) -> ExitCode {
         shard: a.shard,
         prune: a.prune,
         memory_limit: a.memory_limit,
+        out_dir: a.out_dir.clone(),
         ..BakeOptions::default()
     };
     let report = match kiln::bake(&recipes, &options, &progress) {

@@ -59,6 +59,17 @@ pub(crate) fn bake_into(
 ) -> Result<BakeReport> {
     crate::env::check()?;
     let started = SystemTime::now();
+    let below: Vec<Recipe>;
+    let recipes = match &options.out_dir {
+        None => recipes,
+        Some(root) => {
+            below = recipes
+                .iter()
+                .map(|r| r.below(root).map_err(Error::from))
+                .collect::<Result<_>>()?;
+            &below
+        }
+    };
     let every_job: Vec<Job> = recipes.iter().flat_map(|r| r.jobs()).collect();
     let jobs = &every_job;
     let maps: Vec<MapJob> = recipes.iter().flat_map(|r| r.maps()).collect();

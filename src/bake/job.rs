@@ -108,6 +108,10 @@ pub(super) fn one(
         if let Some(c) = &cameras {
             description.push_str(&format!("\ncameras: {c:?}"));
         }
+        // The root first: it may lie inside the recipe's folder.
+        if let Some(out) = &options.out_dir {
+            description = state::unrooted(&description, out);
+        }
         let k = state::job_key(&state::unlocated(&description, base), &reads);
         key = Some(k.clone());
         let dir = work.dir();

@@ -39,6 +39,12 @@ pub struct BakeOptions {
     /// images fit in it together; one that does not fit beside the others
     /// waits for them. `None` is [`DEFAULT_MEMORY_LIMIT`].
     pub memory_limit: Option<u64>,
+    /// The output root: every job's `output.dir` and every map's `output`
+    /// resolve below this folder instead of the recipe's (which still
+    /// anchors the models, textures and data folders it names), and must
+    /// stay inside it. A build script passes its `OUT_DIR`. `None` writes
+    /// where the recipe says.
+    pub out_dir: Option<PathBuf>,
 }
 
 pub use crate::memory::DEFAULT_MEMORY_LIMIT;

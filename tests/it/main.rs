@@ -42,6 +42,7 @@ mod lzo;
 mod map_cli;
 mod map_recipe;
 mod map_scene;
+mod out_dir;
 mod p3d_corpus;
 mod p3d_malformed;
 mod paa;

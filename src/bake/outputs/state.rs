@@ -43,9 +43,23 @@ pub fn from_recipe(base: &Path, path: &Path) -> PathBuf {
 /// recipe folder joined with what the recipe wrote (never normalised), so
 /// they all start with it.
 pub fn unlocated(description: &str, base: &Path) -> String {
+    spelled_as(description, base, "<recipe>")
+}
+
+/// A description with the output root's spelling replaced (it is where the
+/// files go, not what they are made of), so a bake into another root — a
+/// build script's `OUT_DIR` in another profile — has the same keys, and a
+/// shared cache serves it.
+pub fn unrooted(description: &str, out_dir: &Path) -> String {
+    spelled_as(description, out_dir, "<out>")
+}
+
+/// `description` with each quoted path that starts with `folder`, spelled
+/// as given or absolute, starting with `marker` instead.
+fn spelled_as(description: &str, folder: &Path, marker: &str) -> String {
     let mut out = description.to_string();
-    let mut spellings = vec![format!("{:?}", base.as_os_str())];
-    if let Ok(abs) = std::path::absolute(base) {
+    let mut spellings = vec![format!("{:?}", folder.as_os_str())];
+    if let Ok(abs) = std::path::absolute(folder) {
         spellings.push(format!("{:?}", abs.as_os_str()));
     }
     // Longest first: an absolute spelling contains no relative one at a
@@ -57,7 +71,7 @@ pub fn unlocated(description: &str, base: &Path) -> String {
             continue;
         }
         for sep in ["/", "\\\\", "\""] {
-            out = out.replace(&format!("\"{inner}{sep}"), &format!("\"<recipe>{sep}"));
+            out = out.replace(&format!("\"{inner}{sep}"), &format!("\"{marker}{sep}"));
         }
     }
     out

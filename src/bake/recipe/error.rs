@@ -9,7 +9,7 @@ use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_saphyr::{Location, MessageFormatter, Spanned};
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 /// A recipe that cannot be used. `line`/`column` are 1-based; 0 when unknown
 /// (e.g. the file cannot be read).
@@ -107,14 +107,48 @@ impl RecipeError {
 }
 
 /// What every resolver needs: the recipe's text and file, for messages, and
-/// its folder, the base of every relative path in it.
+/// its folder, the base of every relative path in it — except the output
+/// folders, which lie below `out` when the bake has an output root.
 pub(super) struct Ctx<'a> {
     pub(super) text: &'a str,
     pub(super) file: &'a Path,
     pub(super) base: &'a Path,
+    pub(super) out: Option<&'a Path>,
 }
 
 impl Ctx<'_> {
+    /// The folder a job or map writes into, `written` as the recipe spells
+    /// it (templates filled in): joined to the recipe's folder, or to the
+    /// output root. Below a root it must stay inside it — neither absolute
+    /// nor climbing out by `..` — so a build script writing into its
+    /// `OUT_DIR` writes nothing elsewhere; the message says which.
+    pub(super) fn output_folder(&self, written: &str) -> Result<PathBuf, String> {
+        let Some(root) = self.out else {
+            return Ok(self.base.join(written));
+        };
+        let absolute = || {
+            format!(
+                "`{written}` is absolute; below an output root (`--out-dir`, `BakeOptions::out_dir`) every folder is relative to it"
+            )
+        };
+        let mut depth = 0usize;
+        for c in Path::new(written).components() {
+            match c {
+                Component::Normal(_) => depth += 1,
+                Component::CurDir => {}
+                Component::ParentDir if depth > 0 => depth -= 1,
+                Component::ParentDir => {
+                    return Err(format!(
+                        "`{written}` climbs out of the output root {} (`--out-dir`, `BakeOptions::out_dir`); name a folder below it",
+                        root.display()
+                    ))
+                }
+                Component::RootDir | Component::Prefix(_) => return Err(absolute()),
+            }
+        }
+        Ok(root.join(written))
+    }
+
     pub(super) fn err(
         &self,
         at: &Location,

@@ -167,8 +167,11 @@ fn resolve_map(
     };
     let background = m.background.as_ref().map_or([0, 0, 0, 0], |b| b.value.0);
     let dir = ctx
-        .base
-        .join(m.output.as_ref().map_or(".", |o| o.value.as_str()));
+        .output_folder(m.output.as_ref().map_or(".", |o| o.value.as_str()))
+        .map_err(|e| {
+            let at = m.output.as_ref().map_or(*at, |o| o.referenced);
+            ctx.err(&at, &label, format!("`output`: {e}"))
+        })?;
     let Some(views) = &m.views else {
         return Err(ctx.err(at, &label, "missing key `views` (at least one view)"));
     };

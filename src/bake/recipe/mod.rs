@@ -71,6 +71,10 @@ use values::{check_file_name, S};
 #[derive(Debug, Clone)]
 pub struct Recipe {
     path: PathBuf,
+    /// The text it was parsed from, to resolve again below an output root.
+    text: String,
+    /// The output root its folders lie below, if any.
+    out_dir: Option<PathBuf>,
     jobs: Vec<Job>,
     maps: Vec<MapJob>,
 }
@@ -95,6 +99,23 @@ impl Recipe {
     /// and its folder is the base for every relative path in the recipe.
     #[allow(clippy::should_implement_trait)]
     pub fn from_str(text: &str, path: &Path) -> Result<Recipe, RecipeError> {
+        Recipe::parse(text, path, None)
+    }
+
+    /// This recipe with every job's `output.dir` and every map's `output`
+    /// resolved below `out_dir` instead of the recipe's folder (the rest of
+    /// its paths still from the recipe's folder): what a bake with
+    /// [`BakeOptions::out_dir`](crate::BakeOptions::out_dir) writes. A
+    /// folder that is absolute or climbs out of `out_dir` with `..` is an
+    /// error at its line.
+    pub fn below(&self, out_dir: &Path) -> Result<Recipe, RecipeError> {
+        if self.out_dir.as_deref() == Some(out_dir) {
+            return Ok(self.clone());
+        }
+        Recipe::parse(&self.text, &self.path, Some(out_dir))
+    }
+
+    fn parse(text: &str, path: &Path, out: Option<&Path>) -> Result<Recipe, RecipeError> {
         let raw: RawRecipe = serde_saphyr::from_str_with_options(text, yaml_options())
             .map_err(|e| RecipeError::from_serde(&e, text, path))?;
         let base = path.parent().unwrap_or(Path::new(""));
@@ -102,6 +123,7 @@ impl Recipe {
             text,
             file: path,
             base,
+            out,
         };
         let defaults = defaults_of(&ctx, &raw)?;
         check_not_empty(&ctx, &raw)?;
@@ -127,6 +149,8 @@ impl Recipe {
         claim_map_views(path, &maps, &mut claimed)?;
         Ok(Recipe {
             path: path.to_path_buf(),
+            text: text.to_string(),
+            out_dir: out.map(Path::to_path_buf),
             jobs,
             maps,
         })

@@ -103,9 +103,18 @@ pub(super) fn resolve_output(
                     format!("`output.dir`: {m}"),
                 )
             })?;
-            ctx.base.join(t.render(name, None, None, None))
+            ctx.output_folder(&t.render(name, None, None, None))
+                .map_err(|m| {
+                    ctx.err(
+                        &s.referenced,
+                        &lab.of(jo.dir.is_some()),
+                        format!("`output.dir`: {m}"),
+                    )
+                })?
         }
-        None => ctx.base.join(defaults::OUTPUT_DIR.replace("{name}", name)),
+        None => ctx
+            .output_folder(&defaults::OUTPUT_DIR.replace("{name}", name))
+            .map_err(|m| ctx.err(at, &lab.of(true), format!("the default `output.dir`: {m}")))?,
     };
 
     let frames = c.template(
