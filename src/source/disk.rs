@@ -5,6 +5,7 @@
 //! their offsets, never whole.
 
 use crate::error::{Error, Result};
+use crate::memory::human_bytes;
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -37,22 +38,6 @@ pub fn parse_size(text: &str) -> Option<u64> {
         _ => (t, 0),
     };
     digits.trim().parse::<u64>().ok()?.checked_mul(1 << shift)
-}
-
-/// Sizes for messages: `1.5 GiB`, `12 MiB`, `300 bytes`.
-pub fn human_size(n: u64) -> String {
-    const UNITS: [(&str, u64); 3] = [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)];
-    for (unit, size) in UNITS {
-        if n >= size {
-            let v = n as f64 / size as f64;
-            return if v.fract() == 0.0 {
-                format!("{v:.0} {unit}")
-            } else {
-                format!("{v:.1} {unit}")
-            };
-        }
-    }
-    format!("{n} bytes")
 }
 
 fn refuse(path: &Path, message: String) -> Error {
@@ -121,8 +106,8 @@ pub fn check_limit(path: &Path, size: u64, limit: u64) -> Result<()> {
             format!(
                 "{} ({size} bytes) is larger than the {} kiln reads for this kind of file; \
                  set {LIMIT_VARIABLE} (e.g. {LIMIT_VARIABLE}=2G) to raise the limit",
-                human_size(size),
-                human_size(limit)
+                human_bytes(size),
+                human_bytes(limit)
             ),
         ));
     }
@@ -237,9 +222,6 @@ mod tests {
         assert_eq!(parse_size("x"), None);
         assert_eq!(parse_size(""), None);
         assert_eq!(parse_size("99999999999999G"), None);
-        assert_eq!(human_size(300), "300 bytes");
-        assert_eq!(human_size(256 << 20), "256 MiB");
-        assert_eq!(human_size(3 << 29), "1.5 GiB");
     }
 
     #[test]
