@@ -15,11 +15,9 @@ pub mod drop_shadow;
 pub mod frames;
 pub mod ground_shadow;
 pub mod outline;
-pub mod palette;
 pub mod passes;
-pub mod quantize;
 
-pub use palette::Palette;
+pub use crate::palette::Palette;
 
 use image::RgbaImage;
 
@@ -227,9 +225,10 @@ impl Look {
         match &self.palette.as_ref()?.source {
             PaletteSource::Fixed(p) => Some(p.clone()),
             PaletteSource::File(_) => None,
-            PaletteSource::Auto(n) => Some(quantize::median_cut(
-                &quantize::histogram(frames),
+            PaletteSource::Auto(n) => Some(Palette::over_frames(
+                frames,
                 *n as usize,
+                dither::OPAQUE_FROM,
             )),
         }
     }

@@ -106,7 +106,7 @@ pub(super) fn resolve_look(
                 "look.palette.colors",
                 n,
                 2,
-                crate::look::palette::MAX_COLORS as i64,
+                crate::palette::MAX_COLORS as i64,
             )?),
             _ => {
                 return Err(ctx.err(
