@@ -245,7 +245,8 @@ impl Model {
     /// As [`Model::render`], with `look` applied: the framing leaves room
     /// for its outline, shadows and drop shadow, and a palette of `colors: N` is
     /// chosen from this one image. A palette file is read like the
-    /// model's other files.
+    /// model's other files. A look out of range ([`Look::check`]) is a
+    /// usage error.
     pub fn render_with_look(
         &self,
         time: f32,
@@ -254,6 +255,7 @@ impl Model {
         look: &Look,
     ) -> Result<Sprite> {
         view.check()?;
+        look.check()?;
         let mut look = look.clone();
         let lookup = Lookup::with_folders(&self.spec.data, &self.sources)?;
         look.load_palette(|f| lookup.read_named(f).map(|(bytes, _)| bytes))?;
