@@ -32,6 +32,7 @@ mod ground;
 mod hostile_cli;
 mod incremental;
 mod inspect_json;
+mod last_pose;
 mod library;
 mod looks;
 mod lua;
