@@ -16,6 +16,7 @@ mod cfg;
 mod cli;
 mod engines;
 mod export;
+mod export_root_motion;
 mod extract_rule;
 mod fuzz_regressions;
 mod gltf_clips;

@@ -38,6 +38,9 @@ pub struct ClipInput<'a> {
     pub length: f32,
     /// The animation file, as the user named it, for the file's notes.
     pub source: Option<String>,
+    /// The root travel taken out of the keys, written as the animation's
+    /// `extras.rootMotion`; `None` when it was kept or there is none.
+    pub root_motion: Option<Value>,
 }
 
 /// What was written for one clip.
@@ -531,6 +534,9 @@ pub fn animated_glb_bytes(clips: &[ClipInput]) -> Result<(Vec<u8>, GltfReport)> 
         }
         if !texture_extras.is_empty() {
             extras.insert("textureTransforms".into(), Value::Array(texture_extras));
+        }
+        if let Some(r) = &clip.root_motion {
+            extras.insert("rootMotion".into(), r.clone());
         }
         a.insert("extras".into(), Value::Object(extras));
         report.animations.push(AnimationReport {
