@@ -14,6 +14,7 @@ mod bake_outputs;
 mod budgets;
 mod cfg;
 mod cli;
+mod colour_key;
 mod engines;
 mod export;
 mod export_root_motion;
