@@ -147,7 +147,7 @@ pub(crate) fn key_distance(r: u8, g: u8, b: u8) -> u8 {
 /// texture whose only near-magenta texels are keyed is left exactly as the
 /// plain key leaves it. Returns whether any texel was keyed.
 pub(crate) fn apply_color_key(texels: &mut [[u8; 4]], width: usize) -> bool {
-    let height = if width == 0 { 0 } else { texels.len() / width };
+    let height = texels.len().checked_div(width).unwrap_or(0);
     let keyed: Vec<bool> = texels
         .iter()
         .map(|t| is_color_key(t[0], t[1], t[2]))

@@ -300,7 +300,7 @@ pub(crate) fn decode_keyed(
         }
     }
     let opaque = texels.iter().all(|t| t[3] == 255);
-    let keyed = key && apply_color_key(&mut texels, width as usize);
+    let keyed = key && apply_color_key(&mut texels, width);
     held.keep();
     let mut texture = finish(file, width as u32, height as u32, texels);
     if keyed && opaque {
