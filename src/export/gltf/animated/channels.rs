@@ -238,6 +238,9 @@ impl Keyed {
             if !texture_extras.is_empty() {
                 extras.insert("textureTransforms".into(), Value::Array(texture_extras));
             }
+            if let Some(r) = &clip.root_motion {
+                extras.insert("rootMotion".into(), r.clone());
+            }
             a.insert("extras".into(), Value::Object(extras));
             report.animations.push(AnimationReport {
                 name: clip.name.clone(),

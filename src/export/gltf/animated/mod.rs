@@ -41,6 +41,9 @@ pub struct ClipInput<'a> {
     pub length: f32,
     /// The animation file, as the user named it, for the file's notes.
     pub source: Option<String>,
+    /// The root travel taken out of the keys, written as the animation's
+    /// `extras.rootMotion`; `None` when it was kept or there is none.
+    pub root_motion: Option<serde_json::Value>,
 }
 
 /// What was written for one clip.
