@@ -1,23 +1,7 @@
 //! `kiln render MAP.rsw`: one image of a Ragnarok map, top-down or angled.
 
-use super::render::RenderArgs;
-use super::values::region;
-use clap::Args;
-use kiln::{limits, Error, Map, MapView, MapViewCamera};
-
-/// For a Ragnarok map (.rsw): a top-down view unless --angled.
-#[derive(Args)]
-pub struct MapViewArgs {
-    /// Map: pixels per ground tile of the top-down view
-    #[arg(long, value_name = "N", default_value_t = limits::map::PIXELS_PER_TILE)]
-    pixels_per_tile: f32,
-    /// Map: only the tiles X0..X1, Y0..Y1 (row 0 = south edge), as X0,Y0,X1,Y1
-    #[arg(long, value_name = "X0,Y0,X1,Y1", value_parser = region)]
-    region: Option<kiln::Region>,
-    /// Map: an angled view from --yaw/--pitch at --size instead of the top-down one
-    #[arg(long)]
-    angled: bool,
-}
+use super::render_args::RenderArgs;
+use kiln::{Error, Map, MapView, MapViewCamera};
 
 pub fn render(a: &RenderArgs) -> Result<(), Error> {
     if a.time.frame.is_some() {

@@ -13,6 +13,7 @@ mod model_args;
 pub mod plan;
 mod progress;
 pub mod render;
+mod render_args;
 mod sprite;
 mod values;
 pub mod verify;

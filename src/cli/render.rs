@@ -1,33 +1,9 @@
 //! `kiln render`: one image of a model (its colours, with looks, or a data
 //! pass), of a client sprite, or of a Ragnarok map.
 
-use super::look_args::{LookArgs, PassArg};
-use super::map::MapViewArgs;
-use super::model_args::{ModelArgs, TimeArgs};
-use super::sprite::SpriteArgs;
-use super::view_args::ViewArgs;
-use clap::Args;
+use super::look_args::PassArg;
+pub use super::render_args::RenderArgs;
 use kiln::{Error, FileKind, FileRef, Look, Model, ViewSpec};
-use std::path::PathBuf;
-
-#[derive(Args)]
-pub struct RenderArgs {
-    #[command(flatten)]
-    pub model: ModelArgs,
-    /// Output PNG
-    #[arg(short, long)]
-    pub output: PathBuf,
-    #[command(flatten)]
-    pub time: TimeArgs,
-    #[command(flatten)]
-    pub view: ViewArgs,
-    #[command(flatten)]
-    pub map: MapViewArgs,
-    #[command(flatten)]
-    pub sprite: SpriteArgs,
-    #[command(flatten)]
-    pub look: LookArgs,
-}
 
 pub fn run(a: RenderArgs) -> Result<(), Error> {
     // The image is always PNG; another extension would name it wrongly.

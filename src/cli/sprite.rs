@@ -1,20 +1,7 @@
 //! `kiln render X.act`: one frame of a Ragnarok client sprite.
 
-use super::render::RenderArgs;
-use clap::Args;
+use super::render_args::RenderArgs;
 use kiln::Error;
-
-/// For a Ragnarok client sprite (.act with its .spr): which frame.
-#[derive(Args)]
-pub struct SpriteArgs {
-    /// Sprite: the motion (0 idle, 1 walk, 2 attack, 3 hurt, 4 die for monsters), or the
-    /// action itself when the ACT's actions are not in eights
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    action: usize,
-    /// Sprite: the direction, 0 south (facing the camera) to 7 south-east, turning clockwise
-    #[arg(long, value_name = "D", default_value_t = 0)]
-    direction: usize,
-}
 
 /// One frame of a client sprite at its own size, composited as the client
 /// draws it.
