@@ -11,7 +11,7 @@ use clap::Args;
 use kiln::limits;
 use std::path::PathBuf;
 
-/// Everything `kiln render` takes.
+// Everything `kiln render` takes (no doc comment: clap would make it the about text).
 #[derive(Args)]
 pub struct RenderArgs {
     #[command(flatten)]
