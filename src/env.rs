@@ -30,7 +30,7 @@ pub fn check_with(var: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Result<()
         let value = raw.to_string_lossy();
         let ok = match *name {
             crate::source::disk::LIMIT_VARIABLE => {
-                crate::source::disk::parse_size(&value).is_some_and(|n| n > 0)
+                crate::source::disk::parse_bytes(&value).is_ok_and(|n| n > 0)
             }
             crate::raster::SIMD_VARIABLE => crate::raster::simd::Level::ALL
                 .iter()

@@ -57,7 +57,17 @@ pub enum Error {
 }
 
 impl Error {
-    /// An I/O error on `path`.
+    /// The exit code a program reports this error with: 2 for a usage
+    /// error (a recipe or a value that cannot be used), 1 for everything
+    /// else (a file that cannot be read, parsed or written). The `kiln`
+    /// command exits with it.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::Usage(_) => 2,
+            _ => 1,
+        }
+    }
+
     /// A [`ParseError`]: `file`, the `field` being read, the byte `offset`
     /// and what was wrong there.
     pub fn parse(
@@ -100,6 +110,33 @@ impl std::error::Error for Error {
             Error::Io { source, .. } => Some(source),
             _ => None,
         }
+    }
+}
+
+/// A value out of what kiln takes, with the field it was given for: the
+/// one check a recipe key, a command-line flag and a library call share.
+/// Each names the field its own way: a recipe as `` `look.outline.width` ``
+/// at the value's line, the command line by its flag, [`Error::Usage`] as
+/// `field message`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValueError {
+    /// The field as a recipe's key names it: `pitch`, `look.outline.width`.
+    pub field: &'static str,
+    /// What is wrong with the value, e.g. `must be in 1..=8, got 9`.
+    pub message: String,
+}
+
+impl fmt::Display for ValueError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for ValueError {}
+
+impl From<ValueError> for Error {
+    fn from(e: ValueError) -> Self {
+        Error::Usage(e.to_string())
     }
 }
 

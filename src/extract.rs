@@ -15,7 +15,7 @@
 
 use crate::confined::{Root, Run, Staged, FLUSH_COVERS_ALL};
 use crate::error::Result;
-use crate::source::archive::safe_relative;
+use crate::source::entries::safe_relative;
 use crate::source::GamePath;
 use std::collections::HashMap;
 use std::path::PathBuf;

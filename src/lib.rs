@@ -80,6 +80,7 @@ mod output;
 mod palette;
 mod parallel_png;
 mod paths;
+mod range;
 mod raster;
 mod render;
 mod samples;
@@ -106,7 +107,7 @@ pub use client_sprite::{compose::Bounds as SpriteBounds, ClientSprite};
 pub use color::{parse_color, ColorError};
 pub use convert::convert_texture;
 pub use env::check as check_environment;
-pub use error::{Error, ParseError, Result};
+pub use error::{Error, ParseError, Result, ValueError};
 pub use export::gltf::{AnimationReport, GltfReport};
 pub use extract::{extract, ExtractReport};
 pub use formats::seam::{Detail as InspectDetail, FileKind};
@@ -128,6 +129,7 @@ pub use model::{ExportClip, Model, PassView, Sprite};
 pub use output::{write_file, write_png};
 pub use render::ViewSpec;
 pub use scene::clip::{Clip, FrameTimes, Step};
+pub use source::disk::parse_bytes;
 pub use source::{
     open_archive, open_data, Archive, ArchiveRef, DataSource, Entry, EntryKind, Folder, GamePath,
     Item as ArchiveItem, Listed, MemorySource,
@@ -138,6 +140,12 @@ pub use source::{
 /// recipe checks take them from.
 pub mod limits {
     pub use crate::bake::recipe::defaults::*;
+    pub use crate::look::{
+        CEL_BANDS, DROP_BLUR, DROP_COLOR, DROP_OFFSET, MAX_BLUR, MAX_CEL_BANDS, MAX_OFFSET,
+        MAX_OUTLINE, MIN_CEL_BANDS, MIN_COLORS, OUTLINE_COLOR, OUTLINE_WIDTH, SHADOW_OPACITY,
+        SHADOW_SOFTNESS,
+    };
+    pub use crate::palette::MAX_COLORS;
 }
 
 /// kiln's archive readers and writers: GRF, PBO, Grimrock `.dat`, and the

@@ -135,25 +135,62 @@ pub fn try_vec<T>(n: usize) -> Result<Vec<T>, String> {
     Ok(v)
 }
 
-/// Sizes for messages: `1.5 GiB`, `12 MiB`, `300 bytes`.
+/// Sizes for messages: `1.5 GiB`, `12 MiB`, `300 bytes` (a whole number
+/// of its unit without a decimal, else to a tenth; GiB at most).
 pub fn human_bytes(n: u64) -> String {
-    const UNITS: [(&str, u64); 3] = [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)];
-    for (unit, size) in UNITS {
-        if n >= size {
-            let v = n as f64 / size as f64;
-            return if v.fract() == 0.0 {
-                format!("{v:.0} {unit}")
-            } else {
-                format!("{v:.1} {unit}")
-            };
-        }
+    size_text(n, 3, Tenths::WhenFractional)
+}
+
+/// Sizes of a bake's memory plan, in the binary units `--memory-limit`
+/// takes: `512 MiB`, `4.0 GiB`, `1.5 TiB` (a tenth below ten of its unit,
+/// whole above; TiB at most).
+pub fn rounded_bytes(n: u64) -> String {
+    size_text(n, 4, Tenths::BelowTen)
+}
+
+/// When a size's text shows a tenth of its unit.
+#[derive(Clone, Copy)]
+enum Tenths {
+    WhenFractional,
+    BelowTen,
+}
+
+/// `n` bytes in the largest binary unit it reaches, up to unit `top`
+/// (1 KiB … 4 TiB).
+fn size_text(n: u64, top: u32, tenths: Tenths) -> String {
+    const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+    let Some(unit) = (1..=top).rev().find(|&u| n >= 1 << (10 * u)) else {
+        return format!("{n} bytes");
+    };
+    let v = n as f64 / (1u64 << (10 * unit)) as f64;
+    let tenth = match tenths {
+        Tenths::WhenFractional => v.fract() != 0.0,
+        Tenths::BelowTen => v < 10.0,
+    };
+    let name = UNITS[unit as usize];
+    if tenth {
+        format!("{v:.1} {name}")
+    } else {
+        format!("{v:.0} {name}")
     }
-    format!("{n} bytes")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_read_in_binary_units() {
+        assert_eq!(human_bytes(300), "300 bytes");
+        assert_eq!(human_bytes(256 << 20), "256 MiB");
+        assert_eq!(human_bytes(3 << 29), "1.5 GiB");
+        assert_eq!(human_bytes(4 << 40), "4096 GiB");
+        assert_eq!(rounded_bytes(300), "300 bytes");
+        assert_eq!(rounded_bytes(4 << 30), "4.0 GiB");
+        assert_eq!(rounded_bytes(3 << 29), "1.5 GiB");
+        assert_eq!(rounded_bytes((31 << 10) + 700), "32 KiB");
+        assert_eq!(rounded_bytes(4 << 40), "4.0 TiB");
+    }
 
     #[test]
     fn takes_until_the_limit_and_holds_give_back() {

@@ -245,7 +245,8 @@ impl Model {
     /// As [`Model::render`], with `look` applied: the framing leaves room
     /// for its outline, shadows and drop shadow, and a palette of `colors: N` is
     /// chosen from this one image. A palette file is read like the
-    /// model's other files.
+    /// model's other files. A look out of range ([`Look::check`]) is a
+    /// usage error.
     pub fn render_with_look(
         &self,
         time: f32,
@@ -254,6 +255,7 @@ impl Model {
         look: &Look,
     ) -> Result<Sprite> {
         view.check()?;
+        look.check()?;
         let mut look = look.clone();
         let lookup = Lookup::with_folders(&self.spec.data, &self.sources)?;
         look.load_palette(|f| lookup.read_named(f).map(|(bytes, _)| bytes))?;
@@ -293,9 +295,14 @@ impl Model {
 
     /// Writes the model posed at `time` seconds as glTF binary (`.glb`) or
     /// Wavefront OBJ (`.obj` with its `.mtl` and PNG textures), chosen by
-    /// the extension of `path`.
+    /// the extension of `path`. With the spec's `root_motion` in place (the
+    /// default) the root's travel is taken out, as [`Model::render`] draws it.
     pub fn export(&self, time: f32, path: &Path) -> Result<()> {
-        let posed = scene::pose(&self.scene, time);
+        let posed = self
+            .posed_at(time)
+            .into_iter()
+            .next()
+            .ok_or_else(|| Error::Other("no pose".into()))?;
         crate::export::export(&self.scene, &posed, path)
     }
 
@@ -357,8 +364,12 @@ pub(crate) fn animated_glb(
     }
     let files: Vec<Option<&FileRef>> = clips.iter().map(|c| c.animation.as_ref()).collect();
     let models = load::animate_together(model, &files, &spec.animation, lookup)?;
+    let pinned: Vec<(scene::Model, Option<serde_json::Value>)> = models
+        .iter()
+        .map(|m| in_place(m, spec.animation.root_motion))
+        .collect();
     let mut inputs = Vec::with_capacity(clips.len());
-    for (c, m) in clips.iter().zip(&models) {
+    for (c, (m, root_motion)) in clips.iter().zip(&pinned) {
         let (start, length) = window(c, m, spec)?;
         inputs.push(ClipInput {
             name: c.name.clone(),
@@ -366,6 +377,7 @@ pub(crate) fn animated_glb(
             start,
             length,
             source: c.animation.as_ref().map(|f| f.written.clone()),
+            root_motion: root_motion.clone(),
         });
     }
     let (bytes, mut report) = animated_glb_bytes(&inputs)?;
@@ -380,6 +392,33 @@ pub(crate) fn animated_glb(
     notes.append(&mut report.notes);
     report.notes = notes;
     Ok((bytes, report))
+}
+
+/// A clip's model as an animated export writes it: with `root_motion` in
+/// place and a root that travels ([`scene::root_motion::root_node`]), the
+/// travel taken out of the root's keys, and handed on as the animation's
+/// `extras.rootMotion` — the root's name, the key times and the sideways
+/// offset removed at each (metres, glTF's frame), what an engine moves
+/// the object by, as sprite metadata hands over the pixels a frame moves.
+fn in_place(m: &scene::Model, mode: RootMotion) -> (scene::Model, Option<serde_json::Value>) {
+    let group = match mode {
+        RootMotion::InPlace => scene::root_motion::root_group(m),
+        RootMotion::Keep => None,
+    };
+    let Some((root, group)) = group else {
+        return (m.clone(), None);
+    };
+    let (pinned, removed) = scene::root_motion::pin(m, root, &group);
+    let round = |x: f32| ((x as f64) * 1e6).round() / 1e6;
+    let extras = serde_json::json!({
+        "node": m.nodes[root].name,
+        "times": removed.iter().map(|(t, _)| *t).collect::<Vec<_>>(),
+        "translation": removed
+            .iter()
+            .map(|(_, v)| [round(v.x), round(v.y), round(v.z)])
+            .collect::<Vec<_>>(),
+    });
+    (pinned, Some(extras))
 }
 
 /// Where a clip starts in the animation and how long it lasts: a range ends

@@ -6,6 +6,8 @@
 //! collected in index order.
 
 use crate::camera::{self, Framing, LightSpec};
+use crate::error::ValueError;
+use crate::range;
 use crate::raster::{self, Batch, Camera, Light, RenderOptions};
 use crate::scene::{self, Model, PosedModel, PosedPrimitive};
 use glam::{Vec3, Vec4Swizzles};
@@ -31,25 +33,31 @@ pub struct ViewSpec {
     pub antialias: u32,
 }
 
+/// Largest image side, in pixels.
+pub const MAX_SIZE: u32 = 8192;
+/// Most supersampling per axis.
+pub const MAX_ANTIALIAS: u32 = 4;
+/// Camera elevation, degrees.
+pub const PITCH_RANGE: (f32, f32) = (-90.0, 90.0);
+/// Vertical field of view of a perspective camera, degrees.
+pub const FOV_RANGE: (f32, f32) = (1.0, 170.0);
+/// Largest yaw, degrees either way (ten turns: anything more is a typo).
+pub const MAX_YAW: f32 = 3600.0;
+
 impl ViewSpec {
     /// Refuses values the renderer cannot use, as a usage error.
     pub fn check(&self) -> crate::Result<()> {
         let bad = |m: String| Err(crate::Error::Usage(m));
-        if !(1..=8192).contains(&self.width) || !(1..=8192).contains(&self.height) {
-            return bad(format!(
-                "image size {}x{} out of range 1..8192",
-                self.width, self.height
-            ));
-        }
-        if !(1..=4).contains(&self.antialias) {
-            return bad(format!(
-                "antialias must be in 1..=4, got {}",
-                self.antialias
-            ));
-        }
-        if !self.pitch.is_finite() || self.pitch.abs() > 90.0 {
-            return bad(format!("pitch must be in [-90, 90], got {}", self.pitch));
-        }
+        ViewSpec::check_size(self.width.into(), self.height.into())
+            .map_err(|e| crate::Error::Usage(format!("image {e}")))?;
+        ViewSpec::check_antialias(self.antialias.into())?;
+        // A NaN is named by the range it misses, as before the checks were shared.
+        ViewSpec::check_pitch(self.pitch).map_err(|_| {
+            crate::Error::Usage(format!(
+                "pitch must be in [{}, {}], got {}",
+                PITCH_RANGE.0, PITCH_RANGE.1, self.pitch
+            ))
+        })?;
         let f = &self.framing;
         if !(f.padding.is_finite() && (0.0..0.5).contains(&f.padding)) {
             return bad(format!("padding must be in [0, 0.5), got {}", f.padding));
@@ -65,9 +73,12 @@ impl ViewSpec {
             }
         }
         if let crate::camera::Projection::Perspective { fov_deg } = f.projection {
-            if !(fov_deg.is_finite() && (1.0..=170.0).contains(&fov_deg)) {
-                return bad(format!("fov must be in [1, 170], got {fov_deg}"));
-            }
+            ViewSpec::check_fov(fov_deg).map_err(|_| {
+                crate::Error::Usage(format!(
+                    "fov must be in [{}, {}], got {fov_deg}",
+                    FOV_RANGE.0, FOV_RANGE.1
+                ))
+            })?;
         }
         let light = &self.light;
         let channels = [light.color, light.ambient];
@@ -84,6 +95,42 @@ impl ViewSpec {
             return bad("light colour and ambient channels must be in [0, 4]".into());
         }
         Ok(())
+    }
+
+    /// An image of `width × height` pixels, each side in
+    /// 1..=[`MAX_SIZE`].
+    pub fn check_size(width: i64, height: i64) -> Result<(u32, u32), ValueError> {
+        let side = 1..=i64::from(MAX_SIZE);
+        if side.contains(&width) && side.contains(&height) {
+            Ok((width as u32, height as u32))
+        } else {
+            Err(ValueError {
+                field: "size",
+                message: format!("{width}x{height} out of range 1..{MAX_SIZE}"),
+            })
+        }
+    }
+
+    /// Supersampling per axis, 1..=[`MAX_ANTIALIAS`].
+    pub fn check_antialias(n: i64) -> Result<u32, ValueError> {
+        range::whole("antialias", n, 1, MAX_ANTIALIAS)
+    }
+
+    /// Camera elevation in degrees, within [`PITCH_RANGE`].
+    pub fn check_pitch(pitch: f32) -> Result<f32, ValueError> {
+        range::closed("pitch", pitch, PITCH_RANGE.0, PITCH_RANGE.1)
+    }
+
+    /// A perspective camera's vertical field of view in degrees, within
+    /// [`FOV_RANGE`].
+    pub fn check_fov(fov: f32) -> Result<f32, ValueError> {
+        range::closed("fov", fov, FOV_RANGE.0, FOV_RANGE.1)
+    }
+
+    /// The yaw a view is drawn from (what [`crate::Model::render`] takes
+    /// beside it), in degrees, at most [`MAX_YAW`] either way.
+    pub fn check_yaw(yaw: f32) -> Result<f32, ValueError> {
+        range::closed("yaw", yaw, -MAX_YAW, MAX_YAW)
     }
 }
 

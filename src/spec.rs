@@ -44,6 +44,9 @@ pub enum SkeletonSpec {
     Bones(Vec<(String, String)>),
 }
 
+/// Longest `duration`, seconds: a day (anything longer is a typo).
+pub const MAX_DURATION: f32 = crate::scene::clip::MAX_SECONDS;
+
 /// How animation files are read, beyond the files themselves.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AnimationSettings {
@@ -57,6 +60,14 @@ pub struct AnimationSettings {
     /// animates in place (the default), or kept in the frames. For Arma
     /// `Keep` moves the model by the RTM's `step`.
     pub root_motion: RootMotion,
+}
+
+impl AnimationSettings {
+    /// A [`duration`](AnimationSettings::duration) in seconds: finite,
+    /// above 0 and at most [`MAX_DURATION`].
+    pub fn check_duration(seconds: f32) -> Result<f32, crate::error::ValueError> {
+        crate::range::above("duration", seconds, 0.0, MAX_DURATION)
+    }
 }
 
 /// What a bake does with the horizontal travel of a clip's root (a walk's

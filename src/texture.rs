@@ -121,6 +121,94 @@ pub(crate) fn classify(texels: &[[u8; 4]]) -> TextureAlpha {
     alpha
 }
 
+/// Beyond this distance from the key ([`key_distance`]) a texel is art,
+/// whatever it borders.
+pub(crate) const SOFT_EDGE: u8 = 96;
+/// How many texels out from a keyed texel a soft edge may reach.
+const SOFT_EDGE_REACH: usize = 2;
+
+/// How far a colour is from the key, magenta (255, 0, 255), channel by
+/// channel at worst: `max(255 - r, g, 255 - b)`. It is also, over 255, the
+/// least alpha with which the colour can be magenta blended over another
+/// colour (colour-to-alpha). [`is_color_key`] is a distance below 32.
+pub(crate) fn key_distance(r: u8, g: u8, b: u8) -> u8 {
+    (255 - r).max(g).max(255 - b)
+}
+
+/// Applies the colour key to straight-alpha texels, `width` a row: texels
+/// within the key ([`is_color_key`]) become transparent black; texels
+/// bordering them — at most [`SOFT_EDGE_REACH`] texels out — that are
+/// still near magenta (distance below [`SOFT_EDGE`]) are an artist's soft
+/// edge, the cut-out's colour blended with the key, and are un-blended:
+/// given an alpha that grows with their distance (never below the least
+/// one that can explain them, so the colour stays in range) and the colour
+/// that, blended over magenta with that alpha, gives the texel. Filtering
+/// then draws them as the cut-out's own colour fading out, never pink. A
+/// texture whose only near-magenta texels are keyed is left exactly as the
+/// plain key leaves it. Returns whether any texel was keyed.
+pub(crate) fn apply_color_key(texels: &mut [[u8; 4]], width: usize) -> bool {
+    let height = texels.len().checked_div(width).unwrap_or(0);
+    let keyed: Vec<bool> = texels
+        .iter()
+        .map(|t| is_color_key(t[0], t[1], t[2]))
+        .collect();
+    if !keyed.contains(&true) {
+        return false;
+    }
+    // Distance in texels (chessboard) to the nearest keyed texel, up to the reach.
+    let mut near = vec![false; texels.len()];
+    for (i, _) in keyed.iter().enumerate().filter(|(_, &k)| k) {
+        let (x, y) = (i % width, i / width);
+        let (x0, x1) = (
+            x.saturating_sub(SOFT_EDGE_REACH),
+            (x + SOFT_EDGE_REACH).min(width - 1),
+        );
+        let (y0, y1) = (
+            y.saturating_sub(SOFT_EDGE_REACH),
+            (y + SOFT_EDGE_REACH).min(height.max(1) - 1),
+        );
+        for yy in y0..=y1 {
+            for xx in x0..=x1 {
+                near[yy * width + xx] = true;
+            }
+        }
+    }
+    for (i, t) in texels.iter_mut().enumerate() {
+        if keyed[i] {
+            *t = [0, 0, 0, 0];
+        } else if near[i] {
+            if let Some(u) = unblend(*t) {
+                *t = u;
+            }
+        }
+    }
+    true
+}
+
+/// A soft-edge texel as the colour the artist blended against magenta and
+/// how much of it there is; `None` for a texel that is not near the key.
+fn unblend([r, g, b, a]: [u8; 4]) -> Option<[u8; 4]> {
+    let d = key_distance(r, g, b);
+    if is_color_key(r, g, b) || d >= SOFT_EDGE {
+        return None;
+    }
+    let floor = KEY_DISTANCE as f32;
+    let least = d as f32 / 255.0;
+    let ramp = (d as f32 - floor) / (SOFT_EDGE as f32 - floor);
+    let alpha = least.max(ramp).clamp(least, 1.0);
+    let key = [255.0f32, 0.0, 255.0];
+    let mut out = [0u8; 4];
+    for (c, (&v, k)) in [r, g, b].iter().zip(key).enumerate() {
+        let f = k + (v as f32 - k) / alpha;
+        out[c] = f.round().clamp(0.0, 255.0) as u8;
+    }
+    out[3] = (alpha * a as f32).round().clamp(1.0, 255.0) as u8;
+    Some(out)
+}
+
+/// Distances below this are the key itself.
+const KEY_DISTANCE: u8 = 32;
+
 /// The Ragnarok colour key: a texel that is magenta at three bits per
 /// channel (r ≥ 224, g < 32, b ≥ 224) becomes transparent black, so
 /// filtering leaves no pink fringe. BrowEdit and GRF Editor key only
@@ -131,7 +219,7 @@ pub(crate) fn classify(texels: &[[u8; 4]]) -> TextureAlpha {
 /// fringe. Nothing drawn on purpose is that saturated a magenta: every
 /// client keys the colour, so artists keep away from it.
 pub(crate) fn is_color_key(r: u8, g: u8, b: u8) -> bool {
-    r >= 224 && g < 32 && b >= 224
+    key_distance(r, g, b) < KEY_DISTANCE
 }
 
 #[cfg(test)]

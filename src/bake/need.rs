@@ -6,6 +6,7 @@ use crate::bake::recipe::Job;
 use crate::bake::run::{grid_atlas, JobPlan};
 use crate::bake::stream::Keep;
 use crate::error::{Error, Result};
+use crate::memory::rounded_bytes;
 
 impl JobPlan {
     /// Bytes of the images the job holds at once while it renders and
@@ -161,33 +162,16 @@ impl JobPlan {
         };
         let inputs = match (self.decoded, &self.sprite) {
             (0, _) => String::new(),
-            (d, Some(_)) => format!(" beside the {} its SPR's images take", human_bytes(d)),
-            (d, None) => format!(" beside the {} its decoded textures take", human_bytes(d)),
+            (d, Some(_)) => format!(" beside the {} its SPR's images take", rounded_bytes(d)),
+            (d, None) => format!(" beside the {} its decoded textures take", rounded_bytes(d)),
         };
         Err(Error::Other(format!(
             "its {} images of {width}x{height}{what} need {} in memory at once{inputs}, more \
              than the memory limit of {}; render fewer frames or directions or a smaller size, \
              or raise the limit (kiln bake --memory-limit)",
             self.images(),
-            human_bytes(images),
-            human_bytes(limit),
+            rounded_bytes(images),
+            rounded_bytes(limit),
         )))
-    }
-}
-
-/// `n` bytes for a message, in the binary units `--memory-limit` takes:
-/// "512 MiB", "1.5 GiB".
-fn human_bytes(n: u64) -> String {
-    const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
-    let mut v = n as f64;
-    let mut unit = 0;
-    while v >= 1024.0 && unit + 1 < UNITS.len() {
-        v /= 1024.0;
-        unit += 1;
-    }
-    match unit {
-        0 => format!("{n} bytes"),
-        _ if v < 10.0 => format!("{v:.1} {}", UNITS[unit]),
-        _ => format!("{v:.0} {}", UNITS[unit]),
     }
 }

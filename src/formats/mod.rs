@@ -7,6 +7,7 @@ pub mod arma;
 pub mod gnd;
 pub mod grimrock;
 pub mod json;
+mod known;
 pub mod lua;
 pub mod lzo;
 pub mod ragnarok;

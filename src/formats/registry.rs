@@ -29,6 +29,9 @@ pub(crate) fn sniff(data: &[u8], path: &Path) -> Result<&'static dyn Format> {
     if let Some(f) = FORMATS.iter().find(|f| f.sniff(data, path)) {
         return Ok(*f);
     }
+    if let Some(what) = super::known::known_not_drawn(data, path) {
+        return Err(Error::parse(path, "magic", 0, what));
+    }
     let head: String = data.iter().take(8).map(|b| format!("{b:02x}")).collect();
     Err(Error::parse(path, "magic", 0, format!(
             "not a file kiln can read (first bytes {head}); expected GRSM/GRSW/GRGN (Ragnarok model/map/ground), \

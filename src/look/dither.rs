@@ -5,9 +5,8 @@
 //! of an animation do not shimmer), or with Floyd–Steinberg error
 //! diffusion (left to right, top to bottom, error kept to opaque pixels).
 
-use super::palette::Palette;
 use super::Dither;
-use crate::palette::Nearest;
+use crate::palette::{Nearest, Palette};
 use image::RgbaImage;
 
 /// Alpha from which a pixel becomes opaque; below it, transparent.
@@ -31,7 +30,7 @@ const BAYER: [[u8; 8]; 8] = [
 /// table, so a pixel costs three lookups and a short search.
 pub struct Mapper<'a> {
     colors: &'a [[u8; 3]],
-    near: Nearest,
+    near: &'a Nearest,
     dither: Dither,
     /// `shifted[t][v]`: channel value `v` moved by Bayer threshold `t`.
     shifted: Vec<[u8; 256]>,
@@ -54,7 +53,7 @@ impl<'a> Mapper<'a> {
         };
         Mapper {
             colors,
-            near: Nearest::new(colors),
+            near: palette.search(),
             dither,
             shifted,
         }

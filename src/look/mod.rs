@@ -10,16 +10,15 @@
 //! chosen once per job from every frame of every clip and direction.
 
 pub mod blur;
+mod check;
 pub mod dither;
 pub mod drop_shadow;
 pub mod frames;
 pub mod ground_shadow;
 pub mod outline;
-pub mod palette;
 pub mod passes;
-pub mod quantize;
 
-pub use palette::Palette;
+pub use crate::palette::Palette;
 
 use image::RgbaImage;
 
@@ -140,10 +139,33 @@ pub struct PaletteLook {
 
 /// Most outline width, pixels.
 pub const MAX_OUTLINE: u32 = 8;
-/// Most drop-shadow blur radius, pixels.
+/// Most drop-shadow blur radius (and ground-shadow softness), pixels.
 pub const MAX_BLUR: u32 = 32;
 /// Most drop-shadow offset along an axis, pixels.
 pub const MAX_OFFSET: i32 = 256;
+/// Fewest light levels of cel shading.
+pub const MIN_CEL_BANDS: u32 = 2;
+/// Most light levels of cel shading.
+pub const MAX_CEL_BANDS: u32 = 8;
+/// Fewest colours of a palette chosen from the image.
+pub const MIN_COLORS: u32 = 2;
+
+/// Outline defaults: one black pixel outside, anti-aliased.
+pub const OUTLINE_WIDTH: u32 = 1;
+/// The outline's colour when none is given: opaque black.
+pub const OUTLINE_COLOR: [u8; 4] = [0, 0, 0, 255];
+/// Drop shadow defaults: 50 % black, 2 px right and down, 2 px blur.
+pub const DROP_OFFSET: [i32; 2] = [2, 2];
+/// The drop shadow's blur radius when none is given, pixels.
+pub const DROP_BLUR: u32 = 2;
+/// The drop shadow's colour when none is given: half-opaque black.
+pub const DROP_COLOR: [u8; 4] = [0, 0, 0, 128];
+/// Cel defaults: three light levels, no rim.
+pub const CEL_BANDS: u32 = 3;
+/// Ground shadow defaults: half-opaque black, 1 px of softness.
+pub const SHADOW_OPACITY: f32 = 0.5;
+/// The ground shadow's blur radius when none is given, pixels.
+pub const SHADOW_SOFTNESS: u32 = 1;
 
 impl Look {
     /// Whether every look is off (frames are left as rendered).
@@ -227,9 +249,10 @@ impl Look {
         match &self.palette.as_ref()?.source {
             PaletteSource::Fixed(p) => Some(p.clone()),
             PaletteSource::File(_) => None,
-            PaletteSource::Auto(n) => Some(quantize::median_cut(
-                &quantize::histogram(frames),
+            PaletteSource::Auto(n) => Some(Palette::over_frames(
+                frames,
                 *n as usize,
+                dither::OPAQUE_FROM,
             )),
         }
     }

@@ -3,6 +3,7 @@
 
 use super::scene::MapScene;
 use crate::camera::{fit_cameras, Framing, Projection};
+use crate::error::ValueError;
 use crate::raster::Camera;
 use glam::{Mat4, Vec3};
 
@@ -112,16 +113,22 @@ pub enum MapViewCamera {
 pub const MAX_PIXELS_PER_TILE: f32 = 256.0;
 
 impl MapViewCamera {
+    /// A top-down view's pixels per tile, in (0, [`MAX_PIXELS_PER_TILE`]].
+    pub fn check_pixels_per_tile(pixels_per_tile: f32) -> Result<f32, ValueError> {
+        crate::range::above("pixels_per_tile", pixels_per_tile, 0.0, MAX_PIXELS_PER_TILE)
+    }
+
     /// The camera of this view of `region`; an oversized or empty image, or
     /// a pixels-per-tile value out of range, is refused.
     pub(crate) fn frame(&self, scene: &MapScene, region: Region) -> Result<MapCamera, String> {
         match *self {
             MapViewCamera::TopDown { pixels_per_tile } => {
-                if !(pixels_per_tile > 0.0 && pixels_per_tile <= MAX_PIXELS_PER_TILE) {
-                    return Err(format!(
-                        "pixels per tile must be in (0, {MAX_PIXELS_PER_TILE}], got {pixels_per_tile}"
-                    ));
-                }
+                MapViewCamera::check_pixels_per_tile(pixels_per_tile)
+                    .map_err(|_| {
+                        format!(
+                            "pixels per tile must be in (0, {MAX_PIXELS_PER_TILE}], got {pixels_per_tile}"
+                        )
+                    })?;
                 top_down(scene, region, pixels_per_tile)
             }
             MapViewCamera::Angled {

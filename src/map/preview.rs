@@ -87,17 +87,13 @@ impl Map {
     }
 
     /// Renders one view. A region off the ground, an image over the size
-    /// limits or a pixels-per-tile value out of range is a usage error.
+    /// limits, a pixels-per-tile value or antialias out of range is a
+    /// usage error.
     pub fn render(&self, view: &MapView) -> Result<image::RgbaImage> {
         let (w, h) = self.size_in_tiles();
         let region = view.region.unwrap_or(Region::whole(w, h));
         region.check(w, h).map_err(Error::Usage)?;
-        if !(1..=4).contains(&view.antialias) {
-            return Err(Error::Usage(format!(
-                "antialias must be in 1..=4, got {}",
-                view.antialias
-            )));
-        }
+        crate::render::ViewSpec::check_antialias(view.antialias.into())?;
         let cam = view
             .camera
             .frame(&self.scene, region)

@@ -7,6 +7,10 @@
 /// Most frames one clip may sample; a guard against `fps` × a very long model.
 pub const MAX_FRAMES: usize = 4096;
 
+/// Latest time a clip or a still may be at, seconds: a day (anything
+/// later is a typo).
+pub const MAX_SECONDS: f32 = 86400.0;
+
 /// Which moments of the animation become frames.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Clip {
@@ -24,6 +28,14 @@ pub enum Clip {
         /// How frames are spaced.
         step: Step,
     },
+}
+
+impl Clip {
+    /// A time in seconds a still is drawn at (what [`crate::Model::render`]
+    /// and [`crate::Model::export`] take): finite, 0..=[`MAX_SECONDS`].
+    pub fn check_time(time: f32) -> Result<f32, crate::error::ValueError> {
+        crate::range::closed("time", time, 0.0, MAX_SECONDS)
+    }
 }
 
 /// How a range is divided into frames.

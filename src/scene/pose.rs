@@ -43,10 +43,22 @@ pub struct PosedModel {
 
 /// Wraps a time into the model's loop; a one-shot's time is held within
 /// `[0, duration]` instead, so its end never turns back into its start.
+///
+/// The end of the first cycle itself (`t` = duration, as `--time` or the
+/// last frame number of an Arma RTM names it) is not wrapped either: the
+/// tracks are sampled there. Formats that key their end (RTM phase 1, an
+/// RSM key on `animLen`) give their last key — a death ends dead — and a
+/// closed loop's last key is its first pose anyway; Grimrock loops blend
+/// their last key back into the first by that moment, so a looping walk
+/// at its duration is still frame 0.
 pub fn clip_time(model: &Model, t: f32) -> f32 {
     if model.duration > 0.0 && t.is_finite() {
         if model.looping {
-            t.rem_euclid(model.duration)
+            if (t - model.duration).abs() <= model.duration * END_TOLERANCE {
+                model.duration
+            } else {
+                t.rem_euclid(model.duration)
+            }
         } else {
             t.clamp(0.0, model.duration)
         }
@@ -54,6 +66,11 @@ pub fn clip_time(model: &Model, t: f32) -> f32 {
         0.0
     }
 }
+
+/// How close to the duration, as a fraction of it, a time counts as the
+/// clip's end: frame `N-1` of an RTM at `(N-1) / rate` lands a few units in
+/// the last place away from it.
+const END_TOLERANCE: f32 = 1e-5;
 
 /// Each node's local matrix at time `t` (already wrapped).
 pub fn node_local(node: &Node, t: f32) -> Mat4 {

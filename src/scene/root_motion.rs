@@ -37,6 +37,12 @@ const MIN_COVERAGE: f64 = 0.9;
 
 /// The node whose horizontal travel is the model's root motion, if any.
 pub fn root_node(model: &Model) -> Option<usize> {
+    root_group(model).map(|(root, _)| root)
+}
+
+/// The root ([`root_node`]) and the nodes at its depth travelling with it
+/// (the root among them): the warrior's `hip` and `spine`.
+pub fn root_group(model: &Model) -> Option<(usize, Vec<usize>)> {
     if model.duration <= 0.0 || !model.duration.is_finite() {
         return None;
     }
@@ -84,7 +90,7 @@ pub fn root_node(model: &Model) -> Option<usize> {
         })
         .map(|m| m.0)
         .collect();
-    (coverage(model, &group) >= MIN_COVERAGE).then_some(*root)
+    (coverage(model, &group) >= MIN_COVERAGE).then_some((*root, group))
 }
 
 /// Where `root` is sideways at time `t` relative to time 0, in kiln's world,
@@ -134,6 +140,60 @@ pub fn take_out(model: &Model, root: usize, posed: &mut [PosedModel], times: &[f
         before = moved;
         before_off = Some(bits);
     }
+}
+
+/// `model` with `root`'s travel taken out of the translation keys of the
+/// nodes travelling with it (`group`, from [`root_group`]), for
+/// writers that keep the animation rather than posed frames (glTF): each
+/// key moves back by the root's [`drawn_offset`] at its time, carried
+/// into the parent's frame at that time, so the root's origin stays where
+/// it was at time 0 sideways and keeps its height. Linear keys under a
+/// still parent move by exactly the offset between keys too. Returns the
+/// pinned model and, per key, its time and the offset removed (kiln's
+/// world, the frame glTF's scene is in).
+pub fn pin(model: &Model, root: usize, group: &[usize]) -> (Model, Vec<(f32, Vec3)>) {
+    let mut out = model.clone();
+    for &g in group {
+        let parent = model.nodes.get(g).and_then(|n| n.parent);
+        let Some(track) = out
+            .nodes
+            .get_mut(g)
+            .and_then(|n| n.anim.translation.as_mut())
+        else {
+            continue;
+        };
+        for (k, &t) in track.times.iter().enumerate() {
+            let off = drawn_offset(model, root, t);
+            let frame = match parent {
+                Some(p) => {
+                    model.display
+                        * node_worlds(model, t)
+                            .get(p)
+                            .copied()
+                            .unwrap_or(Mat4::IDENTITY)
+                }
+                None => model.display,
+            };
+            let local = frame.inverse().transform_vector3(off);
+            if let Some(v) = track.values.get_mut(k) {
+                if local.is_finite() {
+                    *v -= local;
+                }
+            }
+        }
+    }
+    let removed = model
+        .nodes
+        .get(root)
+        .and_then(|n| n.anim.translation.as_ref())
+        .map(|t| {
+            t.times
+                .iter()
+                .map(|&t| (t, drawn_offset(model, root, t)))
+                .collect()
+        })
+        .unwrap_or_default();
+    (out, removed)
 }
 
 /// The distance the clip has covered sideways from time 0 to `t`, in

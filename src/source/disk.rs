@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 pub const DEFAULT_INPUT_LIMIT: u64 = 256 << 20;
 
 /// The environment variable that overrides every input size limit, in
-/// bytes with an optional `K`, `M` or `G` suffix (`KILN_MAX_INPUT=2G`).
+/// bytes with an optional suffix as [`parse_bytes`] reads (`KILN_MAX_INPUT=2G`).
 pub const LIMIT_VARIABLE: &str = "KILN_MAX_INPUT";
 
 /// The limit for a kind of input: `default`, unless [`LIMIT_VARIABLE`] is
@@ -24,20 +24,35 @@ pub const LIMIT_VARIABLE: &str = "KILN_MAX_INPUT";
 pub fn input_limit(default: u64) -> u64 {
     std::env::var(LIMIT_VARIABLE)
         .ok()
-        .and_then(|v| parse_size(&v))
+        .and_then(|v| parse_bytes(&v).ok())
         .unwrap_or(default)
 }
 
-/// `123`, `64K`, `256M`, `2G` (binary units) → bytes.
-pub fn parse_size(text: &str) -> Option<u64> {
-    let t = text.trim();
-    let (digits, shift) = match t.char_indices().last()? {
-        (i, 'k' | 'K') => (&t[..i], 10),
-        (i, 'm' | 'M') => (&t[..i], 20),
-        (i, 'g' | 'G') => (&t[..i], 30),
-        _ => (t, 0),
+/// A byte count with an optional binary suffix, as `--memory-limit` and
+/// `KILN_MAX_INPUT` take it: `1048576`, `512K`, `64M`, `4G`, `1T` (also
+/// `64MiB` or `64MB`, both meaning 64 × 2²⁰; any case). The error says
+/// what is wrong with `s`.
+pub fn parse_bytes(s: &str) -> std::result::Result<u64, String> {
+    let t = s.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (digits, unit) = t.split_at(split);
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("'{s}' is not a size such as 512M or 4G"))?;
+    let shift = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        "T" | "TB" | "TIB" => 40,
+        other => {
+            return Err(format!(
+                "unknown unit '{other}' in '{s}' (use K, M, G or T)"
+            ))
+        }
     };
-    digits.trim().parse::<u64>().ok()?.checked_mul(1 << shift)
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| format!("'{s}' is too large"))
 }
 
 fn refuse(path: &Path, message: String) -> Error {
@@ -215,16 +230,25 @@ mod tests {
 
     #[test]
     fn sizes_parse_with_binary_suffixes() {
-        assert_eq!(parse_size("123"), Some(123));
-        assert_eq!(parse_size("64k"), Some(64 << 10));
-        assert_eq!(parse_size(" 256M "), Some(256 << 20));
-        assert_eq!(parse_size("2G"), Some(2 << 30));
-        assert_eq!(parse_size("x"), None);
-        assert_eq!(parse_size(""), None);
-        assert_eq!(parse_size("99999999999999G"), None);
-        assert_eq!(human_bytes(300), "300 bytes");
-        assert_eq!(human_bytes(256 << 20), "256 MiB");
-        assert_eq!(human_bytes(3 << 29), "1.5 GiB");
+        assert_eq!(parse_bytes("123"), Ok(123));
+        assert_eq!(parse_bytes("64k"), Ok(64 << 10));
+        assert_eq!(parse_bytes(" 256M "), Ok(256 << 20));
+        assert_eq!(parse_bytes("2G"), Ok(2 << 30));
+        assert_eq!(parse_bytes("64MiB"), Ok(64 << 20));
+        assert_eq!(parse_bytes("1 tb"), Ok(1 << 40));
+        assert_eq!(
+            parse_bytes("x"),
+            Err("'x' is not a size such as 512M or 4G".into())
+        );
+        assert!(parse_bytes("").is_err());
+        assert_eq!(
+            parse_bytes("5Q"),
+            Err("unknown unit 'Q' in '5Q' (use K, M, G or T)".into())
+        );
+        assert_eq!(
+            parse_bytes("99999999999999G"),
+            Err("'99999999999999G' is too large".into())
+        );
     }
 
     #[test]

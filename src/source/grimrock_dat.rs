@@ -14,8 +14,8 @@
 //! community's descriptions and kiln's own writer; it is unverified on real
 //! archives.
 
-use super::archive::{self, Archive, Item};
-use super::disk::{check_limit, input_limit, RandomAccess, DEFAULT_INPUT_LIMIT};
+use super::disk::RandomAccess;
+use super::entries::{self, Archive, Item};
 use super::zlib::{inflate_exact, looks_like_zlib};
 use super::{DataSource, Entry, GamePath, Listed};
 use crate::error::{Error, Result};
@@ -190,12 +190,8 @@ impl GrimrockDat {
     }
 
     fn extract(&self, index: usize) -> Result<Vec<u8>> {
-        let (item, row) = (&self.items[index], self.rows[index]);
-        let location = archive::location(self.path(), &item.name);
-        if let Some(why) = &item.refused {
-            return Err(Error::Other(format!("{}: {why}", location.display())));
-        }
-        check_limit(&location, row.size, input_limit(DEFAULT_INPUT_LIMIT))?;
+        let (_, location) = entries::readable(self.path(), &self.items, index)?;
+        let row = self.rows[index];
         if row.compressed == 0 {
             return self.file.read_at(row.offset, row.size, "entry");
         }
@@ -253,9 +249,9 @@ impl DataSource for GrimrockDat {
 
     fn find(&self, path: &GamePath) -> Option<Entry> {
         let i = self.index_of_path(path)?;
-        let mut e = archive::entry(self.path(), &self.items, i);
+        let mut e = entries::entry(self.path(), &self.items, i);
         // Name the file as asked: the table has only its hash.
-        e.location = archive::location(self.path(), &path.to_string());
+        e.location = entries::location(self.path(), &path.to_string());
         Some(e)
     }
 
@@ -267,7 +263,7 @@ impl DataSource for GrimrockDat {
             .strip_prefix(&prefix)
             .and_then(|p| self.index_of_path(&GamePath::new(p)))
             == Some(i);
-        if !named && archive::index_of(self.path(), &self.items, entry).is_err() {
+        if !named && entries::index_of(self.path(), &self.items, entry).is_err() {
             return Err(Error::io(
                 &entry.location,
                 std::io::Error::new(std::io::ErrorKind::NotFound, "not in this archive"),
@@ -294,12 +290,6 @@ impl Archive for GrimrockDat {
     }
 
     fn read_item(&self, index: usize) -> Result<Vec<u8>> {
-        if index >= self.items.len() {
-            return Err(Error::Other(format!(
-                "{}: no entry {index}",
-                self.path().display()
-            )));
-        }
         self.extract(index)
     }
 

@@ -18,6 +18,7 @@
 
 pub mod archive;
 pub mod disk;
+pub mod entries;
 mod folder;
 pub mod grf;
 pub mod grimrock_dat;
@@ -29,7 +30,8 @@ pub mod pbo;
 mod tree;
 pub(crate) mod zlib;
 
-pub use archive::{open_archive, open_data, Archive, ArchiveRef, Item};
+pub use archive::{open_archive, open_data};
+pub use entries::{Archive, ArchiveRef, Item};
 pub use folder::Folder;
 pub use memory::MemorySource;
 pub use named::FileRef;

@@ -11,8 +11,8 @@
 //! bytes before it, checked when the archive is opened (a mismatch is a
 //! warning: the game itself only checks signatures).
 
-use super::archive::{self, Archive, Item, NameIndex};
 use super::disk::{check_limit, input_limit, RandomAccess, DEFAULT_INPUT_LIMIT};
+use super::entries::{self, Archive, Item, NameIndex};
 use super::{lzss, DataSource, Entry, GamePath, Listed};
 use crate::error::{Error, Result};
 use sha1::{Digest, Sha1};
@@ -212,12 +212,7 @@ impl Pbo {
     }
 
     fn extract(&self, index: usize) -> Result<Vec<u8>> {
-        let item = &self.items[index];
-        let location = archive::location(self.path(), &item.name);
-        if let Some(why) = &item.refused {
-            return Err(Error::Other(format!("{}: {why}", location.display())));
-        }
-        check_limit(&location, item.size, input_limit(DEFAULT_INPUT_LIMIT))?;
+        let (item, location) = entries::readable(self.path(), &self.items, index)?;
         let data = self.file.read_at(item.offset, item.stored, "entry")?;
         if self.methods[index] != CPRS {
             return Ok(data);
@@ -320,17 +315,17 @@ impl DataSource for Pbo {
             .strip_prefix(path)
             .and_then(|p| self.index.find(&p))
             .or_else(|| self.index.find(path))?;
-        Some(archive::entry(self.path(), &self.items, i))
+        Some(entries::entry(self.path(), &self.items, i))
     }
 
     fn read(&self, entry: &Entry) -> Result<Vec<u8>> {
-        self.extract(archive::index_of(self.path(), &self.items, entry)?)
+        self.extract(entries::index_of(self.path(), &self.items, entry)?)
     }
 
     fn list(&self, dir: &GamePath) -> Option<(PathBuf, Vec<Listed>)> {
         let inner = self.strip_prefix(dir).unwrap_or_else(|| dir.clone());
         let listed = self.index.list(&inner, &self.items)?;
-        Some((archive::location(self.path(), &inner.to_string()), listed))
+        Some((entries::location(self.path(), &inner.to_string()), listed))
     }
 }
 
@@ -348,12 +343,6 @@ impl Archive for Pbo {
     }
 
     fn read_item(&self, index: usize) -> Result<Vec<u8>> {
-        if index >= self.items.len() {
-            return Err(Error::Other(format!(
-                "{}: no entry {index}",
-                self.path().display()
-            )));
-        }
         self.extract(index)
     }
 

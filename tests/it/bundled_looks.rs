@@ -2,25 +2,12 @@
 //! windmill keeps to its palette with a normal map beside it, and the packed
 //! tentacle sheet is described alike by every engine's metadata.
 
-use crate::common::{kiln, tempdir};
+use crate::common::{copy_tree, kiln, tempdir};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let p = e.unwrap().path();
-        let q = to.join(p.file_name().unwrap());
-        if p.is_dir() {
-            copy_tree(&p, &q);
-        } else {
-            std::fs::copy(&p, &q).unwrap();
-        }
-    }
 }
 
 /// The bundled recipe baked from a copy of `recipes/` (its outputs go to

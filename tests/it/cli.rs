@@ -409,3 +409,48 @@ fn colour_keys_leave_no_magenta_in_any_output_pixel() {
         }
     }
 }
+
+/// Files of these games that kiln knows but does not draw are named for
+/// what they are: the corpus map's `.gat`, and a sound and a palette
+/// beside a model.
+#[test]
+fn files_kiln_does_not_draw_are_named_for_what_they_are() {
+    let tmp = tempdir("cli-known-files");
+    let out = tmp.join("x.png");
+    let out = out.to_str().unwrap();
+    if let Some(gat) = common::corpus("ro/hurtsky+RO-Clientresources/data/desert.gat") {
+        let o = kiln(&["render", gat.to_str().unwrap(), "-o", out], &tmp);
+        assert!(!o.status.success());
+        let e = stderr(&o);
+        assert!(
+            e.contains(
+                "magic at byte 0 (0x0): a Ragnarok GAT (walkability/altitude) file: kiln reads the map through its .rsw"
+            ),
+            "{e}"
+        );
+    }
+    for (name, bytes, says) in [
+        (
+            "hit.wav",
+            &b"RIFF\x24\0\0\0WAVEfmt "[..],
+            "a WAV sound file",
+        ),
+        ("hair.pal", &[7u8; 1024][..], "a Ragnarok palette (.pal)"),
+        (
+            "tree.str",
+            &b"STRM\x94\0\0\0"[..],
+            "a Ragnarok STR (effect animation) file",
+        ),
+        (
+            "world.wrp",
+            &b"OPRW\x12\0\0\0"[..],
+            "an Arma WRP (terrain) file",
+        ),
+    ] {
+        std::fs::write(tmp.join(name), bytes).unwrap();
+        let o = kiln(&["render", name, "-o", out], &tmp);
+        assert!(!o.status.success(), "{name}");
+        assert!(stderr(&o).contains(says), "{name}: {}", stderr(&o));
+        assert!(!tmp.join("x.png").exists());
+    }
+}

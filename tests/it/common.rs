@@ -204,3 +204,17 @@ pub fn animated(
     let model = kiln::internals::model::Model::load(spec)?.animated(anim)?;
     Ok(kiln::internals::scene_of(&model).clone())
 }
+
+/// Copies the folder `from` to `to`, recursively.
+pub fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        let q = to.join(p.file_name().unwrap());
+        if p.is_dir() {
+            copy_tree(&p, &q);
+        } else {
+            std::fs::copy(&p, &q).unwrap();
+        }
+    }
+}

@@ -330,6 +330,31 @@ impl Gltf {
         (locals, tex)
     }
 
+    /// Where the first node named `name` has its origin at time `t` of
+    /// animation `anim`, in the scene's frame.
+    pub fn node_origin(&self, anim: Option<usize>, t: f64, name: &str) -> Option<DVec3> {
+        let (locals, _) = self.pose(anim, t);
+        let nodes = self.json["nodes"].as_array().cloned().unwrap_or_default();
+        let target = nodes.iter().position(|n| n["name"] == name)?;
+        let parent_of = |i: usize| {
+            nodes.iter().position(|n| {
+                n["children"]
+                    .as_array()
+                    .is_some_and(|c| c.iter().any(|x| x.as_u64() == Some(i as u64)))
+            })
+        };
+        let mut m = DMat4::IDENTITY;
+        let mut cur = Some(target);
+        let mut steps = 0;
+        while let Some(i) = cur {
+            m = locals[i] * m;
+            cur = parent_of(i);
+            steps += 1;
+            assert!(steps <= nodes.len(), "node cycle");
+        }
+        Some(m.transform_point3(DVec3::ZERO))
+    }
+
     /// Every mesh of the default scene as drawn at time `t` of animation
     /// `anim` (`None`: at rest), in the order of the glTF meshes.
     pub fn draw(&self, anim: Option<usize>, t: f64) -> Vec<Instance> {

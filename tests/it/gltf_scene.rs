@@ -225,6 +225,7 @@ fn clip<'a>(name: &str, model: &'a Model, start: f32, length: f32) -> ClipInput<
         start,
         length,
         source: None,
+        root_motion: None,
     }
 }
 

@@ -2,7 +2,7 @@
 //! inputs changed, dependency files, checks, dry runs, the shared cache,
 //! shards, outputs kept inside their folders, and `kiln verify`.
 
-use crate::common::{kiln, stderr, tempdir};
+use crate::common::{copy_tree, kiln, stderr, tempdir};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -25,19 +25,6 @@ fn bundled_copy(tag: &str) -> PathBuf {
         std::fs::copy(repo().join("recipes").join(r), dir.join("recipes").join(r)).unwrap();
     }
     dir
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let p = e.unwrap().path();
-        let q = to.join(p.file_name().unwrap());
-        if p.is_dir() {
-            copy_tree(&p, &q);
-        } else {
-            std::fs::copy(&p, &q).unwrap();
-        }
-    }
 }
 
 /// Every file below `dir` but kiln's state files: bytes and mtime.

@@ -203,7 +203,12 @@ fn map_rows(design: &Path) -> (Rows, Vec<ModPath>) {
 /// (`main.rs`, `cli/`) and the crate root are not in the map: they may use
 /// anything the library offers.
 fn library_modules(src: &Path) -> BTreeMap<ModPath, String> {
-    fn walk(dir: &Path, src: &Path, out: &mut BTreeMap<ModPath, String>) {
+    modules(src, false)
+}
+
+/// The binary's modules (`main.rs` as the root, `cli/`), or the library's.
+fn modules(src: &Path, binary: bool) -> BTreeMap<ModPath, String> {
+    fn walk(dir: &Path, src: &Path, binary: bool, out: &mut BTreeMap<ModPath, String>) {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().path())
@@ -211,7 +216,7 @@ fn library_modules(src: &Path) -> BTreeMap<ModPath, String> {
         entries.sort();
         for p in entries {
             if p.is_dir() {
-                walk(&p, src, out);
+                walk(&p, src, binary, out);
                 continue;
             }
             if p.extension().is_none_or(|e| e != "rs") {
@@ -222,8 +227,12 @@ fn library_modules(src: &Path) -> BTreeMap<ModPath, String> {
                 .components()
                 .map(|c| c.as_os_str().to_string_lossy().into_owned())
                 .collect();
-            if parts[0] == "cli" || parts == ["main"] || parts == ["lib"] {
+            let in_binary = parts[0] == "cli" || parts == ["main"];
+            if parts == ["lib"] || in_binary != binary {
                 continue;
+            }
+            if parts == ["main"] {
+                parts.clear();
             }
             if parts.last().is_some_and(|l| l == "mod") {
                 parts.pop();
@@ -232,8 +241,19 @@ fn library_modules(src: &Path) -> BTreeMap<ModPath, String> {
         }
     }
     let mut out = BTreeMap::new();
-    walk(src, src, &mut out);
+    walk(src, src, binary, &mut out);
     out
+}
+
+/// The command line's modules (one per command, one per group of flags)
+/// name each other in no circle either.
+#[test]
+fn the_command_line_modules_have_no_cycle() {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+    let modules = modules(&src, true);
+    assert!(modules.len() > 10, "{} binary modules", modules.len());
+    let found = cycles(&edges(&modules));
+    assert!(found.is_empty(), "cycles in src/cli: {found:?}");
 }
 
 /// Module → the modules its code names, by the longest module prefix of

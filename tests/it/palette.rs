@@ -2,7 +2,7 @@
 //! transparent, exact for up to 255 colours; the GIF writer's palette.
 
 use image::{Rgba, RgbaImage};
-use kiln::internals::palette::{Palette, TRANSPARENT};
+use kiln::internals::palette::{Indexed, TRANSPARENT};
 
 fn noise(seed: u64, w: u32, h: u32) -> RgbaImage {
     let mut rng = crate::common::Rng(seed);
@@ -23,8 +23,8 @@ fn few_colours_are_kept_exactly_and_index_0_is_transparent() {
         Rgba([x as u8 * 10, 0, 0, if x == 0 { 0 } else { 255 }])
     });
     let b = RgbaImage::from_fn(4, 2, |x, _| Rgba([0, x as u8 * 10, 0, 255]));
-    let p = Palette::build(&[&a, &b], 128);
-    assert_eq!(p.colors.len(), 7);
+    let p = Indexed::build(&[&a, &b], 128);
+    assert_eq!(p.colors().len(), 7);
     assert_eq!(p.map(&a, false)[0], TRANSPARENT);
     for img in [&a, &b] {
         for (i, px) in p.map(img, false).iter().zip(img.pixels()) {
@@ -40,8 +40,8 @@ fn many_colours_are_cut_once_and_the_gif_writer_shows_exactly_them() {
     use image::AnimationDecoder;
     let frames: Vec<RgbaImage> = (0..3).map(|s| noise(s + 1, 40, 30)).collect();
     let refs: Vec<&RgbaImage> = frames.iter().collect();
-    let p = Palette::build(&refs, kiln::internals::bake::encode::gif::ALPHA_CUTOFF);
-    assert_eq!(p.colors.len(), 255);
+    let p = Indexed::build(&refs, kiln::internals::bake::encode::gif::ALPHA_CUTOFF);
+    assert_eq!(p.colors().len(), 255);
     // The GIF of these frames shows every opaque pixel as its palette
     // colour, in every frame.
     let gif = kiln::internals::bake::encode::gif::encode(&refs, 10).unwrap();
@@ -65,7 +65,7 @@ fn many_colours_are_cut_once_and_the_gif_writer_shows_exactly_them() {
         }
     }
     // Deterministic, dithered or not; dithering moves some pixels.
-    assert_eq!(Palette::build(&refs, 128), p);
+    assert_eq!(Indexed::build(&refs, 128), p);
     let (d1, d2) = (p.map(&frames[0], true), p.map(&frames[0], true));
     assert_eq!(d1, d2);
     assert_ne!(d1, p.map(&frames[0], false));

@@ -14,7 +14,7 @@ use image::RgbaImage;
 use rayon::prelude::*;
 use std::borrow::Cow;
 
-pub use crate::palette::{Palette, TRANSPARENT};
+pub use crate::palette::{Indexed, TRANSPARENT};
 
 /// Alpha below this is transparent in a GIF (which has only on/off alpha).
 pub const ALPHA_CUTOFF: u8 = 128;
@@ -29,15 +29,15 @@ pub fn delay_cs(frame_seconds: f32) -> u16 {
 
 /// Builds one palette over every opaque pixel of `frames` (kiln's
 /// quantizer, `crate::palette`).
-pub fn build_palette(frames: &[&RgbaImage]) -> Palette {
-    Palette::build(frames, ALPHA_CUTOFF)
+pub fn build_palette(frames: &[&RgbaImage]) -> Indexed {
+    Indexed::build(frames, ALPHA_CUTOFF)
 }
 
 /// The GIF colour table: the transparent slot (black), then the colours.
-fn table(palette: &Palette) -> Vec<u8> {
-    let mut t = Vec::with_capacity((palette.colors.len() + 1) * 3);
+fn table(palette: &Indexed) -> Vec<u8> {
+    let mut t = Vec::with_capacity((palette.colors().len() + 1) * 3);
     t.extend_from_slice(&[0, 0, 0]);
-    for c in &palette.colors {
+    for c in palette.colors() {
         t.extend_from_slice(c);
     }
     t
@@ -117,7 +117,7 @@ pub fn encode_timed(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::palette::MAX_COLORS;
+    use crate::palette::MAX_INDEXED;
 
     #[test]
     fn delays_round_and_clamp() {
@@ -180,7 +180,7 @@ mod tests {
             _ => image::Rgba([99, 99, 99, 127]),
         });
         let p = build_palette(&[&img]);
-        assert_eq!(p.colors, vec![[10, 20, 30], [200, 0, 0]]);
+        assert_eq!(p.colors(), &[[10, 20, 30], [200, 0, 0]]);
         assert_eq!(p.index_of([10, 20, 30, 255]), 1);
         assert_eq!(p.index_of([200, 0, 0, 128]), 2);
         assert_eq!(p.index_of([99, 99, 99, 127]), TRANSPARENT);
@@ -193,10 +193,10 @@ mod tests {
             image::Rgba([(x * 4) as u8, (y * 4) as u8, ((x + y) * 2) as u8, 255])
         });
         let p = build_palette(&[&img]);
-        assert_eq!(p.colors.len(), MAX_COLORS);
+        assert_eq!(p.colors().len(), MAX_INDEXED);
         let mut worst = 0i32;
         for px in img.pixels() {
-            let c = p.colors[p.index_of(px.0) as usize - 1];
+            let c = p.colors()[p.index_of(px.0) as usize - 1];
             for (a, b) in c.iter().zip(&px.0[..3]) {
                 worst = worst.max((*a as i32 - *b as i32).abs());
             }

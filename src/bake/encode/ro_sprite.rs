@@ -19,7 +19,7 @@ use crate::bake::outputs::sink::Sink;
 use crate::bake::recipe::{Job, SpriteImages};
 use crate::error::{Error, Result};
 use crate::formats::sprite::{act, spr, Act, Action, Frame, IndexedImage, Layer, RgbaImage, Spr};
-use crate::palette::Palette;
+use crate::palette::Indexed;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -126,7 +126,7 @@ pub fn build(job: &Job, clips: &[ClipFrames]) -> Result<(Spr, Act)> {
         .flatten()
         .map(|t| &t.image)
         .collect();
-    let palette = (spec.images == SpriteImages::Palette).then(|| Palette::build(&all, cutoff));
+    let palette = (spec.images == SpriteImages::Palette).then(|| Indexed::build(&all, cutoff));
     // Each distinct image once, in first-use order.
     let mut images: Vec<(u32, u32, Vec<u8>)> = Vec::new();
     let mut seen: HashMap<(u32, u32, Vec<u8>), i32> = HashMap::new();
@@ -223,7 +223,7 @@ pub fn build(job: &Job, clips: &[ClipFrames]) -> Result<(Spr, Act)> {
     let mut table = vec![[0u8; 4]; 256];
     table[0] = [255, 0, 255, 0];
     if let Some(p) = &palette {
-        for (i, c) in p.colors.iter().enumerate() {
+        for (i, c) in p.colors().iter().enumerate() {
             table[i + 1] = [c[0], c[1], c[2], 0];
         }
     }

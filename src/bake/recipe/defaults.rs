@@ -52,7 +52,11 @@ pub mod map {
 }
 
 /// Largest frame side, in pixels.
-pub const MAX_SIZE: u32 = 8192;
+pub const MAX_SIZE: u32 = crate::render::MAX_SIZE;
+/// Most supersampling per axis.
+pub const MAX_ANTIALIAS: u32 = crate::render::MAX_ANTIALIAS;
+/// Most worker threads a bake or a verification may be given (`-j`).
+pub const MAX_THREADS: u32 = 1024;
 /// Most directions a job may render.
 pub const MAX_DIRECTIONS: usize = 360;
 /// Most clips one job may list.
@@ -60,10 +64,10 @@ pub const MAX_CLIPS: usize = 256;
 /// Highest LOD index a job may ask for.
 pub const MAX_LOD_INDEX: u32 = 255;
 /// Longest `duration`, seconds (a day: anything longer is a typo).
-pub const MAX_DURATION: f32 = 86400.0;
+pub const MAX_DURATION: f32 = crate::spec::MAX_DURATION;
 /// Latest time a clip or a still may start or end at, seconds: the same
 /// day.
-pub const MAX_SECONDS: f32 = MAX_DURATION;
+pub const MAX_SECONDS: f32 = crate::scene::clip::MAX_SECONDS;
 /// Slowest frame rate: a frame a minute and a half lasts longer than a
 /// GIF frame can hold (655.35 s) only far below it, and nothing slower is
 /// an animation.
@@ -73,11 +77,11 @@ pub const MAX_FPS: f32 = 1000.0;
 /// Fastest frame rate of a map view's GIF.
 pub const MAX_MAP_GIF_FPS: f32 = 100.0;
 /// Camera elevation, degrees.
-pub const PITCH_RANGE: (f32, f32) = (-90.0, 90.0);
+pub const PITCH_RANGE: (f32, f32) = crate::render::PITCH_RANGE;
 /// Vertical field of view of a perspective camera, degrees.
-pub const FOV_RANGE: (f32, f32) = (1.0, 170.0);
+pub const FOV_RANGE: (f32, f32) = crate::render::FOV_RANGE;
 /// Largest yaw, degrees either way (ten turns: anything more is a typo).
-pub const MAX_YAW: f32 = 3600.0;
+pub const MAX_YAW: f32 = crate::render::MAX_YAW;
 /// Most pixels per tile a map view may ask for.
 pub const MAX_PIXELS_PER_TILE: f32 = crate::map::camera::MAX_PIXELS_PER_TILE;
 /// Largest angled map image side.

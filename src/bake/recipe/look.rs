@@ -5,26 +5,32 @@
 use super::error::{Ctx, JobLabel, RecipeError};
 use super::raw::look::{DitherKey, IdKey, OutlineSideKey, ShadingKey, ShadowFromKey};
 use super::raw::{pick, RawJob};
-use super::values::{in_range, int_range};
+use super::values::S;
+use crate::error::ValueError;
 use crate::look::passes::{DepthBits, IdBy};
 use crate::look::{
     Dither, DropShadow, GroundShadow, Look, Outline, OutlineSide, PaletteLook, PaletteSource,
-    Shading, ShadowFrom, MAX_BLUR, MAX_OFFSET, MAX_OUTLINE,
+    Shading, ShadowFrom, CEL_BANDS, DROP_BLUR, DROP_COLOR, DROP_OFFSET, OUTLINE_COLOR,
+    OUTLINE_WIDTH, SHADOW_OPACITY, SHADOW_SOFTNESS,
 };
 use crate::spec::FileRef;
 
-/// Outline defaults: one black pixel outside, anti-aliased.
-pub const OUTLINE_WIDTH: u32 = 1;
-pub const OUTLINE_COLOR: [u8; 4] = [0, 0, 0, 255];
-/// Drop shadow defaults: 50 % black, 2 px right and down, 2 px blur.
-pub const DROP_OFFSET: [i32; 2] = [2, 2];
-pub const DROP_BLUR: u32 = 2;
-pub const DROP_COLOR: [u8; 4] = [0, 0, 0, 128];
-/// Cel defaults: three light levels, no rim.
-pub const CEL_BANDS: u32 = 3;
-/// Ground shadow defaults: half-opaque black, 1 px of softness.
-pub const SHADOW_OPACITY: f32 = 0.5;
-pub const SHADOW_SOFTNESS: u32 = 1;
+/// A value the look's own check ([`crate::look`]) took, or its error
+/// pointed at where the value was written.
+fn checked<T, V>(
+    ctx: &Ctx,
+    label: &str,
+    at: &S<V>,
+    r: Result<T, ValueError>,
+) -> Result<T, RecipeError> {
+    r.map_err(|e| {
+        ctx.err(
+            &at.referenced,
+            label,
+            format!("`{}` {}", e.field, e.message),
+        )
+    })
+}
 
 pub(super) fn resolve_look(
     ctx: &Ctx,
@@ -40,7 +46,7 @@ pub(super) fn resolve_look(
         let l = lab.of(jl.outline.is_some());
         let r = &o.value;
         let width = match &r.width {
-            Some(w) => int_range(ctx, &l, "look.outline.width", w, 1, MAX_OUTLINE as i64)?,
+            Some(w) => checked(ctx, &l, w, Outline::check_width(w.value.0))?,
             None => OUTLINE_WIDTH,
         };
         look.outline = Some(Outline {
@@ -52,7 +58,7 @@ pub(super) fn resolve_look(
             },
             hard: r.hard.as_ref().is_some_and(|h| h.value),
             inner: match &r.inner {
-                Some(j) => Some(in_range(ctx, &l, "look.outline.inner", j, 0.0, 1.0, true)?),
+                Some(j) => Some(checked(ctx, &l, j, Outline::check_inner(j.value.0))?),
                 None => None,
             },
         });
@@ -61,22 +67,11 @@ pub(super) fn resolve_look(
         let l = lab.of(jl.drop_shadow.is_some());
         let r = &s.value;
         let offset = match &r.offset {
-            Some(o) => {
-                let [x, y] = o.value.map(|v| v.0);
-                let m = MAX_OFFSET as i64;
-                if !(-m..=m).contains(&x) || !(-m..=m).contains(&y) {
-                    return Err(ctx.err(
-                        &o.referenced,
-                        &l,
-                        format!("`look.drop_shadow.offset` must be in -{m}..={m} pixels, got [{x}, {y}]"),
-                    ));
-                }
-                [x as i32, y as i32]
-            }
+            Some(o) => checked(ctx, &l, o, DropShadow::check_offset(o.value.map(|v| v.0)))?,
             None => DROP_OFFSET,
         };
         let blur = match &r.blur {
-            Some(b) => int_range(ctx, &l, "look.drop_shadow.blur", b, 0, MAX_BLUR as i64)?,
+            Some(b) => checked(ctx, &l, b, DropShadow::check_blur(b.value.0))?,
             None => DROP_BLUR,
         };
         look.drop_shadow = Some(DropShadow {
@@ -100,14 +95,9 @@ pub(super) fn resolve_look(
                 }
                 PaletteSource::File(FileRef::relative_to(ctx.base, &f.value))
             }
-            (None, Some(n)) => PaletteSource::Auto(int_range(
-                ctx,
-                &l,
-                "look.palette.colors",
-                n,
-                2,
-                crate::look::palette::MAX_COLORS as i64,
-            )?),
+            (None, Some(n)) => {
+                PaletteSource::Auto(checked(ctx, &l, n, PaletteLook::check_colors(n.value.0))?)
+            }
             _ => {
                 return Err(ctx.err(
                     &p.referenced,
@@ -129,11 +119,11 @@ pub(super) fn resolve_look(
                 Some(c) => {
                     let l = lab.of(jl.cel.is_some());
                     let bands = match &c.value.bands {
-                        Some(b) => int_range(ctx, &l, "look.cel.bands", b, 2, 8)?,
+                        Some(b) => checked(ctx, &l, b, Shading::check_cel_bands(b.value.0))?,
                         None => CEL_BANDS,
                     };
                     let rim = match &c.value.rim {
-                        Some(r) => in_range(ctx, &l, "look.cel.rim", r, 0.0, 1.0, false)?,
+                        Some(r) => checked(ctx, &l, r, Shading::check_rim(r.value.0))?,
                         None => 0.0,
                     };
                     (bands, rim)
@@ -154,18 +144,11 @@ pub(super) fn resolve_look(
         let l = lab.of(jl.ground_shadow.is_some());
         let r = &g.value;
         let opacity = match &r.opacity {
-            Some(o) => in_range(ctx, &l, "look.ground_shadow.opacity", o, 0.0, 1.0, false)?,
+            Some(o) => checked(ctx, &l, o, GroundShadow::check_opacity(o.value.0))?,
             None => SHADOW_OPACITY,
         };
         let softness = match &r.softness {
-            Some(s) => int_range(
-                ctx,
-                &l,
-                "look.ground_shadow.softness",
-                s,
-                0,
-                MAX_BLUR as i64,
-            )?,
+            Some(s) => checked(ctx, &l, s, GroundShadow::check_softness(s.value.0))?,
             None => SHADOW_SOFTNESS,
         };
         let color = r.color.as_ref().map_or([0, 0, 0, 255], |c| c.value.0);

@@ -7,6 +7,7 @@
 
 pub mod animated;
 mod buffer;
+mod document;
 mod keys;
 mod material;
 mod motion;
@@ -15,12 +16,3 @@ mod texture_motion;
 
 pub use animated::{animated_glb_bytes, AnimationReport, ClipInput, GltfReport};
 pub use posed::{glb_bytes, write_glb};
-
-use serde_json::{json, Value};
-
-fn asset() -> Value {
-    json!({
-        "version": "2.0",
-        "generator": concat!("kiln ", env!("CARGO_PKG_VERSION")),
-    })
-}

@@ -1,13 +1,14 @@
 //! One posed instant: every vertex in world space, every node at the
 //! identity.
 
-use super::buffer::{assemble, Builder};
-use super::material::{materials, sampler, Variant};
-use crate::error::{Error, Result};
+use super::buffer::Builder;
+use super::document::{primitive, variant_index, Attributes, Document};
+use super::material::{materials, Variant};
+use crate::error::Result;
 use crate::export::{finite3, transformed_uvs, unit_normal, valid_triangles};
 use crate::scene::{Model, PosedModel};
 use glam::{Affine2, Vec3};
-use serde_json::{json, Map, Value};
+use serde_json::json;
 use std::path::Path;
 
 /// Writes the posed model as a `.glb` file (atomically).
@@ -21,9 +22,6 @@ pub fn write_glb(model: &Model, posed: &PosedModel, path: &Path) -> Result<()> {
 pub fn glb_bytes(model: &Model, posed: &PosedModel) -> Result<Vec<u8>> {
     let mut b = Builder::default();
 
-    // Materials are emitted per (material, two-sided) pair actually drawn,
-    // because glTF puts doubleSided on the material while kiln puts it on
-    // the primitive.
     let mut variants: Vec<Variant> = Vec::new();
     let mut nodes = Vec::new();
     let mut meshes = Vec::new();
@@ -53,13 +51,8 @@ pub fn glb_bytes(model: &Model, posed: &PosedModel) -> Result<Vec<u8>> {
 
         let mut prim_json = Vec::new();
         for (prim, tris) in prims {
-            let mut attrs = Map::new();
-            attrs.insert("POSITION".into(), json!(pos_acc));
-            if let Some(n) = nrm_acc {
-                attrs.insert("NORMAL".into(), json!(n));
-            }
-            if !mesh.uvs.is_empty() {
-                let acc = match uv_accs.iter().find(|(t, _)| *t == prim.uv_transform) {
+            let uv = (!mesh.uvs.is_empty()).then(|| {
+                match uv_accs.iter().find(|(t, _)| *t == prim.uv_transform) {
                     Some(&(_, a)) => a,
                     None => {
                         let uvs = transformed_uvs(&mesh.uvs, count, &prim.uv_transform);
@@ -67,28 +60,24 @@ pub fn glb_bytes(model: &Model, posed: &PosedModel) -> Result<Vec<u8>> {
                         uv_accs.push((prim.uv_transform, a));
                         a
                     }
-                };
-                attrs.insert("TEXCOORD_0".into(), json!(acc));
-            }
-            let mut p = Map::new();
-            p.insert("attributes".into(), Value::Object(attrs));
-            p.insert("indices".into(), json!(b.indices(&tris)));
-            if prim.material < model.materials.len() {
+                }
+            });
+            let attributes = Attributes {
+                position: pos_acc,
+                normal: nrm_acc,
+                uv,
+                skin: None,
+            };
+            let indices = b.indices(&tris);
+            let material = (prim.material < model.materials.len()).then(|| {
                 let key = Variant {
                     material: prim.material,
                     two_sided: prim.two_sided,
                     transform: None,
                 };
-                let idx = match variants.iter().position(|v| *v == key) {
-                    Some(i) => i,
-                    None => {
-                        variants.push(key);
-                        variants.len() - 1
-                    }
-                };
-                p.insert("material".into(), json!(idx));
-            }
-            prim_json.push(Value::Object(p));
+                variant_index(&mut variants, key)
+            });
+            prim_json.push(primitive(&attributes, indices, material));
         }
         nodes.push(json!({ "name": mesh.name, "mesh": meshes.len() }));
         meshes.push(json!({ "name": mesh.name, "primitives": prim_json }));
@@ -97,39 +86,16 @@ pub fn glb_bytes(model: &Model, posed: &PosedModel) -> Result<Vec<u8>> {
     // Images go after the geometry; only textures a drawn material uses.
     let mats = materials(model, &variants, &mut b)?;
 
-    let mut scene = Map::new();
-    scene.insert("name".into(), json!(model.name));
-    if !nodes.is_empty() {
-        scene.insert("nodes".into(), json!((0..nodes.len()).collect::<Vec<_>>()));
+    let scene_nodes = (0..nodes.len()).collect();
+    Document {
+        scene_name: model.name.clone(),
+        scene_nodes,
+        nodes,
+        meshes,
+        skins: Vec::new(),
+        animations: Vec::new(),
+        extensions: mats.extensions.clone(),
+        materials: mats,
     }
-    let mut root = Map::new();
-    root.insert("asset".into(), super::asset());
-    root.insert("scene".into(), json!(0));
-    root.insert("scenes".into(), json!([Value::Object(scene)]));
-    // glTF forbids empty top-level arrays, so each appears only when used.
-    let mut put = |key: &str, v: Vec<Value>| {
-        if !v.is_empty() {
-            root.insert(key.into(), Value::Array(v));
-        }
-    };
-    put("nodes", nodes);
-    put("meshes", meshes);
-    put("materials", mats.materials);
-    put("textures", mats.textures);
-    put("images", mats.images);
-    put("accessors", b.accessors);
-    put("bufferViews", b.views);
-    if !b.bin.is_empty() {
-        root.insert("buffers".into(), json!([{ "byteLength": b.bin.len() }]));
-    }
-    if root.contains_key("textures") {
-        root.insert("samplers".into(), sampler());
-    }
-    if !mats.extensions.is_empty() {
-        root.insert("extensionsUsed".into(), json!(mats.extensions));
-    }
-
-    let json = serde_json::to_vec(&Value::Object(root))
-        .map_err(|e| Error::Other(format!("glTF JSON encoding: {e}")))?;
-    assemble(json, b.bin)
+    .glb(b)
 }

@@ -14,7 +14,7 @@ use super::{check_dimensions, parse_error, texel_buffer};
 use crate::error::ParseError;
 use crate::formats::reader::{Reader, Writer};
 use crate::memory::Allowance;
-use crate::texture::{finish, is_color_key, Texture};
+use crate::texture::{apply_color_key, finish, Texture, TextureAlpha};
 use std::path::Path;
 
 const BI_RGB: u32 = 0;
@@ -299,15 +299,16 @@ pub(crate) fn decode_keyed(
             t[3] = 255;
         }
     }
-    if key {
-        for t in &mut texels {
-            if is_color_key(t[0], t[1], t[2]) {
-                *t = [0, 0, 0, 0];
-            }
-        }
-    }
+    let opaque = texels.iter().all(|t| t[3] == 255);
+    let keyed = key && apply_color_key(&mut texels, width);
     held.keep();
-    Ok(finish(file, width as u32, height as u32, texels))
+    let mut texture = finish(file, width as u32, height as u32, texels);
+    if keyed && opaque {
+        // Un-blended soft edges are partly transparent, but the texture is
+        // still cut out (alpha-tested), not blended.
+        texture.alpha = TextureAlpha::ColorKey;
+    }
+    Ok(texture)
 }
 
 fn from_masks(px: u32, m: Masks) -> [u8; 4] {
@@ -477,6 +478,39 @@ mod tests {
         let clear: Vec<bool> = t.texels.iter().map(|p| p[3] == 0).collect();
         assert_eq!(clear, [true, true, true, true, false, false]);
         assert!(t.texels[..4].iter().all(|p| *p == [0, 0, 0, 0]));
+        assert_eq!(t.alpha, TextureAlpha::ColorKey);
+    }
+
+    #[test]
+    fn soft_edges_beside_the_key_are_unblended() {
+        // Texels a held-out tree holds where its leaves were softened
+        // against the key, either side of it, then a leaf green, a blossom
+        // pink and, four texels from the key, an orchid the art means.
+        let px = [
+            [225, 5, 222],
+            [237, 28, 216],
+            [255, 0, 255],
+            [238, 32, 228],
+            [40, 120, 30],
+            [255, 105, 180],
+            [200, 0, 200],
+        ];
+        let t = decode(&encode_bmp24(7, 1, &px), name()).unwrap();
+        assert_eq!(t.texels[2], [0, 0, 0, 0]);
+        for i in [0, 1, 3] {
+            let p = t.texels[i];
+            assert!(p[3] > 0 && p[3] < 128, "texel {i} alpha {}", p[3]);
+            // Straight colour, premultiplied back out: nowhere near magenta.
+            let s = |c: u8| (c as u32 * 255 / p[3] as u32).min(255);
+            let (r, g, b) = (s(p[0]), s(p[1]), s(p[2]));
+            assert!(
+                !(r >= 200 && g <= 60 && b >= 200),
+                "texel {i} is ({r},{g},{b})"
+            );
+        }
+        assert_eq!(t.texels[4], [40, 120, 30, 255]);
+        assert_eq!(t.texels[5], [255, 105, 180, 255]);
+        assert_eq!(t.texels[6], [200, 0, 200, 255]);
         assert_eq!(t.alpha, TextureAlpha::ColorKey);
     }
 

@@ -21,8 +21,8 @@ mod write;
 
 pub use write::{write_grf, GrfWriter, WriteOptions};
 
-use super::archive::{self, Archive, Item, NameIndex};
 use super::disk::{input_limit, RandomAccess, DEFAULT_INPUT_LIMIT};
+use super::entries::{self, Archive, Item, NameIndex};
 use super::zlib::inflate_exact;
 use super::{DataSource, Entry, GamePath, Listed};
 use crate::error::{Error, Result};
@@ -232,13 +232,8 @@ impl Grf {
     }
 
     fn extract(&self, index: usize) -> Result<Vec<u8>> {
-        let (item, row) = (&self.items[index], self.rows[index]);
-        let location = archive::location(self.path(), &item.name);
-        if let Some(why) = &item.refused {
-            return Err(Error::Other(format!("{}: {why}", location.display())));
-        }
-        let limit = input_limit(DEFAULT_INPUT_LIMIT);
-        super::disk::check_limit(&location, row.real, limit)?;
+        let (_, location) = entries::readable(self.path(), &self.items, index)?;
+        let row = self.rows[index];
         let mut data = self.file.read_at(row.offset, row.aligned, "entry")?;
         if row.flags & FLAG_MIXED != 0 {
             des::decrypt_mixed(&mut data, row.compressed);
@@ -462,16 +457,16 @@ impl DataSource for Grf {
 
     fn find(&self, path: &GamePath) -> Option<Entry> {
         let i = self.index.find(path)?;
-        Some(archive::entry(self.path(), &self.items, i))
+        Some(entries::entry(self.path(), &self.items, i))
     }
 
     fn read(&self, entry: &Entry) -> Result<Vec<u8>> {
-        self.extract(archive::index_of(self.path(), &self.items, entry)?)
+        self.extract(entries::index_of(self.path(), &self.items, entry)?)
     }
 
     fn list(&self, dir: &GamePath) -> Option<(PathBuf, Vec<Listed>)> {
         let listed = self.index.list(dir, &self.items)?;
-        Some((archive::location(self.path(), &dir.to_string()), listed))
+        Some((entries::location(self.path(), &dir.to_string()), listed))
     }
 }
 
@@ -485,12 +480,6 @@ impl Archive for Grf {
     }
 
     fn read_item(&self, index: usize) -> Result<Vec<u8>> {
-        if index >= self.items.len() {
-            return Err(Error::Other(format!(
-                "{}: no entry {index}",
-                self.path().display()
-            )));
-        }
         self.extract(index)
     }
 

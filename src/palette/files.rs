@@ -2,38 +2,10 @@
 //! Lospec publishes them) and PNG swatches (every distinct opaque colour,
 //! in reading order). Each colour appears once, in the file's order.
 
+use super::{Palette, MAX_COLORS};
 use crate::error::{Error, Result};
 
-/// Most colours a palette may hold (the GIF limit, and plenty for pixel art).
-pub const MAX_COLORS: usize = 256;
-
-/// An ordered list of distinct RGB colours, never empty.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Palette {
-    colors: Vec<[u8; 3]>,
-}
-
 impl Palette {
-    /// The palette of `colors`, repeats dropped; `None` when empty or when
-    /// more than [`MAX_COLORS`] remain.
-    pub fn new(colors: &[[u8; 3]]) -> Option<Palette> {
-        let mut out: Vec<[u8; 3]> = Vec::with_capacity(colors.len().min(MAX_COLORS));
-        for c in colors {
-            if !out.contains(c) {
-                if out.len() == MAX_COLORS {
-                    return None;
-                }
-                out.push(*c);
-            }
-        }
-        (!out.is_empty()).then_some(Palette { colors: out })
-    }
-
-    /// The colours, in order.
-    pub fn colors(&self) -> &[[u8; 3]] {
-        &self.colors
-    }
-
     /// Reads a palette file; the format follows its extension (`.gpl`,
     /// `.hex`, `.png`), `name` is used in messages.
     pub fn parse(name: &str, bytes: &[u8]) -> Result<Palette> {

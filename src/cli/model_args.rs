@@ -1,0 +1,121 @@
+//! The flags that name a model and how it is loaded and posed, shared by
+//! `kiln render` and `kiln export`.
+
+use super::values::number;
+use clap::{Args, ValueEnum};
+use kiln::{
+    AnimationSettings, Clip, Error, FileRef, Lod, Model, ModelSpec, RestPose, RootMotion,
+    SkeletonSpec,
+};
+use std::path::PathBuf;
+
+#[derive(Clone, Copy, ValueEnum)]
+enum RootMotionArg {
+    #[value(name = "in-place", alias = "in_place")]
+    InPlace,
+    Keep,
+}
+
+#[derive(Args)]
+pub struct TimeArgs {
+    /// Time in seconds
+    #[arg(long, conflicts_with = "frame", value_parser = number(Clip::check_time))]
+    pub time: Option<f32>,
+    /// Frame number at the model's own frame rate
+    #[arg(long)]
+    pub frame: Option<u32>,
+}
+
+impl TimeArgs {
+    /// The instant these flags name on `model`: `--time`, `--frame` at its
+    /// frame rate, or 0.
+    pub fn of(&self, model: &Model) -> f32 {
+        match (self.time, self.frame) {
+            (Some(s), _) => s,
+            (None, Some(f)) => model.frame_time(f),
+            _ => 0.0,
+        }
+    }
+}
+
+#[derive(Args)]
+pub struct ModelArgs {
+    /// Model file (.rsm, .rsm2, .model, .p3d), or for `render` a map (.rsw)
+    pub model: PathBuf,
+    /// Pose the model with this animation file (Grimrock .animation, Arma .rtm); `export --clip` takes several
+    #[arg(long, value_name = "FILE")]
+    pub animation: Vec<PathBuf>,
+    /// Grimrock: draw skinned meshes in their bind pose instead of the file's node pose
+    #[arg(long)]
+    bind_pose: bool,
+    /// Arma: seconds the animation lasts (RTM phases run 0..1) [default: 1]
+    #[arg(long, value_name = "SECONDS", value_parser = number(AnimationSettings::check_duration))]
+    duration: Option<f32>,
+    /// Arma: model.cfg holding the skeleton of a binarised RTM
+    #[arg(long, value_name = "FILE", requires = "skeleton_class")]
+    skeleton_config: Option<PathBuf>,
+    /// Arma: the skeleton's class name in --skeleton-config
+    #[arg(long, value_name = "NAME", requires = "skeleton_config")]
+    skeleton_class: Option<String>,
+    /// What happens to a clip's root travel: taken out so the model animates in place, or kept
+    #[arg(long, value_enum, value_name = "MODE", default_value = "in-place")]
+    root_motion: RootMotionArg,
+    /// Deprecated: the same as --root-motion keep
+    #[arg(long, hide = true, conflicts_with = "root_motion")]
+    travel: bool,
+    /// Arma: which LOD of a P3D, by index (default: the most detailed visual LOD)
+    #[arg(long, value_name = "INDEX")]
+    lod: Option<usize>,
+    /// Extra folder or archive (GRF, PBO, .dat) to search for textures; for a map, searched first for its ground, models and textures (repeatable)
+    #[arg(long = "data", value_name = "DIR|ARCHIVE")]
+    pub data: Vec<PathBuf>,
+}
+
+impl ModelArgs {
+    /// The model specification these flags describe (the one a recipe job
+    /// resolves to).
+    pub fn spec(&self) -> ModelSpec {
+        let mut spec = ModelSpec::new(self.model.as_path());
+        spec.data = self.data.clone();
+        if self.bind_pose {
+            spec.pose = RestPose::Bind;
+        }
+        spec.lod = self.lod.map(|i| Lod::Index(i as u32));
+        spec.animation.duration = self.duration;
+        spec.animation.root_motion = match (self.root_motion, self.travel) {
+            (_, true) | (RootMotionArg::Keep, _) => RootMotion::Keep,
+            (RootMotionArg::InPlace, false) => RootMotion::InPlace,
+        };
+        if let (Some(config), Some(class)) = (&self.skeleton_config, &self.skeleton_class) {
+            spec.animation.skeleton = Some(SkeletonSpec::Config {
+                config: FileRef::from(config.as_path()),
+                class: class.clone(),
+            });
+        }
+        spec
+    }
+
+    /// Loads the model and applies `--animation`.
+    pub fn load(&self) -> Result<Model, Error> {
+        let mut model = Model::load(&self.spec())?;
+        match self.animation.as_slice() {
+            [] => {}
+            [a] => model = model.animated(a.as_path())?,
+            several => {
+                return Err(Error::Usage(format!(
+                    "--animation is given {} times; one pose takes one animation (`kiln export --clip` takes several)",
+                    several.len()
+                )))
+            }
+        }
+        warn(&model);
+        Ok(model)
+    }
+}
+
+/// The model's load warnings, on standard error.
+pub fn warn(model: &Model) {
+    for w in model.warnings() {
+        say!("kiln: warning: {}: {w}", model.source().display());
+    }
+}
