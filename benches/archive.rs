@@ -6,7 +6,8 @@
 //! `docs/benchmarks.md`, "Archives". Not part of `cargo test`: the archive takes a minute to
 //! write and a gigabyte of disk.
 
-use criterion::{criterion_group, criterion_main, Criterion};
+mod harness;
+
 use kiln::archives::{Grf, GrfVersion, GrfWriter, WriteOptions};
 use kiln::{Archive, DataSource, GamePath};
 use std::path::PathBuf;
@@ -58,7 +59,9 @@ fn archive() -> PathBuf {
     path
 }
 
-fn bench(c: &mut Criterion) {
+fn main() {
+    let mut c = harness::Bench::from_args();
+    c.samples(10);
     let path = archive();
     let size = std::fs::metadata(&path).unwrap().len();
     eprintln!(
@@ -66,26 +69,13 @@ fn bench(c: &mut Criterion) {
         path.display(),
         size as f64 / (1u64 << 30) as f64
     );
-    c.bench_function("grf_open_1gib", |b| {
-        b.iter(|| Grf::open_path(&path).unwrap())
-    });
+    c.run("grf_open_1gib", || Grf::open_path(&path).unwrap());
     let grf = Grf::open_path(&path).unwrap();
     assert_eq!(grf.items().len(), ENTRIES + 1);
     let small = grf.find(&GamePath::new("data/model/small.rsm")).unwrap();
-    c.bench_function("grf_read_small_entry", |b| {
-        b.iter(|| grf.read(&small).unwrap())
-    });
+    c.run("grf_read_small_entry", || grf.read(&small).unwrap());
     let big = grf
         .find(&GamePath::new("data/texture/big/0001.bin"))
         .unwrap();
-    c.bench_function("grf_read_4mib_mixed_des_entry", |b| {
-        b.iter(|| grf.read(&big).unwrap())
-    });
+    c.run("grf_read_4mib_mixed_des_entry", || grf.read(&big).unwrap());
 }
-
-criterion_group! {
-    name = benches;
-    config = Criterion::default().sample_size(10);
-    targets = bench
-}
-criterion_main!(benches);

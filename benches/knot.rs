@@ -8,7 +8,8 @@
 //! and `target/bench-assets`; when absent the bench tries to generate them
 //! into `target/bench-assets`, and says so and skips if it cannot.
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+mod harness;
+
 use kiln::internals::camera::{fit_cameras, Framing, Projection};
 use kiln::internals::raster::{Level, Light, RenderOptions};
 use std::hint::black_box;
@@ -39,7 +40,9 @@ fn assets() -> Option<PathBuf> {
     None
 }
 
-fn bench(c: &mut Criterion) {
+fn main() {
+    let mut c = harness::Bench::from_args();
+    c.samples(20);
     let Some(dir) = assets() else {
         eprintln!("skipped: knot.rsm not found (run python3 ../shared/bench/make_assets.py --out target/bench-assets; it needs numpy and Pillow)");
         return;
@@ -48,15 +51,15 @@ fn bench(c: &mut Criterion) {
     let bytes = std::fs::read(&path).expect("read knot.rsm");
     let spec = kiln::ModelSpec::new(path.as_path());
 
-    c.bench_function("knot/parse", |b| {
-        b.iter(|| kiln::internals::formats::rsm::parse(black_box(&bytes), &path).unwrap())
+    c.run("knot/parse", || {
+        kiln::internals::formats::rsm::parse(black_box(&bytes), &path).unwrap()
     });
-    c.bench_function("knot/load (parse + lower + texture)", |b| {
-        b.iter(|| kiln::Model::load(black_box(&spec)).unwrap())
+    c.run("knot/load (parse + lower + texture)", || {
+        kiln::Model::load(black_box(&spec)).unwrap()
     });
     let model = kiln::internals::scene_of(&kiln::Model::load(&spec).unwrap()).clone();
-    c.bench_function("knot/pose", |b| {
-        b.iter(|| kiln::internals::scene::pose(black_box(&model), 0.0))
+    c.run("knot/pose", || {
+        kiln::internals::scene::pose(black_box(&model), 0.0)
     });
 
     let posed = kiln::internals::scene::pose(&model, 0.0);
@@ -73,8 +76,7 @@ fn bench(c: &mut Criterion) {
     };
     let cameras = fit_cameras(&points, &views, 1.0, &framing);
     let batches = kiln::internals::render::batches(&model, &posed);
-    let mut group = c.benchmark_group("knot/render");
-    group.throughput(Throughput::Elements(1));
+    c.throughput(1);
     // The instruction-set levels side by side (the first two rows are the
     // ones llvmpipe_bench.py --cull is compared with); 256² at 2× is the
     // issue's anti-aliased row, against llvmpipe at 512².
@@ -95,26 +97,16 @@ fn bench(c: &mut Criterion) {
             background: [0, 0, 0, 255],
         };
         let mut i = 0usize;
-        let name = format!("{}/{size}x{size} aa{ss}", level.name());
-        group.bench_function(name, |b| {
-            b.iter(|| {
-                let cam = &cameras[i % TURN];
-                i += 1;
-                let light = Light {
-                    direction: glam::Vec3::new(0.3, 0.5, 0.8).normalize(),
-                    color: glam::Vec3::splat(0.75),
-                    ambient: glam::Vec3::splat(0.25),
-                };
-                kiln::internals::raster::render_at(black_box(&batches), cam, &light, &opts, level)
-            })
+        let name = format!("knot/render/{}/{size}x{size} aa{ss}", level.name());
+        c.run(&name, || {
+            let cam = &cameras[i % TURN];
+            i += 1;
+            let light = Light {
+                direction: glam::Vec3::new(0.3, 0.5, 0.8).normalize(),
+                color: glam::Vec3::splat(0.75),
+                ambient: glam::Vec3::splat(0.25),
+            };
+            kiln::internals::raster::render_at(black_box(&batches), cam, &light, &opts, level)
         });
     }
-    group.finish();
 }
-
-criterion_group! {
-    name = benches;
-    config = Criterion::default().sample_size(20).measurement_time(std::time::Duration::from_secs(4));
-    targets = bench
-}
-criterion_main!(benches);

@@ -9,13 +9,13 @@
 //! recipes' default 2× supersampling. Samples are few and short: the bench
 //! machine is shared.
 
-use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
+mod harness;
+
 use kiln::internals::camera::Projection;
 use kiln::internals::map::{self, MapScene, Region};
 use kiln::internals::raster::RenderOptions;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 const SIDE: i32 = 300;
 const INSTANCES: usize = 3000;
@@ -62,17 +62,11 @@ fn opts(width: u32, height: u32) -> RenderOptions {
     }
 }
 
-fn bench_map(c: &mut Criterion, label: &str, rsw: &Path, data: &[PathBuf]) {
-    let mut group = c.benchmark_group(format!("map/{label}"));
-    group.sample_size(10);
-    // Ten single iterations: a 1200² overview takes ~0.5 s, and the
-    // default linear sampling would run 55 of them.
-    group.sampling_mode(SamplingMode::Flat);
-    group.warm_up_time(Duration::from_secs(1));
-    group.measurement_time(Duration::from_secs(5));
-
-    group.bench_function("load", |b| {
-        b.iter(|| MapScene::open(black_box(rsw), data).unwrap())
+fn bench_map(c: &mut harness::Bench, label: &str, rsw: &Path, data: &[PathBuf]) {
+    // Ten samples: a 1200² overview takes ~0.5 s, one iteration a sample.
+    c.samples(10);
+    c.run(&format!("map/{label}/load"), || {
+        MapScene::open(black_box(rsw), data).unwrap()
     });
     let scene = MapScene::open(rsw, data).unwrap();
     let (w, h) = (scene.ground.width, scene.ground.height);
@@ -90,15 +84,14 @@ fn bench_map(c: &mut Criterion, label: &str, rsw: &Path, data: &[PathBuf]) {
     );
 
     let overview = map::camera::top_down(&scene, Region::whole(w, h), 4.0).unwrap();
-    group.throughput(Throughput::Elements(
-        overview.width as u64 * overview.height as u64,
-    ));
-    group.bench_function(
-        format!("overview 4px/tile {}x{}", overview.width, overview.height),
-        |b| {
-            let o = opts(overview.width, overview.height);
-            b.iter(|| map::render(&scene, black_box(&overview.camera), 0.0, &o))
-        },
+    c.throughput(overview.width as u64 * overview.height as u64);
+    let o = opts(overview.width, overview.height);
+    c.run(
+        &format!(
+            "map/{label}/overview 4px/tile {}x{}",
+            overview.width, overview.height
+        ),
+        || map::render(&scene, black_box(&overview.camera), 0.0, &o),
     );
 
     let (cx, cy) = (w / 2, h / 2);
@@ -109,18 +102,14 @@ fn bench_map(c: &mut Criterion, label: &str, rsw: &Path, data: &[PathBuf]) {
         y1: (cy.saturating_sub(16) + 32).min(h),
     };
     let close = map::camera::top_down(&scene, region, 32.0).unwrap();
-    group.throughput(Throughput::Elements(
-        close.width as u64 * close.height as u64,
-    ));
-    group.bench_function(
-        format!(
-            "region 32x32 tiles 32px/tile {}x{}",
+    c.throughput(close.width as u64 * close.height as u64);
+    let o = opts(close.width, close.height);
+    c.run(
+        &format!(
+            "map/{label}/region 32x32 tiles 32px/tile {}x{}",
             close.width, close.height
         ),
-        |b| {
-            let o = opts(close.width, close.height);
-            b.iter(|| map::render(&scene, black_box(&close.camera), 0.0, &o))
-        },
+        || map::render(&scene, black_box(&close.camera), 0.0, &o),
     );
 
     let angled = map::camera::angled(
@@ -132,15 +121,16 @@ fn bench_map(c: &mut Criterion, label: &str, rsw: &Path, data: &[PathBuf]) {
         768,
         Projection::Perspective { fov_deg: 35.0 },
     );
-    group.throughput(Throughput::Elements(1024 * 768));
-    group.bench_function("angled 1024x768", |b| {
-        let o = opts(angled.width, angled.height);
-        b.iter(|| map::render(&scene, black_box(&angled.camera), 0.0, &o))
+    c.throughput(1024 * 768);
+    let o = opts(angled.width, angled.height);
+    c.run(&format!("map/{label}/angled 1024x768"), || {
+        map::render(&scene, black_box(&angled.camera), 0.0, &o)
     });
-    group.finish();
 }
 
-fn bench(c: &mut Criterion) {
+fn main() {
+    let mut c = harness::Bench::from_args();
+    let c = &mut c;
     let samples = vec![PathBuf::from("recipes/samples/data")];
     let big = synthetic_map();
     bench_map(c, "synthetic 300x300", &big, &samples);
@@ -153,6 +143,3 @@ fn bench(c: &mut Criterion) {
         eprintln!("skipped: corpus not found at ../shared/corpus");
     }
 }
-
-criterion_group!(benches, bench);
-criterion_main!(benches);

@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
-"""One core, equal work, side by side: kiln's criterion knot bench against llvmpipe --cull,
+"""One core, equal work, side by side: kiln's knot bench against llvmpipe --cull,
 alternated in short turns on the same core (issue 11's one-core target).
 
-Running the criterion bench once and llvmpipe once after it compares two stretches of time,
+Running the knot bench once and llvmpipe once after it compares two stretches of time,
 and on a shared host the two stretches can differ by 20 % or more for the same binary. Here
 each round runs both sides for a couple of seconds each, one after the other on one core
 (the order swapped every round), so contention that lasts longer than a round hits both.
-Per round it takes kiln's median time per frame (criterion's samples) and llvmpipe's median
+Per round it takes kiln's median time per frame (the bench's samples) and llvmpipe's median
 per-frame time; it prints every round's ratio (llvmpipe time over kiln time, > 1 = kiln
 faster), then `ratio=`, the median of the rounds' ratios (each taken from two turns a few
 seconds apart, so a slow stretch of the host cancels out), the ratio of the two sides'
 medians over all rounds, and that of their tenth percentiles (the least disturbed times:
-kiln's of criterion's samples, each a mean over many frames, llvmpipe's of single frames,
+kiln's of its samples, each a mean over many frames, llvmpipe's of single frames,
 so this one leans towards llvmpipe).
 
 Equal work: the same knot (../shared/bench/make_assets.py), size, camera turn, one sample a
@@ -22,7 +22,7 @@ Usage: benches/one_core.py [KNOT_BENCH_BINARY] [--size 256 1024] [--rounds 7] [-
 The binary is `cargo bench --bench knot --no-run`'s (the newest target/release/deps/knot-*
 when not given). Needs: taskset; llvmpipe_bench.py's moderngl and Mesa (../shared/bench).
 """
-import argparse, glob, json, os, re, shutil, statistics, subprocess, sys, tempfile
+import argparse, glob, os, re, statistics, subprocess, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
@@ -35,7 +35,7 @@ ap.add_argument("--core", type=int, default=1)
 ap.add_argument("--level", default=None,
                 help="kiln's instruction-set level: avx512, avx2 or portable "
                      "(default: the best this CPU runs, which the bench lists first)")
-ap.add_argument("--seconds", type=float, default=2.0, help="criterion measurement time a turn")
+ap.add_argument("--seconds", type=float, default=2.0, help="kiln's measurement time a turn")
 args = ap.parse_args()
 
 
@@ -59,26 +59,25 @@ if not os.path.exists(os.path.join(assets, "mesh.npz")):
     subprocess.run([sys.executable, os.path.join(shared, "make_assets.py"), "--out", assets],
                    check=True, stdout=subprocess.DEVNULL)
 pin = ["taskset", "-c", str(args.core)]
-home = tempfile.mkdtemp(prefix="kiln-one-core-")
 
 
 def kiln_turn(size):
-    """kiln's per-frame times (ms) of one criterion run: one mean per sample."""
-    shutil.rmtree(home, ignore_errors=True)
-    env = dict(os.environ, CRITERION_HOME=home)
-    cmd = pin + [bench, "--bench", f"knot/render/{args.level}/{size}x{size} aa1$",
-                 "--warm-up-time", "1", "--measurement-time", str(args.seconds), "--noplot"]
+    """kiln's per-frame times (ms) of one bench run: one mean per sample."""
+    name = f"knot/render/{args.level}/{size}x{size} aa1"
+    samples = 20
+    env = dict(os.environ, KILN_BENCH_RAW="1", KILN_BENCH_SAMPLES=str(samples),
+               KILN_BENCH_SAMPLE_MS=str(max(1, int(args.seconds * 1000 / samples))))
+    cmd = pin + [bench, "--bench", name + "$"]
     # The bench finds its assets under target/ of the working directory.
-    run = subprocess.run(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL,
+    run = subprocess.run(cmd, cwd=root, env=env, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     if run.returncode != 0:
         sys.exit(f"{bench} failed (exit {run.returncode}):\n{run.stderr[-2000:]}")
-    found = glob.glob(os.path.join(home, "**", "new", "sample.json"), recursive=True)
+    found = [l.split("\t", 1)[1] for l in run.stdout.splitlines() if l.startswith(f"raw {name}\t")]
     if len(found) != 1:
-        sys.exit(f"expected one criterion result for {args.level} at {size}², found {len(found)} "
+        sys.exit(f"expected one result for {args.level} at {size}², found {len(found)} "
                  "(the levels this CPU runs are in the bench's --list)")
-    s = json.load(open(found[0]))
-    return [t / n / 1e6 for t, n in zip(s["times"], s["iters"])]
+    return [float(t) for t in found[0].split()]
 
 
 def llvmpipe_turn(size):
@@ -127,4 +126,3 @@ for size in args.size:
           f"{args.rounds} rounds")
     print(f"{size}²: ratio={statistics.median(ratios):.3f} min={min(ratios):.3f} "
           f"max={max(ratios):.3f} of_medians={lm / km:.3f} of_p10={lp10 / kp:.3f}")
-shutil.rmtree(home, ignore_errors=True)

@@ -3,7 +3,8 @@
 //! light plus ambient, 35° perspective (the same work Mesa llvmpipe is
 //! timed on in /work/shared/bench).
 
-use criterion::{criterion_group, Criterion};
+mod harness;
+
 use glam::{Affine2, Mat4, Vec2, Vec3};
 use kiln::internals::raster::{render, Batch, Camera, Light, RenderOptions};
 use kiln::internals::scene::AlphaMode;
@@ -155,28 +156,16 @@ impl Scene {
     }
 }
 
-fn bench(c: &mut Criterion) {
+fn bench(c: &mut harness::Bench) {
     let scene = Scene::new();
-    let mut g = c.benchmark_group("raster_knot");
+    c.samples(20);
     for size in [256u32, 1024] {
         let mut frame = 0u32;
-        g.bench_function(format!("{size}x{size}"), |b| {
-            b.iter(|| {
-                frame += 1;
-                black_box(scene.render(size, frame))
-            })
+        c.run(&format!("raster_knot/{size}x{size}"), || {
+            frame += 1;
+            scene.render(size, frame)
         });
     }
-    g.finish();
-}
-
-criterion_group! {
-    name = benches;
-    config = Criterion::default()
-        .sample_size(20)
-        .warm_up_time(std::time::Duration::from_secs(1))
-        .measurement_time(std::time::Duration::from_secs(3));
-    targets = bench
 }
 
 /// `KILN_BENCH_FRAMES=n cargo bench --bench raster` renders n frames per size
@@ -236,6 +225,5 @@ fn main() {
         }
         return;
     }
-    benches();
-    Criterion::default().configure_from_args().final_summary();
+    bench(&mut harness::Bench::from_args());
 }
