@@ -4,7 +4,7 @@
 //! (version, raw fields, as stored) and the lowered scene model (what kiln
 //! will draw: nodes, meshes, textures found or not, animation tracks).
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::formats::seam::{Detail, Summary};
 use crate::load::Summarised;
 use crate::scene::Model;
@@ -178,7 +178,7 @@ pub fn inspect_within(
         summary,
         model,
         name,
-    } = crate::load::summarise(&lookup, file, companion, detail)?;
+    } = crate::load::summarise(&lookup, file, companion, detail).map_err(also_read)?;
     let Summary {
         format,
         version,
@@ -270,6 +270,21 @@ fn file_report(
 
 /// The report of an archive on disk (told by its first bytes), if `path`
 /// is one.
+/// An unreadable file's message, completed with what `inspect` takes
+/// beyond the model formats the sniffer lists.
+fn also_read(e: Error) -> Error {
+    match e {
+        Error::Parse(mut p) if p.message.starts_with("not a file kiln can read") => {
+            p.message.push_str(
+                "; inspect also reads textures (BMP, TGA, PNG, DDS, PAA/PAC), archives (GRF, PBO, \
+                 Grimrock .dat) and Arma model.cfg",
+            );
+            Error::Parse(p)
+        }
+        e => e,
+    }
+}
+
 fn inspect_archive(path: &Path) -> Result<Option<Report>> {
     // Only regular files: opening a FIFO to peek would block.
     if !path.is_file() {

@@ -154,6 +154,7 @@ pub(crate) fn bake_into(
     let mut report = BakeReport {
         jobs: Vec::with_capacity(work.len()),
         recipes: recipes.iter().map(|r| r.path().to_path_buf()).collect(),
+        dry_run: options.mode == OutputMode::DryRun,
     };
     let place = match &pool {
         Some(p) => Pool::Own(p),

@@ -23,6 +23,9 @@ pub struct JobReport {
     pub inputs: Vec<PathBuf>,
 }
 
+/// The `version` of [`BakeReport::to_json`]'s summary.
+pub const JSON_VERSION: u32 = 1;
+
 /// What a bake did with one job.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JobStatus {
@@ -101,6 +104,8 @@ pub struct BakeReport {
     pub jobs: Vec<JobOutcome>,
     /// The recipe files the bake was given.
     pub recipes: Vec<PathBuf>,
+    /// A dry run: the files were named, not written.
+    pub dry_run: bool,
 }
 
 impl BakeReport {
@@ -123,6 +128,15 @@ impl BakeReport {
     pub fn files(&self) -> Vec<&Path> {
         self.reports()
             .flat_map(|r| r.files.iter().map(PathBuf::as_path))
+            .collect()
+    }
+
+    /// What a dry run prints: `would write FILE` for every file the jobs
+    /// would write, in job order, the paths as `--json` gives them.
+    pub fn would_write(&self) -> Vec<String> {
+        self.reports()
+            .flat_map(|r| &r.files)
+            .map(|f| format!("would write {}", crate::paths::normalize(f).display()))
             .collect()
     }
 
@@ -172,7 +186,7 @@ impl BakeReport {
             .jobs
             .iter()
             .map(|j| {
-                let path = |p: &PathBuf| p.display().to_string();
+                let path = |p: &PathBuf| crate::paths::normalize(p).display().to_string();
                 let (files, inputs, warnings, images, error) = match &j.result {
                     Ok(r) => (
                         r.files.iter().map(path).collect(),
@@ -186,8 +200,11 @@ impl BakeReport {
                 serde_json::json!({
                     "name": j.name,
                     "kind": match j.kind { JobKind::Job => "job", JobKind::Map => "map" },
-                    "status": j.status.as_str(),
-                    "dir": j.dir.display().to_string(),
+                    "status": match (j.status, self.dry_run) {
+                        (JobStatus::Baked, true) => "would-bake",
+                        (status, _) => status.as_str(),
+                    },
+                    "dir": path(&j.dir),
                     "key": j.key,
                     "images": images,
                     "outputs": files,
@@ -199,7 +216,11 @@ impl BakeReport {
             })
             .collect();
         serde_json::json!({
-            "recipes": self.recipes.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            // The shape of this summary; raised when a field changes meaning
+            // or goes (new fields do not raise it).
+            "version": JSON_VERSION,
+            "dry_run": self.dry_run,
+            "recipes": self.recipes.iter().map(|p| crate::paths::normalize(p).display().to_string()).collect::<Vec<_>>(),
             "jobs": jobs,
             "baked": self.count(JobStatus::Baked),
             "skipped": self.count(JobStatus::Skipped),

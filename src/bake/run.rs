@@ -138,7 +138,38 @@ pub fn plan_job_within(job: &Job, extra: &[SourceRef], memory_limit: u64) -> Res
     }
     let lookup = Lookup::with_folders(&spec.data, extra)?.with_memory_limit(memory_limit);
     lookup.note_read(&job.recipe);
-    let model = Arc::new(crate::load::load_model(spec, &lookup)?);
+    // A `data:` entry that is not there is most often a typo or a corpus
+    // moved: said beside the model's error, or as a warning when the model
+    // is found all the same.
+    let missing: Vec<String> = spec
+        .data
+        .iter()
+        .filter(|d| std::fs::metadata(d).is_err())
+        .map(|d| format!("data folder {} does not exist", d.display()))
+        .collect();
+    let mut model = match crate::load::load_model(spec, &lookup) {
+        Ok(m) => m,
+        Err(e) => {
+            // A model that is not there is the recipe's mistake: say where.
+            let e = match e {
+                Error::Io { path, source } if source.kind() == std::io::ErrorKind::NotFound => {
+                    Error::Other(format!(
+                        "{}:{}: the model {} does not exist ({source})",
+                        job.recipe.display(),
+                        job.line,
+                        path.display()
+                    ))
+                }
+                e => e,
+            };
+            if missing.is_empty() {
+                return Err(e);
+            }
+            return Err(Error::Other(format!("{e} ({})", missing.join("; "))));
+        }
+    };
+    model.warnings.splice(0..0, missing);
+    let model = Arc::new(model);
     let mut clips = Vec::with_capacity(job.clips.len());
     for clip in &job.clips {
         let root_mode = clip.root_motion.unwrap_or(spec.animation.root_motion);

@@ -103,6 +103,11 @@ pub fn run(a: BakeArgs) -> ExitCode {
             return fail(&e);
         }
     }
+    if mode == OutputMode::DryRun && !a.quiet && !a.json {
+        for line in report.would_write() {
+            say!("kiln: {line}");
+        }
+    }
     let failed = report.failed();
     let stale = report.count(JobStatus::Stale);
     let mut extra = String::new();

@@ -40,9 +40,9 @@ impl TimeArgs {
 
 #[derive(Args)]
 pub struct ModelArgs {
-    /// Model file (.rsm, .rsm2, .model, .p3d), or for `render` a map (.rsw)
+    /// Model file (.rsm, .rsm2, .model, .p3d)
     pub model: PathBuf,
-    /// Pose the model with this animation file (Grimrock .animation, Arma .rtm); `export --clip` takes several
+    /// Pose the model with this animation file (Grimrock .animation, Arma .rtm); repeatable for `export --clip`
     #[arg(long, value_name = "FILE")]
     pub animation: Vec<PathBuf>,
     /// Grimrock: draw skinned meshes in their bind pose instead of the file's node pose
@@ -66,7 +66,7 @@ pub struct ModelArgs {
     /// Arma: which LOD of a P3D, by index (default: the most detailed visual LOD)
     #[arg(long, value_name = "INDEX")]
     lod: Option<usize>,
-    /// Extra folder or archive (GRF, PBO, .dat) to search for textures; for a map, searched first for its ground, models and textures (repeatable)
+    /// Extra folder or archive (GRF, PBO, .dat) to search for the model's textures and animations first (repeatable)
     #[arg(long = "data", value_name = "DIR|ARCHIVE")]
     pub data: Vec<PathBuf>,
 }

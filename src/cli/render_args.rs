@@ -13,6 +13,11 @@ use std::path::PathBuf;
 
 // Everything `kiln render` takes (no doc comment: clap would make it the about text).
 #[derive(Args)]
+#[command(mut_arg("model", |a| a.help(
+    "Model file (.rsm, .rsm2, .model, .p3d), a Ragnarok map (.rsw) or a client sprite (.act beside its .spr)"
+)), mut_arg("data", |a| a.help(
+    "Extra folder or archive (GRF, PBO, .dat) to search first: a model's textures and animations, a map's ground, models and textures (repeatable)"
+)))]
 pub struct RenderArgs {
     #[command(flatten)]
     pub model: ModelArgs,

@@ -45,6 +45,7 @@ mod lzo;
 mod map_cli;
 mod map_recipe;
 mod map_scene;
+mod mistakes;
 mod out_dir;
 mod p3d_corpus;
 mod p3d_malformed;

@@ -74,6 +74,7 @@ impl RecipeError {
             .replace("unknown field", "unknown key")
             .replace("missing field", "missing key")
             .replace(", set DuplicateKeyPolicy in Options if acceptable", "");
+        let message = super::mistakes::suggest_key(&message);
         let context = if line > 0 {
             Regions::find(text).label(line, column)
         } else {

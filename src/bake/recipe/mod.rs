@@ -41,6 +41,7 @@ mod job;
 mod look;
 mod maps;
 mod metadata;
+mod mistakes;
 mod output;
 mod pack;
 pub mod pattern;
@@ -116,6 +117,15 @@ impl Recipe {
     }
 
     fn parse(text: &str, path: &Path, out: Option<&Path>) -> Result<Recipe, RecipeError> {
+        if let Some((line, column, message)) = mistakes::unquoted_colour_in(text) {
+            return Err(RecipeError {
+                file: path.to_path_buf(),
+                line,
+                column,
+                context: None,
+                message,
+            });
+        }
         let raw: RawRecipe = serde_saphyr::from_str_with_options(text, yaml_options())
             .map_err(|e| RecipeError::from_serde(&e, text, path))?;
         let base = path.parent().unwrap_or(Path::new(""));

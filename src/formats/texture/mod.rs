@@ -64,20 +64,18 @@ pub(crate) fn decode_within(
     options: DecodeOptions,
     memory: &Allowance,
 ) -> crate::Result<Texture> {
-    let only_one = |kind: &str| {
-        Err(parse_error(
-            name,
-            "mip",
-            0,
-            format!(
-                "a {kind} file holds one image: no mip level {}",
-                options.mip
-            ),
-        ))
+    // Not a fault of the file at some byte: the request asks for what this
+    // kind of file cannot hold.
+    let only_one = |kind: &str| -> crate::Result<Texture> {
+        Err(crate::Error::Other(format!(
+            "{}: a {kind} file holds one image: there is no mip level {} (only 0)",
+            name.display(),
+            options.mip
+        )))
     };
     let decoded = if data.starts_with(b"BM") {
         if options.mip > 0 {
-            return Ok(only_one("BMP")?);
+            return only_one("BMP");
         }
         bmp::decode_keyed(data, name, options.colour_key, memory)
     } else if data.starts_with(dds::MAGIC) {
@@ -85,11 +83,11 @@ pub(crate) fn decode_within(
     } else if paa::looks_like_paa(data, name) {
         paa::decode_mip_in(data, name, options.mip as usize, memory)
     } else if options.mip > 0 {
-        return Ok(only_one(if data.starts_with(png::MAGIC) {
+        return only_one(if data.starts_with(png::MAGIC) {
             "PNG"
         } else {
             "TGA"
-        })?);
+        });
     } else if data.starts_with(png::MAGIC) {
         png::decode(data, name, memory)
     } else if tga::looks_like_tga(data) {
