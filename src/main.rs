@@ -2,7 +2,7 @@
 //! to exit codes (0 success, 1 a job or file failed, 2 usage error). Each
 //! command's flags and what it does with them live in `cli/`.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 
 /// A line on standard error. Messages are for a person: one that cannot be
@@ -45,6 +45,10 @@ enum Command {
     Extract(cli::extract::ExtractArgs),
     /// Decode a texture (BMP, TGA, PNG, DDS, PAA/PAC) to PNG
     Convert(cli::convert::ConvertArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on standard output
+    Completions(cli::shell::CompletionsArgs),
+    /// Print kiln's manual page, or a command's, (roff) on standard output
+    Man(cli::shell::ManArgs),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +65,8 @@ fn main() -> ExitCode {
         Command::Plan(a) => cli::plan::run(a),
         Command::Extract(a) => cli::extract::run(a),
         Command::Convert(a) => cli::convert::run(a),
+        Command::Completions(a) => cli::shell::completions(a, Cli::command()),
+        Command::Man(a) => cli::shell::man(a, Cli::command()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -14,6 +14,7 @@ pub mod plan;
 mod progress;
 pub mod render;
 mod render_args;
+pub mod shell;
 mod sprite;
 mod values;
 pub mod verify;

@@ -69,6 +69,22 @@ pub struct ModelArgs {
     /// Extra folder or archive (GRF, PBO, .dat) to search for the model's textures and animations first (repeatable)
     #[arg(long = "data", value_name = "DIR|ARCHIVE")]
     pub data: Vec<PathBuf>,
+    /// The texture of a material the model names, as a recipe's `materials:` (Grimrock materials, Arma face textures), e.g. --material 'kiln\lever_co.paa=lever_co.tga' (repeatable)
+    #[arg(long = "material", value_name = "NAME=FILE", value_parser = material)]
+    materials: Vec<(String, PathBuf)>,
+}
+
+/// `NAME=FILE`, split at the last `=` (a material name may hold one; a
+/// file name rarely does), both parts non-empty.
+fn material(s: &str) -> Result<(String, PathBuf), String> {
+    match s.rsplit_once('=') {
+        Some((name, file)) if !name.trim().is_empty() && !file.trim().is_empty() => {
+            Ok((name.to_string(), PathBuf::from(file)))
+        }
+        _ => Err(format!(
+            "`{s}` is not NAME=FILE (a material name and its texture file)"
+        )),
+    }
 }
 
 impl ModelArgs {
@@ -77,6 +93,12 @@ impl ModelArgs {
     pub fn spec(&self) -> ModelSpec {
         let mut spec = ModelSpec::new(self.model.as_path());
         spec.data = self.data.clone();
+        for (name, file) in &self.materials {
+            // The last one given for a name wins, as flags usually do.
+            spec.materials.retain(|(n, _)| n != name);
+            spec.materials
+                .push((name.clone(), FileRef::from(file.as_path())));
+        }
         if self.bind_pose {
             spec.pose = RestPose::Bind;
         }

@@ -174,7 +174,27 @@ pub fn verify(
         })
     };
     let bake = bake_into(recipes, &bake_options, progress, &make)?;
-    let files = std::mem::take(&mut *found.lock().unwrap_or_else(|e| e.into_inner()));
+    let mut files = std::mem::take(&mut *found.lock().unwrap_or_else(|e| e.into_inner()));
+    // Jobs check their files side by side; the report lists them job by
+    // job in recipe order, each job's in the order it wrote them, so two
+    // runs print the same lines in the same order.
+    let order: std::collections::HashMap<&Path, usize> = bake
+        .files()
+        .into_iter()
+        .enumerate()
+        .map(|(i, f)| (f, i))
+        .collect();
+    let mut keyed: Vec<(usize, FileCheck)> = files
+        .drain(..)
+        .map(|f| {
+            (
+                order.get(f.output.as_path()).copied().unwrap_or(usize::MAX),
+                f,
+            )
+        })
+        .collect();
+    keyed.sort_by_key(|(i, _)| *i);
+    let files = keyed.into_iter().map(|(_, f)| f).collect();
     Ok(VerifyReport { bake, files })
 }
 

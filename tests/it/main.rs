@@ -66,6 +66,7 @@ mod rtm_corpus;
 mod rtm_malformed;
 mod samples;
 mod sheets;
+mod shell;
 mod sprite_corpus;
 mod sprite_preview;
 mod sprite_versions;
