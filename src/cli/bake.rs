@@ -50,6 +50,9 @@ pub struct BakeArgs {
     /// (default 4G); a job needing more fails before rendering
     #[arg(long = "memory-limit", value_name = "SIZE", value_parser = kiln::parse_bytes)]
     memory_limit: Option<u64>,
+    /// Also list each job's time, content key, every file it wrote (or kept) and every file it read
+    #[arg(short, long, conflicts_with = "quiet")]
+    verbose: bool,
     /// Output root: every job's `output.dir` (and map's `output`) resolves below DIR instead of the recipe's folder, and must stay inside it
     #[arg(long = "out-dir", value_name = "DIR")]
     out_dir: Option<PathBuf>,
@@ -64,7 +67,8 @@ pub fn run(a: BakeArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => return fail(&e),
     };
-    let progress = progress_bar(a.quiet);
+    let mut progress = progress_bar(a.quiet);
+    progress.verbose = a.verbose;
     let mode = if a.check {
         OutputMode::Check
     } else if a.dry_run {

@@ -7,6 +7,8 @@ use kiln::{JobOutcome, JobStatus, Progress};
 pub struct Bar {
     pub bar: indicatif::ProgressBar,
     quiet: bool,
+    /// Each job's files and inputs too, and its warnings' job label.
+    pub verbose: bool,
 }
 
 impl Progress for Bar {
@@ -40,6 +42,18 @@ impl Progress for Bar {
                     self.bar.suspend(|| {
                         say!("kiln: {}: {what} in {}", report.name, outcome.dir.display())
                     });
+                    if self.verbose {
+                        self.bar.suspend(|| {
+                            let key = outcome.key.as_deref().unwrap_or("none");
+                            say!("kiln:   {:.2} s, content key {key}", outcome.seconds);
+                            for f in &report.files {
+                                say!("kiln:   {} {}", outcome.status.as_str(), f.display());
+                            }
+                            for f in &report.inputs {
+                                say!("kiln:   read {}", f.display());
+                            }
+                        });
+                    }
                 }
             }
             Err(e) => self.bar.suspend(|| say!("kiln: error: {label}: {e}")),
@@ -65,5 +79,9 @@ pub fn progress_bar(quiet: bool) -> Bar {
     } else {
         ProgressBar::hidden()
     };
-    Bar { bar, quiet }
+    Bar {
+        bar,
+        quiet,
+        verbose: false,
+    }
 }

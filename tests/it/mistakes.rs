@@ -1,7 +1,8 @@
 //! Mistakes that used to pass silently, each now an error or a warning
 //! that says where and what to do: an unquoted colour, a mistyped key, a
 //! `data:` folder that is not there, a missing model, a dry run that did
-//! not say what it would write, and two messages that named the wrong thing.
+//! not say what it would write, and two messages that named the wrong thing;
+//! and `--verbose`, which says everything.
 
 use crate::common::{kiln, stderr, tempdir};
 use std::path::{Path, PathBuf};
@@ -140,4 +141,31 @@ fn messages_name_what_the_command_takes() {
     assert!(help.contains("client sprite (.act"), "{help}");
     let help = String::from_utf8_lossy(&kiln(&["export", "--help"], &dir).stdout).into_owned();
     assert!(!help.contains("map"), "{help}");
+}
+
+#[test]
+fn verbose_lists_each_jobs_files_and_inputs() {
+    let dir = tempdir("verbose");
+    let r = recipe(&dir, "", "");
+    let o = kiln(&["bake", "--verbose", &r], &dir);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("kiln: b: 2 images, 2 files in out/b\nkiln:   "),
+        "{err}"
+    );
+    assert!(err.contains(", content key "), "{err}");
+    assert!(
+        err.contains("kiln:   baked out/b/b.png\nkiln:   baked out/b/b.json\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("kiln:   read {}\n", beacon())),
+        "{err}"
+    );
+    // A second bake keeps the files and says so.
+    let err = stderr(&kiln(&["bake", "-v", &r], &dir));
+    assert!(err.contains("kiln:   skipped out/b/b.png\n"), "{err}");
+    let o = kiln(&["bake", "-v", "-q", &r], &dir);
+    assert_eq!(o.status.code(), Some(2), "--verbose and --quiet conflict");
 }
