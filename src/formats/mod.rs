@@ -4,6 +4,7 @@
 //! (`registry.rs`). Nothing here knows about rendering.
 
 pub mod arma;
+pub(crate) mod gltf;
 pub mod gnd;
 pub mod grimrock;
 pub mod json;
