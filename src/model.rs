@@ -104,6 +104,29 @@ impl Model {
         })
     }
 
+    /// A copy playing another of the animations the model file itself
+    /// holds (glTF): `wanted` is its name (exact, then ignoring case) or its
+    /// index. The model as loaded plays the first.
+    pub fn embedded(&self, wanted: &str) -> Result<Model> {
+        Ok(Model {
+            scene: load::embedded(&self.scene, wanted)?,
+            spec: self.spec.clone(),
+            sources: self.sources.clone(),
+            inputs: self.inputs.clone(),
+        })
+    }
+
+    /// The names of the animations the model file itself holds (glTF), in
+    /// file order (a name may be empty).
+    pub fn embedded_names(&self) -> Vec<String> {
+        self.scene
+            .extras
+            .takes
+            .iter()
+            .map(|t| t.name.clone())
+            .collect()
+    }
+
     /// The model's name (from its file).
     pub fn name(&self) -> &str {
         &self.scene.name

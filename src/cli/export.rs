@@ -37,7 +37,10 @@ pub fn run(a: ExportArgs) -> Result<(), Error> {
 /// `kiln export --clip`: the model's node tree, skins and one glTF
 /// animation per `--animation` file (or its own animation).
 fn export_clips(a: &ExportArgs) -> Result<(), Error> {
-    let model = Model::load(&a.model.spec())?;
+    let mut model = Model::load(&a.model.spec())?;
+    if let Some(e) = &a.model.embedded {
+        model = model.embedded(e)?;
+    }
     warn(&model);
     let stem = |p: &Path| {
         p.file_stem()

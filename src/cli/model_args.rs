@@ -45,6 +45,9 @@ pub struct ModelArgs {
     /// Pose the model with this animation file (Grimrock .animation, Arma .rtm); `export --clip` takes several
     #[arg(long, value_name = "FILE")]
     pub animation: Vec<PathBuf>,
+    /// glTF: play this animation of the model file itself, by name or index (default: its first)
+    #[arg(long, value_name = "NAME|INDEX", conflicts_with = "animation")]
+    pub embedded: Option<String>,
     /// Grimrock: draw skinned meshes in their bind pose instead of the file's node pose
     #[arg(long)]
     bind_pose: bool,
@@ -98,6 +101,9 @@ impl ModelArgs {
     /// Loads the model and applies `--animation`.
     pub fn load(&self) -> Result<Model, Error> {
         let mut model = Model::load(&self.spec())?;
+        if let Some(e) = &self.embedded {
+            model = model.embedded(e)?;
+        }
         match self.animation.as_slice() {
             [] => {}
             [a] => model = model.animated(a.as_path())?,

@@ -50,6 +50,11 @@ pub(crate) trait Opened: Send {
     fn model(&self, cx: &Context) -> Result<Model> {
         Err(wrong_role(cx.role, cx.file))
     }
+    /// The names of the animations the file itself holds (glTF), in file
+    /// order; read without loading the model.
+    fn takes(&self) -> Vec<String> {
+        Vec::new()
+    }
     /// The animation, and the bones it needs bound (Arma).
     fn animation(&self, cx: &Context) -> Result<(Animation, Option<Vec<BoneSpec>>)> {
         let _ = cx;

@@ -184,10 +184,10 @@ pub(super) fn resolve_job(
 ) -> Result<Job, RecipeError> {
     let lab = JobLabel(label);
     let model = resolve_model(ctx, lab, at, j, d)?;
-    let data = pick(&j.data, &d.data)
+    let data: Vec<PathBuf> = pick(&j.data, &d.data)
         .map(|v| v.value.0.iter().map(|p| ctx.base.join(p)).collect())
         .unwrap_or_default();
-    let (clips, named_clips) = resolve_clips(ctx, lab, at, j, d)?;
+    let (clips, named_clips) = resolve_clips(ctx, lab, at, j, d, Some((&model, data.as_slice())))?;
     let pose = pick(&j.pose, &d.pose).map(|p| p.value).unwrap_or_default();
     let materials = match pick(&j.materials, &d.materials) {
         Some(m) => resolve_materials(ctx, &lab.of(j.materials.is_some()), m)?,

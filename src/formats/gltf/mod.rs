@@ -99,6 +99,14 @@ impl OpenGltf {
 }
 
 impl Opened for OpenGltf {
+    fn takes(&self) -> Vec<String> {
+        let doc = &self.0.doc;
+        doc.animations
+            .iter()
+            .map(|a| a.name.clone().unwrap_or_default())
+            .collect()
+    }
+
     fn summary(&self, cx: &Context) -> Result<Summary> {
         let buffers = self.buffers(cx)?;
         let data = accessor::Data {
