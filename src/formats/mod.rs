@@ -11,6 +11,7 @@ pub mod json;
 mod known;
 pub mod lua;
 pub mod lzo;
+pub(crate) mod obj;
 pub mod ragnarok;
 pub mod reader;
 pub(crate) mod registry;

@@ -74,11 +74,28 @@ impl Gltf {
         Gltf::parse(&std::fs::read(path).unwrap())
     }
 
+    /// A `.glb`, or a `.gltf` whose one buffer is a base64 `data:` URI or a
+    /// file beside it.
+    pub fn read_any(path: &std::path::Path) -> Gltf {
+        let bytes = std::fs::read(path).unwrap();
+        if bytes.starts_with(b"glTF") {
+            return Gltf::parse(&bytes);
+        }
+        let json: Value = serde_json::from_slice(&bytes).unwrap();
+        let buffers = json["buffers"].as_array().cloned().unwrap_or_default();
+        assert!(buffers.len() <= 1, "one buffer");
+        let bin = match buffers.first().and_then(|b| b["uri"].as_str()) {
+            Some(u) if u.starts_with("data:") => unbase64(&u[u.find(',').unwrap() + 1..]),
+            Some(u) => std::fs::read(path.parent().unwrap().join(u)).unwrap(),
+            None => Vec::new(),
+        };
+        Gltf { json, bin }
+    }
+
     /// Accessor `i` as elements of f64 components (normalised integers
     /// mapped to 0..1).
     pub fn accessor(&self, i: usize) -> Vec<Vec<f64>> {
         let a = &self.json["accessors"][i];
-        assert!(a.get("sparse").is_none(), "sparse accessors are not used");
         let count = a["count"].as_u64().unwrap() as usize;
         let comps = match a["type"].as_str().unwrap() {
             "SCALAR" => 1,
@@ -88,6 +105,11 @@ impl Gltf {
             "MAT4" => 16,
             t => panic!("accessor type {t}"),
         };
+        if a.get("bufferView").is_none() {
+            let mut out = vec![vec![0.0; comps]; count];
+            self.substitute(a, comps, &mut out);
+            return out;
+        }
         let ct = a["componentType"].as_u64().unwrap();
         let size = match ct {
             5120 | 5121 => 1,
@@ -142,7 +164,40 @@ impl Gltf {
                 .collect();
             out.push(el);
         }
+        self.substitute(a, comps, &mut out);
         out
+    }
+
+    /// A sparse accessor's substitutions (float values only).
+    fn substitute(&self, a: &Value, comps: usize, out: &mut [Vec<f64>]) {
+        let Some(sp) = a.get("sparse") else {
+            return;
+        };
+        assert_eq!(a["componentType"], 5126, "sparse floats only");
+        let n = sp["count"].as_u64().unwrap() as usize;
+        let view = |v: &Value| {
+            let bv = &self.json["bufferViews"][v["bufferView"].as_u64().unwrap() as usize];
+            bv["byteOffset"].as_u64().unwrap_or(0) as usize
+                + v["byteOffset"].as_u64().unwrap_or(0) as usize
+        };
+        let (ia, va) = (view(&sp["indices"]), view(&sp["values"]));
+        let isize = match sp["indices"]["componentType"].as_u64().unwrap() {
+            5121 => 1,
+            5123 => 2,
+            _ => 4,
+        };
+        for k in 0..n {
+            let b = &self.bin[ia + k * isize..ia + (k + 1) * isize];
+            let idx = match isize {
+                1 => b[0] as usize,
+                2 => u16::from_le_bytes([b[0], b[1]]) as usize,
+                _ => u32::from_le_bytes(b.try_into().unwrap()) as usize,
+            };
+            for (c, v) in out[idx].iter_mut().enumerate() {
+                let p = va + (k * comps + c) * 4;
+                *v = f32::from_le_bytes(self.bin[p..p + 4].try_into().unwrap()) as f64;
+            }
+        }
     }
 
     pub fn animation(&self, name: &str) -> Option<usize> {
@@ -307,6 +362,9 @@ impl Gltf {
                         "scale" => tex[m].scale = DVec2::new(v[0], v[1]),
                         other => panic!("pointer to {other}"),
                     }
+                    continue;
+                }
+                if path == "weights" {
                     continue;
                 }
                 let node = target["node"].as_u64().unwrap() as usize;
@@ -487,4 +545,273 @@ fn spec_slerp(a: &[f64], b: &[f64], s: f64) -> Vec<f64> {
         sign * (s * angle).sin() / angle.sin(),
     );
     a.iter().zip(b).map(|(x, y)| wa * x + wb * y).collect()
+}
+
+/// Standard base64, padding optional.
+fn unbase64(s: &str) -> Vec<u8> {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let digits: Vec<u32> = s
+        .bytes()
+        .filter(|&c| c != b'=' && !c.is_ascii_whitespace())
+        .map(|c| ALPHABET.iter().position(|&a| a == c).expect("base64 digit") as u32)
+        .collect();
+    let mut out = Vec::new();
+    for group in digits.chunks(4) {
+        let mut v = 0u32;
+        for (k, d) in group.iter().enumerate() {
+            v |= d << (18 - 6 * k);
+        }
+        let bytes = [(v >> 16) as u8, (v >> 8) as u8, v as u8];
+        out.extend_from_slice(&bytes[..group.len() - 1]);
+    }
+    out
+}
+
+impl Gltf {
+    /// Morph weights of every node at time `t` of animation `anim`: an
+    /// animated `weights` channel, else the node's, else its mesh's.
+    fn weights(&self, anim: Option<usize>, t: f64) -> Vec<Vec<f64>> {
+        let nodes = self.json["nodes"].as_array().cloned().unwrap_or_default();
+        let mut w: Vec<Vec<f64>> = nodes
+            .iter()
+            .map(|n| {
+                if n.get("weights").is_some() {
+                    f64s(&n["weights"])
+                } else {
+                    n["mesh"]
+                        .as_u64()
+                        .map(|m| f64s(&self.json["meshes"][m as usize]["weights"]))
+                        .unwrap_or_default()
+                }
+            })
+            .collect();
+        if let Some(a) = anim {
+            let anim = &self.json["animations"][a];
+            for ch in anim["channels"].as_array().unwrap() {
+                if ch["target"]["path"] != "weights" {
+                    continue;
+                }
+                let node = ch["target"]["node"].as_u64().unwrap() as usize;
+                let sampler = &anim["samplers"][ch["sampler"].as_u64().unwrap() as usize];
+                // A weights output is one scalar per target per key: sample
+                // each target on its own column.
+                let mesh = nodes[node]["mesh"].as_u64().unwrap() as usize;
+                let targets = self.json["meshes"][mesh]["primitives"][0]["targets"]
+                    .as_array()
+                    .unwrap()
+                    .len();
+                w[node] = self.sample_columns(sampler, t, targets);
+            }
+        }
+        w
+    }
+
+    /// `sample` for an output of `n` scalars per key.
+    fn sample_columns(&self, sampler: &Value, t: f64, n: usize) -> Vec<f64> {
+        let times: Vec<f64> = self
+            .accessor(sampler["input"].as_u64().unwrap() as usize)
+            .into_iter()
+            .map(|e| e[0])
+            .collect();
+        let flat: Vec<f64> = self
+            .accessor(sampler["output"].as_u64().unwrap() as usize)
+            .into_iter()
+            .map(|e| e[0])
+            .collect();
+        let out: Vec<Vec<f64>> = flat.chunks(n).map(|c| c.to_vec()).collect();
+        let interp = sampler["interpolation"].as_str().unwrap_or("LINEAR");
+        let per = if interp == "CUBICSPLINE" { 3 } else { 1 };
+        let value = |k: usize| out[per * k + per / 2].clone();
+        let last = times.len() - 1;
+        if t <= times[0] {
+            return value(0);
+        }
+        if t >= times[last] {
+            return value(last);
+        }
+        let i = times.partition_point(|&x| x <= t) - 1;
+        let dt = times[i + 1] - times[i];
+        let s = (t - times[i]) / dt;
+        match interp {
+            "STEP" => value(i),
+            "CUBICSPLINE" => {
+                let (p0, m0, p1, m1) = (
+                    &out[3 * i + 1],
+                    &out[3 * i + 2],
+                    &out[3 * i + 4],
+                    &out[3 * i + 3],
+                );
+                let (s2, s3) = (s * s, s * s * s);
+                (0..n)
+                    .map(|c| {
+                        (2.0 * s3 - 3.0 * s2 + 1.0) * p0[c]
+                            + (s3 - 2.0 * s2 + s) * dt * m0[c]
+                            + (-2.0 * s3 + 3.0 * s2) * p1[c]
+                            + (s3 - s2) * dt * m1[c]
+                    })
+                    .collect()
+            }
+            _ => {
+                let (a, b) = (value(i), value(i + 1));
+                a.iter().zip(&b).map(|(x, y)| x + (y - x) * s).collect()
+            }
+        }
+    }
+
+    /// Every triangle-drawing primitive of the default scene as drawn at
+    /// time `t` of animation `anim`, morphs and every JOINTS/WEIGHTS set
+    /// applied: nodes depth first from the scene's roots in index order,
+    /// children as listed, primitives in order; each primitive as its
+    /// triangles' corners (strips and fans unrolled as the specification
+    /// numbers them).
+    pub fn draw_all(&self, anim: Option<usize>, t: f64) -> Vec<Vec<[DVec3; 3]>> {
+        let (locals, _) = self.pose(anim, t);
+        let weights = self.weights(anim, t);
+        let nodes = self.json["nodes"].as_array().cloned().unwrap_or_default();
+        let scene = &self.json["scenes"][self.json["scene"].as_u64().unwrap_or(0) as usize];
+        let mut roots: Vec<usize> = scene["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_u64().unwrap() as usize)
+            .collect();
+        roots.sort();
+        let mut world = vec![DMat4::IDENTITY; nodes.len()];
+        let mut order = Vec::new();
+        let mut stack: Vec<(usize, DMat4)> =
+            roots.iter().rev().map(|&r| (r, DMat4::IDENTITY)).collect();
+        while let Some((n, parent)) = stack.pop() {
+            world[n] = parent * locals[n];
+            order.push(n);
+            if let Some(c) = nodes[n]["children"].as_array() {
+                for child in c.iter().rev() {
+                    stack.push((child.as_u64().unwrap() as usize, world[n]));
+                }
+            }
+        }
+        // Joint worlds need every node, in the scene or not.
+        let all_world = |j: usize| -> DMat4 {
+            let parent_of = |i: usize| {
+                nodes.iter().position(|n| {
+                    n["children"]
+                        .as_array()
+                        .is_some_and(|c| c.iter().any(|x| x.as_u64() == Some(i as u64)))
+                })
+            };
+            let mut m = DMat4::IDENTITY;
+            let mut cur = Some(j);
+            while let Some(i) = cur {
+                m = locals[i] * m;
+                cur = parent_of(i);
+            }
+            m
+        };
+        let mut out = Vec::new();
+        for &n in &order {
+            let Some(mi) = nodes[n]["mesh"].as_u64() else {
+                continue;
+            };
+            let mesh = &self.json["meshes"][mi as usize];
+            for pr in mesh["primitives"].as_array().unwrap() {
+                let mode = pr["mode"].as_u64().unwrap_or(4);
+                if !(4..=6).contains(&mode) {
+                    continue;
+                }
+                let attrs = &pr["attributes"];
+                let mut p: Vec<DVec3> = self
+                    .accessor(attrs["POSITION"].as_u64().unwrap() as usize)
+                    .iter()
+                    .map(|x| DVec3::new(x[0], x[1], x[2]))
+                    .collect();
+                if let Some(targets) = pr["targets"].as_array() {
+                    for (k, tg) in targets.iter().enumerate() {
+                        let w = weights[n].get(k).copied().unwrap_or(0.0);
+                        if let (Some(a), true) = (tg["POSITION"].as_u64(), w != 0.0) {
+                            for (v, d) in p.iter_mut().zip(self.accessor(a as usize)) {
+                                *v += DVec3::new(d[0], d[1], d[2]) * w;
+                            }
+                        }
+                    }
+                }
+                let drawn: Vec<DVec3> = match nodes[n]["skin"].as_u64() {
+                    Some(s) => {
+                        let skin = &self.json["skins"][s as usize];
+                        let joints: Vec<usize> = skin["joints"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|j| j.as_u64().unwrap() as usize)
+                            .collect();
+                        let ibm: Vec<DMat4> = match skin["inverseBindMatrices"].as_u64() {
+                            Some(a) => self
+                                .accessor(a as usize)
+                                .iter()
+                                .map(|m| DMat4::from_cols_slice(m))
+                                .collect(),
+                            None => vec![DMat4::IDENTITY; joints.len()],
+                        };
+                        let mats: Vec<DMat4> = joints
+                            .iter()
+                            .zip(&ibm)
+                            .map(|(&j, ib)| all_world(j) * *ib)
+                            .collect();
+                        let mut sets = Vec::new();
+                        let mut k = 0;
+                        while let (Some(j), Some(w)) = (
+                            attrs[format!("JOINTS_{k}")].as_u64(),
+                            attrs[format!("WEIGHTS_{k}")].as_u64(),
+                        ) {
+                            sets.push((self.accessor(j as usize), self.accessor(w as usize)));
+                            k += 1;
+                        }
+                        p.iter()
+                            .enumerate()
+                            .map(|(v, x)| {
+                                let x = DVec4::new(x.x, x.y, x.z, 1.0);
+                                let mut acc = DVec4::ZERO;
+                                let mut total = 0.0;
+                                for (js, ws) in &sets {
+                                    for c in 0..4 {
+                                        acc += mats[js[v][c] as usize] * x * ws[v][c];
+                                        total += ws[v][c];
+                                    }
+                                }
+                                (acc / total).truncate()
+                            })
+                            .collect()
+                    }
+                    None => p.iter().map(|x| world[n].transform_point3(*x)).collect(),
+                };
+                let idx: Vec<usize> = match pr["indices"].as_u64() {
+                    Some(a) => self
+                        .accessor(a as usize)
+                        .iter()
+                        .map(|e| e[0] as usize)
+                        .collect(),
+                    None => (0..drawn.len()).collect(),
+                };
+                let tris: Vec<[usize; 3]> = match mode {
+                    4 => idx.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect(),
+                    5 => (0..idx.len().saturating_sub(2))
+                        .map(|i| {
+                            if i % 2 == 0 {
+                                [idx[i], idx[i + 1], idx[i + 2]]
+                            } else {
+                                [idx[i], idx[i + 2], idx[i + 1]]
+                            }
+                        })
+                        .collect(),
+                    _ => (0..idx.len().saturating_sub(2))
+                        .map(|i| [idx[i + 1], idx[i + 2], idx[0]])
+                        .collect(),
+                };
+                out.push(
+                    tris.iter()
+                        .map(|t| [drawn[t[0]], drawn[t[1]], drawn[t[2]]])
+                        .collect(),
+                );
+            }
+        }
+        out
+    }
 }

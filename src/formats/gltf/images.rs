@@ -41,10 +41,10 @@ fn image(
             let b = buf
                 .get(view.byte_offset as usize..end)
                 .ok_or_else(|| format!("images[{i}]: bufferView {v} runs past its buffer"))?;
-            (b.to_vec(), None)
+            (b.to_vec(), Some(embedded(data, i)))
         }
         (None, Some(u)) => match uri(u).map_err(|e| format!("images[{i}].uri: {e}"))? {
-            Uri::Data(b) => (b, None),
+            Uri::Data(b) => (b, Some(embedded(data, i))),
             Uri::File(p) => {
                 let (b, at) = read_relative(lookup, tree, &p).ok_or_else(|| {
                     format!("images[{i}]: {p} not found beside {}", data.file.display())
@@ -67,6 +67,11 @@ fn image(
     decoded
         .map(|t| (t, path))
         .map_err(|e| format!("images[{i}] ({label}): {e}"))
+}
+
+/// How an image held inside the glTF file is named: the file, then which.
+fn embedded(data: &Data, i: usize) -> PathBuf {
+    PathBuf::from(format!("{}#images[{i}]", data.file.display()))
 }
 
 /// One slot per glTF texture, in order; images shared between textures are

@@ -14,6 +14,8 @@ mod images;
 mod lower;
 mod summary;
 
+pub(crate) use container::read_relative;
+
 use crate::error::{Error, Result};
 use crate::formats::seam::{Context, FileKind, Format, Opened, Summary};
 use crate::scene::Model;
