@@ -285,6 +285,7 @@ fn gltf_export(job: &Job, model: &Model, lookup: &Lookup) -> Result<(Vec<u8>, Gl
                 job.name.clone()
             },
             animation: c.animation.clone(),
+            embedded: c.embedded.clone(),
             clip: c.clip,
         })
         .collect();

@@ -75,6 +75,7 @@ fn export_clips(a: &ExportArgs) -> Result<(), Error> {
                 .cloned()
                 .unwrap_or_else(|| stem(f.map_or(&a.model.model, |p| p.as_path()))),
             animation: f.map(|p| FileRef::from(p.as_path())),
+            embedded: None,
             clip: Clip::Range {
                 start: 0.0,
                 end: None,

@@ -28,6 +28,7 @@ pub fn tentacle_glb() -> Vec<u8> {
             animation: Some(named(
                 "grimrock/mod_assets/animations/kiln_tentacle_wave.animation",
             )),
+            embedded: None,
             clip: crate::scene::clip::Clip::Range {
                 start: 0.0,
                 end: None,
@@ -37,6 +38,7 @@ pub fn tentacle_glb() -> Vec<u8> {
         crate::model::ExportClip {
             name: "rest".into(),
             animation: None,
+            embedded: None,
             clip: crate::scene::clip::Clip::Still { time: 0.0 },
         },
     ];

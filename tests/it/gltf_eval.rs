@@ -11,6 +11,8 @@ use serde_json::Value;
 pub struct Gltf {
     pub json: Value,
     bin: Vec<u8>,
+    /// Buffers after the first (a `.gltf` may have several).
+    more: Vec<Vec<u8>>,
 }
 
 /// One mesh as drawn: which glTF mesh, its vertices in scene space, and
@@ -67,7 +69,11 @@ impl Gltf {
             rest[8..8 + n].to_vec()
         };
         assert_eq!(json["asset"]["version"], "2.0");
-        Gltf { json, bin }
+        Gltf {
+            json,
+            bin,
+            more: Vec::new(),
+        }
     }
 
     pub fn read(path: &std::path::Path) -> Gltf {
@@ -83,13 +89,24 @@ impl Gltf {
         }
         let json: Value = serde_json::from_slice(&bytes).unwrap();
         let buffers = json["buffers"].as_array().cloned().unwrap_or_default();
-        assert!(buffers.len() <= 1, "one buffer");
-        let bin = match buffers.first().and_then(|b| b["uri"].as_str()) {
-            Some(u) if u.starts_with("data:") => unbase64(&u[u.find(',').unwrap() + 1..]),
-            Some(u) => std::fs::read(path.parent().unwrap().join(u)).unwrap(),
-            None => Vec::new(),
+        let mut all: Vec<Vec<u8>> = buffers
+            .iter()
+            .map(|b| match b["uri"].as_str() {
+                Some(u) if u.starts_with("data:") => unbase64(&u[u.find(',').unwrap() + 1..]),
+                Some(u) => std::fs::read(path.parent().unwrap().join(u)).unwrap(),
+                None => Vec::new(),
+            })
+            .collect();
+        let bin = if all.is_empty() {
+            Vec::new()
+        } else {
+            all.remove(0)
         };
-        Gltf { json, bin }
+        Gltf {
+            json,
+            bin,
+            more: all,
+        }
     }
 
     /// Accessor `i` as elements of f64 components (normalised integers
@@ -119,7 +136,7 @@ impl Gltf {
         };
         let normalized = a["normalized"].as_bool().unwrap_or(false);
         let view = &self.json["bufferViews"][a["bufferView"].as_u64().unwrap() as usize];
-        assert_eq!(view["buffer"], 0);
+        let buf = self.buffer(view["buffer"].as_u64().unwrap() as usize);
         let base = view["byteOffset"].as_u64().unwrap_or(0) as usize
             + a["byteOffset"].as_u64().unwrap_or(0) as usize;
         let stride = view["byteStride"]
@@ -137,7 +154,7 @@ impl Gltf {
             let el: Vec<f64> = (0..comps)
                 .map(|c| {
                     let p = at + c * size;
-                    let b = &self.bin[p..p + size];
+                    let b = &buf[p..p + size];
                     match ct {
                         5126 => f32::from_le_bytes(b.try_into().unwrap()) as f64,
                         5125 => u32::from_le_bytes(b.try_into().unwrap()) as f64,
@@ -168,6 +185,14 @@ impl Gltf {
         out
     }
 
+    fn buffer(&self, i: usize) -> &[u8] {
+        if i == 0 {
+            &self.bin
+        } else {
+            &self.more[i - 1]
+        }
+    }
+
     /// A sparse accessor's substitutions (float values only).
     fn substitute(&self, a: &Value, comps: usize, out: &mut [Vec<f64>]) {
         let Some(sp) = a.get("sparse") else {
@@ -177,17 +202,20 @@ impl Gltf {
         let n = sp["count"].as_u64().unwrap() as usize;
         let view = |v: &Value| {
             let bv = &self.json["bufferViews"][v["bufferView"].as_u64().unwrap() as usize];
-            bv["byteOffset"].as_u64().unwrap_or(0) as usize
-                + v["byteOffset"].as_u64().unwrap_or(0) as usize
+            (
+                self.buffer(bv["buffer"].as_u64().unwrap() as usize),
+                bv["byteOffset"].as_u64().unwrap_or(0) as usize
+                    + v["byteOffset"].as_u64().unwrap_or(0) as usize,
+            )
         };
-        let (ia, va) = (view(&sp["indices"]), view(&sp["values"]));
+        let ((ib, ia), (vb, va)) = (view(&sp["indices"]), view(&sp["values"]));
         let isize = match sp["indices"]["componentType"].as_u64().unwrap() {
             5121 => 1,
             5123 => 2,
             _ => 4,
         };
         for k in 0..n {
-            let b = &self.bin[ia + k * isize..ia + (k + 1) * isize];
+            let b = &ib[ia + k * isize..ia + (k + 1) * isize];
             let idx = match isize {
                 1 => b[0] as usize,
                 2 => u16::from_le_bytes([b[0], b[1]]) as usize,
@@ -195,7 +223,7 @@ impl Gltf {
             };
             for (c, v) in out[idx].iter_mut().enumerate() {
                 let p = va + (k * comps + c) * 4;
-                *v = f32::from_le_bytes(self.bin[p..p + 4].try_into().unwrap()) as f64;
+                *v = f32::from_le_bytes(vb[p..p + 4].try_into().unwrap()) as f64;
             }
         }
     }

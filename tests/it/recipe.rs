@@ -803,7 +803,7 @@ fn clip_and_model_option_errors() {
         ),
         (
             "    clips: [{name: w, speed: 2}]\n",
-            "recipe.yaml:4:23: job 'a': unknown key `speed`, expected one of name, animation, start, end, fps, frames, time, loop, root_motion",
+            "recipe.yaml:4:23: job 'a': unknown key `speed`, expected one of name, animation, embedded, start, end, fps, frames, time, loop, root_motion",
         ),
         (
             "    clips: [{name: 'w/x'}]\n",

@@ -99,10 +99,12 @@ pub(crate) fn lower(data: &Data, inp: &Inputs, mut warnings: Vec<String>) -> Res
     let file = inp.file;
     for e in &doc.extensions_required {
         if !SUPPORTED.contains(&e.as_str()) {
-            return Err(Error::Usage(format!(
-                "{}: requires the glTF extension {e}, which kiln does not implement",
-                file.display()
-            )));
+            return Err(Error::parse(
+                file,
+                "extensionsRequired",
+                0,
+                format!("requires the glTF extension {e}, which kiln does not implement"),
+            ));
         }
     }
     let (order, parent) = node_order(doc, file)?;
