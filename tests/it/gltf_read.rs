@@ -754,3 +754,76 @@ fn an_obj_kiln_wrote_reads_back_to_its_pose() {
         );
     }
 }
+
+#[test]
+fn quantized_strips_and_fans_read_as_the_specification_numbers_them() {
+    let dir = common::tempdir("gltf-quantized");
+    // Four positions as normalised i16 (KHR_mesh_quantization), padded to
+    // 8 bytes each; fan indices as u8.
+    let mut bin: Vec<u8> = Vec::new();
+    for p in [
+        [0i16, 0, 0],
+        [32767, 0, 0],
+        [0, 32767, 0],
+        [32767, 32767, -16384],
+    ] {
+        for c in p {
+            bin.extend_from_slice(&c.to_le_bytes());
+        }
+        bin.extend_from_slice(&[0, 0]);
+    }
+    bin.extend_from_slice(&[0, 1, 2, 3]);
+    let doc = format!(
+        r#"{{"asset":{{"version":"2.0"}},"extensionsUsed":["KHR_mesh_quantization"],"extensionsRequired":["KHR_mesh_quantization"],
+        "buffers":[{{"byteLength":{len},"uri":"data:application/gltf-buffer;base64,{b64}"}}],
+        "bufferViews":[{{"buffer":0,"byteLength":32,"byteStride":8}},{{"buffer":0,"byteOffset":32,"byteLength":4}}],
+        "accessors":[{{"bufferView":0,"componentType":5122,"normalized":true,"count":4,"type":"VEC3"}},
+                     {{"bufferView":1,"componentType":5121,"count":4,"type":"SCALAR"}}],
+        "meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}},"mode":5}},{{"attributes":{{"POSITION":0}},"indices":1,"mode":6}},{{"attributes":{{"POSITION":0}},"mode":1}}]}}],
+        "nodes":[{{"mesh":0,"matrix":[2,0,0,0, 0,2,0,0, 0,0,2,0, 1,0,0,1]}}],"scenes":[{{"nodes":[0]}}]}}"#,
+        len = bin.len(),
+        b64 = base64(&bin)
+    );
+    let file = dir.join("q.gltf");
+    std::fs::write(&file, doc).unwrap();
+    let m = common::load(&file);
+    assert_eq!(m.meshes.len(), 2, "the lines primitive is skipped");
+    assert!(
+        m.warnings.iter().any(|w| w.contains("mode 1 (lines)")),
+        "{:?}",
+        m.warnings
+    );
+    // No normals: every triangle has its own corners (flat normals).
+    let corners = |mesh: &kiln::internals::scene::Mesh| -> Vec<[Vec3; 3]> {
+        let p = &mesh.positions;
+        mesh.primitives[0]
+            .triangles
+            .iter()
+            .map(|t| t.map(|i| p[i as usize]))
+            .collect()
+    };
+    let v = [
+        Vec3::ZERO,
+        Vec3::X,
+        Vec3::Y,
+        Vec3::new(1.0, 1.0, -16384.0 / 32767.0),
+    ];
+    // Strip: (0 1 2), then (2 1 3) — every other triangle turned.
+    assert_eq!(
+        corners(&m.meshes[0]),
+        vec![[v[0], v[1], v[2]], [v[2], v[1], v[3]]]
+    );
+    // Fan: (0 1 2), (0 2 3).
+    assert_eq!(
+        corners(&m.meshes[1]),
+        vec![[v[0], v[1], v[2]], [v[0], v[2], v[3]]]
+    );
+    assert_eq!(m.meshes[0].normals[0], Vec3::Z);
+    // The node's matrix places them: x2, then +1 in x.
+    let posed = scene::pose(&m, 0.0);
+    assert_eq!(posed.meshes[0].positions[1], Vec3::new(3.0, 0.0, 0.0));
+    assert_eq!(
+        posed.meshes[0].positions[5],
+        Vec3::new(3.0, 2.0, -2.0 * 16384.0 / 32767.0)
+    );
+}
