@@ -17,6 +17,7 @@ pub(crate) fn load_model(spec: &ModelSpec, lookup: &Lookup) -> Result<Model> {
         materials: spec.materials.clone(),
         pose: spec.pose,
         lod: spec.lod,
+        scene: spec.scene.clone(),
     };
     let cx = file.context(lookup, &options, &spec.animation);
     file.parsed.model(&cx)

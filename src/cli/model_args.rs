@@ -48,6 +48,9 @@ pub struct ModelArgs {
     /// glTF: play this animation of the model file itself, by name or index (default: its first)
     #[arg(long, value_name = "NAME|INDEX", conflicts_with = "animation")]
     pub embedded: Option<String>,
+    /// glTF: draw this scene of the file, by name or index (default: the file's default scene)
+    #[arg(long, value_name = "NAME|INDEX")]
+    scene: Option<String>,
     /// Grimrock: draw skinned meshes in their bind pose instead of the file's node pose
     #[arg(long)]
     bind_pose: bool,
@@ -84,6 +87,7 @@ impl ModelArgs {
             spec.pose = RestPose::Bind;
         }
         spec.lod = self.lod.map(|i| Lod::Index(i as u32));
+        spec.scene = self.scene.clone();
         spec.animation.duration = self.duration;
         spec.animation.root_motion = match (self.root_motion, self.travel) {
             (_, true) | (RootMotionArg::Keep, _) => RootMotion::Keep,

@@ -105,6 +105,8 @@ pub(crate) struct LoadOptions {
     pub pose: RestPose,
     /// Arma: which LOD.
     pub lod: Option<Lod>,
+    /// glTF: which scene, by name or index.
+    pub scene: Option<String>,
 }
 
 /// A format's own view of a file, for `kiln inspect`.

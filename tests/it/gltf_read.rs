@@ -827,3 +827,57 @@ fn quantized_strips_and_fans_read_as_the_specification_numbers_them() {
         Vec3::new(3.0, 2.0, -2.0 * 16384.0 / 32767.0)
     );
 }
+
+#[test]
+fn a_scene_is_chosen_by_name_or_index() {
+    let dir = common::tempdir("gltf-scenes");
+    let positions: Vec<u8> = [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]
+        .iter()
+        .flat_map(|f| f.to_le_bytes())
+        .collect();
+    let doc = format!(
+        r#"{{"asset":{{"version":"2.0"}},
+        "buffers":[{{"byteLength":36,"uri":"data:,{uri}"}}],
+        "bufferViews":[{{"buffer":0,"byteLength":36}}],
+        "accessors":[{{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"}}],
+        "meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}}}}]}}],
+        "nodes":[{{"mesh":0}},{{"mesh":0,"translation":[5,0,0]}},{{"mesh":0,"translation":[9,0,0]}}],
+        "scenes":[{{"name":"near","nodes":[0]}},{{"name":"far","nodes":[1,2]}}],"scene":0}}"#,
+        // A data URI without base64: the bytes percent-encoded.
+        uri = positions
+            .iter()
+            .map(|b| format!("%{b:02X}"))
+            .collect::<String>()
+    );
+    let file = dir.join("scenes.gltf");
+    std::fs::write(&file, doc).unwrap();
+    let xs = |spec: &ModelSpec| -> Vec<f32> {
+        let m = common::scene_of(spec);
+        let posed = scene::pose(&m, 0.0);
+        posed.meshes.iter().map(|p| p.positions[0].x).collect()
+    };
+    let mut spec = ModelSpec::new(file.as_path());
+    assert_eq!(xs(&spec), [0.0], "the default scene");
+    for wanted in ["far", "FAR", "1"] {
+        spec.scene = Some(wanted.into());
+        assert_eq!(xs(&spec), [5.0, 9.0], "{wanted}");
+    }
+    spec.scene = Some("nowhere".into());
+    let e = Model::load(&spec).unwrap_err().to_string();
+    assert!(
+        e.contains("no scene \"nowhere\"; the file holds 0 \"near\", 1 \"far\""),
+        "{e}"
+    );
+    let o = common::kiln(
+        &[
+            "render",
+            file.to_str().unwrap(),
+            "--scene",
+            "far",
+            "-o",
+            dir.join("far.png").to_str().unwrap(),
+        ],
+        &dir,
+    );
+    assert!(o.status.success(), "{}", common::stderr(&o));
+}

@@ -300,7 +300,7 @@ fn errors_name_file_line_column_and_job() {
     let cases: &[(&str, &str)] = &[
         (
             "jobs:\n  - name: windmill\n    model: m.rsm\n    sise: 3\n",
-            "recipe.yaml:4:5: job 'windmill': unknown key `sise`, expected one of name, model, data, clip, clips, pose, materials, skeleton, duration, travel, root_motion, lod, directions, pitch, size, camera, scale, framing, light, background, antialias, pack, metadata, output, client_sprite, look, png",
+            "recipe.yaml:4:5: job 'windmill': unknown key `sise`, expected one of name, model, data, clip, clips, pose, materials, skeleton, duration, travel, root_motion, lod, scene, directions, pitch, size, camera, scale, framing, light, background, antialias, pack, metadata, output, client_sprite, look, png",
         ),
         (
             "jobs:\n  - name: a\n    model: m.rsm\nfoo: 1\n",

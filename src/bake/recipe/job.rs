@@ -214,6 +214,7 @@ pub(super) fn resolve_job(
         Some(x) => Some(resolve_lod(ctx, &lab.of(j.lod.is_some()), x)?),
         None => None,
     };
+    let scene = pick(&j.scene, &d.scene).map(|s| s.value.clone());
     let directions = resolve_directions(ctx, lab, j.directions.as_ref(), d.directions.as_ref())?;
     let pitch = match pick(&j.pitch, &d.pitch) {
         Some(p) => in_range(
@@ -298,6 +299,7 @@ pub(super) fn resolve_job(
             pose,
             materials,
             lod,
+            scene,
             animation: AnimationSettings {
                 duration,
                 skeleton,

@@ -22,6 +22,26 @@ pub(crate) fn scene_index(doc: &Document) -> Option<usize> {
         .or((!doc.scenes.is_empty()).then_some(0))
 }
 
+/// The scene `wanted` names: by name (exact, then ignoring case), else by
+/// index.
+fn find_scene(doc: &Document, wanted: &str) -> Option<usize> {
+    let name = |s: &doc::Scene| s.name.clone().unwrap_or_default();
+    doc.scenes
+        .iter()
+        .position(|s| name(s) == wanted)
+        .or_else(|| {
+            doc.scenes
+                .iter()
+                .position(|s| name(s).eq_ignore_ascii_case(wanted))
+        })
+        .or_else(|| {
+            wanted
+                .parse::<usize>()
+                .ok()
+                .filter(|&i| i < doc.scenes.len())
+        })
+}
+
 /// The node order kiln keeps (every parent before its children, roots in
 /// file order) and each node's parent; a node with two parents or a cycle
 /// is refused, as the specification forbids both.
@@ -91,6 +111,8 @@ pub(crate) struct Inputs<'a> {
     pub lookup: &'a Lookup,
     pub tree: &'a Tree,
     pub file: &'a Path,
+    /// The scene asked for (name, else index); `None`: the default.
+    pub scene: Option<&'a str>,
 }
 
 /// Lowers the document (its buffers loaded in `data`).
@@ -116,7 +138,26 @@ pub(crate) fn lower(data: &Data, inp: &Inputs, mut warnings: Vec<String>) -> Res
         .iter()
         .map(|&i| lower_node(doc, i, parent[i].map(|p| remap[p])))
         .collect();
-    let scene = scene_index(doc);
+    let scene = match inp.scene {
+        None => scene_index(doc),
+        Some(wanted) => Some(find_scene(doc, wanted).ok_or_else(|| {
+            let names: Vec<String> = doc
+                .scenes
+                .iter()
+                .enumerate()
+                .map(|(i, s)| format!("{i} {:?}", s.name.clone().unwrap_or_default()))
+                .collect();
+            Error::Usage(format!(
+                "{}: no scene {wanted:?}; the file holds {}",
+                file.display(),
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ))
+        })?),
+    };
     let inside = in_scene(doc, scene);
 
     let textures = images::textures(data, inp.lookup, inp.tree, &mut warnings);

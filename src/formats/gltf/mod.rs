@@ -130,6 +130,7 @@ impl Opened for OpenGltf {
             lookup: cx.lookup,
             tree: &cx.tree,
             file: cx.file,
+            scene: cx.options.scene.as_deref(),
         };
         let mut warnings = Vec::new();
         for e in &self.0.doc.extensions_used {

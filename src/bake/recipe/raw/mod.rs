@@ -38,6 +38,7 @@ pub(super) struct RawJob {
     pub(super) travel: Option<S<bool>>,
     pub(super) root_motion: Option<S<crate::spec::RootMotion>>,
     pub(super) lod: Option<S<Lod>>,
+    pub(super) scene: Option<S<String>>,
     pub(super) directions: Option<S<Directions>>,
     pub(super) pitch: Option<S<Num>>,
     pub(super) size: Option<S<Size>>,
