@@ -881,3 +881,72 @@ fn a_scene_is_chosen_by_name_or_index() {
     );
     assert!(o.status.success(), "{}", common::stderr(&o));
 }
+
+#[test]
+fn a_gltf_inside_an_archive_finds_its_buffer_and_images_there() {
+    let Some(f) = sample("TextureTransformTest") else {
+        return;
+    };
+    let folder = f.parent().unwrap();
+    let dir = common::tempdir("gltf-in-pbo");
+    let names = [
+        "TextureTransformTest.gltf",
+        "TextureTransformTest.bin",
+        "UV.png",
+        "Arrow.png",
+        "Correct.png",
+        "NotSupported.png",
+        "Error.png",
+    ];
+    let files: Vec<(Vec<u8>, Vec<u8>)> = names
+        .iter()
+        .map(|n| {
+            (
+                format!("models\\{n}").into_bytes(),
+                std::fs::read(folder.join(n)).unwrap(),
+            )
+        })
+        .collect();
+    let entries: Vec<(&[u8], &[u8], bool)> = files
+        .iter()
+        .map(|(n, b)| (n.as_slice(), b.as_slice(), false))
+        .collect();
+    std::fs::write(
+        dir.join("models.pbo"),
+        kiln::archives::write_pbo(&[], &entries),
+    )
+    .unwrap();
+    let from_pbo = dir.join("pbo.png");
+    let o = common::kiln(
+        &[
+            "render",
+            "models/TextureTransformTest.gltf",
+            "--data",
+            "models.pbo",
+            "-o",
+            from_pbo.to_str().unwrap(),
+        ],
+        &dir,
+    );
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(
+        !common::stderr(&o).contains("warning"),
+        "{}",
+        common::stderr(&o)
+    );
+    let from_disk = dir.join("disk.png");
+    let o = common::kiln(
+        &[
+            "render",
+            f.to_str().unwrap(),
+            "-o",
+            from_disk.to_str().unwrap(),
+        ],
+        &dir,
+    );
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert_eq!(
+        std::fs::read(&from_pbo).unwrap(),
+        std::fs::read(&from_disk).unwrap()
+    );
+}
