@@ -17,9 +17,45 @@ pub(crate) fn load_model(spec: &ModelSpec, lookup: &Lookup) -> Result<Model> {
         materials: spec.materials.clone(),
         pose: spec.pose,
         lod: spec.lod,
+        scene: spec.scene.clone(),
     };
     let cx = file.context(lookup, &options, &spec.animation);
     file.parsed.model(&cx)
+}
+
+/// The names of the animations `file` itself holds (glTF), in file order,
+/// read from disk or from `data` folders; empty for a format without.
+pub(crate) fn embedded_animations(
+    file: &FileRef,
+    data: &[std::path::PathBuf],
+) -> Result<Vec<String>> {
+    let lookup = Lookup::with_folders(data, &[])?;
+    Ok(registry::open(&lookup, file)?.parsed.takes())
+}
+
+/// A copy of `model` carrying the animation of its own file that `wanted`
+/// names (a name, else an index) in place of the first.
+pub(crate) fn embedded(model: &Model, wanted: &str) -> Result<Model> {
+    let found =
+        scene::animation::find_take(model, wanted).and_then(|i| scene::animation::take(model, i));
+    found.ok_or_else(|| {
+        let names: Vec<String> = model
+            .extras
+            .takes
+            .iter()
+            .enumerate()
+            .map(|(i, t)| format!("{i} {:?}", t.name))
+            .collect();
+        crate::error::Error::Usage(format!(
+            "{}: no animation {wanted:?} in the file; it holds {}",
+            model.source.display(),
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
+        ))
+    })
 }
 
 /// A copy of `model` posed by the animation file `anim`: its tracks replace

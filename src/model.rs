@@ -44,6 +44,9 @@ pub struct ExportClip {
     /// `.rtm`); `None` plays the model's own animation (RSM), or holds its
     /// rest pose.
     pub animation: Option<FileRef>,
+    /// Which of the model file's own animations drives it (glTF), by name
+    /// or index, when `animation` is `None`; `None` plays the first.
+    pub embedded: Option<String>,
     /// Which stretch of the animation: a range (its end defaulting to the
     /// animation's end; a range past the end repeats the loop) or a single
     /// pose. The range's `fps`/`frames` are not used: glTF keeps the
@@ -102,6 +105,29 @@ impl Model {
             sources: self.sources.clone(),
             inputs,
         })
+    }
+
+    /// A copy playing another of the animations the model file itself
+    /// holds (glTF): `wanted` is its name (exact, then ignoring case) or its
+    /// index. The model as loaded plays the first.
+    pub fn embedded(&self, wanted: &str) -> Result<Model> {
+        Ok(Model {
+            scene: load::embedded(&self.scene, wanted)?,
+            spec: self.spec.clone(),
+            sources: self.sources.clone(),
+            inputs: self.inputs.clone(),
+        })
+    }
+
+    /// The names of the animations the model file itself holds (glTF), in
+    /// file order (a name may be empty).
+    pub fn embedded_names(&self) -> Vec<String> {
+        self.scene
+            .extras
+            .takes
+            .iter()
+            .map(|t| t.name.clone())
+            .collect()
     }
 
     /// The model's name (from its file).
@@ -363,7 +389,12 @@ pub(crate) fn animated_glb(
         }
     }
     let files: Vec<Option<&FileRef>> = clips.iter().map(|c| c.animation.as_ref()).collect();
-    let models = load::animate_together(model, &files, &spec.animation, lookup)?;
+    let mut models = load::animate_together(model, &files, &spec.animation, lookup)?;
+    for (m, c) in models.iter_mut().zip(clips) {
+        if let (None, Some(e)) = (&c.animation, &c.embedded) {
+            *m = load::embedded(m, e)?;
+        }
+    }
     let pinned: Vec<(scene::Model, Option<serde_json::Value>)> = models
         .iter()
         .map(|m| in_place(m, spec.animation.root_motion))

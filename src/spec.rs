@@ -100,6 +100,9 @@ pub struct ModelSpec {
     pub materials: Vec<(String, FileRef)>,
     /// Arma: which LOD; `None` draws the most detailed visual LOD.
     pub lod: Option<Lod>,
+    /// glTF: which scene, by name or index; `None` draws the file's
+    /// default scene (else its first).
+    pub scene: Option<String>,
     /// How animation files applied to this model are read.
     pub animation: AnimationSettings,
 }
@@ -113,6 +116,7 @@ impl ModelSpec {
             pose: RestPose::default(),
             materials: Vec::new(),
             lod: None,
+            scene: None,
             animation: AnimationSettings::default(),
         }
     }

@@ -115,9 +115,10 @@ pub fn clip_model(
     job: &ModelSpec,
     lookup: &Lookup,
 ) -> Result<Arc<Model>> {
-    match &spec.animation {
-        None => Ok(Arc::clone(model)),
-        Some(file) => crate::load::animate(model, file, &job.animation, lookup).map(Arc::new),
+    match (&spec.animation, &spec.embedded) {
+        (None, None) => Ok(Arc::clone(model)),
+        (None, Some(name)) => crate::load::embedded(model, name).map(Arc::new),
+        (Some(file), _) => crate::load::animate(model, file, &job.animation, lookup).map(Arc::new),
     }
 }
 
@@ -315,6 +316,7 @@ fn gltf_export(job: &Job, model: &Model, lookup: &Lookup) -> Result<(Vec<u8>, Gl
                 job.name.clone()
             },
             animation: c.animation.clone(),
+            embedded: c.embedded.clone(),
             clip: c.clip,
         })
         .collect();

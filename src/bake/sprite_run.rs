@@ -106,6 +106,7 @@ fn sprite_job(job: &Job, plan: &SpritePlan, size: (u32, u32)) -> Result<Job> {
         .clips
         .iter()
         .map(|(name, actions)| ClipSpec {
+            embedded: Default::default(),
             name: name.clone(),
             animation: None,
             clip: Clip::Range {

@@ -37,7 +37,10 @@ pub fn run(a: ExportArgs) -> Result<(), Error> {
 /// `kiln export --clip`: the model's node tree, skins and one glTF
 /// animation per `--animation` file (or its own animation).
 fn export_clips(a: &ExportArgs) -> Result<(), Error> {
-    let model = Model::load(&a.model.spec())?;
+    let mut model = Model::load(&a.model.spec())?;
+    if let Some(e) = &a.model.embedded {
+        model = model.embedded(e)?;
+    }
     warn(&model);
     let stem = |p: &Path| {
         p.file_stem()
@@ -72,6 +75,7 @@ fn export_clips(a: &ExportArgs) -> Result<(), Error> {
                 .cloned()
                 .unwrap_or_else(|| stem(f.map_or(&a.model.model, |p| p.as_path()))),
             animation: f.map(|p| FileRef::from(p.as_path())),
+            embedded: None,
             clip: Clip::Range {
                 start: 0.0,
                 end: None,

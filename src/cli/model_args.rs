@@ -45,6 +45,12 @@ pub struct ModelArgs {
     /// Pose the model with this animation file (Grimrock .animation, Arma .rtm); repeatable for `export --clip`
     #[arg(long, value_name = "FILE")]
     pub animation: Vec<PathBuf>,
+    /// glTF: play this animation of the model file itself, by name or index (default: its first)
+    #[arg(long, value_name = "NAME|INDEX", conflicts_with = "animation")]
+    pub embedded: Option<String>,
+    /// glTF: draw this scene of the file, by name or index (default: the file's default scene)
+    #[arg(long, value_name = "NAME|INDEX")]
+    scene: Option<String>,
     /// Grimrock: draw skinned meshes in their bind pose instead of the file's node pose
     #[arg(long)]
     bind_pose: bool,
@@ -103,6 +109,7 @@ impl ModelArgs {
             spec.pose = RestPose::Bind;
         }
         spec.lod = self.lod.map(|i| Lod::Index(i as u32));
+        spec.scene = self.scene.clone();
         spec.animation.duration = self.duration;
         spec.animation.root_motion = match (self.root_motion, self.travel) {
             (_, true) | (RootMotionArg::Keep, _) => RootMotion::Keep,
@@ -120,6 +127,9 @@ impl ModelArgs {
     /// Loads the model and applies `--animation`.
     pub fn load(&self) -> Result<Model, Error> {
         let mut model = Model::load(&self.spec())?;
+        if let Some(e) = &self.embedded {
+            model = model.embedded(e)?;
+        }
         match self.animation.as_slice() {
             [] => {}
             [a] => model = model.animated(a.as_path())?,

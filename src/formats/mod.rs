@@ -4,12 +4,14 @@
 //! (`registry.rs`). Nothing here knows about rendering.
 
 pub mod arma;
+pub(crate) mod gltf;
 pub mod gnd;
 pub mod grimrock;
 pub mod json;
 mod known;
 pub mod lua;
 pub mod lzo;
+pub(crate) mod obj;
 pub mod ragnarok;
 pub mod reader;
 pub(crate) mod registry;

@@ -22,6 +22,8 @@ pub(crate) static FORMATS: &[&dyn Format] = &[
     &super::arma::ConfigFormat,
     &super::sprite::SprFormat,
     &super::sprite::ActFormat,
+    &super::gltf::GltfFormat,
+    &super::obj::ObjFormat,
 ];
 
 /// The format of `data` (the whole file or at least its first bytes).
@@ -35,7 +37,7 @@ pub(crate) fn sniff(data: &[u8], path: &Path) -> Result<&'static dyn Format> {
     let head: String = data.iter().take(8).map(|b| format!("{b:02x}")).collect();
     Err(Error::parse(path, "magic", 0, format!(
             "not a file kiln can read (first bytes {head}); expected GRSM/GRSW/GRGN (Ragnarok model/map/ground), \
-             MDL1/ANIM (Grimrock model/animation), MLOD (Arma P3D), RTM_/BMTR (Arma animation) or SP/AC (Ragnarok sprite)"
+             MDL1/ANIM (Grimrock model/animation), MLOD (Arma P3D), RTM_/BMTR (Arma animation), SP/AC (Ragnarok sprite), glTF (binary glTF), JSON with an \"asset\" (glTF text) or a .obj file"
         )))
 }
 

@@ -50,6 +50,11 @@ pub(crate) trait Opened: Send {
     fn model(&self, cx: &Context) -> Result<Model> {
         Err(wrong_role(cx.role, cx.file))
     }
+    /// The names of the animations the file itself holds (glTF), in file
+    /// order; read without loading the model.
+    fn takes(&self) -> Vec<String> {
+        Vec::new()
+    }
     /// The animation, and the bones it needs bound (Arma).
     fn animation(&self, cx: &Context) -> Result<(Animation, Option<Vec<BoneSpec>>)> {
         let _ = cx;
@@ -100,6 +105,8 @@ pub(crate) struct LoadOptions {
     pub pose: RestPose,
     /// Arma: which LOD.
     pub lod: Option<Lod>,
+    /// glTF: which scene, by name or index.
+    pub scene: Option<String>,
 }
 
 /// A format's own view of a file, for `kiln inspect`.

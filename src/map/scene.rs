@@ -474,6 +474,7 @@ fn placeholder_box() -> Model {
         triangles.push([base, base + 2, base + 3]);
     }
     Model {
+        extras: Default::default(),
         name: "placeholder".into(),
         source: PathBuf::new(),
         nodes: vec![Node::identity("placeholder", None)],

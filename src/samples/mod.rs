@@ -7,10 +7,12 @@
 //! `mod_assets/…`, and an Arma addon folder.
 //!
 //! One file per game: [`rsm`] (windmill, beacon), [`grimrock`] (tentacle,
-//! sign), [`arma`] (lever), [`map`] (the village map). They share nothing
+//! sign), [`arma`] (lever), [`map`] (the village map), and [`gltf`] (the
+//! tentacle exported by kiln's glTF writer). They share nothing
 //! but the writers and `scene::geometry`; only [`all`] ties them together.
 
 pub mod arma;
+pub mod gltf;
 pub mod grimrock;
 pub mod map;
 pub mod rsm;
@@ -25,6 +27,24 @@ pub struct SampleFile {
 
 /// Every sample file (models and their textures).
 pub fn all() -> Vec<SampleFile> {
+    let mut out = game_files();
+    out.push(SampleFile {
+        path: "gltf/kiln_tentacle.glb",
+        bytes: gltf::tentacle_glb(),
+    });
+    out
+}
+
+/// The Grimrock sample files, which the glTF sample is made from.
+fn grimrock_files() -> Vec<SampleFile> {
+    game_files()
+        .into_iter()
+        .filter(|f| f.path.starts_with("grimrock/"))
+        .collect()
+}
+
+/// Every sample in a game's own formats.
+fn game_files() -> Vec<SampleFile> {
     use crate::formats::{
         arma::p3d, arma::rtm, gnd, grimrock::write_animation, grimrock::write_model, rsw,
     };

@@ -51,3 +51,44 @@ pub fn apply(model: &Model, anim: &Animation) -> (Model, Vec<String>) {
     out.travel = anim.travel;
     (out, unmatched)
 }
+
+/// A copy of `model` carrying its file's animation `index` of
+/// [`Model::extras`]`.takes` in place of its own: every other node at rest,
+/// every morph at its rest weights; `None` when there is no such animation.
+pub fn take(model: &Model, index: usize) -> Option<Model> {
+    let take = model.extras.takes.get(index)?;
+    let mut out = model.clone();
+    for n in &mut out.nodes {
+        n.anim = NodeAnim::default();
+    }
+    for m in out.extras.morphs.iter_mut().flatten() {
+        m.tracks.clear();
+    }
+    for (i, anim) in &take.nodes {
+        if let Some(n) = out.nodes.get_mut(*i) {
+            n.anim = anim.clone();
+        }
+    }
+    for (mesh, tracks) in &take.morphs {
+        if let Some(Some(m)) = out.extras.morphs.get_mut(*mesh) {
+            m.tracks = tracks.clone();
+        }
+    }
+    out.duration = take.duration;
+    Some(out)
+}
+
+/// Which of `model`'s animations `wanted` names: an exact name first, then
+/// a name differing only in case, then an index (`"2"`); `None` when none.
+pub fn find_take(model: &Model, wanted: &str) -> Option<usize> {
+    let takes = &model.extras.takes;
+    takes
+        .iter()
+        .position(|t| t.name == wanted)
+        .or_else(|| {
+            takes
+                .iter()
+                .position(|t| t.name.eq_ignore_ascii_case(wanted))
+        })
+        .or_else(|| wanted.parse::<usize>().ok().filter(|&i| i < takes.len()))
+}

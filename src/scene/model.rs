@@ -37,6 +37,54 @@ pub struct Model {
     pub display: Mat4,
     /// Notes for the user (missing textures, clamped indices, trailing bytes).
     pub warnings: Vec<String>,
+    /// What only some formats hold (glTF's morph targets and its several
+    /// animations); empty for the rest.
+    pub extras: Extras,
+}
+
+/// The parts of a model only some formats have. Every field is empty for a
+/// format without them, and posing then does exactly what it did without.
+#[derive(Debug, Clone, Default)]
+pub struct Extras {
+    /// Morph targets, by mesh index (a mesh beyond the list has none).
+    pub morphs: Vec<Option<Morph>>,
+    /// Every animation the file holds, in file order; the nodes (and
+    /// morphs) carry the first ([`crate::scene::animation::take`] gives a
+    /// copy carrying another).
+    pub takes: Vec<Take>,
+}
+
+/// A mesh's morph targets: displacements blended by weights.
+#[derive(Debug, Clone)]
+pub struct Morph {
+    /// The targets, each a displacement per vertex.
+    pub targets: Vec<MorphTarget>,
+    /// The weight of each target where no track gives one.
+    pub weights: Vec<f32>,
+    /// Per target, its weight over time; empty when not animated.
+    pub tracks: Vec<Track<f32>>,
+}
+
+/// One morph target: what a weight of 1 adds to each vertex.
+#[derive(Debug, Clone, Default)]
+pub struct MorphTarget {
+    /// Added to the positions (empty: none).
+    pub positions: Vec<Vec3>,
+    /// Added to the normals (empty: none).
+    pub normals: Vec<Vec3>,
+}
+
+/// One animation a file holds besides the one the model carries.
+#[derive(Debug, Clone)]
+pub struct Take {
+    /// Its name as the file gives it (may be empty).
+    pub name: String,
+    /// Its length in seconds: its last key.
+    pub duration: f32,
+    /// Tracks by node index.
+    pub nodes: Vec<(usize, NodeAnim)>,
+    /// Morph weight tracks by mesh index, one track per target.
+    pub morphs: Vec<(usize, Vec<Track<f32>>)>,
 }
 
 /// One node of the tree: rest values, tracks and its own geometry matrix.

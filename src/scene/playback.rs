@@ -58,8 +58,16 @@ pub fn last_key_time(model: &Model) -> Option<f32> {
         .flat_map(|m| &m.primitives)
         .flat_map(|p| &p.uv_anims)
         .map(|a| a.track.times.last().copied());
+    let morphs = model
+        .extras
+        .morphs
+        .iter()
+        .flatten()
+        .flat_map(|m| &m.tracks)
+        .map(|t| t.times.last().copied());
     nodes
         .chain(uvs)
+        .chain(morphs)
         .flatten()
         .filter(|t| t.is_finite())
         .fold(None, |acc: Option<f32>, t| {

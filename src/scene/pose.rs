@@ -176,6 +176,8 @@ struct Inputs {
     worlds: Vec<Mat4>,
     /// Per primitive, meshes in order.
     uvs: Vec<Affine2>,
+    /// Per mesh with morph targets, its weights (empty for a model without).
+    weights: Vec<Option<Vec<f32>>>,
 }
 
 impl Inputs {
@@ -187,9 +189,16 @@ impl Inputs {
             .flat_map(|mesh| &mesh.primitives)
             .map(|prim| uv_transform(&prim.uv_anims, tw))
             .collect();
+        let weights = model
+            .extras
+            .morphs
+            .iter()
+            .map(|m| m.as_ref().map(|m| morph_weights(m, tw)))
+            .collect();
         Inputs {
             worlds: node_worlds(model, t),
             uvs,
+            weights,
         }
     }
 
@@ -208,6 +217,14 @@ impl Inputs {
                 .iter()
                 .zip(&other.uvs)
                 .all(|(a, b)| uvs(a) == uvs(b))
+            && self.weights.len() == other.weights.len()
+            && self.weights.iter().zip(&other.weights).all(|(a, b)| {
+                let bits = |w: &Option<Vec<f32>>| {
+                    w.as_ref()
+                        .map(|w| w.iter().map(|x| x.to_bits()).collect::<Vec<u32>>())
+                };
+                bits(a) == bits(b)
+            })
     }
 }
 
@@ -253,16 +270,26 @@ fn pose_from(model: &Model, inputs: &Inputs, shared: &Triangles) -> PosedModel {
     let mut primitives = Vec::new();
     for (mi, mesh) in model.meshes.iter().enumerate() {
         let m = mesh_matrix(model, worlds, mesh);
+        let morph = model.extras.morphs.get(mi).and_then(Option::as_ref);
+        let weights = inputs.weights.get(mi).and_then(Option::as_ref);
+        let morphed = match (morph, weights) {
+            (Some(morph), Some(w)) => Some(morph_vertices(mesh, morph, w)),
+            _ => None,
+        };
+        let (base_positions, base_normals) = match &morphed {
+            Some((p, n)) => (p.as_slice(), n.as_slice()),
+            None => (mesh.positions.as_slice(), mesh.normals.as_slice()),
+        };
         let (positions, normals) = match &mesh.skin {
-            Some(skin) => skin_vertices(model, worlds, mesh, skin),
+            Some(skin) => skin_vertices(model, worlds, base_positions, base_normals, skin),
             None => {
                 let nm = normal_matrix(m);
                 (
-                    mesh.positions
+                    base_positions
                         .iter()
                         .map(|&p| m.transform_point3(p))
                         .collect(),
-                    mesh.normals
+                    base_normals
                         .iter()
                         .map(|&n| (nm * n).normalize_or_zero())
                         .collect(),
@@ -332,10 +359,44 @@ pub fn normal_matrix(m: Mat4) -> Mat3 {
     }
 }
 
+/// A morphed mesh's weights at time `t` (already wrapped): each target's
+/// track, else its rest weight.
+pub fn morph_weights(morph: &Morph, t: f32) -> Vec<f32> {
+    (0..morph.targets.len())
+        .map(|i| {
+            morph
+                .tracks
+                .get(i)
+                .and_then(|k| k.sample(t))
+                .or_else(|| morph.weights.get(i).copied())
+                .unwrap_or(0.0)
+        })
+        .collect()
+}
+
+/// The mesh's positions and normals with its targets added by `weights`.
+fn morph_vertices(mesh: &Mesh, morph: &Morph, weights: &[f32]) -> (Vec<Vec3>, Vec<Vec3>) {
+    let mut positions = mesh.positions.clone();
+    let mut normals = mesh.normals.clone();
+    for (target, &w) in morph.targets.iter().zip(weights) {
+        if w == 0.0 {
+            continue;
+        }
+        for (p, d) in positions.iter_mut().zip(&target.positions) {
+            *p += *d * w;
+        }
+        for (n, d) in normals.iter_mut().zip(&target.normals) {
+            *n += *d * w;
+        }
+    }
+    (positions, normals)
+}
+
 fn skin_vertices(
     model: &Model,
     worlds: &[Mat4],
-    mesh: &Mesh,
+    mesh_positions: &[Vec3],
+    mesh_normals: &[Vec3],
     skin: &Skin,
 ) -> (Vec<Vec3>, Vec<Vec3>) {
     let joint_mats: Vec<Mat4> = skin
@@ -344,9 +405,9 @@ fn skin_vertices(
         .zip(&skin.inverse_bind)
         .map(|(&j, ib)| model.display * worlds.get(j).copied().unwrap_or(Mat4::IDENTITY) * *ib)
         .collect();
-    let mut positions = Vec::with_capacity(mesh.positions.len());
-    let mut normals = Vec::with_capacity(mesh.normals.len());
-    for (i, &p) in mesh.positions.iter().enumerate() {
+    let mut positions = Vec::with_capacity(mesh_positions.len());
+    let mut normals = Vec::with_capacity(mesh_normals.len());
+    for (i, &p) in mesh_positions.iter().enumerate() {
         let (js, ws) = skin.influence(i);
         let mut acc = Mat4::ZERO;
         let mut total = 0.0;
@@ -364,7 +425,7 @@ fn skin_vertices(
             model.display
         };
         positions.push(m.transform_point3(p));
-        if let Some(&n) = mesh.normals.get(i) {
+        if let Some(&n) = mesh_normals.get(i) {
             normals.push((normal_matrix(m) * n).normalize_or_zero());
         }
     }

@@ -11,6 +11,10 @@ pub enum Interp {
     Nlerp,
     /// Each key held until the next.
     Step,
+    /// glTF's cubic Hermite spline: the track's values are triplets per
+    /// key (in-tangent, value, out-tangent), tangents in units per second;
+    /// rotations are normalised after.
+    CubicSpline,
 }
 
 /// Keys of one value over time.
@@ -34,6 +38,26 @@ pub struct Track<T> {
 pub trait Interpolate: Copy {
     /// The value a fraction `s` of the way from `a` to `b`.
     fn interpolate(a: Self, b: Self, s: f32, mode: Interp) -> Self;
+    /// `a·x + b·y`, component by component: what a cubic spline sums.
+    fn combine(x: Self, a: f32, y: Self, b: f32) -> Self;
+    /// The value a cubic spline gives: made a valid value again (a
+    /// rotation normalised); others as they are.
+    fn settle(self) -> Self {
+        self
+    }
+}
+
+/// The cubic Hermite spline between keys `v0` (out-tangent `b0`) and `v1`
+/// (in-tangent `a1`), `dt` seconds apart, a fraction `s` of the way.
+fn hermite<T: Interpolate>(v0: T, b0: T, v1: T, a1: T, s: f32, dt: f32) -> T {
+    let (s2, s3) = (s * s, s * s * s);
+    let h00 = 2.0 * s3 - 3.0 * s2 + 1.0;
+    let h10 = s3 - 2.0 * s2 + s;
+    let h01 = -2.0 * s3 + 3.0 * s2;
+    let h11 = s3 - s2;
+    let p = T::combine(v0, h00, b0, h10 * dt);
+    let q = T::combine(v1, h01, a1, h11 * dt);
+    T::combine(p, 1.0, q, 1.0).settle()
 }
 
 impl Interpolate for f32 {
@@ -44,6 +68,9 @@ impl Interpolate for f32 {
             a + (b - a) * s
         }
     }
+    fn combine(x: f32, a: f32, y: f32, b: f32) -> f32 {
+        x * a + y * b
+    }
 }
 
 impl Interpolate for Vec3 {
@@ -53,6 +80,9 @@ impl Interpolate for Vec3 {
         } else {
             a.lerp(b, s)
         }
+    }
+    fn combine(x: Vec3, a: f32, y: Vec3, b: f32) -> Vec3 {
+        x * a + y * b
     }
 }
 
@@ -65,18 +95,31 @@ impl Interpolate for Mat3 {
             a * (1.0 - s) + b * s
         }
     }
+    fn combine(x: Mat3, a: f32, y: Mat3, b: f32) -> Mat3 {
+        x * a + y * b
+    }
 }
 
 impl Interpolate for Quat {
     fn interpolate(a: Quat, b: Quat, s: f32, mode: Interp) -> Quat {
         match mode {
             Interp::Step => a,
-            Interp::Linear => a.normalize().slerp(b.normalize(), s).normalize(),
+            // A spline is sampled by `hermite`; between two bare values it
+            // is the straight path.
+            Interp::Linear | Interp::CubicSpline => {
+                a.normalize().slerp(b.normalize(), s).normalize()
+            }
             Interp::Nlerp => {
                 let b = if a.dot(b) < 0.0 { -b } else { b };
                 (a * (1.0 - s) + b * s).normalize()
             }
         }
+    }
+    fn combine(x: Quat, a: f32, y: Quat, b: f32) -> Quat {
+        Quat::from_vec4(glam::Vec4::from(x) * a + glam::Vec4::from(y) * b)
+    }
+    fn settle(self) -> Quat {
+        self.normalize()
     }
 }
 
@@ -95,6 +138,9 @@ impl<T: Interpolate> Track<T> {
     /// Samples the track at time `t` (seconds, already wrapped into the clip).
     /// Returns `None` for an empty track.
     pub fn sample(&self, t: f32) -> Option<T> {
+        if self.interp == Interp::CubicSpline {
+            return self.sample_spline(t);
+        }
         let n = self.values.len().min(self.times.len());
         if n == 0 {
             return None;
@@ -134,6 +180,40 @@ impl<T: Interpolate> Track<T> {
             s,
             self.interp,
         ))
+    }
+
+    /// The value of key `i` of a spline track (the middle of its triplet).
+    pub fn spline_value(&self, i: usize) -> Option<T> {
+        self.values.get(3 * i + 1).copied()
+    }
+
+    /// A cubic-spline track at `t`: outside its keys the first or last
+    /// value held; between them the Hermite curve.
+    fn sample_spline(&self, t: f32) -> Option<T> {
+        let n = (self.values.len() / 3).min(self.times.len());
+        if n == 0 {
+            return None;
+        }
+        let v = |i: usize| self.values[3 * i + 1];
+        if t <= self.times[0] || n == 1 {
+            return Some(v(0).settle());
+        }
+        if t >= self.times[n - 1] {
+            return Some(v(n - 1).settle());
+        }
+        let i = self.times[..n]
+            .partition_point(|&k| k <= t)
+            .saturating_sub(1)
+            .min(n - 2);
+        let (ta, tb) = (self.times[i], self.times[i + 1]);
+        let dt = tb - ta;
+        if dt <= 0.0 {
+            return Some(v(i + 1).settle());
+        }
+        let s = (t - ta) / dt;
+        let b0 = self.values[3 * i + 2];
+        let a1 = self.values[3 * (i + 1)];
+        Some(hermite(v(i), b0, v(i + 1), a1, s, dt))
     }
 }
 

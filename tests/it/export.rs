@@ -104,6 +104,7 @@ fn fixture_model() -> Model {
         }],
     };
     Model {
+        extras: Default::default(),
         name: "fixture".into(),
         source: PathBuf::from("fixture.rsm"),
         nodes: vec![

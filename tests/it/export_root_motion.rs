@@ -12,6 +12,7 @@ const WARRIOR: &str = "grimrock/grimrock+eob1-waterdeep/mod_assets/plugins/skele
 
 fn walk_clip(file: &Path) -> ExportClip {
     ExportClip {
+        embedded: Default::default(),
         name: "walk".into(),
         animation: Some(FileRef::from(file)),
         clip: Clip::Range {

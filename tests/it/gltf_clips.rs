@@ -20,6 +20,7 @@ fn samples() -> PathBuf {
 /// A whole-animation clip.
 pub fn whole(name: &str, animation: Option<&Path>) -> ExportClip {
     ExportClip {
+        embedded: Default::default(),
         name: name.into(),
         animation: animation.map(FileRef::from),
         clip: Clip::Range {
@@ -265,6 +266,7 @@ fn grimrock_tentacle_sample_and_a_rest_pose() {
     let clips = [
         whole("wave", Some(&wave)),
         ExportClip {
+            embedded: Default::default(),
             name: "rest".into(),
             animation: None,
             clip: Clip::Still { time: 0.0 },
@@ -638,6 +640,7 @@ fn recipe_jobs_write_gltf_clips() {
             Some(&root.join("animations/kiln_tentacle_wave.animation")),
         ),
         ExportClip {
+            embedded: Default::default(),
             name: "rest".into(),
             animation: None,
             clip: Clip::Still { time: 0.0 },

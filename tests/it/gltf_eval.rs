@@ -8,9 +8,15 @@
 use glam::{DMat4, DQuat, DVec2, DVec3, DVec4};
 use serde_json::Value;
 
+/// Morphs, every primitive and every JOINTS/WEIGHTS set.
+#[path = "gltf_eval_all.rs"]
+mod all;
+
 pub struct Gltf {
     pub json: Value,
     bin: Vec<u8>,
+    /// Buffers after the first (a `.gltf` may have several).
+    more: Vec<Vec<u8>>,
 }
 
 /// One mesh as drawn: which glTF mesh, its vertices in scene space, and
@@ -67,18 +73,50 @@ impl Gltf {
             rest[8..8 + n].to_vec()
         };
         assert_eq!(json["asset"]["version"], "2.0");
-        Gltf { json, bin }
+        Gltf {
+            json,
+            bin,
+            more: Vec::new(),
+        }
     }
 
     pub fn read(path: &std::path::Path) -> Gltf {
         Gltf::parse(&std::fs::read(path).unwrap())
     }
 
+    /// A `.glb`, or a `.gltf` whose one buffer is a base64 `data:` URI or a
+    /// file beside it.
+    pub fn read_any(path: &std::path::Path) -> Gltf {
+        let bytes = std::fs::read(path).unwrap();
+        if bytes.starts_with(b"glTF") {
+            return Gltf::parse(&bytes);
+        }
+        let json: Value = serde_json::from_slice(&bytes).unwrap();
+        let buffers = json["buffers"].as_array().cloned().unwrap_or_default();
+        let mut all: Vec<Vec<u8>> = buffers
+            .iter()
+            .map(|b| match b["uri"].as_str() {
+                Some(u) if u.starts_with("data:") => unbase64(&u[u.find(',').unwrap() + 1..]),
+                Some(u) => std::fs::read(path.parent().unwrap().join(u)).unwrap(),
+                None => Vec::new(),
+            })
+            .collect();
+        let bin = if all.is_empty() {
+            Vec::new()
+        } else {
+            all.remove(0)
+        };
+        Gltf {
+            json,
+            bin,
+            more: all,
+        }
+    }
+
     /// Accessor `i` as elements of f64 components (normalised integers
     /// mapped to 0..1).
     pub fn accessor(&self, i: usize) -> Vec<Vec<f64>> {
         let a = &self.json["accessors"][i];
-        assert!(a.get("sparse").is_none(), "sparse accessors are not used");
         let count = a["count"].as_u64().unwrap() as usize;
         let comps = match a["type"].as_str().unwrap() {
             "SCALAR" => 1,
@@ -88,6 +126,11 @@ impl Gltf {
             "MAT4" => 16,
             t => panic!("accessor type {t}"),
         };
+        if a.get("bufferView").is_none() {
+            let mut out = vec![vec![0.0; comps]; count];
+            self.substitute(a, comps, &mut out);
+            return out;
+        }
         let ct = a["componentType"].as_u64().unwrap();
         let size = match ct {
             5120 | 5121 => 1,
@@ -97,7 +140,7 @@ impl Gltf {
         };
         let normalized = a["normalized"].as_bool().unwrap_or(false);
         let view = &self.json["bufferViews"][a["bufferView"].as_u64().unwrap() as usize];
-        assert_eq!(view["buffer"], 0);
+        let buf = self.buffer(view["buffer"].as_u64().unwrap() as usize);
         let base = view["byteOffset"].as_u64().unwrap_or(0) as usize
             + a["byteOffset"].as_u64().unwrap_or(0) as usize;
         let stride = view["byteStride"]
@@ -115,7 +158,7 @@ impl Gltf {
             let el: Vec<f64> = (0..comps)
                 .map(|c| {
                     let p = at + c * size;
-                    let b = &self.bin[p..p + size];
+                    let b = &buf[p..p + size];
                     match ct {
                         5126 => f32::from_le_bytes(b.try_into().unwrap()) as f64,
                         5125 => u32::from_le_bytes(b.try_into().unwrap()) as f64,
@@ -142,7 +185,51 @@ impl Gltf {
                 .collect();
             out.push(el);
         }
+        self.substitute(a, comps, &mut out);
         out
+    }
+
+    fn buffer(&self, i: usize) -> &[u8] {
+        if i == 0 {
+            &self.bin
+        } else {
+            &self.more[i - 1]
+        }
+    }
+
+    /// A sparse accessor's substitutions (float values only).
+    fn substitute(&self, a: &Value, comps: usize, out: &mut [Vec<f64>]) {
+        let Some(sp) = a.get("sparse") else {
+            return;
+        };
+        assert_eq!(a["componentType"], 5126, "sparse floats only");
+        let n = sp["count"].as_u64().unwrap() as usize;
+        let view = |v: &Value| {
+            let bv = &self.json["bufferViews"][v["bufferView"].as_u64().unwrap() as usize];
+            (
+                self.buffer(bv["buffer"].as_u64().unwrap() as usize),
+                bv["byteOffset"].as_u64().unwrap_or(0) as usize
+                    + v["byteOffset"].as_u64().unwrap_or(0) as usize,
+            )
+        };
+        let ((ib, ia), (vb, va)) = (view(&sp["indices"]), view(&sp["values"]));
+        let isize = match sp["indices"]["componentType"].as_u64().unwrap() {
+            5121 => 1,
+            5123 => 2,
+            _ => 4,
+        };
+        for k in 0..n {
+            let b = &ib[ia + k * isize..ia + (k + 1) * isize];
+            let idx = match isize {
+                1 => b[0] as usize,
+                2 => u16::from_le_bytes([b[0], b[1]]) as usize,
+                _ => u32::from_le_bytes(b.try_into().unwrap()) as usize,
+            };
+            for (c, v) in out[idx].iter_mut().enumerate() {
+                let p = va + (k * comps + c) * 4;
+                *v = f32::from_le_bytes(vb[p..p + 4].try_into().unwrap()) as f64;
+            }
+        }
     }
 
     pub fn animation(&self, name: &str) -> Option<usize> {
@@ -307,6 +394,9 @@ impl Gltf {
                         "scale" => tex[m].scale = DVec2::new(v[0], v[1]),
                         other => panic!("pointer to {other}"),
                     }
+                    continue;
+                }
+                if path == "weights" {
                     continue;
                 }
                 let node = target["node"].as_u64().unwrap() as usize;
@@ -487,4 +577,24 @@ fn spec_slerp(a: &[f64], b: &[f64], s: f64) -> Vec<f64> {
         sign * (s * angle).sin() / angle.sin(),
     );
     a.iter().zip(b).map(|(x, y)| wa * x + wb * y).collect()
+}
+
+/// Standard base64, padding optional.
+fn unbase64(s: &str) -> Vec<u8> {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let digits: Vec<u32> = s
+        .bytes()
+        .filter(|&c| c != b'=' && !c.is_ascii_whitespace())
+        .map(|c| ALPHABET.iter().position(|&a| a == c).expect("base64 digit") as u32)
+        .collect();
+    let mut out = Vec::new();
+    for group in digits.chunks(4) {
+        let mut v = 0u32;
+        for (k, d) in group.iter().enumerate() {
+            v |= d << (18 - 6 * k);
+        }
+        let bytes = [(v >> 16) as u8, (v >> 8) as u8, v as u8];
+        out.extend_from_slice(&bytes[..group.len() - 1]);
+    }
+    out
 }

@@ -171,6 +171,7 @@ fn fixture() -> Model {
         ],
     });
     Model {
+        extras: Default::default(),
         name: "fixture".into(),
         source: PathBuf::from("fixture"),
         nodes,

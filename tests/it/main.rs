@@ -24,6 +24,8 @@ mod extract_rule;
 mod fuzz_regressions;
 mod gltf_clips;
 mod gltf_eval;
+mod gltf_read;
+mod gltf_read_back;
 mod gltf_scene;
 mod gnd_corpus;
 mod gnd_malformed;

@@ -616,6 +616,7 @@ fn clips_and_model_options_resolve() {
         w.clips,
         vec![
             ClipSpec {
+                embedded: Default::default(),
                 name: "walk".into(),
                 animation: Some(FileRef {
                     disk: PathBuf::from("recipes/animations/walk.animation"),
@@ -627,6 +628,7 @@ fn clips_and_model_options_resolve() {
                 line: 5,
             },
             ClipSpec {
+                embedded: Default::default(),
                 name: "idle".into(),
                 animation: Some(FileRef {
                     disk: PathBuf::from("recipes/animations/idle.animation"),
@@ -642,6 +644,7 @@ fn clips_and_model_options_resolve() {
                 line: 6,
             },
             ClipSpec {
+                embedded: Default::default(),
                 name: "still".into(),
                 animation: None,
                 clip: Clip::Still { time: 0.5 },
@@ -651,6 +654,7 @@ fn clips_and_model_options_resolve() {
             },
             // Unnamed: named after the animation file, else the position.
             ClipSpec {
+                embedded: Default::default(),
                 name: "attack".into(),
                 animation: Some(FileRef {
                     disk: PathBuf::from("recipes/anims/attack.animation"),
@@ -666,6 +670,7 @@ fn clips_and_model_options_resolve() {
                 line: 8,
             },
             ClipSpec {
+                embedded: Default::default(),
                 name: "clip4".into(),
                 animation: None,
                 clip: Clip::Range {
@@ -726,6 +731,7 @@ fn clips_and_model_options_resolve() {
     assert_eq!(
         r.clips,
         vec![ClipSpec {
+            embedded: Default::default(),
             name: DEFAULT_CLIP_NAME.into(),
             animation: None,
             clip: Clip::Still { time: 0.0 },
@@ -797,7 +803,7 @@ fn clip_and_model_option_errors() {
         ),
         (
             "    clips: [{name: w, speed: 2}]\n",
-            "recipe.yaml:4:23: job 'a': unknown key `speed`, expected one of name, animation, start, end, fps, frames, time, loop, root_motion",
+            "recipe.yaml:4:23: job 'a': unknown key `speed`, expected one of name, animation, embedded, start, end, fps, frames, time, loop, root_motion",
         ),
         (
             "    clips: [{name: 'w/x'}]\n",

@@ -4,7 +4,8 @@
 
 use super::defaults::{self, DEFAULT_CLIP_NAME, MAX_CLIPS};
 use super::error::{Ctx, JobLabel, RecipeError};
-use super::raw::{RawClip, RawJob};
+use super::raw::{RawClip, RawClips, RawJob};
+use super::values::S;
 use super::values::{check_file_name, in_range, int_range, non_negative};
 use crate::scene::clip::{Clip, Step, MAX_FRAMES};
 use crate::spec::{FileRef, RootMotion};
@@ -20,6 +21,10 @@ pub struct ClipSpec {
     /// folder); `None` uses the model's own animation, or its rest pose when
     /// it has none.
     pub animation: Option<FileRef>,
+    /// `embedded:` — which of the animations the model file itself holds
+    /// (glTF): its name, else its index; `None` uses the first (or the
+    /// `animation` file).
+    pub embedded: Option<String>,
     /// Which moments of the animation become frames.
     pub clip: Clip,
     /// `loop:` — whether the clip loops; `None` follows the format (every
@@ -41,6 +46,7 @@ pub(super) fn resolve_clips(
     at: &Location,
     j: &RawJob,
     d: &RawJob,
+    model: Option<(&FileRef, &[std::path::PathBuf])>,
 ) -> Result<(Vec<ClipSpec>, bool), RecipeError> {
     let from_job = j.clip.is_some() || j.clips.is_some();
     let src = if from_job { j } else { d };
@@ -55,6 +61,7 @@ pub(super) fn resolve_clips(
             vec![ClipSpec {
                 name: DEFAULT_CLIP_NAME.to_string(),
                 animation: None,
+                embedded: None,
                 clip: resolve_clip(ctx, &l, "clip", &c.value)?,
                 looping: c.value.looping.as_ref().map(|b| b.value),
                 root_motion: c.value.root_motion.as_ref().map(|r| r.value),
@@ -66,6 +73,7 @@ pub(super) fn resolve_clips(
             vec![ClipSpec {
                 name: DEFAULT_CLIP_NAME.to_string(),
                 animation: None,
+                embedded: None,
                 clip: Clip::Range {
                     start: 0.0,
                     end: None,
@@ -77,22 +85,66 @@ pub(super) fn resolve_clips(
             }],
             false,
         )),
-        (None, Some(cs)) => {
-            if cs.value.is_empty() {
-                return Err(ctx.err(&cs.referenced, &l, "`clips` needs at least one clip"));
-            }
-            if cs.value.len() > MAX_CLIPS {
+        (
+            None,
+            Some(S {
+                value: RawClips::All(word),
+                referenced,
+                ..
+            }),
+        ) => {
+            if word != "all" {
                 return Err(ctx.err(
-                    &cs.referenced,
+                    referenced,
+                    &l,
+                    format!("`clips` is a list of clips or `all`, not `{word}`"),
+                ));
+            }
+            let names = match model {
+                Some((file, data)) => crate::load::embedded_animations(file, data)
+                    .map_err(|e| ctx.err(referenced, &l, format!("`clips: all`: {e}")))?,
+                None => Vec::new(),
+            };
+            if names.is_empty() {
+                return Err(ctx.err(
+                    referenced,
+                    &l,
+                    "`clips: all` makes one clip per animation the model file holds, and it holds none",
+                ));
+            }
+            if names.len() > MAX_CLIPS {
+                return Err(ctx.err(
+                    referenced,
                     &l,
                     format!(
-                        "`clips` lists {} clips, more than {MAX_CLIPS}",
-                        cs.value.len()
+                        "`clips: all`: the model holds {} animations, more than {MAX_CLIPS}",
+                        names.len()
                     ),
                 ));
             }
-            let mut out: Vec<ClipSpec> = Vec::with_capacity(cs.value.len());
-            for (i, e) in cs.value.iter().enumerate() {
+            Ok((all_clips(&names, referenced.line()), true))
+        }
+        (
+            None,
+            Some(S {
+                value: RawClips::List(list),
+                referenced,
+                ..
+            }),
+        ) => {
+            let cs = (list, referenced);
+            if cs.0.is_empty() {
+                return Err(ctx.err(cs.1, &l, "`clips` needs at least one clip"));
+            }
+            if cs.0.len() > MAX_CLIPS {
+                return Err(ctx.err(
+                    cs.1,
+                    &l,
+                    format!("`clips` lists {} clips, more than {MAX_CLIPS}", cs.0.len()),
+                ));
+            }
+            let mut out: Vec<ClipSpec> = Vec::with_capacity(cs.0.len());
+            for (i, e) in cs.0.iter().enumerate() {
                 let key = format!("clips[{i}]");
                 let r = &e.value;
                 let animation = match &r.animation {
@@ -121,7 +173,12 @@ pub(super) fn resolve_clips(
                                 .unwrap_or_default(),
                             a.referenced,
                         ),
-                        _ => (format!("clip{i}"), e.referenced),
+                        _ => match &r.embedded {
+                            Some(x) if check_file_name("clip", &x.value).is_ok() => {
+                                (x.value.clone(), x.referenced)
+                            }
+                            _ => (format!("clip{i}"), e.referenced),
+                        },
                     },
                 };
                 check_file_name("clip", &name)
@@ -142,9 +199,24 @@ pub(super) fn resolve_clips(
                     looping: r.looping.clone(),
                     root_motion: r.root_motion.clone(),
                 };
+                let embedded = match &r.embedded {
+                    Some(e) if animation.is_some() => {
+                        return Err(ctx.err(
+                            &e.referenced,
+                            &l,
+                            format!("give either `{key}.animation` (a file) or `{key}.embedded` (one of the model's own), not both"),
+                        ))
+                    }
+                    Some(e) if e.value.trim().is_empty() => {
+                        return Err(ctx.err(&e.referenced, &l, format!("`{key}.embedded` is empty")))
+                    }
+                    Some(e) => Some(e.value.clone()),
+                    None => None,
+                };
                 out.push(ClipSpec {
                     name,
                     animation,
+                    embedded,
                     clip: resolve_clip(ctx, &l, &key, &raw)?,
                     looping: r.looping.as_ref().map(|b| b.value),
                     root_motion: r.root_motion.as_ref().map(|m| m.value),
@@ -154,6 +226,34 @@ pub(super) fn resolve_clips(
             Ok((out, true))
         }
     }
+}
+
+/// `clips: all`: one whole clip per animation, named after it (its index
+/// where the name is empty, not a file name, or taken).
+fn all_clips(names: &[String], line: u64) -> Vec<ClipSpec> {
+    let mut out: Vec<ClipSpec> = Vec::with_capacity(names.len());
+    for (i, n) in names.iter().enumerate() {
+        let taken = |x: &str| out.iter().any(|c: &ClipSpec| c.name == x);
+        let name = if check_file_name("clip", n).is_ok() && !taken(n) {
+            n.clone()
+        } else {
+            format!("animation{i}")
+        };
+        out.push(ClipSpec {
+            name,
+            animation: None,
+            embedded: Some(i.to_string()),
+            clip: Clip::Range {
+                start: 0.0,
+                end: None,
+                step: Step::Fps(defaults::FPS),
+            },
+            looping: None,
+            root_motion: None,
+            line,
+        });
+    }
+    out
 }
 
 fn resolve_clip(ctx: &Ctx, label: &str, key: &str, r: &RawClip) -> Result<Clip, RecipeError> {

@@ -184,10 +184,10 @@ pub(super) fn resolve_job(
 ) -> Result<Job, RecipeError> {
     let lab = JobLabel(label);
     let model = resolve_model(ctx, lab, at, j, d)?;
-    let data = pick(&j.data, &d.data)
+    let data: Vec<PathBuf> = pick(&j.data, &d.data)
         .map(|v| v.value.0.iter().map(|p| ctx.base.join(p)).collect())
         .unwrap_or_default();
-    let (clips, named_clips) = resolve_clips(ctx, lab, at, j, d)?;
+    let (clips, named_clips) = resolve_clips(ctx, lab, at, j, d, Some((&model, data.as_slice())))?;
     let pose = pick(&j.pose, &d.pose).map(|p| p.value).unwrap_or_default();
     let materials = match pick(&j.materials, &d.materials) {
         Some(m) => resolve_materials(ctx, &lab.of(j.materials.is_some()), m)?,
@@ -214,6 +214,7 @@ pub(super) fn resolve_job(
         Some(x) => Some(resolve_lod(ctx, &lab.of(j.lod.is_some()), x)?),
         None => None,
     };
+    let scene = pick(&j.scene, &d.scene).map(|s| s.value.clone());
     let directions = resolve_directions(ctx, lab, j.directions.as_ref(), d.directions.as_ref())?;
     let pitch = match pick(&j.pitch, &d.pitch) {
         Some(p) => in_range(
@@ -298,6 +299,7 @@ pub(super) fn resolve_job(
             pose,
             materials,
             lod,
+            scene,
             animation: AnimationSettings {
                 duration,
                 skeleton,

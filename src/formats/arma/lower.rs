@@ -188,6 +188,7 @@ pub fn lower_mlod(
         .collect();
 
     Model {
+        extras: Default::default(),
         name: source
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -238,6 +239,7 @@ fn procedural_color(name: &str) -> Option<[f32; 4]> {
 
 fn empty_model(source: &Path, warning: String) -> Model {
     Model {
+        extras: Default::default(),
         name: source
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())

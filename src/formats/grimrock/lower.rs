@@ -193,6 +193,7 @@ pub fn lower(m: &gr::Model, source: &Path, defs: &[MaterialDef], pose: RestPose)
     }
 
     Model {
+        extras: Default::default(),
         name: source
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())

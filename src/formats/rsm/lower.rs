@@ -129,6 +129,7 @@ pub fn lower(rsm: &Rsm, source: &Path, texture: &mut dyn FnMut(&[u8]) -> LoadedT
     };
 
     let mut model = Model {
+        extras: Default::default(),
         name: source
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())

@@ -5,8 +5,9 @@
 mod bmp;
 mod dds;
 pub mod dxt;
+pub(crate) mod jpeg;
 pub mod paa;
-mod png;
+pub(crate) mod png;
 mod tga;
 
 pub use crate::texture::{Texture, TextureAlpha};

@@ -30,7 +30,7 @@ pub(super) struct RawJob {
     pub(super) model: Option<S<String>>,
     pub(super) data: Option<S<OneOrMany>>,
     pub(super) clip: Option<S<RawClip>>,
-    pub(super) clips: Option<S<Vec<S<RawClipEntry>>>>,
+    pub(super) clips: Option<S<RawClips>>,
     pub(super) pose: Option<S<crate::spec::RestPose>>,
     pub(super) materials: Option<S<Materials>>,
     pub(super) skeleton: Option<S<RawSkeleton>>,
@@ -38,6 +38,7 @@ pub(super) struct RawJob {
     pub(super) travel: Option<S<bool>>,
     pub(super) root_motion: Option<S<crate::spec::RootMotion>>,
     pub(super) lod: Option<S<Lod>>,
+    pub(super) scene: Option<S<String>>,
     pub(super) directions: Option<S<Directions>>,
     pub(super) pitch: Option<S<Num>>,
     pub(super) size: Option<S<Size>>,
@@ -74,12 +75,49 @@ pub(super) struct RawClip {
     pub(super) root_motion: Option<S<crate::spec::RootMotion>>,
 }
 
+/// `clips:` — a list, or `all`: one clip per animation the model file
+/// holds (glTF).
+#[derive(Clone)]
+pub(super) enum RawClips {
+    All(String),
+    List(Vec<S<RawClipEntry>>),
+}
+
+/// By hand rather than `untagged`, so an entry's own error (an unknown
+/// key, a wrong type) is reported as it is, not as "no variant matched".
+impl<'de> Deserialize<'de> for RawClips {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = RawClips;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a list of clips, or `all`")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<RawClips, E> {
+                Ok(RawClips::All(v.to_string()))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<RawClips, A::Error> {
+                let mut out = Vec::new();
+                while let Some(e) = seq.next_element::<S<RawClipEntry>>()? {
+                    out.push(e);
+                }
+                Ok(RawClips::List(out))
+            }
+        }
+        d.deserialize_any(Visit)
+    }
+}
+
 /// One entry of `clips:`: a `clip:` plus its name and animation file.
 #[derive(Deserialize, Clone)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawClipEntry {
     pub(super) name: Option<S<String>>,
     pub(super) animation: Option<S<String>>,
+    pub(super) embedded: Option<S<String>>,
     pub(super) start: Option<S<Num>>,
     pub(super) end: Option<S<Num>>,
     pub(super) fps: Option<S<Num>>,
