@@ -6,7 +6,7 @@
 //! keep the other's bytes), and leave both tools with nothing to do. Each test skips, saying so on
 //! stderr, when its tool is not installed (`.ci/run` installs both).
 
-use crate::common::{stderr, tempdir};
+use crate::common::{example_copy, stderr};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -38,38 +38,6 @@ rule kiln
   deps = gcc
 build out/windmill/windmill.png out/windmill/windmill.json out/beacon/beacon.png out/beacon/beacon.json: kiln recipes/example.yaml
 ";
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let p = e.unwrap().path();
-        let q = to.join(p.file_name().unwrap());
-        if p.is_dir() {
-            copy_tree(&p, &q);
-        } else {
-            std::fs::copy(&p, &q).unwrap();
-        }
-    }
-}
-
-/// The example recipe and its samples in a fresh folder.
-fn example_copy(tag: &str) -> PathBuf {
-    let dir = tempdir(tag);
-    copy_tree(
-        &repo().join("recipes/samples"),
-        &dir.join("recipes/samples"),
-    );
-    std::fs::copy(
-        repo().join("recipes/example.yaml"),
-        dir.join("recipes/example.yaml"),
-    )
-    .unwrap();
-    dir
-}
 
 /// Whether `tool --version` runs; if not, the skip line.
 fn have(tool: &str) -> bool {

@@ -218,3 +218,17 @@ pub fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
         }
     }
 }
+
+/// `recipes/example.yaml` and the samples it reads, in a fresh folder
+/// named for `tag`.
+pub fn example_copy(tag: &str) -> PathBuf {
+    let dir = tempdir(tag);
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    copy_tree(&repo.join("recipes/samples"), &dir.join("recipes/samples"));
+    std::fs::copy(
+        repo.join("recipes/example.yaml"),
+        dir.join("recipes/example.yaml"),
+    )
+    .unwrap();
+    dir
+}

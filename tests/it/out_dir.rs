@@ -3,40 +3,8 @@
 //! keys as a bake beside the recipe, and folders that would leave it
 //! refused at their line.
 
-use crate::common::{stderr, tempdir};
+use crate::common::{example_copy, stderr};
 use std::path::{Path, PathBuf};
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let p = e.unwrap().path();
-        let q = to.join(p.file_name().unwrap());
-        if p.is_dir() {
-            copy_tree(&p, &q);
-        } else {
-            std::fs::copy(&p, &q).unwrap();
-        }
-    }
-}
-
-/// The example recipe and its samples in a fresh folder.
-fn example_copy(tag: &str) -> PathBuf {
-    let dir = tempdir(tag);
-    copy_tree(
-        &repo().join("recipes/samples"),
-        &dir.join("recipes/samples"),
-    );
-    std::fs::copy(
-        repo().join("recipes/example.yaml"),
-        dir.join("recipes/example.yaml"),
-    )
-    .unwrap();
-    dir
-}
 
 /// A recipe of the two sample jobs, one in a named folder, one in the
 /// default `out/{name}`, that a build script could bake below `OUT_DIR`.
