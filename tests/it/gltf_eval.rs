@@ -485,26 +485,7 @@ impl Gltf {
             let p = self.accessor(attrs["POSITION"].as_u64().unwrap() as usize);
             let positions: Vec<DVec3> = match nodes[n]["skin"].as_u64() {
                 Some(s) => {
-                    let skin = &self.json["skins"][s as usize];
-                    let joints: Vec<usize> = skin["joints"]
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .map(|j| j.as_u64().unwrap() as usize)
-                        .collect();
-                    let ibm: Vec<DMat4> = match skin["inverseBindMatrices"].as_u64() {
-                        Some(a) => self
-                            .accessor(a as usize)
-                            .iter()
-                            .map(|m| DMat4::from_cols_slice(m))
-                            .collect(),
-                        None => vec![DMat4::IDENTITY; joints.len()],
-                    };
-                    let mats: Vec<DMat4> = joints
-                        .iter()
-                        .zip(&ibm)
-                        .map(|(&j, ib)| world[j] * *ib)
-                        .collect();
+                    let mats = self.joint_matrices(s as usize, |j| world[j]);
                     let js = self.accessor(attrs["JOINTS_0"].as_u64().unwrap() as usize);
                     let ws = self.accessor(attrs["WEIGHTS_0"].as_u64().unwrap() as usize);
                     p.iter()
@@ -560,6 +541,34 @@ impl Gltf {
 }
 
 /// The specification's slerp: the short way, constant speed.
+impl Gltf {
+    /// Skin `skin`'s joint matrices, `world(joint) · inverseBind(joint)`
+    /// (identity inverse binds when the skin gives none), as the spec's
+    /// skinning defines them.
+    pub(super) fn joint_matrices(&self, skin: usize, world: impl Fn(usize) -> DMat4) -> Vec<DMat4> {
+        let skin = &self.json["skins"][skin];
+        let joints: Vec<usize> = skin["joints"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| j.as_u64().unwrap() as usize)
+            .collect();
+        let ibm: Vec<DMat4> = match skin["inverseBindMatrices"].as_u64() {
+            Some(a) => self
+                .accessor(a as usize)
+                .iter()
+                .map(|m| DMat4::from_cols_slice(m))
+                .collect(),
+            None => vec![DMat4::IDENTITY; joints.len()],
+        };
+        joints
+            .iter()
+            .zip(&ibm)
+            .map(|(&j, ib)| world(j) * *ib)
+            .collect()
+    }
+}
+
 fn spec_slerp(a: &[f64], b: &[f64], s: f64) -> Vec<f64> {
     let d: f64 = a.iter().zip(b).map(|(x, y)| x * y).sum();
     let sign = if d < 0.0 { -1.0 } else { 1.0 };

@@ -174,26 +174,7 @@ impl Gltf {
                 }
                 let drawn: Vec<DVec3> = match nodes[n]["skin"].as_u64() {
                     Some(s) => {
-                        let skin = &self.json["skins"][s as usize];
-                        let joints: Vec<usize> = skin["joints"]
-                            .as_array()
-                            .unwrap()
-                            .iter()
-                            .map(|j| j.as_u64().unwrap() as usize)
-                            .collect();
-                        let ibm: Vec<DMat4> = match skin["inverseBindMatrices"].as_u64() {
-                            Some(a) => self
-                                .accessor(a as usize)
-                                .iter()
-                                .map(|m| DMat4::from_cols_slice(m))
-                                .collect(),
-                            None => vec![DMat4::IDENTITY; joints.len()],
-                        };
-                        let mats: Vec<DMat4> = joints
-                            .iter()
-                            .zip(&ibm)
-                            .map(|(&j, ib)| all_world(j) * *ib)
-                            .collect();
+                        let mats = self.joint_matrices(s as usize, all_world);
                         let mut sets = Vec::new();
                         let mut k = 0;
                         while let (Some(j), Some(w)) = (
