@@ -9,6 +9,7 @@ pub(crate) mod jpeg;
 pub mod paa;
 pub(crate) mod png;
 mod tga;
+mod via_image;
 
 pub use crate::texture::{Texture, TextureAlpha};
 pub use bmp::{encode_bmp24, encode_bmp8};

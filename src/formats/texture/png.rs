@@ -1,10 +1,9 @@
 //! PNG through the `image` crate, limited to kiln's dimension cap.
 
-use super::{parse_error, texel_buffer, working_buffer};
+use super::via_image::{self, Via};
 use crate::error::ParseError;
 use crate::memory::Allowance;
-use crate::texture::{finish, Texture, MAX_DIMENSION};
-use std::io::Cursor;
+use crate::texture::Texture;
 use std::path::Path;
 
 pub(crate) const MAGIC: &[u8] = b"\x89PNG\r\n\x1a\n";
@@ -15,41 +14,13 @@ const MAX_EXPANSION: u64 = 1100;
 const IHDR_WIDTH_AT: usize = 16;
 
 pub(crate) fn decode(data: &[u8], file: &Path, memory: &Allowance) -> Result<Texture, ParseError> {
-    let mut reader = image::ImageReader::with_format(Cursor::new(data), image::ImageFormat::Png);
-    let mut limits = image::Limits::default();
-    limits.max_image_width = Some(MAX_DIMENSION);
-    limits.max_image_height = Some(MAX_DIMENSION);
-    // Deflate expands at most ~1032:1, so a larger image than that cannot
-    // really be in the file; refusing it up front keeps a forged header from
-    // reserving hundreds of megabytes. Nor may it take more than the load
-    // has left.
-    let left = memory.limit().saturating_sub(memory.used());
-    limits.max_alloc = Some(
-        (data.len() as u64)
-            .saturating_mul(MAX_EXPANSION)
-            .clamp(1 << 20, 512 << 20)
-            .min(left),
-    );
-    reader.limits(limits);
-    // The png decoder reports no byte offsets; 0 plus its message is the best
-    // location kiln can give.
-    let img = reader
-        .decode()
-        .map_err(|e| parse_error(file, "png", 0, e.to_string()))?;
-    // The decoder's image stays until its texels are copied out.
-    let _decoded = working_buffer(
-        file,
-        "png",
-        IHDR_WIDTH_AT,
-        img.as_bytes().len() as u64,
-        memory,
-    )?;
-    let rgba = img.into_rgba8();
-    let (w, h) = rgba.dimensions();
-    let (mut texels, held) = texel_buffer(file, IHDR_WIDTH_AT, w, h, memory)?;
-    texels.extend(rgba.pixels().map(|p| p.0));
-    held.keep();
-    Ok(finish(file, w, h, texels))
+    let via = Via {
+        format: image::ImageFormat::Png,
+        field: "png",
+        max_expansion: MAX_EXPANSION,
+        size_at: IHDR_WIDTH_AT,
+    };
+    via_image::decode(data, file, &via, memory)
 }
 
 #[cfg(test)]
