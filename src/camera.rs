@@ -16,7 +16,6 @@
 use crate::raster::Camera;
 use glam::{Mat3, Mat4, Vec3};
 use rayon::prelude::*;
-use serde::Deserialize;
 
 /// How the camera projects: parallel rays, or a perspective with its field of
 /// view.
@@ -266,16 +265,7 @@ pub fn fit_cameras(
     }
 }
 
-/// Whether the light turns with the camera (every direction lit alike, the
-/// usual choice for sprites) or stays fixed in the world.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum LightSpace {
-    /// The direction is relative to the camera and turns with its yaw.
-    Camera,
-    /// The direction is fixed in the model's world.
-    World,
-}
+pub use kiln_recipe_yaml::keys::LightSpace;
 
 /// A directional light with ambient, as recipes and the command line give
 /// it. The default — the one default of both — comes from the upper left

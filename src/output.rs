@@ -31,35 +31,11 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// How hard PNG outputs are compressed (a recipe's `png: { compression }`).
-/// Every level is deterministic; only size and time differ
-/// (`docs/benchmarks.md`, "PNG compression levels").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum PngCompression {
-    /// Deflate level 1: quicker, files larger.
-    Fast,
-    /// Deflate level 5: within 1 % of level 6's size on kiln's sheets, and
-    /// the 1024² knot bake 9–10 % quicker (`docs/benchmarks.md`).
-    #[default]
-    Default,
-    /// Deflate level 9: slower, a little smaller.
-    Best,
-}
+pub use kiln_recipe_yaml::keys::PngCompression;
 
-impl PngCompression {
-    /// The zlib level: 1 (fast), 5 (default), 9 (best).
-    pub fn zlib_level(self) -> u8 {
-        match self {
-            PngCompression::Fast => 1,
-            PngCompression::Default => crate::parallel_png::DEFAULT_LEVEL as u8,
-            PngCompression::Best => 9,
-        }
-    }
-
-    fn level(self) -> png::DeflateCompression {
-        png::DeflateCompression::Level(self.zlib_level())
-    }
+/// The png crate's setting for `compression`.
+fn deflate_level(compression: PngCompression) -> png::DeflateCompression {
+    png::DeflateCompression::Level(compression.zlib_level())
 }
 
 /// Encodes a straight-alpha RGBA image as PNG. Deterministic: fixed
@@ -81,7 +57,7 @@ pub fn encode_png_with(img: &image::RgbaImage, compression: PngCompression) -> R
         let mut enc = png::Encoder::new(&mut out, img.width(), img.height());
         enc.set_color(png::ColorType::Rgba);
         enc.set_depth(png::BitDepth::Eight);
-        enc.set_deflate_compression(compression.level());
+        enc.set_deflate_compression(deflate_level(compression));
         let fail = |e: png::EncodingError| {
             Error::Other(format!(
                 "PNG encoding of a {}x{} image: {e}",
@@ -213,7 +189,7 @@ fn encode_indexed(
         if let Some(last) = palette.iter().rposition(|c| c[3] != 255) {
             enc.set_trns(palette[..=last].iter().map(|c| c[3]).collect::<Vec<u8>>());
         }
-        enc.set_deflate_compression(compression.level());
+        enc.set_deflate_compression(deflate_level(compression));
         let fail = |e: png::EncodingError| {
             Error::Other(format!("PNG encoding of a {w}x{h} indexed image: {e}"))
         };

@@ -37,7 +37,7 @@ pub const BAND: usize = 1 << 20;
 /// The zlib level of kiln's default PNG compression (`png: { compression:
 /// default }`): a sink that encodes as kiln does streams its sheets with
 /// `RowStream::for_image(width, height, DEFAULT_LEVEL)`.
-pub const DEFAULT_LEVEL: u32 = 5;
+pub const DEFAULT_LEVEL: u32 = kiln_recipe_yaml::keys::PngCompression::Default.zlib_level() as u32;
 
 /// `img` as a PNG (8-bit RGBA) deflated at zlib `level` (1..=9), band by band
 /// in parallel.

@@ -2,23 +2,10 @@
 //! and recipes, so `kiln render --lod 2 --bind-pose` and a recipe's
 //! `lod: 2` + `pose: bind` are the same value, resolved the same way.
 
-use serde::Deserialize;
+pub use kiln_recipe_yaml::keys::{RestPose, RootMotion};
 use std::path::PathBuf;
 
 pub use crate::source::FileRef;
-
-/// Which pose a skinned model starts from (Grimrock).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RestPose {
-    /// The node matrices stored in the file (recipe `pose: rest`).
-    #[default]
-    #[serde(rename = "rest")]
-    Nodes,
-    /// The skin's bind pose, from its inverse bind matrices (`pose: bind`,
-    /// `--bind-pose`).
-    Bind,
-}
 
 /// A level of detail (Arma P3D): by position in the file or by resolution.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -68,20 +55,6 @@ impl AnimationSettings {
     pub fn check_duration(seconds: f32) -> Result<f32, crate::error::ValueError> {
         crate::range::above("duration", seconds, 0.0, MAX_DURATION)
     }
-}
-
-/// What a bake does with the horizontal travel of a clip's root (a walk's
-/// forward motion).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RootMotion {
-    /// The root's horizontal travel is taken out of every frame, so the
-    /// figure stays on its pivot; the removed offsets go to the metadata
-    /// for the engine to move the sprite by.
-    #[default]
-    InPlace,
-    /// The frames show the travel, framed over the whole path.
-    Keep,
 }
 
 /// A model to load: the file, where its textures and other files are

@@ -9,7 +9,7 @@ use super::values::S;
 use super::values::{check_file_name, in_range, int_range, non_negative};
 use crate::scene::clip::{Clip, Step, MAX_FRAMES};
 use crate::spec::{FileRef, RootMotion};
-use serde_saphyr::Location;
+use kiln_recipe_yaml::Location;
 
 /// One clip of a job: where its animation comes from and which moments of
 /// it become frames.

@@ -58,7 +58,7 @@ pub const MAX_ANTIALIAS: u32 = crate::render::MAX_ANTIALIAS;
 /// Most worker threads a bake or a verification may be given (`-j`).
 pub const MAX_THREADS: u32 = 1024;
 /// Most directions a job may render.
-pub const MAX_DIRECTIONS: usize = 360;
+pub use kiln_recipe_yaml::values::MAX_DIRECTIONS;
 /// Most clips one job may list.
 pub const MAX_CLIPS: usize = 256;
 /// Highest LOD index a job may ask for.

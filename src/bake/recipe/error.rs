@@ -5,9 +5,7 @@
 //! second, lenient parse of the same text finds where each job starts
 //! ([`Regions`]) and the message still names the job.
 
-use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
-use serde::Deserialize;
-use serde_saphyr::{Location, MessageFormatter, Spanned};
+use kiln_recipe_yaml::serde_saphyr::{self, Location, MessageFormatter};
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
 
@@ -201,90 +199,25 @@ impl JobLabel<'_> {
     }
 }
 
-// The lenient reading used only to name the job an error lies in.
-#[derive(Deserialize)]
-struct LenientRecipe {
-    #[serde(default)]
-    defaults: Option<Spanned<IgnoredAny>>,
-    #[serde(default)]
-    jobs: Option<Vec<Spanned<LenientJob>>>,
-    #[serde(default)]
-    maps: Option<Vec<Spanned<LenientJob>>>,
-}
-
-#[derive(Deserialize)]
-struct LenientJob {
-    #[serde(default)]
-    name: Option<AnyName>,
-}
-
-struct AnyName(Option<String>);
-
-impl<'de> Deserialize<'de> for AnyName {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = AnyName;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("anything")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<AnyName, E> {
-                Ok(AnyName(Some(v.to_owned())))
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<AnyName, E> {
-                Ok(AnyName(None))
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<AnyName, E> {
-                Ok(AnyName(None))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<AnyName, E> {
-                Ok(AnyName(None))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<AnyName, E> {
-                Ok(AnyName(None))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<AnyName, E> {
-                Ok(AnyName(None))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<AnyName, A::Error> {
-                while a.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(AnyName(None))
-            }
-            fn visit_map<A: de::MapAccess<'de>>(self, mut a: A) -> Result<AnyName, A::Error> {
-                while a.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(AnyName(None))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
 /// Where each job (and the defaults) starts, to label a bare location.
 struct Regions(Vec<(Location, String)>);
 
 impl Regions {
     fn find(text: &str) -> Regions {
         let mut v = Vec::new();
-        // Duplicate keys are an error in the real parse; here they must not
-        // stop us from finding the job the duplicate sits in.
-        let opts = serde_saphyr::options! {
-            non_finite_float_policy: serde_saphyr::NonFiniteFloatPolicy::PassThrough,
-            duplicate_keys: serde_saphyr::DuplicateKeyPolicy::LastWins,
-        };
-        if let Ok(l) = serde_saphyr::from_str_with_options::<LenientRecipe>(text, opts) {
-            if let Some(d) = l.defaults {
-                v.push((d.referenced, "defaults".to_string()));
+        if let Some(s) = kiln_recipe_yaml::starts(text) {
+            if let Some(d) = s.defaults {
+                v.push((d, "defaults".to_string()));
             }
-            for (i, j) in l.jobs.unwrap_or_default().into_iter().enumerate() {
-                let label = job_label(j.value.name.and_then(|n| n.0).as_deref(), i);
-                v.push((j.referenced, label));
+            for (i, (at, name)) in s.jobs.into_iter().enumerate() {
+                v.push((at, job_label(name.as_deref(), i)));
             }
-            for (i, m) in l.maps.unwrap_or_default().into_iter().enumerate() {
-                let label = match m.value.name.and_then(|n| n.0) {
+            for (i, (at, name)) in s.maps.into_iter().enumerate() {
+                let label = match name {
                     Some(n) => format!("map '{n}'"),
                     None => format!("map #{}", i + 1),
                 };
-                v.push((m.referenced, label));
+                v.push((at, label));
             }
         }
         v.sort_by_key(|(l, _)| (l.line(), l.column()));

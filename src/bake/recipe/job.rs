@@ -19,7 +19,7 @@ use crate::camera::{yaw_pitch_vector, Framing, LightSpace, LightSpec, Projection
 use crate::render::ViewSpec;
 use crate::spec::{self, AnimationSettings, FileRef, ModelSpec, RootMotion, SkeletonSpec};
 use glam::Vec3;
-use serde_saphyr::Location;
+use kiln_recipe_yaml::Location;
 use std::path::PathBuf;
 
 /// One bake job, fully resolved: paths made relative to the recipe's folder,

@@ -33,8 +33,7 @@ impl MetaFormat {
     ];
 
     /// The names a recipe may write, for messages.
-    pub const NAMES: &'static str =
-        "texturepacker-hash, texturepacker-array, aseprite, pixi, godot";
+    pub const NAMES: &'static str = kiln_recipe_yaml::values::META_FORMAT_NAMES;
 
     /// The format's name as a recipe writes it.
     pub fn name(self) -> &'static str {

@@ -2,10 +2,11 @@
 //! into fully resolved [`Job`]s and [`MapJob`]s the run loop can use without
 //! further checks.
 //!
-//! Parsing is two-layered. serde (through serde-saphyr) does the typing and
-//! rejects unknown keys; every value we still have to check is wrapped in
-//! [`Spanned`](serde_saphyr::Spanned) so a range error can point at its own
-//! line and column. Because a serde error does not know which job it
+//! Parsing is two-layered. serde (through serde-saphyr, in the crate
+//! `kiln-recipe-yaml`, which holds the recipe's YAML shape) does the typing
+//! and rejects unknown keys; every value we still have to check is wrapped
+//! in [`Spanned`](kiln_recipe_yaml::Spanned) so a range error can point at
+//! its own line and column. Because a serde error does not know which job it
 //! happened in, a second, lenient parse of the same text finds where each
 //! job starts so the message can still name the job.
 //!
@@ -17,10 +18,10 @@
 //! - `defaults`: the values a recipe gets for keys it leaves out, and limits.
 //! - `error`: [`RecipeError`], the context resolvers report through, and
 //!   the lenient parse that labels serde errors with their job.
-//! - `values`: the recipe's own scalar types (numbers, sizes, colours,
-//!   `directions`, `lod`, ...) with their serde messages, and the range
-//!   checks every part shares.
-//! - `raw`: the whole file as serde reads it, jobs and maps.
+//! - `values`: the range checks every part shares, over the recipe's own
+//!   scalar types (numbers, sizes, colours, `directions`, `lod`, ...).
+//! - `raw` (the crate `kiln-recipe-yaml`, docs/design.md says why it is a
+//!   crate of its own): the whole file as serde reads it, jobs and maps.
 //! - `metadata`: the engine formats a job can describe its sheet in, and
 //!   their file names.
 //! - `directions`, `template`, `clips`, `pack`, `output`: one part of a
@@ -45,7 +46,7 @@ mod mistakes;
 mod output;
 mod pack;
 pub mod pattern;
-mod raw;
+use kiln_recipe_yaml::raw;
 mod template;
 mod values;
 
@@ -78,14 +79,6 @@ pub struct Recipe {
     out_dir: Option<PathBuf>,
     jobs: Vec<Job>,
     maps: Vec<MapJob>,
-}
-
-/// `.inf`/`.nan` reach our number types, which reject them with the key's
-/// name; the library's default would reject them with a generic message.
-fn yaml_options() -> serde_saphyr::Options {
-    serde_saphyr::options! {
-        non_finite_float_policy: serde_saphyr::NonFiniteFloatPolicy::PassThrough,
-    }
 }
 
 impl Recipe {
@@ -126,8 +119,8 @@ impl Recipe {
                 message,
             });
         }
-        let raw: RawRecipe = serde_saphyr::from_str_with_options(text, yaml_options())
-            .map_err(|e| RecipeError::from_serde(&e, text, path))?;
+        let raw: RawRecipe =
+            kiln_recipe_yaml::parse(text).map_err(|e| RecipeError::from_serde(&e, text, path))?;
         let base = path.parent().unwrap_or(Path::new(""));
         let ctx = Ctx {
             text,

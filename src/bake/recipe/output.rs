@@ -11,7 +11,7 @@ use super::raw::{pick, RawJob};
 use super::template::{Part, Template};
 use super::values::{OutName, S};
 use crate::paths::normalize;
-use serde_saphyr::Location;
+use kiln_recipe_yaml::Location;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
