@@ -3,27 +3,24 @@
 //! through symbolic links, before anything is baked. (A recipe already
 //! checks its own jobs lexically, with line and column.)
 
-use crate::bake::recipe::pattern::{job_patterns, map_patterns, FilePattern};
+use crate::bake::recipe::pattern::{job_patterns, map_patterns, FilePattern, PatternIndex};
 use crate::bake::recipe::{Job, MapJob};
 use crate::error::{Error, Result};
 use std::path::{Component, Path, PathBuf};
 
 /// Refuses the bake when two jobs or maps can write the same file.
 pub fn check(jobs: &[Job], maps: &[MapJob]) -> Result<()> {
-    // (who, where, output key, pattern)
-    let mut claimed: Vec<(String, String, FilePattern)> = Vec::new();
+    // Each claim's (who, where).
+    let mut claimed: PatternIndex<(String, String)> = PatternIndex::default();
     let mut add = |who: String, at: String, what: String, pattern: FilePattern| -> Result<()> {
-        for (other, other_at, p) in &claimed {
-            if *other == who {
-                continue;
-            }
-            if let Some(name) = p.overlap(&pattern) {
-                return Err(Error::Usage(format!(
-                    "{at}: {who}: {what} can write `{name}`, which {other} ({other_at}) also writes"
-                )));
-            }
+        if let Some((name, (other, other_at))) =
+            claimed.first_overlap(&pattern, |(other, _)| *other == who)
+        {
+            return Err(Error::Usage(format!(
+                "{at}: {who}: {what} can write `{name}`, which {other} ({other_at}) also writes"
+            )));
         }
-        claimed.push((who, at, pattern));
+        claimed.push(pattern, (who, at));
         Ok(())
     };
     for j in jobs {

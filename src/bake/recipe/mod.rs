@@ -63,7 +63,7 @@ pub use template::{Matcher, Template};
 pub use values::PackLayout;
 
 use error::{job_label, Ctx};
-use pattern::{job_patterns, map_patterns, FilePattern};
+use pattern::{job_patterns, map_patterns, PatternIndex};
 use raw::{RawJob, RawRecipe};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -134,7 +134,7 @@ impl Recipe {
         // Names shared by jobs and maps (`--only` picks by name) → first line.
         let mut names: BTreeMap<String, u64> = BTreeMap::new();
         // Every output so far, and the job or map that writes it.
-        let mut claimed: Vec<(FilePattern, String)> = Vec::new();
+        let mut claimed: PatternIndex<String> = PatternIndex::default();
         let mut jobs = Vec::with_capacity(raw_jobs.len());
         for (i, sj) in raw_jobs.iter().enumerate() {
             jobs.push(resolve_entry(
@@ -221,7 +221,7 @@ fn resolve_entry(
     sj: &S<RawJob>,
     defaults: &RawJob,
     names: &mut BTreeMap<String, u64>,
-    claimed: &mut Vec<(FilePattern, String)>,
+    claimed: &mut PatternIndex<String>,
 ) -> Result<Job, RecipeError> {
     let at = &sj.referenced;
     let j = &sj.value;
@@ -240,26 +240,16 @@ fn resolve_entry(
     names.insert(name.value.clone(), name.referenced.line());
     let job = job::resolve_job(ctx, &label, &name.value, at, j, defaults)?;
     for (key, pattern) in job_patterns(&job, &job.output.dir) {
-        if let Some((name, other)) = first_overlap(claimed, &pattern) {
+        if let Some((name, other)) = claimed.first_overlap(&pattern, |_| false) {
             return Err(ctx.err(
                 &job.output.site(key).unwrap_or(*at),
                 &label,
                 format!("output `{name}` (`output.{key}`) is also written by {other}"),
             ));
         }
-        claimed.push((pattern, format!("{label} (`output.{key}`)")));
+        claimed.push(pattern, format!("{label} (`output.{key}`)"));
     }
     Ok(job)
-}
-
-/// The first earlier output that can write a name `pattern` can write.
-fn first_overlap<'a>(
-    claimed: &'a [(FilePattern, String)],
-    pattern: &FilePattern,
-) -> Option<(String, &'a str)> {
-    claimed
-        .iter()
-        .find_map(|(p, who)| p.overlap(pattern).map(|name| (name, who.as_str())))
 }
 
 /// Jobs of one framing group are drawn with one set of cameras, so they
@@ -311,11 +301,11 @@ fn check_framing_groups(file: &Path, jobs: &[Job]) -> Result<(), RecipeError> {
 fn claim_map_views(
     file: &Path,
     maps: &[MapJob],
-    claimed: &mut Vec<(FilePattern, String)>,
+    claimed: &mut PatternIndex<String>,
 ) -> Result<(), RecipeError> {
     for m in maps {
         for (v, (_, pattern)) in m.views.iter().zip(map_patterns(m, &m.dir)) {
-            if let Some((name, other)) = first_overlap(claimed, &pattern) {
+            if let Some((name, other)) = claimed.first_overlap(&pattern, |_| false) {
                 return Err(RecipeError {
                     file: file.to_path_buf(),
                     line: v.line,
@@ -324,7 +314,7 @@ fn claim_map_views(
                     message: format!("output `{name}` is also written by {other}"),
                 });
             }
-            claimed.push((pattern, format!("map '{}'", m.name)));
+            claimed.push(pattern, format!("map '{}'", m.name));
         }
     }
     Ok(())

@@ -7,7 +7,8 @@ use super::directions::Direction;
 use super::job::Job;
 use super::maps::MapJob;
 use super::template::{padded, Part, Template};
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::ops::Bound;
 use std::path::{Component, Path};
 
 /// One piece of a file pattern.
@@ -108,6 +109,86 @@ impl FilePattern {
             }
         }
         None
+    }
+
+    /// The text every name of the pattern starts with: its leading literal
+    /// pieces.
+    fn fixed_prefix(&self) -> String {
+        let mut s = String::new();
+        for t in &self.toks {
+            match t {
+                Tok::Lit(l) => s.push_str(l),
+                _ => break,
+            }
+        }
+        s
+    }
+}
+
+/// Claimed patterns, found by their fixed prefixes, so that checking a new
+/// one against thousands of earlier ones looks only at those it could
+/// meet: two patterns share a name only if one's fixed prefix starts the
+/// other's (every name of each starts with its own). A catalogue's jobs,
+/// each in its own folder, then meet none, and the check grows with the
+/// number of outputs instead of its square.
+pub struct PatternIndex<T> {
+    entries: Vec<(FilePattern, T)>,
+    by_prefix: BTreeMap<String, Vec<usize>>,
+}
+
+impl<T> Default for PatternIndex<T> {
+    fn default() -> Self {
+        PatternIndex {
+            entries: Vec::new(),
+            by_prefix: BTreeMap::new(),
+        }
+    }
+}
+
+impl<T> PatternIndex<T> {
+    /// Claims `pattern` for `owner`.
+    pub fn push(&mut self, pattern: FilePattern, owner: T) {
+        let key = pattern.fixed_prefix();
+        self.by_prefix
+            .entry(key)
+            .or_default()
+            .push(self.entries.len());
+        self.entries.push((pattern, owner));
+    }
+
+    /// The earliest claim (in the order claimed) not `skip`ped that can
+    /// write a name `pattern` can, with the shortest such name: what a scan
+    /// of every claim in order would find.
+    pub fn first_overlap(
+        &self,
+        pattern: &FilePattern,
+        skip: impl Fn(&T) -> bool,
+    ) -> Option<(String, &T)> {
+        let prefix = pattern.fixed_prefix();
+        let mut near: Vec<usize> = Vec::new();
+        // Claims whose prefix starts this one's ...
+        for (i, _) in prefix.char_indices().chain([(prefix.len(), ' ')]) {
+            if let Some(v) = self.by_prefix.get(&prefix[..i]) {
+                near.extend(v);
+            }
+        }
+        // ... and claims whose prefix this one starts (longer ones).
+        let longer = self
+            .by_prefix
+            .range::<str, _>((Bound::Excluded(prefix.as_str()), Bound::Unbounded))
+            .take_while(|(k, _)| k.starts_with(prefix.as_str()));
+        for (_, v) in longer {
+            near.extend(v);
+        }
+        near.sort_unstable();
+        near.dedup();
+        near.into_iter().find_map(|i| {
+            let (p, owner) = &self.entries[i];
+            if skip(owner) {
+                return None;
+            }
+            p.overlap(pattern).map(|name| (name, owner))
+        })
     }
 }
 
@@ -337,5 +418,56 @@ mod tests {
         assert!(a.overlap(&c).is_none());
         let other_folder = tpl("out2", "{name}_{clip}_{frame}.png", &d);
         assert!(a.overlap(&other_folder).is_none());
+    }
+
+    #[test]
+    fn the_index_finds_what_a_scan_of_every_claim_finds() {
+        // Folders that start one another, names that start one another,
+        // holes first and last, literals inside templates' ranges.
+        let d = dirs(&[0.0, 90.0]);
+        let folders = ["out", "out/a", "out/ab", "out/a/b", "o"];
+        let texts = [
+            "{name}_{frame}.png",
+            "f_{dir}_{frame}.png",
+            "{clip}.gif",
+            "{frame}.png",
+            "hero_walk.gif",
+            "f_1_0.png",
+            "sheet.png",
+            "a/b/{clip}_{dir}.png",
+            "b/walk_0.png",
+        ];
+        let mut all: Vec<FilePattern> = Vec::new();
+        for f in folders {
+            for x in texts {
+                all.push(tpl(f, x, &d));
+                all.push(FilePattern::literal(&Path::new(f).join(x)));
+            }
+        }
+        // A fixed shuffle (an LCG), so claims arrive in no tidy order.
+        let mut seed = 12345u64;
+        for i in (1..all.len()).rev() {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            all.swap(i, (seed >> 33) as usize % (i + 1));
+        }
+        let mut index: PatternIndex<usize> = PatternIndex::default();
+        let mut met = 0;
+        for (i, p) in all.iter().enumerate() {
+            // Every third claim skips even owners, as a bake skips its own job.
+            let skip = |o: &usize| i % 3 == 0 && o % 2 == 0;
+            let scan = all[..i]
+                .iter()
+                .enumerate()
+                .filter(|(o, _)| !skip(o))
+                .find_map(|(o, q)| q.overlap(p).map(|name| (name, o)));
+            let found = index.first_overlap(p, skip).map(|(name, o)| (name, *o));
+            assert_eq!(found, scan, "claim {i}");
+            met += usize::from(scan.is_some());
+            index.push(p.clone(), i);
+        }
+        // The case must exercise both answers.
+        assert!(met > 20 && met < all.len() - 20, "{met} of {}", all.len());
     }
 }
