@@ -182,7 +182,7 @@ fn game_models_exported_by_kiln_read_back_to_their_poses() {
 }
 
 /// `kiln render` of a corpus sample, compared with its reviewed golden.
-fn render_golden(name: &str, golden: &str, extra: &[&str]) {
+pub(crate) fn render_golden(name: &str, golden: &str, extra: &[&str]) {
     let Some(f) = sample(name) else {
         return;
     };
