@@ -211,7 +211,8 @@ fn alpha_modes_texture_transform_and_unlit_goldens() {
         "gltf/alpha_blend_mode",
         &["--pitch", "0"],
     );
-    // Offset, rotation and scale: every arrow points at its green tick.
+    // Offset, rotation and scale: every arrow points at its green tick;
+    // the sampler clamps to the edge, so each arrow is drawn once.
     render_golden(
         "TextureTransformTest",
         "gltf/texture_transform",
