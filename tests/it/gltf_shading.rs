@@ -219,8 +219,8 @@ fn every_wrap_mode_and_nearest_filtering_give_the_specified_texels() {
         draw(&model, Level::Portable).as_raw(),
         with_default.as_raw()
     );
-    assert_eq!(with_default.get_pixel(0, 0).0[0], 80 / 4);
-    assert_eq!(with_default.get_pixel(3, 0).0[0], 3 * 240 / 4);
+    assert_eq!(with_default.get_pixel(0, 0).0[0], 20);
+    assert_eq!(with_default.get_pixel(3, 0).0[0], 180);
 }
 
 #[test]
