@@ -139,6 +139,9 @@ impl Fragments<'_> {
         } else {
             None
         };
+        // A match, not `Option::map`: a closure is compiled without the
+        // instruction set of the function it sits in.
+        #[allow(clippy::manual_map)]
         let glow = match &self.mat.glow {
             Some(g) => Some(g.at(s, i.inp.u, i.inp.v, p.live)),
             None => None,

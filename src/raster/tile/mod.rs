@@ -65,6 +65,7 @@ pub fn touches(tri: &Tri, r: &TileRect) -> bool {
 }
 
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub fn draw<S: Simd>(
     s: S,
     tri: &Tri,
