@@ -138,6 +138,9 @@ impl Scene {
             two_sided: false,
             unlit: false,
             lightmap: None,
+            sampler: Default::default(),
+            colors: &[],
+            emission: None,
         };
         let angle = TAU * (frame % 60) as f32 / 60.0;
         let cam = Camera {

@@ -284,16 +284,24 @@ pub fn primitive_batch<'a>(
 ) -> Option<Batch<'a>> {
     let mesh = model.meshes.get(p.mesh)?;
     let mat = model.materials.get(p.material)?;
+    let slot = mat.texture.and_then(|t| model.textures.get(t));
+    let emission = (mat.emissive != [0.0; 3]).then(|| raster::Emission {
+        color: mat.emissive,
+        texture: mat
+            .emissive_texture
+            .and_then(|t| model.textures.get(t))
+            .map(|s| (&*s.image, s.sampler)),
+    });
     Some(Batch {
         positions,
         normals,
         uvs: &mesh.uvs,
         triangles,
         uv_transform: p.uv_transform,
-        texture: mat
-            .texture
-            .and_then(|t| model.textures.get(t))
-            .map(|s| &*s.image),
+        texture: slot.map(|s| &*s.image),
+        sampler: slot.map_or_else(Default::default, |s| s.sampler),
+        colors: &mesh.colors,
+        emission,
         base_color: mat.base_color,
         alpha: mat.alpha,
         two_sided: p.two_sided,

@@ -263,6 +263,7 @@ impl Opened for Obj {
                 textures.push(TextureSlot {
                     name: file.clone(),
                     path,
+                    sampler: crate::scene::Sampler::default(),
                     image,
                 });
             }
@@ -284,6 +285,8 @@ impl Opened for Obj {
                 texture,
                 alpha,
                 unlit: false,
+                emissive: [0.0; 3],
+                emissive_texture: None,
                 base_color: [kd[0], kd[1], kd[2], a],
             });
         }
@@ -377,6 +380,7 @@ impl Obj {
             positions,
             normals,
             uvs,
+            colors: Vec::new(),
             skin: None,
             primitives: vec![Primitive {
                 material,

@@ -37,6 +37,7 @@ impl LoadedTexture {
         TextureSlot {
             name: self.name,
             path: self.path,
+            sampler: crate::scene::Sampler::default(),
             image: self.image,
         }
     }

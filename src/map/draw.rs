@@ -328,6 +328,9 @@ fn draw_block(
                     texels: &ground.lightmap,
                     uvs: &chunk.lightmap_uvs,
                 }),
+                sampler: Default::default(),
+                colors: &[],
+                emission: None,
             });
         }
     }
@@ -347,6 +350,9 @@ fn draw_block(
             two_sided: true,
             unlit: false,
             lightmap: None,
+            sampler: Default::default(),
+            colors: &[],
+            emission: None,
         });
     }
     let here: Vec<(&Instance, &PosedModel)> = visible

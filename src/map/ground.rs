@@ -640,6 +640,7 @@ fn load_textures(
         let slot = TextureSlot {
             name: name.clone(),
             path,
+            sampler: crate::scene::Sampler::default(),
             image: Arc::new(image),
         };
         cache.insert(name.as_str(), slot.clone());

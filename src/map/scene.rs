@@ -484,6 +484,7 @@ fn placeholder_box() -> Model {
             positions,
             normals,
             uvs,
+            colors: Vec::new(),
             skin: None,
             primitives: vec![Primitive {
                 material: 0,
@@ -498,11 +499,14 @@ fn placeholder_box() -> Model {
             texture: Some(0),
             alpha: AlphaMode::Opaque,
             unlit: false,
+            emissive: [0.0; 3],
+            emissive_texture: None,
             base_color: [1.0; 4],
         }],
         textures: vec![TextureSlot {
             name: "placeholder".into(),
             path: None,
+            sampler: crate::scene::Sampler::default(),
             image: Arc::new(image),
         }],
         duration: 0.0,

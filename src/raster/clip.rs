@@ -27,6 +27,8 @@ pub struct ClipVertex {
     pub normal: Vec3,
     /// Lightmap coordinates; zero (and never set up) for batches without a layer.
     pub lm: Vec2,
+    /// Straight vertex colour; white (and never set up) for batches without a layer.
+    pub col: Vec4,
 }
 
 impl ClipVertex {
@@ -36,6 +38,7 @@ impl ClipVertex {
             uv: self.uv + (o.uv - self.uv) * t,
             normal: self.normal + (o.normal - self.normal) * t,
             lm: self.lm + (o.lm - self.lm) * t,
+            col: self.col + (o.col - self.col) * t,
         }
     }
 }
@@ -192,6 +195,7 @@ mod tests {
             uv: Vec2::new(x, y),
             normal: Vec3::Z,
             lm: Vec2::new(y, x),
+            col: Vec4::new(x, y, z, w),
         }
     }
 

@@ -17,15 +17,20 @@
 //! Opaque and masked triangles draw first in submission order; blended ones
 //! follow, back to front by the view depth of their centroid.
 //!
-//! Shading: the texel (premultiplied, bilinear, repeat) times the base colour;
-//! `Opaque` and surviving `Mask` fragments are un-premultiplied and written
-//! with alpha 1 (the mask tests texel alpha × base alpha against the cutoff);
-//! lit batches multiply by `min(1, ambient + colour · max(0, n·l))` per
-//! channel, the clamp a fixed-function pipeline applies to the light term.
+//! Shading: the texel (premultiplied; bilinear or nearest, repeat, clamp
+//! or mirror as the batch's [`Sampler`] says) times the base colour, times
+//! the batch's per-vertex colour when it has one; `Opaque` and surviving
+//! `Mask` fragments are un-premultiplied and written with alpha 1 (the mask
+//! tests that product's alpha against the cutoff); lit batches multiply by
+//! `min(1, ambient + colour · max(0, n·l))` per channel, the clamp a
+//! fixed-function pipeline applies to the light term, then add their
+//! [`Emission`] (clamped to 1).
 //! A batch with a [`LightmapLayer`] then gets `rgb · lm.a + lm.rgb` (clamped
 //! to 1, alpha kept) from a second, straight, clamp-to-edge texture with its
-//! own perspective-correct UVs; its two extra planes and the sampling exist
-//! only for such batches (a separate instance of the tile loop).
+//! own perspective-correct UVs. A *layered* batch — a lightmap, vertex
+//! colours or emission — has its extra planes ([`setup::Layer`]) set up and
+//! shaded by a separate instance of the tile loop, so plain batches run the
+//! loop they ran before layers existed.
 // Lane code indexes several same-length arrays in one loop on purpose: that
 // is the shape LLVM vectorises.
 #![allow(clippy::needless_range_loop)]
@@ -33,6 +38,7 @@
 mod bin;
 mod clip;
 mod framebuffer;
+mod prepare;
 mod resolve;
 mod setup;
 mod shade;
@@ -45,7 +51,7 @@ pub use simd::Level;
 /// The environment variable that picks the raster's instruction level.
 pub const SIMD_VARIABLE: &str = "KILN_SIMD";
 
-use crate::scene::AlphaMode;
+use crate::scene::{AlphaMode, Sampler};
 use crate::texture::Texture;
 use glam::{Affine2, Mat4, Vec2, Vec3, Vec4};
 
@@ -84,6 +90,14 @@ pub struct Batch<'a> {
     pub uv_transform: Affine2,
     /// The material's texture, if any.
     pub texture: Option<&'a Texture>,
+    /// How `texture` is sampled.
+    pub sampler: Sampler,
+    /// Straight RGBA per vertex (same indexing as positions), multiplying
+    /// the texel and base colour; empty for none. A vertex past the list
+    /// is white.
+    pub colors: &'a [Vec4],
+    /// Light the surface gives off, added after lighting.
+    pub emission: Option<Emission<'a>>,
     /// Straight RGBA multiplier (or the colour when there is no texture).
     pub base_color: [f32; 4],
     /// How alpha is drawn.
@@ -94,6 +108,18 @@ pub struct Batch<'a> {
     pub unlit: bool,
     /// Ground lightmap: the lit colour is multiplied by the layer's alpha, then its rgb is added.
     pub lightmap: Option<LightmapLayer<'a>>,
+}
+
+/// What a lit batch gives off whatever the light: `color` (linear RGB),
+/// times `texture` sampled at the batch's texture coordinates when there
+/// is one, added to the lit colour (clamped to 1). Unlit batches and the
+/// pass images ignore it.
+#[derive(Clone, Copy)]
+pub struct Emission<'a> {
+    /// Linear RGB, 0 and up.
+    pub color: [f32; 3],
+    /// Multiplies `color`, with how it is sampled.
+    pub texture: Option<(&'a Texture, Sampler)>,
 }
 
 /// A second, independent texture layer: straight (not premultiplied) RGBA8, row 0 = top,
@@ -341,9 +367,9 @@ fn draw_lit(
         height: h * ss,
     };
     let materials: Vec<shade::Material> = batches.iter().map(shade::Material::new).collect();
-    let tris = simd::dispatch(
+    let (tris, layers) = simd::dispatch(
         level,
-        SetUp {
+        prepare::SetUp {
             batches,
             materials: &materials,
             camera,
@@ -376,6 +402,7 @@ fn draw_lit(
     let bg_row: Vec<u8> = lane[..4].repeat(tile_px as usize);
     let frame = Frame {
         tris: &tris,
+        layers: &layers,
         materials: &materials,
         lighting: *lighting,
         grid: &grid,
@@ -416,6 +443,8 @@ fn draw_lit(
 /// One image's set-up triangles and bins, ready to draw band by band.
 struct Frame<'a> {
     tris: &'a [setup::Tri],
+    /// The layer planes of layered materials' triangles ([`setup::Tri::layer`]).
+    layers: &'a [setup::Layer],
     materials: &'a [shade::Material<'a>],
     lighting: shade::Lighting,
     grid: &'a bin::Grid,
@@ -480,6 +509,7 @@ impl Frame<'_> {
                 tile::draw(
                     s,
                     tri,
+                    self.layers,
                     self.materials,
                     &self.lighting,
                     &rect,
@@ -501,263 +531,4 @@ impl Frame<'_> {
             });
         }
     }
-}
-
-/// A vertex's clip position, outcode and snapped screen position (the last
-/// only meaningful when the outcode is 0).
-type PreVertex = (Vec4, u32, (i64, i64));
-
-/// [`PreVertex`]es of `positions`, eight at a time: the snap's f64
-/// division and rounding run as lanes ([`setup::Viewport::snap_block`]) for
-/// every vertex of a block, and a vertex outside a plane keeps (0, 0)
-/// whatever its lane computed.
-#[inline(always)]
-fn pre_vertices<S: simd::Simd>(
-    s: S,
-    positions: &[Vec3],
-    view_proj: Mat4,
-    band: &clip::GuardBand,
-    vp: &setup::Viewport,
-) -> Vec<PreVertex> {
-    let mut out = Vec::with_capacity(positions.len());
-    for block in positions.chunks(simd::LANES) {
-        let mut c = [Vec4::ZERO; simd::LANES];
-        let (mut x, mut y, mut w) = (
-            [0f32; simd::LANES],
-            [0f32; simd::LANES],
-            [1f32; simd::LANES],
-        );
-        for (k, p) in block.iter().enumerate() {
-            c[k] = view_proj * p.extend(1.0);
-            (x[k], y[k], w[k]) = (c[k].x, c[k].y, c[k].w);
-        }
-        let (fx, fy) = vp.snap_block(s, x, y, w);
-        for k in 0..block.len() {
-            let code = clip::outcode(c[k], band);
-            let fixed = if code == 0 { (fx[k], fy[k]) } else { (0, 0) };
-            out.push((c[k], code, fixed));
-        }
-    }
-    out
-}
-
-/// Transforming, clipping and setting up one image's triangles: work
-/// [`simd::dispatch`] runs at a level, so the per-triangle f64 plane
-/// arithmetic vectorises as wide as the CPU allows (the same IEEE
-/// operations at every level, so the same bits).
-struct SetUp<'a, 'b> {
-    batches: &'a [Batch<'b>],
-    materials: &'a [shade::Material<'b>],
-    camera: &'a Camera,
-    vp: &'a setup::Viewport,
-}
-
-impl simd::Kernel for SetUp<'_, '_> {
-    type Output = Vec<setup::Tri>;
-
-    #[inline(always)]
-    fn run<S: simd::Simd>(self, s: S) -> Vec<setup::Tri> {
-        set_up(s, self.batches, self.materials, self.camera, self.vp)
-    }
-}
-
-/// Transforms, clips and sets up every triangle in draw order.
-#[inline(always)]
-fn set_up<S: simd::Simd>(
-    s: S,
-    batches: &[Batch<'_>],
-    materials: &[shade::Material],
-    camera: &Camera,
-    vp: &setup::Viewport,
-) -> Vec<setup::Tri> {
-    let view_proj = camera.proj * camera.view;
-    let band = clip::GuardBand::new(vp.width, vp.height);
-    // Per vertex, once: clip position, outcode and (when inside every plane)
-    // the snapped screen position, so most triangles are culled or set up
-    // without touching their attributes.
-    // A loop, not a closure: a closure does not take on the level's target
-    // features, and the snap's intrinsics would become calls.
-    let mut pre: Vec<Vec<PreVertex>> = Vec::with_capacity(batches.len());
-    for b in batches {
-        pre.push(pre_vertices(s, b.positions, view_proj, &band, vp));
-    }
-    // And once per vertex rather than once per corner (a vertex is the
-    // corner of about three triangles): the texture coordinates through
-    // the batch's transform, and the normals, made finite.
-    let attrs: Vec<VertexAttrs> = batches.iter().map(VertexAttrs::new).collect();
-
-    // Opaque and masked first in submission order, then blended back to
-    // front; the stable sort keeps submission order among equal depths.
-    let one = |bi: usize| One {
-        batch: &batches[bi],
-        pre: &pre[bi],
-        attrs: &attrs[bi],
-        material: &materials[bi],
-        index: bi as u32,
-        vp,
-        band: &band,
-    };
-    let total: usize = batches.iter().map(|b| b.triangles.len()).sum();
-    let mut tris = Vec::with_capacity(total);
-    let mut blended: Vec<(f32, u32, u32)> = Vec::new();
-    for (bi, b) in batches.iter().enumerate() {
-        if b.alpha == crate::scene::AlphaMode::Blend {
-            for (ti, t) in b.triangles.iter().enumerate() {
-                let Some(p) = fetch(b.positions, t) else {
-                    continue;
-                };
-                let centroid = (p[0] + p[1] + p[2]) / 3.0;
-                let z = camera.view.transform_point3(centroid).z;
-                if z.is_finite() {
-                    blended.push((z, bi as u32, ti as u32));
-                }
-            }
-            continue;
-        }
-        let one = one(bi);
-        for t in b.triangles {
-            one.set_up(t, &mut tris);
-        }
-    }
-    // Right-handed view space looks down -z: the farthest has the lowest z.
-    blended.sort_by(|a, b| a.0.total_cmp(&b.0));
-    for &(_, bi, ti) in &blended {
-        let one = one(bi as usize);
-        one.set_up(&one.batch.triangles[ti as usize], &mut tris);
-    }
-    tris
-}
-
-/// One batch's share of [`set_up`].
-struct One<'a, 'b> {
-    batch: &'a Batch<'b>,
-    /// The batch's vertices, transformed.
-    pre: &'a [PreVertex],
-    attrs: &'a VertexAttrs,
-    material: &'a shade::Material<'b>,
-    index: u32,
-    vp: &'a setup::Viewport,
-    band: &'a clip::GuardBand,
-}
-
-impl One<'_, '_> {
-    /// Clips and sets up triangle `t` of the batch onto `tris`; nothing
-    /// when an index is out of range, or it is culled or covers no sample.
-    #[inline(always)]
-    fn set_up(&self, t: &[u32; 3], tris: &mut Vec<setup::Tri>) {
-        let b = self.batch;
-        // `pre` has one entry per position, so this also checks the indices.
-        let (Some(&p0), Some(&p1), Some(&p2)) = (
-            self.pre.get(t[0] as usize),
-            self.pre.get(t[1] as usize),
-            self.pre.get(t[2] as usize),
-        ) else {
-            return;
-        };
-        let pv = [p0, p1, p2];
-        let class = clip::classify([pv[0].1, pv[1].1, pv[2].1]);
-        let fixed = [pv[0].2, pv[1].2, pv[2].2];
-        match class {
-            clip::Class::Reject => return,
-            clip::Class::Inside if setup::culled(&fixed, b.two_sided) => return,
-            _ => {}
-        }
-        // Without per-vertex normals the face is lit flat.
-        let needs_face = t.iter().any(|&i| i as usize >= b.normals.len());
-        let face_normal = if needs_face {
-            let w = |k: usize| b.positions[t[k] as usize];
-            (w(1) - w(0)).cross(w(2) - w(0))
-        } else {
-            Vec3::ZERO
-        };
-        // A layer the material rejected (empty, too few texels) is ignored
-        // here too, so its planes are never set up.
-        let layer_uvs = match (&b.lightmap, self.material.lightmap) {
-            (Some(l), Some(_)) => Some(l.uvs),
-            _ => None,
-        };
-        let layer = layer_uvs.is_some();
-        let attrs = self.attrs;
-        let vert = |k: usize| {
-            let i = t[k] as usize;
-            let lm = layer_uvs.map_or(Vec2::ZERO, |uvs| {
-                finite2(uvs.get(i).copied().unwrap_or(Vec2::ZERO))
-            });
-            clip::ClipVertex {
-                pos: pv[k].0,
-                // `pre` has an entry per position and `attrs.uvs` as many,
-                // so `i` is in range.
-                uv: attrs.uvs[i],
-                normal: match attrs.normals.get(i) {
-                    Some(&n) => n,
-                    None => finite3(face_normal),
-                },
-                lm,
-            }
-        };
-        if class == clip::Class::Inside {
-            let v = [vert(0), vert(1), vert(2)];
-            let v = [&v[0], &v[1], &v[2]];
-            if let Some(tri) =
-                setup::setup_snapped(fixed, v, self.vp, self.index, b.two_sided, layer)
-            {
-                tris.push(tri);
-            }
-            return;
-        }
-        let poly = clip::clip_triangle([vert(0), vert(1), vert(2)], self.band);
-        for k in 1..poly.len.saturating_sub(1) {
-            let v = [&poly.verts[0], &poly.verts[k], &poly.verts[k + 1]];
-            if let Some(tri) = setup::setup(v, self.vp, self.index, b.two_sided, layer) {
-                tris.push(tri);
-            }
-        }
-    }
-}
-
-fn finite2(v: Vec2) -> Vec2 {
-    if v.is_finite() {
-        v
-    } else {
-        Vec2::ZERO
-    }
-}
-
-fn finite3(v: Vec3) -> Vec3 {
-    if v.is_finite() {
-        v
-    } else {
-        Vec3::ZERO
-    }
-}
-
-/// A batch's per-vertex shading attributes, as set-up hands them to the
-/// clipper: texture coordinates (one per position; a position without
-/// one has (0, 0)) through the batch's transform, and the normals given
-/// (a vertex past them takes its triangle's face normal), non-finite
-/// values zeroed.
-struct VertexAttrs {
-    uvs: Vec<Vec2>,
-    normals: Vec<Vec3>,
-}
-
-impl VertexAttrs {
-    fn new(b: &Batch) -> Self {
-        let uv = |i: usize| b.uvs.get(i).copied().unwrap_or(Vec2::ZERO);
-        VertexAttrs {
-            uvs: (0..b.positions.len())
-                .map(|i| finite2(b.uv_transform.transform_point2(uv(i))))
-                .collect(),
-            normals: b.normals.iter().map(|&n| finite3(n)).collect(),
-        }
-    }
-}
-
-/// The triangle's world positions; `None` when an index is out of range.
-fn fetch(positions: &[Vec3], t: &[u32; 3]) -> Option<[Vec3; 3]> {
-    Some([
-        *positions.get(t[0] as usize)?,
-        *positions.get(t[1] as usize)?,
-        *positions.get(t[2] as usize)?,
-    ])
 }

@@ -87,6 +87,15 @@ impl PlaneSet {
     }
 }
 
+/// Planes only layered batches set up (lightmap, vertex colours,
+/// emission), kept beside the triangles rather than in them: lightmap
+/// u/w and v/w ([`L_LM`]), then the straight vertex colour's r/w, g/w,
+/// b/w, a/w ([`L_COL`]).
+pub type Layer = [Plane; LAYER_PLANES];
+pub const L_LM: usize = 0;
+pub const L_COL: usize = 2;
+pub const LAYER_PLANES: usize = 6;
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tri {
     pub edges: [Edge; 3],
@@ -98,9 +107,10 @@ pub struct Tri {
     pub max_y: i32,
     /// z (NDC, affine in screen space), then 1/w and u/w, v/w, n/w.
     pub planes: PlaneSet,
-    /// Lightmap u/w and v/w; only set up (otherwise zero) when the batch
-    /// has a lightmap layer, so plain batches pay nothing for them.
-    pub lm: [Plane; 2],
+    /// Index of the triangle's [`Layer`] in the frame's list; only
+    /// meaningful for layered materials, so plain batches carry nothing
+    /// but this for them.
+    pub layer: u32,
     pub material: u32,
     /// Seen from behind (only kept for two-sided batches).
     pub back: bool,
@@ -165,7 +175,7 @@ pub fn setup(
     material: u32,
     two_sided: bool,
     layer: bool,
-) -> Option<Tri> {
+) -> Option<(Tri, Option<Layer>)> {
     let p = [vp.snap(v[0].pos), vp.snap(v[1].pos), vp.snap(v[2].pos)];
     setup_snapped(p, v, vp, material, two_sided, layer)
 }
@@ -186,7 +196,7 @@ pub fn culled(p: &[(i64, i64); 3], two_sided: bool) -> bool {
 }
 
 /// [`setup`] for positions already snapped with [`Viewport::snap`]; `layer`
-/// asks for the lightmap planes. Inlined, so it runs at the instruction-set
+/// asks for the [`Layer`] planes too. Inlined, so it runs at the instruction-set
 /// level of the set-up kernel that calls it.
 #[inline(always)]
 pub fn setup_snapped(
@@ -196,7 +206,7 @@ pub fn setup_snapped(
     material: u32,
     two_sided: bool,
     layer: bool,
-) -> Option<Tri> {
+) -> Option<(Tri, Option<Layer>)> {
     let mut p = p;
     let mut v = v;
     let area = area2(&p);
@@ -297,30 +307,29 @@ pub fn setup_snapped(
             a[2] as f64 * iw[2],
         )
     };
-    let zero = Plane {
-        v: 0.0,
-        dx: 0.0,
-        dy: 0.0,
-    };
-    let lm = if layer {
+    let layer = layer.then(|| {
+        let c = |k: usize| [v[0].col[k], v[1].col[k], v[2].col[k]];
         [
             per_w([v[0].lm.x, v[1].lm.x, v[2].lm.x]),
             per_w([v[0].lm.y, v[1].lm.y, v[2].lm.y]),
+            per_w(c(0)),
+            per_w(c(1)),
+            per_w(c(2)),
+            per_w(c(3)),
         ]
-    } else {
-        [zero; 2]
-    };
-    Some(Tri {
+    });
+    let tri = Tri {
         edges,
         min_x: min_x as i32,
         min_y: min_y as i32,
         max_x: max_x as i32,
         max_y: max_y as i32,
         planes,
-        lm,
+        layer: 0,
         material,
         back,
-    })
+    };
+    Some((tri, layer))
 }
 
 #[cfg(test)]
@@ -409,6 +418,7 @@ mod tests {
             uv: Vec2::new(x, y),
             normal: Vec3::Z,
             lm: Vec2::new(-x, 2.0 * y),
+            col: Vec4::new(x, 0.25, 1.0, y),
         }
     }
 
@@ -428,8 +438,8 @@ mod tests {
             ndc(0.7, 0.9),
             ndc(-0.9, 0.5),
         );
-        let t1 = setup([&a, &b, &c], &vp, 0, false, false).unwrap();
-        let t2 = setup([&a, &c, &d], &vp, 0, false, false).unwrap();
+        let t1 = setup([&a, &b, &c], &vp, 0, false, false).unwrap().0;
+        let t2 = setup([&a, &c, &d], &vp, 0, false, false).unwrap().0;
         for py in 0..16 {
             for px in 0..16 {
                 assert!(!(covered(&t1, px, py) && covered(&t2, px, py)), "{px},{py}");
@@ -452,8 +462,8 @@ mod tests {
             ndc(s(2.5), -s(5.5)),
         );
         // a-b-c is counter-clockwise in NDC y-up? a is top-left on screen.
-        let t1 = setup([&a, &d, &c], &vp, 0, true, false).unwrap();
-        let t2 = setup([&a, &c, &b], &vp, 0, true, false).unwrap();
+        let t1 = setup([&a, &d, &c], &vp, 0, true, false).unwrap().0;
+        let t2 = setup([&a, &c, &b], &vp, 0, true, false).unwrap().0;
         let mut count = 0;
         for py in 0..8 {
             for px in 0..8 {
@@ -476,10 +486,10 @@ mod tests {
             height: 8,
         };
         let (a, b, c) = (ndc(-0.5, -0.5), ndc(0.5, -0.5), ndc(0.0, 0.5));
-        let front = setup([&a, &b, &c], &vp, 0, false, false).unwrap();
+        let front = setup([&a, &b, &c], &vp, 0, false, false).unwrap().0;
         assert!(!front.back);
         assert!(setup([&a, &c, &b], &vp, 0, false, false).is_none());
-        assert!(setup([&a, &c, &b], &vp, 0, true, false).unwrap().back);
+        assert!(setup([&a, &c, &b], &vp, 0, true, false).unwrap().0.back);
     }
 
     #[test]
@@ -489,7 +499,7 @@ mod tests {
             height: 100,
         };
         let (a, b, c) = (ndc(-0.5, -0.5), ndc(0.5, -0.5), ndc(0.0, 0.5));
-        let t = setup([&a, &b, &c], &vp, 0, false, false).unwrap();
+        let t = setup([&a, &b, &c], &vp, 0, false, false).unwrap().0;
         // uv.x = ndc x; at screen sample centre (px + ½) that is (px+½)/50 - 1.
         let at = |px: f32, py: f32| {
             t.planes
@@ -502,24 +512,27 @@ mod tests {
     }
 
     #[test]
-    fn lightmap_planes_only_with_a_layer() {
+    fn layer_planes_only_with_a_layer() {
         let vp = Viewport {
             width: 100,
             height: 100,
         };
         let (a, b, c) = (ndc(-0.5, -0.5), ndc(0.5, -0.5), ndc(0.0, 0.5));
-        let without = setup([&a, &b, &c], &vp, 0, false, false).unwrap();
-        assert!(without
-            .lm
-            .iter()
-            .all(|p| (p.v, p.dx, p.dy) == (0.0, 0.0, 0.0)));
-        let t = setup([&a, &b, &c], &vp, 0, false, true).unwrap();
-        // Same coverage and attributes; lm = (-x, 2y) in NDC, where sample
-        // (px, py) has its centre at NDC ((px + ½)/50 - 1, 1 - (py + ½)/50).
+        let (without, none) = setup([&a, &b, &c], &vp, 0, false, false).unwrap();
+        assert!(none.is_none());
+        let (t, layer) = setup([&a, &b, &c], &vp, 0, false, true).unwrap();
+        let layer = layer.unwrap();
+        // Same coverage and attributes; lm = (-x, 2y) and the colour
+        // (x, ¼, 1, y) in NDC, where sample (px, py) has its centre at NDC
+        // ((px + ½)/50 - 1, 1 - (py + ½)/50).
         assert_eq!((t.edges, t.planes), (without.edges, without.planes));
-        let at = |j: usize, px: f32, py: f32| t.lm[j].at(px - t.min_x as f32, py - t.min_y as f32);
-        assert!((at(0, 24.5, 60.0) - 0.5).abs() < 1e-6);
-        assert!((at(1, 49.5, 30.0) - 0.78).abs() < 1e-5);
-        assert!((at(1, 49.5, 74.5) + 1.0).abs() < 1e-5);
+        let at = |j: usize, px: f32, py: f32| layer[j].at(px - t.min_x as f32, py - t.min_y as f32);
+        assert!((at(L_LM, 24.5, 60.0) - 0.5).abs() < 1e-6);
+        assert!((at(L_LM + 1, 49.5, 30.0) - 0.78).abs() < 1e-5);
+        assert!((at(L_LM + 1, 49.5, 74.5) + 1.0).abs() < 1e-5);
+        assert!((at(L_COL, 24.5, 60.0) + 0.5).abs() < 1e-6);
+        assert!((at(L_COL + 1, 40.0, 50.0) - 0.25).abs() < 1e-6);
+        assert!((at(L_COL + 2, 40.0, 50.0) - 1.0).abs() < 1e-6);
+        assert!((at(L_COL + 3, 49.5, 30.0) - 0.39).abs() < 1e-5);
     }
 }

@@ -1,4 +1,5 @@
-//! Fragment shading: texture × base colour, Lambert lighting, alpha modes.
+//! Fragment shading: texture × base colour × vertex colour, Lambert
+//! lighting, emission, alpha modes.
 
 use super::simd::{FloatLanes, IntLanes, Simd, LANES};
 use super::texel::{LightView, Taps, TexView};
@@ -22,6 +23,41 @@ pub struct Material<'a> {
     pub unlit: bool,
     /// The batch's lightmap layer when it is usable.
     pub lightmap: Option<LightView<'a>>,
+    /// The batch has per-vertex colours.
+    pub colors: bool,
+    /// What a lit batch gives off; `None` for unlit batches and for none.
+    pub glow: Option<Glow<'a>>,
+    /// A lightmap, colours or a glow: the triangles carry layer planes and
+    /// are drawn by the layered instance of the tile loop.
+    pub layered: bool,
+}
+
+/// Emission ready to shade: linear RGB (finite, at least 0), times the
+/// texture when there is one.
+#[derive(Debug, Clone, Copy)]
+pub struct Glow<'a> {
+    pub color: [f32; 3],
+    pub tex: Option<TexView<'a>>,
+}
+
+impl Glow<'_> {
+    /// The emitted colour of each fragment at `(u, v)`; lanes outside
+    /// `mask` are zero when textured.
+    #[inline(always)]
+    pub fn at<S: Simd>(&self, s: S, u: S::F, v: S::F, mask: S::I) -> [S::F; 3] {
+        let c = [
+            s.splat(self.color[0]),
+            s.splat(self.color[1]),
+            s.splat(self.color[2]),
+        ];
+        match &self.tex {
+            Some(t) => {
+                let x = t.taps(s, u, v).filter(s, mask);
+                [x[0] * c[0], x[1] * c[1], x[2] * c[2]]
+            }
+            None => c,
+        }
+    }
 }
 
 impl<'a> Material<'a> {
@@ -40,8 +76,25 @@ impl<'a> Material<'a> {
             AlphaMode::Mask(c) => Mode::Mask(if c.is_nan() { 0.0 } else { c }),
             AlphaMode::Blend => Mode::Blend,
         };
+        let lightmap = b.lightmap.as_ref().and_then(LightView::new);
+        let colors = !b.colors.is_empty();
+        let glow = match &b.emission {
+            Some(e) if !b.unlit => {
+                let color = e
+                    .color
+                    .map(|v| if v.is_finite() { v.max(0.0) } else { 0.0 });
+                let tex = match e.texture {
+                    Some((t, sampler)) => TexView::new(t, sampler),
+                    None => None,
+                };
+                // A texture that cannot be drawn leaves the factor, as an
+                // unusable base colour texture leaves the base colour.
+                (color != [0.0; 3]).then_some(Glow { color, tex })
+            }
+            _ => None,
+        };
         Material {
-            tex: b.texture.and_then(TexView::new),
+            tex: b.texture.and_then(|t| TexView::new(t, b.sampler)),
             base: [
                 clean(b.base_color[0]) * a,
                 clean(b.base_color[1]) * a,
@@ -50,7 +103,10 @@ impl<'a> Material<'a> {
             ],
             mode,
             unlit: b.unlit,
-            lightmap: b.lightmap.as_ref().and_then(LightView::new),
+            layered: lightmap.is_some() || colors || glow.is_some(),
+            lightmap,
+            colors,
+            glow,
         }
     }
 
@@ -122,6 +178,22 @@ pub struct Inputs<S: Simd> {
     pub n: [S::F; 3],
 }
 
+/// What layered batches add to a fragment's shading: the straight vertex
+/// colour (each channel in 0..=1) multiplying texel × base colour, and the
+/// emitted colour added after lighting. Plain batches pass [`Extra::NONE`],
+/// which inlines to nothing.
+pub struct Extra<S: Simd> {
+    pub tint: Option<[S::F; 4]>,
+    pub glow: Option<[S::F; 3]>,
+}
+
+impl<S: Simd> Extra<S> {
+    pub const NONE: Self = Extra {
+        tint: None,
+        glow: None,
+    };
+}
+
 /// The texture's texels under the fragments, when the material has one:
 /// the first half of shading, apart so two packets can fetch together.
 // A match, not `Option::map`: a closure is compiled without the
@@ -138,6 +210,7 @@ pub fn fetch<S: Simd>(s: S, mat: &Material, inp: &Inputs<S>) -> Option<Taps<S>> 
 /// Premultiplied colour of the fragments and the lanes that survive the
 /// alpha test, given what [`fetch`] returned for the same fragments.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub fn shade_fetched<S: Simd>(
     s: S,
     mat: &Material,
@@ -146,6 +219,7 @@ pub fn shade_fetched<S: Simd>(
     back: bool,
     mask: S::I,
     taps: Option<Taps<S>>,
+    extra: &Extra<S>,
 ) -> ([S::F; 4], S::I) {
     let mut c = match &taps {
         Some(t) => {
@@ -164,6 +238,13 @@ pub fn shade_fetched<S: Simd>(
             s.splat(mat.base[3]),
         ],
     };
+    if let Some(t) = &extra.tint {
+        // Premultiplied: the colour channels take the tint's alpha too.
+        for ch in 0..3 {
+            c[ch] = c[ch] * (t[ch] * t[3]);
+        }
+        c[3] = c[3] * t[3];
+    }
     let mut keep = mask;
     match mat.mode {
         Mode::Blend => {}
@@ -219,6 +300,13 @@ pub fn shade_fetched<S: Simd>(
         };
         for ch in 0..3 {
             c[ch] = c[ch] * f[ch];
+        }
+        if let Some(g) = &extra.glow {
+            // Straight `min(1, lit + glow)`, premultiplied.
+            let a = c[3];
+            for ch in 0..3 {
+                c[ch] = (c[ch] + g[ch] * a).min(a);
+            }
         }
     }
     (c, keep)

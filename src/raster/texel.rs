@@ -1,11 +1,13 @@
-//! Bilinear texel filtering, eight lanes at a time: textures repeat,
-//! lightmaps clamp to their edge.
+//! Texel filtering, eight lanes at a time: textures bilinear or nearest,
+//! repeating, clamped or mirrored as their sampler says; lightmaps
+//! bilinear and clamped to their edge.
 //!
 //! Texture texels are premultiplied, so filtering across a transparent
 //! texel fades alpha and colour together instead of dragging its colour in.
 
 use super::simd::{FloatLanes, IntLanes, Simd};
 use super::LightmapLayer;
+use crate::scene::{Filter, Sampler, Wrap};
 use crate::texture::Texture;
 
 /// Keeps coordinates where the lane floor ([`FloatLanes::floor`]) is exact;
@@ -17,12 +19,13 @@ pub struct TexView<'a> {
     texels: &'a [[u8; 4]],
     w: i32,
     h: i32,
+    sampler: Sampler,
 }
 
 impl<'a> TexView<'a> {
     /// `None` for an empty texture or one whose texel count does not match
     /// its size; those draw as if untextured.
-    pub fn new(t: &'a Texture) -> Option<Self> {
+    pub fn new(t: &'a Texture, sampler: Sampler) -> Option<Self> {
         let n = (t.width as u64).checked_mul(t.height as u64)?;
         // The lane floor is exact below 2^22; 2^20 texels a side is plenty.
         // Texel indices are i32 lanes.
@@ -38,6 +41,7 @@ impl<'a> TexView<'a> {
             texels: &t.texels,
             w: t.width as i32,
             h: t.height as i32,
+            sampler,
         })
     }
 
@@ -52,8 +56,18 @@ impl<'a> TexView<'a> {
     /// second packet's gathers overlap the first's.
     #[inline(always)]
     pub fn taps<S: Simd>(&self, s: S, u: S::F, v: S::F) -> Taps<S> {
-        let x = wrap_axis(s, u, self.w);
-        let y = wrap_axis(s, v, self.h);
+        let sm = self.sampler;
+        // The default (every format but glTF) takes the path it always
+        // took; the branch is the same for every packet of a texture.
+        let (x, y) = if sm == Sampler::default() {
+            (wrap_axis(s, u, self.w), wrap_axis(s, v, self.h))
+        } else {
+            let nearest = sm.filter == Filter::Nearest;
+            (
+                axis(s, u, self.w, sm.wrap_u, nearest),
+                axis(s, v, self.h, sm.wrap_v, nearest),
+            )
+        };
         Taps::fetch(s, self.texels, self.w, self.h, x, y)
     }
 }
@@ -255,6 +269,83 @@ fn wrap_axis<S: Simd>(s: S, u: S::F, size: i32) -> Axis<S> {
     Axis { i0, i1, frac }
 }
 
+/// One axis as `wrap` and the filter say.
+#[inline(always)]
+fn axis<S: Simd>(s: S, u: S::F, size: i32, wrap: Wrap, nearest: bool) -> Axis<S> {
+    match (wrap, nearest) {
+        (Wrap::Repeat, false) => wrap_axis(s, u, size),
+        (Wrap::Clamp, false) => clamp_axis(s, u, size),
+        (Wrap::Mirror, false) => mirror_axis(s, u, size),
+        (_, true) => nearest_axis(s, u, size, wrap),
+    }
+}
+
+/// The texel whose square holds `u` (texel `i` covers `[i, i + 1) / size`),
+/// placed by `wrap`, as both indices with a weight of 0: the filter then
+/// returns that texel exactly.
+#[inline(always)]
+fn nearest_axis<S: Simd>(s: S, u: S::F, size: i32, wrap: Wrap) -> Axis<S> {
+    let zero = s.splat_i(0);
+    let last = s.splat_i(size - 1);
+    let n = s.splat(size as f32);
+    let i = match wrap {
+        Wrap::Repeat => {
+            let u = u.max(s.splat(-UV_LIMIT)).min(s.splat(UV_LIMIT));
+            ((u - u.floor()) * n).floor().round_i32()
+        }
+        // Past one width outside [0, 1] every lookup is the edge texel.
+        Wrap::Clamp => (u.max(s.splat(-1.0)).min(s.splat(2.0)) * n)
+            .floor()
+            .round_i32(),
+        Wrap::Mirror => {
+            let u = u.max(s.splat(-UV_LIMIT)).min(s.splat(UV_LIMIT));
+            let h = u * s.splat(0.5);
+            let m = ((h - h.floor()) * s.splat(2.0 * size as f32))
+                .floor()
+                .round_i32();
+            mirror(s, m, size)
+        }
+    };
+    let i = i.max(zero).min(last);
+    Axis {
+        i0: i,
+        i1: i,
+        frac: s.splat(0.0),
+    }
+}
+
+/// Bilinear indices and weight with every other copy of the texture
+/// mirrored: the footprint is taken in the doubled period, and each index
+/// folded back, so the two texels either side of a mirror line are the
+/// same one.
+#[inline(always)]
+fn mirror_axis<S: Simd>(s: S, u: S::F, size: i32) -> Axis<S> {
+    let u = u.max(s.splat(-UV_LIMIT)).min(s.splat(UV_LIMIT));
+    let h = u * s.splat(0.5);
+    let x = (h - h.floor()) * s.splat(2.0 * size as f32) - s.splat(0.5);
+    let xf = x.floor();
+    let frac = x - xf;
+    let i = xf.round_i32();
+    Axis {
+        i0: mirror(s, i, size),
+        i1: mirror(s, i + s.splat_i(1), size),
+        frac,
+    }
+}
+
+/// Index `k` of the doubled period (`-1..=2·size`, wrapped into it) folded
+/// into the texture: `0..size` as it is, `size..2·size` backwards.
+#[inline(always)]
+fn mirror<S: Simd>(s: S, k: S::I, size: i32) -> S::I {
+    let zero = s.splat_i(0);
+    let last = s.splat_i(size - 1);
+    let period = s.splat_i(2 * size);
+    let top = s.splat_i(2 * size - 1);
+    let k = (k + period).select(k, k.lt(zero));
+    let k = (k - period).select(k, top.lt(k));
+    (top - k).select(k, last.lt(k)).max(zero).min(last)
+}
+
 /// Texel indices either side of coordinate `u` and the weight of the second,
 /// with texel centres at (i + ½) / size; outside the centres of the first and
 /// last texel both indices name the edge texel.
@@ -313,7 +404,7 @@ mod tests {
     #[test]
     fn texel_centres_return_the_texel() {
         let t = tex2x2();
-        let v = TexView::new(&t).unwrap();
+        let v = TexView::new(&t, Sampler::default()).unwrap();
         close(one(&v, 0.25, 0.25), [1.0, 0.0, 0.0, 1.0]);
         close(one(&v, 0.75, 0.25), [0.0, 1.0, 0.0, 1.0]);
         close(one(&v, 0.25, 0.75), [0.0, 0.0, 1.0, 1.0]);
@@ -323,7 +414,7 @@ mod tests {
     #[test]
     fn centre_averages_and_edges_wrap() {
         let t = tex2x2();
-        let v = TexView::new(&t).unwrap();
+        let v = TexView::new(&t, Sampler::default()).unwrap();
         close(one(&v, 0.5, 0.5), [0.5, 0.5, 0.5, 1.0]);
         // u = 0 sits halfway between the last and the first column.
         close(one(&v, 0.0, 0.25), [0.5, 0.5, 0.0, 1.0]);
@@ -408,7 +499,7 @@ mod tests {
                 texels,
                 alpha: TextureAlpha::Opaque,
             };
-            let view = TexView::new(&t).unwrap();
+            let view = TexView::new(&t, Sampler::default()).unwrap();
             for u in [inside, seam] {
                 let want: [[i32; 8]; 4] = std::array::from_fn(|k| {
                     std::array::from_fn(|l| {
@@ -433,16 +524,16 @@ mod tests {
     fn empty_or_inconsistent_textures_are_rejected() {
         let mut t = tex2x2();
         t.texels.pop();
-        assert!(TexView::new(&t).is_none());
+        assert!(TexView::new(&t, Sampler::default()).is_none());
         t.width = 0;
         t.texels.clear();
-        assert!(TexView::new(&t).is_none());
+        assert!(TexView::new(&t, Sampler::default()).is_none());
     }
 
     #[test]
     fn nan_coordinates_do_not_panic() {
         let t = tex2x2();
-        let v = TexView::new(&t).unwrap();
+        let v = TexView::new(&t, Sampler::default()).unwrap();
         let r = one(&v, f32::NAN, f32::INFINITY);
         assert!(r.iter().all(|c| c.is_finite()));
     }
@@ -496,5 +587,83 @@ mod tests {
         assert!(LightView::new(&l(0, 2, 4)).is_none());
         assert!(LightView::new(&l(2, 0, 4)).is_none());
         assert!(LightView::new(&l(u32::MAX, u32::MAX, 4)).is_none());
+    }
+
+    /// Scalar reference of a wrap mode on an integer texel index.
+    fn place(i: i64, size: i64, wrap: Wrap) -> i64 {
+        match wrap {
+            Wrap::Repeat => i.rem_euclid(size),
+            Wrap::Clamp => i.clamp(0, size - 1),
+            Wrap::Mirror => {
+                let m = i.rem_euclid(2 * size);
+                if m < size {
+                    m
+                } else {
+                    2 * size - 1 - m
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_wrap_mode_and_filter_picks_the_texels_the_specification_names() {
+        // glTF (after OpenGL): nearest takes the texel whose square holds
+        // the coordinate, bilinear the two whose centres straddle it, each
+        // index then wrapped, clamped or mirrored. Coordinates away from
+        // texel boundaries, inside and far outside 0..1, either sign.
+        let s = Portable;
+        // Odd multiples of 1/64: exact in f32, and never on a texel's edge
+        // or centre for these sizes, so the reference's f64 agrees.
+        let us = [
+            7, 19, 41, 57, 71, 83, 111, 157, -7, -19, -51, -77, -165, 195, 33, -35,
+        ]
+        .map(|m| m as f32 / 64.0);
+        for size in [1i32, 3, 4, 5] {
+            for wrap in [Wrap::Repeat, Wrap::Clamp, Wrap::Mirror] {
+                for nearest in [false, true] {
+                    for chunk in us.chunks(8) {
+                        let a = axis(s, s.array(chunk.try_into().unwrap()), size, wrap, nearest);
+                        let (i0, i1, f) = (a.i0.to_array(), a.i1.to_array(), a.frac.to_array());
+                        for (k, &u) in chunk.iter().enumerate() {
+                            let n = size as f64;
+                            let (want0, want1, want_f) = if nearest {
+                                let i = (u as f64 * n).floor() as i64;
+                                let i = place(i, size as i64, wrap);
+                                (i, i, 0.0)
+                            } else {
+                                let x = u as f64 * n - 0.5;
+                                let i = x.floor() as i64;
+                                (
+                                    place(i, size as i64, wrap),
+                                    place(i + 1, size as i64, wrap),
+                                    x - x.floor(),
+                                )
+                            };
+                            let what = format!("{wrap:?} nearest {nearest} size {size} u {u}");
+                            assert_eq!((i0[k] as i64, i1[k] as i64), (want0, want1), "{what}");
+                            // The weight matters only between two texels.
+                            if want0 != want1 {
+                                assert!((f[k] as f64 - want_f).abs() < 1e-6, "{what}: {}", f[k]);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn nearest_returns_the_texel_itself() {
+        let t = tex2x2();
+        let sampler = Sampler {
+            filter: Filter::Nearest,
+            ..Sampler::default()
+        };
+        let v = TexView::new(&t, sampler).unwrap();
+        // Right of the centre of the top-left texel, and just inside the
+        // bottom-right one: no blend of neighbours.
+        assert_eq!(one(&v, 0.45, 0.05), [1.0, 0.0, 0.0, 1.0]);
+        assert_eq!(one(&v, 0.51, 0.99), [1.0, 1.0, 1.0, 1.0]);
+        assert_eq!(one(&v, -0.2, 0.3), [0.0, 1.0, 0.0, 1.0]);
     }
 }

@@ -1,6 +1,6 @@
 use super::track::Track;
 use crate::texture::Texture;
-use glam::{Mat3, Mat4, Quat, Vec2, Vec3};
+use glam::{Mat3, Mat4, Quat, Vec2, Vec3, Vec4};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -154,6 +154,9 @@ pub struct Mesh {
     pub normals: Vec<Vec3>,
     /// Texture coordinates, one per vertex.
     pub uvs: Vec<Vec2>,
+    /// Straight linear RGBA per vertex, multiplying the material's colour
+    /// (glTF's `COLOR_0`); empty for none, which is white.
+    pub colors: Vec<Vec4>,
     /// Skinning, when bones move the vertices.
     pub skin: Option<Skin>,
     /// Triangles by material.
@@ -261,6 +264,12 @@ pub struct Material {
     pub unlit: bool,
     /// Multiplies the texture (or is the colour when there is none), straight RGBA.
     pub base_color: [f32; 4],
+    /// Linear RGB the surface gives off, added after lighting (lit
+    /// materials only); zero for none.
+    pub emissive: [f32; 3],
+    /// Index into the model's textures: multiplies `emissive`, sampled at
+    /// the mesh's texture coordinates.
+    pub emissive_texture: Option<usize>,
 }
 
 /// A texture a model names, and what was found for it.
@@ -272,4 +281,41 @@ pub struct TextureSlot {
     pub path: Option<PathBuf>,
     /// The decoded image; the checker when the file was not found or not readable.
     pub image: Arc<Texture>,
+    /// How the image is sampled.
+    pub sampler: Sampler,
+}
+
+/// How a texture is sampled: what lies outside 0..1 on each axis, and the
+/// filter. The default is what kiln did before samplers existed: repeat,
+/// bilinear.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Sampler {
+    /// Along u.
+    pub wrap_u: Wrap,
+    /// Along v.
+    pub wrap_v: Wrap,
+    /// Between texels.
+    pub filter: Filter,
+}
+
+/// What a texture coordinate outside 0..1 samples.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Wrap {
+    /// The texture tiles.
+    #[default]
+    Repeat,
+    /// The edge texels extend.
+    Clamp,
+    /// The texture tiles, every other copy mirrored.
+    Mirror,
+}
+
+/// How a texture is filtered between texel centres.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Filter {
+    /// The four nearest texels, weighted.
+    #[default]
+    Bilinear,
+    /// The texel under the coordinate alone (pixel art).
+    Nearest,
 }

@@ -60,6 +60,7 @@ fn fixture_model() -> Model {
         ],
         normals: vec![Vec3::Z; 4],
         uvs: quad_uvs,
+        colors: Vec::new(),
         skin: None,
         groups: Vec::new(),
         primitives: vec![
@@ -94,6 +95,7 @@ fn fixture_model() -> Model {
             Vec2::new(1.0, 0.5),
             Vec2::new(0.5, 1.0),
         ],
+        colors: Vec::new(),
         skin: None,
         groups: Vec::new(),
         primitives: vec![Primitive {
@@ -124,6 +126,8 @@ fn fixture_model() -> Model {
                 texture: Some(0),
                 alpha: AlphaMode::Mask(0.5),
                 unlit: false,
+                emissive: [0.0; 3],
+                emissive_texture: None,
                 base_color: [1.0, 1.0, 1.0, 1.0],
             },
             Material {
@@ -131,12 +135,15 @@ fn fixture_model() -> Model {
                 texture: None,
                 alpha: AlphaMode::Blend,
                 unlit: true,
+                emissive: [0.0; 3],
+                emissive_texture: None,
                 base_color: [0.8, 0.5, 0.25, 0.75],
             },
         ],
         textures: vec![TextureSlot {
             name: "data\\texture\\leaf.bmp".into(),
             path: None,
+            sampler: kiln::internals::scene::Sampler::default(),
             image: Arc::new(Texture {
                 name: "leaf.bmp".into(),
                 width: 2,

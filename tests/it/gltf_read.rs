@@ -399,7 +399,7 @@ fn a_required_extension_kiln_lacks_is_refused_naming_it() {
     assert_eq!(m.meshes[0].normals, vec![Vec3::Z; 3]);
 }
 
-fn base64(b: &[u8]) -> String {
+pub(crate) fn base64(b: &[u8]) -> String {
     const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut s = String::new();
     for c in b.chunks(3) {

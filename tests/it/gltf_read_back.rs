@@ -182,7 +182,7 @@ fn game_models_exported_by_kiln_read_back_to_their_poses() {
 }
 
 /// `kiln render` of a corpus sample, compared with its reviewed golden.
-fn render_golden(name: &str, golden: &str, extra: &[&str]) {
+pub(crate) fn render_golden(name: &str, golden: &str, extra: &[&str]) {
     let Some(f) = sample(name) else {
         return;
     };
@@ -211,7 +211,8 @@ fn alpha_modes_texture_transform_and_unlit_goldens() {
         "gltf/alpha_blend_mode",
         &["--pitch", "0"],
     );
-    // Offset, rotation and scale: every arrow points at its green tick.
+    // Offset, rotation and scale: every arrow points at its green tick;
+    // the sampler clamps to the edge, so each arrow is drawn once.
     render_golden(
         "TextureTransformTest",
         "gltf/texture_transform",

@@ -40,6 +40,7 @@ fn triangle(name: &str, node: usize, material: usize) -> Mesh {
         ],
         normals: vec![Vec3::Z; 3],
         uvs: vec![Vec2::ZERO, Vec2::new(1.0, 0.0), Vec2::new(0.0, 1.0)],
+        colors: Vec::new(),
         skin: None,
         primitives: vec![Primitive {
             material,
@@ -136,6 +137,7 @@ fn fixture() -> Model {
             .collect(),
         normals: vec![Vec3::Y; 6],
         uvs: Vec::new(),
+        colors: Vec::new(),
         skin: None,
         primitives: vec![Primitive {
             material: 0,
@@ -188,6 +190,8 @@ fn fixture() -> Model {
                 texture: Some(0),
                 alpha: AlphaMode::Opaque,
                 unlit: false,
+                emissive: [0.0; 3],
+                emissive_texture: None,
                 base_color: [1.0; 4],
             },
             Material {
@@ -195,12 +199,15 @@ fn fixture() -> Model {
                 texture: None,
                 alpha: AlphaMode::Opaque,
                 unlit: true,
+                emissive: [0.0; 3],
+                emissive_texture: None,
                 base_color: [0.5, 0.6, 0.7, 1.0],
             },
         ],
         textures: vec![TextureSlot {
             name: "t".into(),
             path: None,
+            sampler: kiln::internals::scene::Sampler::default(),
             image: Arc::new(Texture {
                 name: "t".into(),
                 width: 1,

@@ -591,6 +591,9 @@ fn sphere_image(s: &Sphere, shading: kiln::Shading, light: glam::Vec3) -> RgbaIm
         two_sided: false,
         unlit: false,
         lightmap: None,
+        sampler: Default::default(),
+        colors: &[],
+        emission: None,
     };
     let camera = Camera {
         view: glam::Mat4::look_at_rh(
@@ -807,6 +810,9 @@ fn sphere_pass(
         two_sided: false,
         unlit: false,
         lightmap: None,
+        sampler: Default::default(),
+        colors: &[],
+        emission: None,
     };
     // Turned, so camera space differs from world space.
     let eye = glam::Vec3::new(3.0, 2.0, 3.0).normalize() * 5.0;

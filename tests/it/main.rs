@@ -27,6 +27,7 @@ mod gltf_eval;
 mod gltf_read;
 mod gltf_read_back;
 mod gltf_scene;
+mod gltf_shading;
 mod gnd_corpus;
 mod gnd_malformed;
 mod grf;

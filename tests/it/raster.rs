@@ -83,6 +83,9 @@ impl Mesh {
             two_sided: false,
             unlit: true,
             lightmap: None,
+            sampler: Default::default(),
+            colors: &[],
+            emission: None,
         }
     }
 }

@@ -140,7 +140,7 @@ pub fn lower_mlod(
                         TextureAlpha::ColorKey => AlphaMode::Mask(0.5),
                         TextureAlpha::Translucent => AlphaMode::Blend,
                     };
-                    textures.push(TextureSlot { name: original.clone(), path: Some(path), image: Arc::new(t) });
+                    textures.push(TextureSlot { name: original.clone(), path: Some(path), image: Arc::new(t), sampler: Sampler::default() });
                     texture = Some(textures.len() - 1);
                 }
                 Err(e) => warnings.push(format!("texture '{original}': {e}; drawn neutral grey")),
@@ -155,6 +155,8 @@ pub fn lower_mlod(
             texture,
             alpha,
             unlit: false,
+            emissive: [0.0; 3],
+            emissive_texture: None,
             base_color: match (texture, procedural) {
                 (Some(_), _) => [1.0; 4],
                 (None, Some(c)) => c,
@@ -201,6 +203,7 @@ pub fn lower_mlod(
             positions,
             normals,
             uvs,
+            colors: Vec::new(),
             skin: None,
             primitives,
             groups,

@@ -171,7 +171,7 @@ pub struct TextureInfoExtensions {
 }
 
 /// `KHR_texture_transform`.
-#[derive(Debug, Default, Deserialize, Clone, Copy)]
+#[derive(Debug, Default, Deserialize, Clone, Copy, PartialEq)]
 #[serde(default, rename_all = "camelCase")]
 pub struct TextureTransform {
     pub offset: Option<[f32; 2]>,

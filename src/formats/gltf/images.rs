@@ -4,8 +4,9 @@
 
 use super::accessor::Data;
 use super::container::{read_relative, uri, Uri};
+use super::doc;
 use crate::formats::texture::{jpeg, png};
-use crate::scene::TextureSlot;
+use crate::scene::{Filter, Sampler, TextureSlot, Wrap};
 use crate::source::{Lookup, Tree};
 use crate::texture::Texture;
 use std::path::PathBuf;
@@ -114,14 +115,52 @@ pub(crate) fn textures(
                     "textures[{i}] has no image kiln reads; drawn as the checker"
                 ));
             }
+            let sampler = t
+                .sampler
+                .and_then(|k| data.doc.samplers.get(k))
+                .map_or_else(Sampler::default, sampler);
             match found {
-                Some((image, path)) => TextureSlot { name, path, image },
+                Some((image, path)) => TextureSlot {
+                    name,
+                    path,
+                    image,
+                    sampler,
+                },
                 None => TextureSlot {
                     name,
                     path: None,
                     image: Arc::clone(&checker),
+                    sampler,
                 },
             }
         })
         .collect()
+}
+
+/// A glTF sampler as kiln samples: each wrap mode as it is (REPEAT when
+/// absent or unknown), and one filter for the whole texture, since kiln
+/// has no mipmaps to tell magnification from minification with:
+/// `magFilter`'s, else the texel filter of `minFilter` (NEAREST,
+/// NEAREST_MIPMAP_NEAREST or NEAREST_MIPMAP_LINEAR are nearest), else
+/// bilinear.
+fn sampler(s: &doc::Sampler) -> Sampler {
+    let wrap = |w: Option<u32>| match w {
+        Some(33071) => Wrap::Clamp,
+        Some(33648) => Wrap::Mirror,
+        _ => Wrap::Repeat,
+    };
+    let nearest = match (s.mag_filter, s.min_filter) {
+        (Some(m), _) => m == 9728,
+        (None, Some(m)) => matches!(m, 9728 | 9984 | 9986),
+        (None, None) => false,
+    };
+    Sampler {
+        wrap_u: wrap(s.wrap_s),
+        wrap_v: wrap(s.wrap_t),
+        filter: if nearest {
+            Filter::Nearest
+        } else {
+            Filter::Bilinear
+        },
+    }
 }

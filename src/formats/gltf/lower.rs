@@ -6,13 +6,13 @@
 
 use super::accessor::{Data, Values};
 use super::doc::{self, Document};
-use super::{anim, images, SUPPORTED};
+use super::{anim, images, material, SUPPORTED};
 use crate::error::{Error, Result};
 use crate::scene::{
     AlphaMode, Extras, Material, Mesh, Model, Morph, MorphTarget, Node, NodeAnim, Primitive, Skin,
 };
 use crate::source::{Lookup, Tree};
-use glam::{Affine2, Mat3, Mat4, Quat, Vec2, Vec3};
+use glam::{Affine2, Mat3, Mat4, Quat, Vec2, Vec3, Vec4};
 use std::path::Path;
 
 /// Which scene a model shows: the document's default, else the first.
@@ -165,7 +165,7 @@ pub(crate) fn lower(data: &Data, inp: &Inputs, mut warnings: Vec<String>) -> Res
         .materials
         .iter()
         .enumerate()
-        .map(|(i, m)| lower_material(m, i, textures.len()))
+        .map(|(i, m)| material::lower(m, i, textures.len(), &mut warnings))
         .collect();
     let default_material = materials.len();
     materials.push(Material {
@@ -173,6 +173,8 @@ pub(crate) fn lower(data: &Data, inp: &Inputs, mut warnings: Vec<String>) -> Res
         texture: None,
         alpha: AlphaMode::Opaque,
         unlit: false,
+        emissive: [0.0; 3],
+        emissive_texture: None,
         base_color: [1.0; 4],
     });
 
@@ -233,11 +235,7 @@ pub(crate) fn lower(data: &Data, inp: &Inputs, mut warnings: Vec<String>) -> Res
                 }
                 None => default_material,
             };
-            let texinfo = doc
-                .materials
-                .get(material)
-                .and_then(|m| m.pbr_metallic_roughness.as_ref())
-                .and_then(|p| p.base_color_texture.as_ref());
+            let texinfo = doc.materials.get(material).and_then(material::uv_source);
             let skinning = skin
                 .zip(inverse_bind.as_ref())
                 .map(|(s, ib)| (s, ib.as_slice(), &remap));
@@ -317,27 +315,6 @@ fn lower_node(doc: &Document, i: usize, parent: Option<usize>) -> Node {
     }
     out.anim = NodeAnim::default();
     out
-}
-
-fn lower_material(m: &doc::Material, i: usize, textures: usize) -> Material {
-    let pbr = m.pbr_metallic_roughness.as_ref();
-    let base_color = pbr.and_then(|p| p.base_color_factor).unwrap_or([1.0; 4]);
-    let texture = pbr
-        .and_then(|p| p.base_color_texture.as_ref())
-        .map(|t| t.index)
-        .filter(|&t| t < textures);
-    let alpha = match m.alpha_mode.as_deref() {
-        Some("MASK") => AlphaMode::Mask(m.alpha_cutoff.unwrap_or(0.5)),
-        Some("BLEND") => AlphaMode::Blend,
-        _ => AlphaMode::Opaque,
-    };
-    Material {
-        name: m.name.clone().unwrap_or_else(|| format!("material{i}")),
-        texture,
-        alpha,
-        unlit: m.extensions.contains_key("KHR_materials_unlit"),
-        base_color,
-    }
 }
 
 /// A skin's inverse bind matrices (identity when the skin gives none).
@@ -441,6 +418,10 @@ fn lower_primitive(
     if uvs.is_empty() {
         uvs = vec![Vec2::ZERO; n];
     }
+    let colors = match attr("COLOR_0") {
+        Some(a) => colors(data, a, n, label, warnings)?,
+        None => Vec::new(),
+    };
     let indices: Vec<u32> = match p.indices {
         Some(a) => data.ints(a)?.data,
         None => (0..n as u32).collect(),
@@ -514,6 +495,7 @@ fn lower_primitive(
         positions,
         normals: Vec::new(),
         uvs,
+        colors,
         skin,
         primitives: vec![Primitive {
             material: 0,
@@ -540,6 +522,36 @@ fn lower_primitive(
     Ok(Some((mesh, morph)))
 }
 
+/// `COLOR_0` as straight RGBA (VEC3 gets alpha 1). The specification
+/// allows floats and normalised unsigned bytes and shorts; anything else,
+/// or a count other than the positions', is ignored with a warning.
+fn colors(
+    data: &Data,
+    a: usize,
+    n: usize,
+    label: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<Vec4>> {
+    let acc = data.doc.accessors.get(a);
+    let allowed = acc.is_some_and(|x| {
+        x.component_type == 5126 || (x.normalized && matches!(x.component_type, 5121 | 5123))
+    });
+    let v = data.floats(a)?;
+    if !allowed || !(v.width == 3 || v.width == 4) || v.len() != n {
+        warnings.push(format!(
+            "{label}.attributes.COLOR_0: not {n} VEC3/VEC4 floats or normalised unsigned \
+             bytes or shorts; vertex colours ignored"
+        ));
+        return Ok(Vec::new());
+    }
+    Ok((0..n)
+        .map(|i| {
+            let c = v.get(i);
+            Vec4::new(c[0], c[1], c[2], if v.width == 4 { c[3] } else { 1.0 })
+        })
+        .collect())
+}
+
 fn vec3s(v: &Values<f32>, file: &Path, field: &str) -> Result<Vec<Vec3>> {
     if v.width != 3 {
         return Err(Error::parse(
@@ -563,6 +575,9 @@ fn unweld(mesh: &mut Mesh, targets: &mut [MorphTarget]) {
     let pick = |v: &Vec<Vec3>| corners.iter().map(|&i| v[i]).collect::<Vec<_>>();
     mesh.positions = pick(&mesh.positions);
     mesh.uvs = corners.iter().map(|&i| mesh.uvs[i]).collect();
+    if !mesh.colors.is_empty() {
+        mesh.colors = corners.iter().map(|&i| mesh.colors[i]).collect();
+    }
     if let Some(s) = &mut mesh.skin {
         s.vertex_joints = corners.iter().map(|&i| s.vertex_joints[i]).collect();
         s.vertex_weights = corners.iter().map(|&i| s.vertex_weights[i]).collect();

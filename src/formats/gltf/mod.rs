@@ -2,8 +2,8 @@
 //! binary `.glb`), read by kiln's own reader over `serde_json`: the
 //! document's types (`doc.rs`), the two containers and where buffers and
 //! images live (`container.rs`), accessors (`accessor.rs`), images
-//! (`images.rs`), the node tree, meshes, materials, skins and morph
-//! targets (`lower.rs`), animations (`anim.rs`) and `kiln inspect`'s view
+//! and their samplers (`images.rs`), materials (`material.rs`), the node
+//! tree, meshes, skins and morph targets (`lower.rs`), animations (`anim.rs`) and `kiln inspect`'s view
 //! (`summary.rs`).
 
 mod accessor;
@@ -12,6 +12,7 @@ mod container;
 mod doc;
 mod images;
 mod lower;
+mod material;
 mod summary;
 
 pub(crate) use container::read_relative;
@@ -26,6 +27,7 @@ use std::path::Path;
 /// refused.
 pub(crate) const SUPPORTED: &[&str] = &[
     "KHR_materials_unlit",
+    "KHR_materials_emissive_strength",
     "KHR_texture_transform",
     "KHR_mesh_quantization",
 ];

@@ -176,6 +176,7 @@ pub fn lower(m: &gr::Model, source: &Path, defs: &[MaterialDef], pose: RestPose)
             positions,
             normals,
             uvs,
+            colors: Vec::new(),
             skin,
             primitives,
             groups: Vec::new(),
@@ -246,6 +247,7 @@ fn material_index(
                     textures.push(TextureSlot {
                         name: name.to_string(),
                         path: Some(path.clone()),
+                        sampler: crate::scene::Sampler::default(),
                         image: t.clone(),
                     });
                     texture_index = Some(textures.len() - 1);
@@ -261,6 +263,8 @@ fn material_index(
         texture: texture_index,
         alpha,
         unlit: def.is_some_and(|d| d.unlit),
+        emissive: [0.0; 3],
+        emissive_texture: None,
         base_color: if texture_index.is_some() {
             [1.0; 4]
         } else {

@@ -90,6 +90,8 @@ pub fn lower(rsm: &Rsm, source: &Path, texture: &mut dyn FnMut(&[u8]) -> LoadedT
                 TextureAlpha::Translucent => AlphaMode::Blend,
             },
             unlit,
+            emissive: [0.0; 3],
+            emissive_texture: None,
             base_color: [1.0; 4],
         })
         .enumerate()
@@ -106,6 +108,8 @@ pub fn lower(rsm: &Rsm, source: &Path, texture: &mut dyn FnMut(&[u8]) -> LoadedT
         texture: None,
         alpha: AlphaMode::Opaque,
         unlit,
+        emissive: [0.0; 3],
+        emissive_texture: None,
         base_color: [0.7, 0.7, 0.7, 1.0],
     });
     for m in &mut meshes {
@@ -450,6 +454,7 @@ fn lower_mesh(
         positions,
         normals,
         uvs,
+        colors: Vec::new(),
         skin: None,
         primitives,
         groups: Vec::new(),

@@ -91,8 +91,8 @@ impl Fragments<'_> {
         Interpolated { at, z, w, inp }
     }
 
-    /// Shading, the lightmap layer and alpha test, given the packet's
-    /// inputs and texels.
+    /// Shading, the layers (vertex colour, emission, lightmap) and alpha
+    /// test, given the packet's inputs and texels.
     #[inline(always)]
     fn finish<S: Simd, const LM: bool>(
         &self,
@@ -101,6 +101,7 @@ impl Fragments<'_> {
         i: &Interpolated<S>,
         taps: Option<Taps<S>>,
     ) -> Shaded<S> {
+        let extra = if LM { self.extra(s, p, i) } else { Extra::NONE };
         let (mut c, keep) = shade_fetched(
             s,
             self.mat,
@@ -109,6 +110,7 @@ impl Fragments<'_> {
             self.slots.back,
             p.live,
             taps,
+            &extra,
         );
         // A packet the alpha test emptied writes nothing: skip its layer.
         if LM && keep.any() {
@@ -120,6 +122,31 @@ impl Fragments<'_> {
             }
         }
         Shaded { c, z: i.z, keep }
+    }
+
+    /// The vertex colour and emission of a layered material's packet.
+    #[inline(always)]
+    fn extra<S: Simd>(&self, s: S, p: &Packet<S>, i: &Interpolated<S>) -> Extra<S> {
+        let tint = if self.mat.colors {
+            let (one, zero) = (s.splat(1.0), s.splat(0.0));
+            let mut t = [zero; 4];
+            for ch in 0..4 {
+                // Perspective-correct, and held in 0..=1 against rounding.
+                let v = i.at.plane(self.slots, P_COL + ch) * i.w;
+                t[ch] = v.min(one).max(zero);
+            }
+            Some(t)
+        } else {
+            None
+        };
+        // A match, not `Option::map`: a closure is compiled without the
+        // instruction set of the function it sits in.
+        #[allow(clippy::manual_map)]
+        let glow = match &self.mat.glow {
+            Some(g) => Some(g.at(s, i.inp.u, i.inp.v, p.live)),
+            None => None,
+        };
+        Extra { tint, glow }
     }
 
     /// Writes the surviving lanes of a shaded packet into the tile.

@@ -10,8 +10,10 @@
 //! triangles of one material (a group, see [`Queue`]).
 
 use super::framebuffer::{TileBuffer, TILE, TILE_AREA};
-use super::setup::{Tri, PLANES, P_INV_W, P_NX, P_NY, P_NZ, P_U, P_V, P_Z};
-use super::shade::{apply_lightmap, fetch, shade_fetched, Inputs, Lighting, Material, Mode};
+use super::setup::{
+    Layer, Tri, LAYER_PLANES, L_COL, L_LM, PLANES, P_INV_W, P_NX, P_NY, P_NZ, P_U, P_V, P_Z,
+};
+use super::shade::{apply_lightmap, fetch, shade_fetched, Extra, Inputs, Lighting, Material, Mode};
 use super::simd::{FloatLanes, IntLanes, Kernel, Simd, LANES, SET_LANES};
 use super::texel::Taps;
 use fragments::Fragments;
@@ -63,21 +65,23 @@ pub fn touches(tri: &Tri, r: &TileRect) -> bool {
 }
 
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub fn draw<S: Simd>(
     s: S,
     tri: &Tri,
+    layers: &[Layer],
     materials: &[Material],
     light: &Lighting,
     r: &TileRect,
     buf: &mut TileBuffer,
     queue: &mut Queue,
 ) {
-    // Two instances, so batches without a lightmap run the loop they ran
-    // before the layer existed.
-    if materials[tri.material as usize].lightmap.is_some() {
-        draw_lanes::<S, true>(s, tri, materials, light, r, buf, queue)
+    // Two instances, so plain batches run the loop they ran before
+    // layers (lightmaps, vertex colours, emission) existed.
+    if materials[tri.material as usize].layered {
+        draw_lanes::<S, true>(s, tri, layers, materials, light, r, buf, queue)
     } else {
-        draw_lanes::<S, false>(s, tri, materials, light, r, buf, queue)
+        draw_lanes::<S, false>(s, tri, layers, materials, light, r, buf, queue)
     }
 }
 
@@ -121,7 +125,7 @@ impl Kernel for Drain<'_, '_> {
     type Output = ();
     #[inline(always)]
     fn run<S: Simd>(self, s: S) {
-        if self.frag.mat.lightmap.is_some() {
+        if self.frag.mat.layered {
             self.entries.drain::<S, true>(s, self.frag, self.buf)
         } else {
             self.entries.drain::<S, false>(s, self.frag, self.buf)
@@ -130,9 +134,11 @@ impl Kernel for Drain<'_, '_> {
 }
 
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn draw_lanes<S: Simd, const LM: bool>(
     s: S,
     tri: &Tri,
+    layers: &[Layer],
     materials: &[Material],
     light: &Lighting,
     r: &TileRect,
@@ -180,7 +186,7 @@ fn draw_lanes<S: Simd, const LM: bool>(
     buf.dirty |= (u32::MAX >> (TILE as i32 - 1 - (y1 - y0))) << ly0;
     let slot = queue
         .slots
-        .open::<LM>(tri, x0 - tri.min_x, y0 - tri.min_y, lx0, ly0);
+        .open::<LM>(tri, layers, x0 - tri.min_x, y0 - tri.min_y, lx0, ly0);
     let Queue { entries, slots } = queue;
     let frag = Fragments {
         slots,
@@ -313,10 +319,11 @@ fn drain_queued<S: Simd>(s: S, entries: &mut Entries, frag: &Fragments, buf: &mu
 /// filter) are independent, so one's latency hides behind the other's work.
 const PAIR: usize = 2 * LANES;
 
-/// Plane rows of a slot: the triangle's attribute planes, then its two
-/// lightmap planes.
-const ROWS: usize = PLANES + 2;
-const P_LM: usize = PLANES;
+/// Plane rows of a slot: the triangle's attribute planes, then its layer
+/// planes (lightmap, vertex colour).
+const ROWS: usize = PLANES + LAYER_PLANES;
+const P_LM: usize = PLANES + L_LM;
+const P_COL: usize = PLANES + L_COL;
 
 /// The triangles whose samples wait in the queue (a group: consecutive
 /// triangles of one material and facing), their planes side by side:
@@ -345,7 +352,15 @@ impl Slots {
     /// Takes the next slot for `tri`, whose box in the tile starts `(rx,
     /// ry)` samples into its bounding box, at tile column `lx0`, row `ly0`.
     #[inline(always)]
-    fn open<const LM: bool>(&mut self, tri: &Tri, rx: i32, ry: i32, lx0: i32, ly0: i32) -> usize {
+    fn open<const LM: bool>(
+        &mut self,
+        tri: &Tri,
+        layers: &[Layer],
+        rx: i32,
+        ry: i32,
+        lx0: i32,
+        ly0: i32,
+    ) -> usize {
         let k = self.next;
         self.next = (k + 1) % LANES;
         self.open = true;
@@ -358,10 +373,13 @@ impl Slots {
             self.dy[j][k] = tp.dy[j];
         }
         if LM {
-            for (j, p) in tri.lm.iter().enumerate() {
-                self.v[P_LM + j][k] = p.at(rx, ry);
-                self.dx[P_LM + j][k] = p.dx;
-                self.dy[P_LM + j][k] = p.dy;
+            // Every triangle of a layered material has its layer.
+            if let Some(layer) = layers.get(tri.layer as usize) {
+                for (j, p) in layer.iter().enumerate() {
+                    self.v[PLANES + j][k] = p.at(rx, ry);
+                    self.dx[PLANES + j][k] = p.dx;
+                    self.dy[PLANES + j][k] = p.dy;
+                }
             }
         }
         self.lx0[k] = lx0;
