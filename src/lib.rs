@@ -116,6 +116,9 @@ pub use inspect::{
     inspect, inspect_with, inspect_within, AnimationInfo, ArchiveInfo, MeshInfo, NodeInfo,
     Report as InspectReport, TextureInfo,
 };
+/// The recipe's JSON Schema as `kiln schema` prints it, generated from the
+/// types recipes are read into (`schema/kiln-recipe.schema.json`).
+pub use kiln_recipe_yaml::schema::{schema_text as recipe_schema, SchemaError};
 pub use load::file_kind;
 pub use look::passes::encode_depth_png;
 pub use look::passes::{DepthBits, IdBy, Passes};

@@ -47,6 +47,8 @@ enum Command {
     Convert(cli::convert::ConvertArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on standard output
     Completions(cli::shell::CompletionsArgs),
+    /// Print the recipe's JSON Schema (for editors: yaml-language-server, VS Code) on standard output
+    Schema,
     /// Print kiln's manual page, or a command's, (roff) on standard output
     Man(cli::shell::ManArgs),
 }
@@ -66,6 +68,7 @@ fn main() -> ExitCode {
         Command::Extract(a) => cli::extract::run(a),
         Command::Convert(a) => cli::convert::run(a),
         Command::Completions(a) => cli::shell::completions(a, Cli::command()),
+        Command::Schema => cli::schema::run(),
         Command::Man(a) => cli::shell::man(a, Cli::command()),
     };
     match result {

@@ -2,7 +2,7 @@
 //! warnings ([`JobReport`], [`JobOutcome`]), the whole bake's
 //! [`BakeReport`] with its depfile and JSON forms.
 
-use crate::bake::outputs::sink::OutputRecord;
+use crate::bake::outputs::sink::{OutputRecord, OutputStatus};
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
 
@@ -88,6 +88,18 @@ pub struct JobOutcome {
 }
 
 impl JobOutcome {
+    /// The files its records mark `status` (removed, or would be), each
+    /// once, in order.
+    fn removals(&self, status: OutputStatus) -> Vec<&PathBuf> {
+        let mut out: Vec<&PathBuf> = Vec::new();
+        for r in self.records.iter().filter(|r| r.outcome == status) {
+            if !out.contains(&&r.path) {
+                out.push(&r.path);
+            }
+        }
+        out
+    }
+
     /// `job 'name'` or `map 'name'`, for messages.
     pub fn label(&self) -> String {
         match self.kind {
@@ -131,13 +143,28 @@ impl BakeReport {
             .collect()
     }
 
-    /// What a dry run prints: `would write FILE` for every file the jobs
-    /// would write, in job order, the paths as `--json` gives them.
+    /// What a dry run prints: per job in order, `would write FILE` for
+    /// every file it would write, then `would remove FILE` for every file
+    /// a prune (`--prune`, `output.prune`) would remove, the paths as
+    /// `--json` gives them.
     pub fn would_write(&self) -> Vec<String> {
-        self.reports()
-            .flat_map(|r| &r.files)
-            .map(|f| format!("would write {}", crate::paths::normalize(f).display()))
-            .collect()
+        let mut out = Vec::new();
+        for j in &self.jobs {
+            let Ok(r) = &j.result else { continue };
+            for f in &r.files {
+                out.push(format!(
+                    "would write {}",
+                    crate::paths::normalize(f).display()
+                ));
+            }
+            for f in j.removals(OutputStatus::WouldRemove) {
+                out.push(format!(
+                    "would remove {}",
+                    crate::paths::normalize(f).display()
+                ));
+            }
+        }
+        out
     }
 
     /// Every file and folder the bake read — the recipes, models,
@@ -197,6 +224,16 @@ impl BakeReport {
                     ),
                     Err(e) => (Vec::new(), Vec::new(), Vec::new(), 0, Some(e.to_string())),
                 };
+                // Files a prune removed, or in a dry run would remove.
+                let mut removals = Vec::new();
+                for (status, word) in [
+                    (OutputStatus::Removed, "removed"),
+                    (OutputStatus::WouldRemove, "would-remove"),
+                ] {
+                    for f in j.removals(status) {
+                        removals.push(serde_json::json!({ "path": path(f), "status": word }));
+                    }
+                }
                 serde_json::json!({
                     "name": j.name,
                     "kind": match j.kind { JobKind::Job => "job", JobKind::Map => "map" },
@@ -208,6 +245,7 @@ impl BakeReport {
                     "key": j.key,
                     "images": images,
                     "outputs": files,
+                    "removals": removals,
                     "inputs": inputs,
                     "warnings": warnings,
                     "error": error,

@@ -1,18 +1,21 @@
 //! `kiln bake`: every job and map of the recipes, with a progress bar and a
 //! summary.
 
+use super::job_flags::JobFlags;
 use super::progress::progress_bar;
 use super::{emit, fail, load_recipes};
 use clap::Args;
-use kiln::{limits, BakeOptions, JobStatus, OutputMode};
+use kiln::{limits, BakeOptions, JobStatus, OutputMode, Recipe};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Args)]
 pub struct BakeArgs {
     /// Recipe files (YAML); `-` reads one from standard input (relative paths in it are taken from the current folder)
-    #[arg(required = true)]
+    #[arg(required_unless_present = "model", conflicts_with = "model")]
     recipes: Vec<PathBuf>,
+    #[command(flatten)]
+    job: JobFlags,
     /// Worker threads (default: one per core)
     #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=limits::MAX_THREADS as i64))]
     threads: Option<u32>,
@@ -58,12 +61,30 @@ pub struct BakeArgs {
     out_dir: Option<PathBuf>,
 }
 
+/// What messages call the recipe `--model` and its flags make; relative
+/// paths in it are taken from the current folder, as a recipe on standard
+/// input's are.
+const FLAGS_RECIPE: &str = "<command line>";
+
 /// Runs every job; a failed job is reported and the others still run.
 /// Exit code: 0 all good, 1 a job failed (or, with --check, a job is
 /// stale), else the error's own (2 a recipe could not be read).
 pub fn run(a: BakeArgs) -> ExitCode {
     let started = std::time::Instant::now();
-    let recipes = match load_recipes(&a.recipes) {
+    let flags_recipe = a.job.recipe();
+    if let (Some(text), true) = (&flags_recipe, a.job.print_recipe) {
+        return match emit(text) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(&e),
+        };
+    }
+    let loaded = match &flags_recipe {
+        Some(text) => Recipe::from_str(text, std::path::Path::new(FLAGS_RECIPE))
+            .map(|r| vec![r])
+            .map_err(|e| kiln::Error::Usage(e.to_string())),
+        None => load_recipes(&a.recipes),
+    };
+    let recipes = match loaded {
         Ok(r) => r,
         Err(e) => return fail(&e),
     };

@@ -120,6 +120,49 @@ fn a_dry_run_names_every_file_it_would_write_and_says_would_bake() {
 }
 
 #[test]
+fn a_dry_run_names_every_file_a_prune_would_remove() {
+    let dir = tempdir("mistake-dry-prune");
+    let gif = "    output: { gif: \"{name}_{dir}.gif\" }\n";
+    let r = recipe(&dir, "", &format!("    directions: 2\n{gif}"));
+    let o = kiln(&["bake", &r], &dir);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(dir.join("out/b/b_1.gif").is_file());
+    // One direction now: `b_1.gif` is stale.
+    recipe(&dir, "", &format!("    directions: 1\n{gif}"));
+    let o = kiln(&["bake", "--dry-run", "--prune", &r], &dir);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains(
+            "kiln: would write out/b/b.png\nkiln: would write out/b/b.json\nkiln: would write out/b/b_0.gif\nkiln: would remove out/b/b_1.gif\n"
+        ),
+        "{err}"
+    );
+    // Without --prune nothing would be removed.
+    let o = kiln(&["bake", "--dry-run", &r], &dir);
+    assert!(!stderr(&o).contains("would remove"), "{}", stderr(&o));
+
+    let o = kiln(&["bake", "--dry-run", "--prune", "--json", &r], &dir);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        json["jobs"][0]["removals"],
+        serde_json::json!([{ "path": "out/b/b_1.gif", "status": "would-remove" }])
+    );
+    assert!(
+        dir.join("out/b/b_1.gif").is_file(),
+        "a dry run removes nothing"
+    );
+
+    let o = kiln(&["bake", "--prune", "--json", &r], &dir);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        json["jobs"][0]["removals"],
+        serde_json::json!([{ "path": "out/b/b_1.gif", "status": "removed" }])
+    );
+    assert!(!dir.join("out/b/b_1.gif").exists());
+}
+
+#[test]
 fn messages_name_what_the_command_takes() {
     let dir = tempdir("mistake-messages");
     std::fs::write(dir.join("x.tga"), b"not a real tga").unwrap();

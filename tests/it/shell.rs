@@ -9,7 +9,7 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-const COMMANDS: [&str; 10] = [
+const COMMANDS: [&str; 11] = [
     "bake",
     "render",
     "inspect",
@@ -20,6 +20,7 @@ const COMMANDS: [&str; 10] = [
     "convert",
     "completions",
     "man",
+    "schema",
 ];
 
 #[test]

@@ -19,6 +19,7 @@ mod lenient;
 // Each key is documented where users read it, docs/recipes.md.
 #[allow(missing_docs)]
 pub mod raw;
+pub mod schema;
 pub mod values;
 
 pub use lenient::{starts, Starts};

@@ -4,8 +4,10 @@
 //! knows the job; these only read.
 
 use crate::color::parse_color;
+use crate::schema::ValueSchema;
 use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
 use serde::Deserialize;
+use serde_json::{json, Value};
 use serde_saphyr::{Location, Spanned};
 use std::fmt;
 
@@ -38,13 +40,22 @@ pub enum ProjectionKind {
 #[derive(Clone, Copy)]
 pub struct Num(pub f32);
 
+impl ValueSchema for Num {
+    fn expecting(f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a number")
+    }
+    fn schema() -> Value {
+        json!({ "type": "number" })
+    }
+}
+
 impl<'de> Deserialize<'de> for Num {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
         impl<'de> Visitor<'de> for V {
             type Value = Num;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a number")
+                <Num as ValueSchema>::expecting(f)
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<Num, E> {
                 Ok(Num(v as f32))
@@ -67,13 +78,22 @@ impl<'de> Deserialize<'de> for Num {
 #[derive(Clone, Copy)]
 pub struct Int(pub i64);
 
+impl ValueSchema for Int {
+    fn expecting(f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a whole number")
+    }
+    fn schema() -> Value {
+        json!({ "type": "integer" })
+    }
+}
+
 impl<'de> Deserialize<'de> for Int {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
         impl<'de> Visitor<'de> for V {
             type Value = Int;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a whole number")
+                <Int as ValueSchema>::expecting(f)
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<Int, E> {
                 Ok(Int(v))
@@ -96,13 +116,25 @@ impl<'de> Deserialize<'de> for Int {
 #[derive(Clone)]
 pub struct OneOrMany(pub Vec<String>);
 
+impl ValueSchema for OneOrMany {
+    fn expecting(f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a folder or a list of folders")
+    }
+    fn schema() -> Value {
+        json!({ "anyOf": [
+            { "type": "string" },
+            { "type": "array", "items": { "type": "string" } },
+        ] })
+    }
+}
+
 impl<'de> Deserialize<'de> for OneOrMany {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
         impl<'de> Visitor<'de> for V {
             type Value = OneOrMany;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a folder or a list of folders")
+                <OneOrMany as ValueSchema>::expecting(f)
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<OneOrMany, E> {
                 Ok(OneOrMany(vec![v.to_owned()]))
@@ -128,13 +160,25 @@ pub enum Directions {
     Yaws(Vec<f64>),
 }
 
+impl ValueSchema for Directions {
+    fn expecting(f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a count of directions or a list of yaw angles in degrees")
+    }
+    fn schema() -> Value {
+        json!({ "anyOf": [
+            { "type": "integer" },
+            { "type": "array", "items": { "type": "number" }, "maxItems": MAX_DIRECTIONS },
+        ] })
+    }
+}
+
 impl<'de> Deserialize<'de> for Directions {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
         impl<'de> Visitor<'de> for V {
             type Value = Directions;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a count of directions or a list of yaw angles in degrees")
+                <Directions as ValueSchema>::expecting(f)
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<Directions, E> {
                 Ok(Directions::Count(v))
@@ -163,13 +207,26 @@ impl<'de> Deserialize<'de> for Directions {
 #[derive(Clone, Copy)]
 pub struct Size(pub i64, pub i64, pub bool);
 
+impl ValueSchema for Size {
+    fn expecting(f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a size like 128x96, [128, 96] or 128")
+    }
+    fn schema() -> Value {
+        json!({ "anyOf": [
+            { "type": "integer" },
+            { "type": "string", "pattern": "^\\s*[+-]?[0-9]+\\s*[xX]\\s*[+-]?[0-9]+\\s*$" },
+            { "type": "array", "items": { "type": "integer" }, "minItems": 2, "maxItems": 2 },
+        ] })
+    }
+}
+
 impl<'de> Deserialize<'de> for Size {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
         impl<'de> Visitor<'de> for V {
             type Value = Size;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a size like 128x96, [128, 96] or 128")
+                <Size as ValueSchema>::expecting(f)
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<Size, E> {
                 Ok(Size(v, v, true))
@@ -211,14 +268,42 @@ impl<'de> Deserialize<'de> for Size {
 #[derive(Clone, Copy)]
 pub struct Background(pub [u8; 4]);
 
+impl ValueSchema for Background {
+    fn expecting(f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a colour: `transparent`, \"#rrggbb\" or \"#rrggbbaa\"")
+    }
+    fn schema() -> Value {
+        json!({
+            "type": "string",
+            "pattern": "^([Tt][Rr][Aa][Nn][Ss][Pp][Aa][Rr][Ee][Nn][Tt]|#([0-9A-Fa-f]{6}|[0-9A-Fa-f]{8}))$",
+        })
+    }
+}
+
 impl<'de> Deserialize<'de> for Background {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        parse_color(&s).map(Background).map_err(|_| {
-            de::Error::custom(format!(
-                "expected `transparent`, \"#rrggbb\" or \"#rrggbbaa\" (quoted: # starts a YAML comment), got `{s}`"
-            ))
-        })
+        // Through a newtype only so the schema's walk can tell a colour
+        // from a string; serde-saphyr hands the value straight on, and a
+        // non-string is refused by `String`'s reader as before.
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Background;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                <Background as ValueSchema>::expecting(f)
+            }
+            fn visit_newtype_struct<D: Deserializer<'de>>(
+                self,
+                d: D,
+            ) -> Result<Background, D::Error> {
+                let s = String::deserialize(d)?;
+                parse_color(&s).map(Background).map_err(|_| {
+                    de::Error::custom(format!(
+                        "expected `transparent`, \"#rrggbb\" or \"#rrggbbaa\" (quoted: # starts a YAML comment), got `{s}`"
+                    ))
+                })
+            }
+        }
+        d.deserialize_newtype_struct("Background", V)
     }
 }
 
@@ -231,13 +316,22 @@ pub enum OutName {
     Name(String),
 }
 
+impl ValueSchema for OutName {
+    fn expecting(f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a file name, or false to turn this output off")
+    }
+    fn schema() -> Value {
+        json!({ "anyOf": [{ "type": "string" }, { "enum": [false] }] })
+    }
+}
+
 impl<'de> Deserialize<'de> for OutName {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
         impl<'de> Visitor<'de> for V {
             type Value = OutName;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a file name, or false to turn this output off")
+                <OutName as ValueSchema>::expecting(f)
             }
             fn visit_bool<E: de::Error>(self, v: bool) -> Result<OutName, E> {
                 if v {
@@ -261,13 +355,22 @@ impl<'de> Deserialize<'de> for OutName {
 #[derive(Clone)]
 pub struct Materials(pub Vec<(S<String>, S<String>)>);
 
+impl ValueSchema for Materials {
+    fn expecting(f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a mapping of material names to texture files")
+    }
+    fn schema() -> Value {
+        json!({ "type": "object", "additionalProperties": { "type": "string" } })
+    }
+}
+
 impl<'de> Deserialize<'de> for Materials {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
         impl<'de> Visitor<'de> for V {
             type Value = Materials;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a mapping of material names to texture files")
+                <Materials as ValueSchema>::expecting(f)
             }
             fn visit_map<A: de::MapAccess<'de>>(self, mut a: A) -> Result<Materials, A::Error> {
                 let mut v = Vec::new();
@@ -291,14 +394,33 @@ pub enum Lod {
     Resolution(f32),
 }
 
+const LOD_EXPECTED: &str = "a LOD index (a whole number) or `{resolution: R}`";
+
+impl ValueSchema for Lod {
+    fn expecting(f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(LOD_EXPECTED)
+    }
+    fn schema() -> Value {
+        json!({ "anyOf": [
+            { "type": "integer" },
+            {
+                "type": "object",
+                "properties": { "resolution": { "type": "number" } },
+                "required": ["resolution"],
+                "additionalProperties": false,
+            },
+        ] })
+    }
+}
+
 impl<'de> Deserialize<'de> for Lod {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
-        const EXPECTED: &str = "a LOD index (a whole number) or `{resolution: R}`";
+        const EXPECTED: &str = LOD_EXPECTED;
         impl<'de> Visitor<'de> for V {
             type Value = Lod;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str(EXPECTED)
+                <Lod as ValueSchema>::expecting(f)
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<Lod, E> {
                 Ok(Lod::Index(v))
@@ -348,13 +470,26 @@ pub enum PackLayout {
 #[derive(Clone)]
 pub struct MetaList(pub Vec<(String, Option<Location>)>);
 
+impl ValueSchema for MetaList {
+    fn expecting(f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "a list of metadata formats ({})", META_FORMAT_NAMES)
+    }
+    fn schema() -> Value {
+        let names: Vec<&str> = META_FORMAT_NAMES.split(", ").collect();
+        json!({ "anyOf": [
+            { "enum": names },
+            { "type": "array", "items": { "enum": names } },
+        ] })
+    }
+}
+
 impl<'de> Deserialize<'de> for MetaList {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
         impl<'de> Visitor<'de> for V {
             type Value = MetaList;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                write!(f, "a list of metadata formats ({})", META_FORMAT_NAMES)
+                <MetaList as ValueSchema>::expecting(f)
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<MetaList, E> {
                 Ok(MetaList(vec![(v.to_owned(), None)]))

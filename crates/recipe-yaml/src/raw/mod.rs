@@ -83,6 +83,18 @@ pub enum RawClips {
     List(Vec<S<RawClipEntry>>),
 }
 
+impl crate::schema::ValueSchema for RawClips {
+    fn expecting(f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a list of clips, or `all`")
+    }
+    fn schema() -> serde_json::Value {
+        serde_json::json!({ "anyOf": [
+            { "enum": ["all"] },
+            { "type": "array", "items": { "$inner": true } },
+        ] })
+    }
+}
+
 /// By hand rather than `untagged`, so an entry's own error (an unknown
 /// key, a wrong type) is reported as it is, not as "no variant matched".
 impl<'de> Deserialize<'de> for RawClips {
@@ -91,7 +103,7 @@ impl<'de> Deserialize<'de> for RawClips {
         impl<'de> serde::de::Visitor<'de> for Visit {
             type Value = RawClips;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a list of clips, or `all`")
+                <RawClips as crate::schema::ValueSchema>::expecting(f)
             }
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<RawClips, E> {
                 Ok(RawClips::All(v.to_string()))
