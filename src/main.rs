@@ -30,7 +30,8 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Bake every job and map of one or more YAML recipes into sheets, metadata, frames, map images and GIFs
-    Bake(cli::bake::BakeArgs),
+    // Boxed: its job flags make it far larger than the other commands.
+    Bake(Box<cli::bake::BakeArgs>),
     /// Render one image of a model, or of a Ragnarok map (.rsw), without a recipe
     Render(cli::render::RenderArgs),
     /// Say what a file holds: format, version, nodes, meshes, textures, animation, warnings
@@ -59,7 +60,7 @@ fn main() -> ExitCode {
         return cli::fail(&e);
     }
     let result = match cli.command {
-        Command::Bake(a) => return cli::bake::run(a),
+        Command::Bake(a) => return cli::bake::run(*a),
         Command::Render(a) => cli::render::run(a),
         Command::Inspect(a) => cli::inspect::run(a),
         Command::Export(a) => cli::export::run(a),

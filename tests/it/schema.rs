@@ -144,10 +144,7 @@ fn shipped_schema_is_what_kiln_schema_prints() {
     let s = shipped();
     assert_eq!(s["$schema"], "http://json-schema.org/draft-07/schema#");
     assert_eq!(s["additionalProperties"], false);
-    assert_eq!(
-        s["definitions"]["Job"]["properties"]["size"]["description"].is_string(),
-        true
-    );
+    assert!(s["definitions"]["Job"]["properties"]["size"]["description"].is_string());
 }
 
 #[test]

@@ -456,7 +456,7 @@ mod tests {
         let mut met = 0;
         for (i, p) in all.iter().enumerate() {
             // Every third claim skips even owners, as a bake skips its own job.
-            let skip = |o: &usize| i % 3 == 0 && o % 2 == 0;
+            let skip = |o: &usize| i.is_multiple_of(3) && o.is_multiple_of(2);
             let scan = all[..i]
                 .iter()
                 .enumerate()
