@@ -1,9 +1,9 @@
 //! The recipe's JSON Schema (draft-07, SchemaStore's conventions),
 //! generated from the types serde reads a recipe into, so the two cannot
-//! drift: [`trace`] walks the derived `Deserialize` impls for their keys,
+//! drift: `trace` walks the derived `Deserialize` impls for their keys,
 //! keywords and nesting, and each of the crate's own value types (a size, a
-//! colour, …) gives its fragment beside its reader ([`ValueSchema`]).
-//! Descriptions come from [`descriptions`], checked against the keys.
+//! colour, …) gives its fragment beside its reader (`ValueSchema`).
+//! Descriptions come from `descriptions`, checked against the keys.
 
 mod descriptions;
 mod trace;
