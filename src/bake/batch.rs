@@ -49,6 +49,16 @@ pub fn bake(
     bake_into(recipes, options, progress, &|root| options.mode.sink(root))
 }
 
+/// Whether `--only only` picks the job named `name`: by its name, or, for
+/// the instances of a catalogue job (`<job>/<path>`), by the job's name or
+/// any folder of the path.
+fn picks(only: &str, name: &str) -> bool {
+    name == only
+        || name
+            .strip_prefix(only)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
 /// [`bake`], each job's files handed to a sink `sinks` makes for its
 /// folder.
 pub(crate) fn bake_into(
@@ -74,16 +84,20 @@ pub(crate) fn bake_into(
     let jobs = &every_job;
     let maps: Vec<MapJob> = recipes.iter().flat_map(|r| r.maps()).collect();
     for name in &options.only {
-        if !jobs.iter().any(|j| &j.name == name) && !maps.iter().any(|m| &m.name == name) {
+        if !jobs.iter().any(|j| picks(name, &j.name)) && !maps.iter().any(|m| &m.name == name) {
             return Err(Error::Usage(format!(
                 "--only {name}: no job of that name in the recipe(s)"
             )));
         }
     }
     crate::bake::outputs::claims::check(jobs, &maps)?;
-    let wanted = |name: &str| options.only.is_empty() || options.only.iter().any(|n| n == name);
+    let wanted =
+        |name: &str| options.only.is_empty() || options.only.iter().any(|n| picks(n, name));
     let jobs: Vec<&Job> = jobs.iter().filter(|j| wanted(&j.name)).collect();
-    let maps: Vec<&MapJob> = maps.iter().filter(|m| wanted(&m.name)).collect();
+    let maps: Vec<&MapJob> = maps
+        .iter()
+        .filter(|m| options.only.is_empty() || options.only.contains(&m.name))
+        .collect();
     let (jobs, maps) = match options.shard {
         Some(shard) => crate::bake::plan::shard::select(&jobs, &maps, shard)?,
         None => (jobs, maps),

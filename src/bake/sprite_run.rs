@@ -129,7 +129,7 @@ fn sprite_job(job: &Job, plan: &SpritePlan, size: (u32, u32)) -> Result<Job> {
         ("apng", &j.output.apng),
     ] {
         if let Some(t) = t {
-            if needs_clip && !t.render(&j.name, None, None, None).contains("{clip}") {
+            if needs_clip && !t.render(&j.file_name, None, None, None).contains("{clip}") {
                 return Err(Error::Usage(format!(
                     "{}:{}: job '{}': a sprite bakes each of its {} motions as a clip, so \
                      `output.{what}` needs `{{clip}}` (e.g. \"{{name}}_{{clip}}_{{dir}}.gif\")",

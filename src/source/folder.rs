@@ -107,6 +107,9 @@ fn walk(dir: PathBuf, components: &[&[u8]], want: EntryKind) -> Option<PathBuf> 
     let (first, rest) = components.split_first()?;
     let raw = raw_spelling(first);
     let korean = decode_cp949(first);
+    // A name typed in UTF-8 (a recipe's glob, a command line) finds the
+    // CP949 bytes a client's files are stored under, and their mojibake.
+    let typed = utf8_as_cp949(first);
     let mut matches: Vec<OsString> = std::fs::read_dir(&dir)
         .ok()?
         .filter_map(|e| e.ok())
@@ -116,6 +119,9 @@ fn walk(dir: PathBuf, components: &[&[u8]], want: EntryKind) -> Option<PathBuf> 
             eq_fold(&raw, b)
                 || korean.as_bytes().eq_ignore_ascii_case(b)
                 || latin1_bytes(b).is_some_and(|l| eq_fold(&raw, &l))
+                || typed.as_ref().is_some_and(|t| {
+                    eq_fold(t, b) || latin1_bytes(b).is_some_and(|l| eq_fold(t, &l))
+                })
         })
         .collect();
     matches.sort_by(|a, b| a.as_encoded_bytes().cmp(b.as_encoded_bytes()));
@@ -144,6 +150,17 @@ fn walk(dir: PathBuf, components: &[&[u8]], want: EntryKind) -> Option<PathBuf> 
 fn latin1_bytes(utf8: &[u8]) -> Option<Vec<u8>> {
     let text = std::str::from_utf8(utf8).ok()?;
     text.chars().map(|c| u8::try_from(c).ok()).collect()
+}
+
+/// A UTF-8 name with non-ASCII characters in CP949, when every character
+/// has a CP949 code.
+fn utf8_as_cp949(name: &[u8]) -> Option<Vec<u8>> {
+    let text = std::str::from_utf8(name).ok()?;
+    if text.is_ascii() {
+        return None;
+    }
+    let (bytes, _, unmappable) = encoding_rs::EUC_KR.encode(text);
+    (!unmappable).then(|| bytes.into_owned())
 }
 
 /// The raw bytes as the platform would store them.

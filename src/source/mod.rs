@@ -20,6 +20,7 @@ pub mod archive;
 pub mod disk;
 pub mod entries;
 mod folder;
+pub(crate) mod glob;
 pub mod grf;
 pub mod grimrock_dat;
 pub mod lzss;

@@ -14,6 +14,7 @@ mod bake_outputs;
 mod budgets;
 mod build_tools;
 mod bundled_looks;
+mod catalogue;
 mod cfg;
 mod cli;
 mod colour_key;

@@ -112,13 +112,13 @@ impl<'de> Deserialize<'de> for Int {
     }
 }
 
-/// `data: ../data` or `data: [a, b]`.
+/// `data: ../data` or `data: [a, b]` (also `exclude:`).
 #[derive(Clone)]
 pub struct OneOrMany(pub Vec<String>);
 
 impl ValueSchema for OneOrMany {
     fn expecting(f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a folder or a list of folders")
+        f.write_str("a path or a list of paths")
     }
     fn schema() -> Value {
         json!({ "anyOf": [

@@ -33,7 +33,7 @@ impl Owned {
             matchers: Vec::new(),
         };
         for t in [&o.frames, &o.gif, &o.apng].into_iter().flatten() {
-            out.matchers.push(t.matcher(&job.name));
+            out.matchers.push(t.matcher(&job.file_name));
         }
         let mut fixed: Vec<std::path::PathBuf> = Vec::new();
         fixed.extend(o.sheet.iter().cloned());

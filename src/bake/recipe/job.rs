@@ -26,8 +26,12 @@ use std::path::PathBuf;
 /// defaults applied, values validated.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Job {
-    /// The job's name, unique in its recipe; used in file names.
+    /// The job's name, unique in its recipe. An instance of a catalogue
+    /// job (a glob `model:`) is named `<job>/<path below the glob's base>`.
     pub name: String,
+    /// What `{name}` gives in its output names: the job's name, or an
+    /// instance's file stem.
+    pub file_name: String,
     /// The recipe file, for messages.
     pub recipe: PathBuf,
     /// The job's line in the recipe, for messages.
@@ -85,7 +89,7 @@ impl Job {
         Some(
             self.output
                 .dir
-                .join(t.render(&self.name, Some(&c.name), Some(d), Some(frame))),
+                .join(t.render(&self.file_name, Some(&c.name), Some(d), Some(frame))),
         )
     }
 
@@ -102,7 +106,7 @@ impl Job {
         Some(
             self.output
                 .dir
-                .join(t.render(&self.name, Some(&c.name), Some(d), None)),
+                .join(t.render(&self.file_name, Some(&c.name), Some(d), None)),
         )
     }
 
@@ -170,20 +174,41 @@ impl Job {
     }
 }
 
+/// Which job is resolved: its name, what `{name}` gives its files and, for
+/// an instance of a catalogue job, the file its glob matched.
+pub(super) struct Who<'a> {
+    /// How messages name it.
+    pub(super) label: &'a str,
+    /// [`Job::name`].
+    pub(super) name: &'a str,
+    /// [`Job::file_name`].
+    pub(super) file_name: &'a str,
+    /// The model, when it is not the job's `model:` as written.
+    pub(super) model: Option<FileRef>,
+}
+
 /// Resolves job `name` (labelled `label` in messages, starting at `at`)
 /// from its own keys `j` and the recipe's defaults `d`. Keys are checked in
 /// the order the [`Job`] lists them, so the first mistake is the one
 /// reported.
 pub(super) fn resolve_job(
     ctx: &Ctx,
-    label: &str,
-    name: &str,
+    who: &Who,
     at: &Location,
     j: &RawJob,
     d: &RawJob,
 ) -> Result<Job, RecipeError> {
+    let Who {
+        label,
+        name,
+        file_name,
+        model,
+    } = who;
     let lab = JobLabel(label);
-    let model = resolve_model(ctx, lab, at, j, d)?;
+    let model = match model {
+        Some(m) => m.clone(),
+        None => resolve_model(ctx, lab, at, j, d)?,
+    };
     let data: Vec<PathBuf> = pick(&j.data, &d.data)
         .map(|v| v.value.0.iter().map(|p| ctx.base.join(p)).collect())
         .unwrap_or_default();
@@ -273,7 +298,7 @@ pub(super) fn resolve_job(
         Some(a) => int_range(ctx, &lab.of(j.antialias.is_some()), "antialias", a, 1, 4)?,
         None => defaults::ANTIALIAS,
     };
-    let output = resolve_output(ctx, lab, name, at, j, d, &clips, &directions)?;
+    let output = resolve_output(ctx, lab, file_name, at, j, d, &clips, &directions)?;
     let client_sprite = super::client_sprite::resolve_client_sprite(
         ctx,
         lab,
@@ -291,6 +316,7 @@ pub(super) fn resolve_job(
 
     Ok(Job {
         name: name.to_string(),
+        file_name: file_name.to_string(),
         recipe: ctx.file.to_path_buf(),
         line: at.line(),
         model: ModelSpec {

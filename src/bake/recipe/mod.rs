@@ -33,6 +33,7 @@
 //!   across jobs and maps, and framing groups whose jobs must share one
 //!   camera.
 
+mod catalogue;
 mod client_sprite;
 mod clips;
 pub mod defaults;
@@ -63,6 +64,7 @@ pub use template::{Matcher, Template};
 pub use values::PackLayout;
 
 use error::{job_label, Ctx};
+use kiln_recipe_yaml::Location;
 use pattern::{job_patterns, map_patterns, PatternIndex};
 use raw::{RawJob, RawRecipe};
 use std::collections::BTreeMap;
@@ -79,6 +81,10 @@ pub struct Recipe {
     out_dir: Option<PathBuf>,
     jobs: Vec<Job>,
     maps: Vec<MapJob>,
+    /// The archives catalogue globs searched, kept open so the instances'
+    /// loads find their tables read.
+    #[allow(dead_code)]
+    opened: std::sync::Arc<Vec<crate::source::SourceRef>>,
 }
 
 impl Recipe {
@@ -136,15 +142,14 @@ impl Recipe {
         // Every output so far, and the job or map that writes it.
         let mut claimed: PatternIndex<String> = PatternIndex::default();
         let mut jobs = Vec::with_capacity(raw_jobs.len());
+        let opened = catalogue::Opened::default();
         for (i, sj) in raw_jobs.iter().enumerate() {
-            jobs.push(resolve_entry(
-                &ctx,
-                i,
-                sj,
-                &defaults,
-                &mut names,
-                &mut claimed,
-            )?);
+            let mut entry = Entry {
+                names: &mut names,
+                claimed: &mut claimed,
+                opened: &opened,
+            };
+            jobs.extend(entry.resolve(&ctx, i, sj, &defaults)?);
         }
         check_framing_groups(path, &jobs)?;
         let raw_maps = raw.maps.as_ref().map_or(&[][..], |m| m.value.as_slice());
@@ -156,6 +161,7 @@ impl Recipe {
             out_dir: out.map(Path::to_path_buf),
             jobs,
             maps,
+            opened: std::sync::Arc::new(opened.into_sources()),
         })
     }
 
@@ -213,43 +219,93 @@ fn check_not_empty(ctx: &Ctx, raw: &RawRecipe) -> Result<(), RecipeError> {
     })
 }
 
-/// Job `i`: its name checked and unique, resolved, and its output files
-/// claimed against every earlier job's.
-fn resolve_entry(
-    ctx: &Ctx,
-    i: usize,
-    sj: &S<RawJob>,
-    defaults: &RawJob,
-    names: &mut BTreeMap<String, u64>,
-    claimed: &mut PatternIndex<String>,
-) -> Result<Job, RecipeError> {
-    let at = &sj.referenced;
-    let j = &sj.value;
-    let Some(name) = &j.name else {
-        return Err(ctx.err(at, &job_label(None, i), "missing key `name`"));
-    };
-    let label = job_label(Some(&name.value), i);
-    check_file_name("job", &name.value).map_err(|m| ctx.err(&name.referenced, &label, m))?;
-    if let Some(first) = names.get(&name.value) {
-        return Err(ctx.err(
-            &name.referenced,
-            &label,
-            format!("duplicate job name; line {first} already uses it"),
-        ));
-    }
-    names.insert(name.value.clone(), name.referenced.line());
-    let job = job::resolve_job(ctx, &label, &name.value, at, j, defaults)?;
-    for (key, pattern) in job_patterns(&job, &job.output.dir) {
-        if let Some((name, other)) = claimed.first_overlap(&pattern, |_| false) {
+/// What resolving the jobs one by one accumulates.
+struct Entry<'a> {
+    /// Names shared by jobs and maps (`--only` picks by name) → first line.
+    names: &'a mut BTreeMap<String, u64>,
+    /// Every output so far, and the job or map that writes it.
+    claimed: &'a mut PatternIndex<String>,
+    /// The data sources catalogue globs have opened.
+    opened: &'a catalogue::Opened,
+}
+
+impl Entry<'_> {
+    /// Job `i`: its name checked and unique, resolved — into one job per
+    /// file when its model is a glob — and its output files claimed against
+    /// every earlier job's.
+    fn resolve(
+        &mut self,
+        ctx: &Ctx,
+        i: usize,
+        sj: &S<RawJob>,
+        defaults: &RawJob,
+    ) -> Result<Vec<Job>, RecipeError> {
+        let at = &sj.referenced;
+        let j = &sj.value;
+        let Some(name) = &j.name else {
+            return Err(ctx.err(at, &job_label(None, i), "missing key `name`"));
+        };
+        let label = job_label(Some(&name.value), i);
+        check_file_name("job", &name.value).map_err(|m| ctx.err(&name.referenced, &label, m))?;
+        if let Some(first) = self.names.get(&name.value) {
             return Err(ctx.err(
-                &job.output.site(key).unwrap_or(*at),
+                &name.referenced,
                 &label,
-                format!("output `{name}` (`output.{key}`) is also written by {other}"),
+                format!("duplicate job name; line {first} already uses it"),
             ));
         }
-        claimed.push(pattern, format!("{label} (`output.{key}`)"));
+        self.names
+            .insert(name.value.clone(), name.referenced.line());
+        let Some(instances) =
+            catalogue::instances(ctx, &label, &name.value, at, j, defaults, self.opened)?
+        else {
+            let who = job::Who {
+                label: &label,
+                name: &name.value,
+                file_name: &name.value,
+                model: None,
+            };
+            let job = job::resolve_job(ctx, &who, at, j, defaults)?;
+            self.claim(ctx, &label, at, &job)?;
+            return Ok(vec![job]);
+        };
+        let mut jobs = Vec::with_capacity(instances.len());
+        for inst in instances {
+            let label = format!("{label} ({})", inst.model.written);
+            let who = job::Who {
+                label: &label,
+                name: &inst.name,
+                file_name: &inst.stem,
+                model: Some(inst.model),
+            };
+            let job = job::resolve_job(ctx, &who, at, &inst.job, &inst.defaults)?;
+            self.claim(ctx, &label, at, &job)?;
+            jobs.push(job);
+        }
+        Ok(jobs)
     }
-    Ok(job)
+
+    /// Claims `job`'s output files, refusing one an earlier job writes.
+    fn claim(
+        &mut self,
+        ctx: &Ctx,
+        label: &str,
+        at: &Location,
+        job: &Job,
+    ) -> Result<(), RecipeError> {
+        for (key, pattern) in job_patterns(job, &job.output.dir) {
+            if let Some((name, other)) = self.claimed.first_overlap(&pattern, |_| false) {
+                return Err(ctx.err(
+                    &job.output.site(key).unwrap_or(*at),
+                    label,
+                    format!("output `{name}` (`output.{key}`) is also written by {other}"),
+                ));
+            }
+            self.claimed
+                .push(pattern, format!("{label} (`output.{key}`)"));
+        }
+        Ok(())
+    }
 }
 
 /// Jobs of one framing group are drawn with one set of cameras, so they

@@ -65,6 +65,11 @@ impl Template {
                 "dir" => Part::Dir(pad),
                 "yaw" => Part::Yaw(pad),
                 "frame" => Part::Frame(pad),
+                "stem" | "path" => {
+                    return Err(format!(
+                        "`{{{key}}}` in `{text}` names the file a glob `model` matched; this job's `model` is not a glob"
+                    ))
+                }
                 _ => {
                     return Err(format!(
                         "unknown placeholder `{{{key}}}` in `{text}`, expected one of {}",

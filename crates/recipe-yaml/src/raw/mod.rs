@@ -28,6 +28,7 @@ pub struct RawRecipe {
 pub struct RawJob {
     pub name: Option<S<String>>,
     pub model: Option<S<String>>,
+    pub exclude: Option<S<OneOrMany>>,
     pub data: Option<S<OneOrMany>>,
     pub clip: Option<S<RawClip>>,
     pub clips: Option<S<RawClips>>,
