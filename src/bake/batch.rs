@@ -69,20 +69,20 @@ pub(crate) fn bake_into(
 ) -> Result<BakeReport> {
     crate::env::check()?;
     let started = SystemTime::now();
-    let below: Vec<Recipe>;
-    let recipes = match &options.out_dir {
-        None => recipes,
-        Some(root) => {
-            below = recipes
-                .iter()
-                .map(|r| r.below(root).map_err(Error::from))
-                .collect::<Result<_>>()?;
-            &below
-        }
-    };
-    let every_job: Vec<Job> = recipes.iter().flat_map(|r| r.jobs()).collect();
-    let jobs = &every_job;
-    let maps: Vec<MapJob> = recipes.iter().flat_map(|r| r.maps()).collect();
+    // A recipe already below the root (the command line loads it so) is
+    // used as it is: a catalogue's jobs are held once.
+    let recipes: Vec<std::borrow::Cow<Recipe>> = recipes
+        .iter()
+        .map(|r| match &options.out_dir {
+            Some(root) if r.out_dir() != Some(root.as_path()) => r
+                .below(root)
+                .map(std::borrow::Cow::Owned)
+                .map_err(Error::from),
+            _ => Ok(std::borrow::Cow::Borrowed(r)),
+        })
+        .collect::<Result<_>>()?;
+    let jobs: Vec<&Job> = recipes.iter().flat_map(|r| r.job_list()).collect();
+    let maps: Vec<&MapJob> = recipes.iter().flat_map(|r| r.map_list()).collect();
     for name in &options.only {
         if !jobs.iter().any(|j| picks(name, &j.name)) && !maps.iter().any(|m| &m.name == name) {
             return Err(Error::Usage(format!(
@@ -90,12 +90,13 @@ pub(crate) fn bake_into(
             )));
         }
     }
-    crate::bake::outputs::claims::check(jobs, &maps)?;
+    crate::bake::outputs::claims::check(&jobs, &maps)?;
     let wanted =
         |name: &str| options.only.is_empty() || options.only.iter().any(|n| picks(n, name));
-    let jobs: Vec<&Job> = jobs.iter().filter(|j| wanted(&j.name)).collect();
+    let every_job = &jobs;
+    let jobs: Vec<&Job> = jobs.iter().copied().filter(|j| wanted(&j.name)).collect();
     let maps: Vec<&MapJob> = maps
-        .iter()
+        .into_iter()
         .filter(|m| options.only.is_empty() || options.only.contains(&m.name))
         .collect();
     let (jobs, maps) = match options.shard {
@@ -132,7 +133,7 @@ pub(crate) fn bake_into(
         names
             .par_iter()
             .map(|&g| {
-                let cameras = group_cameras(g, &every_job, &options.sources);
+                let cameras = group_cameras(g, every_job, &options.sources);
                 (g.to_string(), cameras)
             })
             .collect()
@@ -218,11 +219,12 @@ fn keep_newer_than_inputs(report: &mut BakeReport, started: SystemTime) {
 /// framing, so the first job's view serves all.
 fn group_cameras(
     group: &str,
-    jobs: &[Job],
+    jobs: &[&Job],
     sources: &[SourceRef],
 ) -> std::result::Result<Vec<Camera>, String> {
     let members: Vec<&Job> = jobs
         .iter()
+        .copied()
         .filter(|j| j.framing_group.as_ref().is_some_and(|g| g.name == group))
         .collect();
     let mut points = Vec::new();

@@ -82,7 +82,7 @@ pub fn run(a: BakeArgs) -> ExitCode {
         Some(text) => Recipe::from_str(text, std::path::Path::new(FLAGS_RECIPE))
             .map(|r| vec![r])
             .map_err(|e| kiln::Error::Usage(e.to_string())),
-        None => load_recipes(&a.recipes),
+        None => load_recipes(&a.recipes, a.out_dir.as_deref()),
     };
     let recipes = match loaded {
         Ok(r) => r,

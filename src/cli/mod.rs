@@ -34,7 +34,7 @@ pub fn fail(e: &Error) -> ExitCode {
 
 /// Loads recipe files; `-` is a recipe on standard input. A recipe that
 /// cannot be read or understood is a usage error.
-fn load_recipes(paths: &[PathBuf]) -> Result<Vec<Recipe>, Error> {
+fn load_recipes(paths: &[PathBuf], out_dir: Option<&Path>) -> Result<Vec<Recipe>, Error> {
     let mut out = Vec::new();
     for path in paths {
         if path.as_os_str() == "-" {
@@ -46,7 +46,13 @@ fn load_recipes(paths: &[PathBuf]) -> Result<Vec<Recipe>, Error> {
                     .map_err(|e| Error::Usage(e.to_string()))?,
             );
         } else {
-            out.push(Recipe::load(path).map_err(|e| Error::Usage(e.to_string()))?);
+            // Parsed once, below the root when there is one, so the bake
+            // holds each job once.
+            let loaded = match out_dir {
+                Some(root) => Recipe::load_below(path, root),
+                None => Recipe::load(path),
+            };
+            out.push(loaded.map_err(|e| Error::Usage(e.to_string()))?);
         }
     }
     Ok(out)

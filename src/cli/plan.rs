@@ -19,7 +19,7 @@ pub struct PlanArgs {
 }
 
 pub fn run(a: PlanArgs) -> Result<(), Error> {
-    let recipes = load_recipes(&a.recipes)?;
+    let recipes = load_recipes(&a.recipes, None)?;
     let plan = kiln::plan(&recipes, a.shards as usize);
     let mut text = String::new();
     if a.json {

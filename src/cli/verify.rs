@@ -51,7 +51,7 @@ pub struct VerifyArgs {
 /// Exit code: 0 every file matches, 1 a mismatch, a missing reference or a
 /// failed job, else the error's own (2 a usage or recipe error).
 pub fn run(a: VerifyArgs) -> ExitCode {
-    let recipes = match load_recipes(&a.recipes) {
+    let recipes = match load_recipes(&a.recipes, None) {
         Ok(r) => r,
         Err(e) => return fail(&e),
     };

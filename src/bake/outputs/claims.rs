@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use std::path::{Component, Path, PathBuf};
 
 /// Refuses the bake when two jobs or maps can write the same file.
-pub fn check(jobs: &[Job], maps: &[MapJob]) -> Result<()> {
+pub fn check(jobs: &[&Job], maps: &[&MapJob]) -> Result<()> {
     // Each claim's (who, where).
     let mut claimed: PatternIndex<(String, String)> = PatternIndex::default();
     let mut add = |who: String, at: String, what: String, pattern: FilePattern| -> Result<()> {

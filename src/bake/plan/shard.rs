@@ -150,8 +150,8 @@ pub struct PlannedJob {
 /// Every job and map of `recipes` with its estimated cost and the shard it
 /// falls in when split `shards` ways.
 pub fn plan(recipes: &[crate::bake::recipe::Recipe], shards: usize) -> Vec<PlannedJob> {
-    let jobs: Vec<Job> = recipes.iter().flat_map(|r| r.jobs()).collect();
-    let maps: Vec<MapJob> = recipes.iter().flat_map(|r| r.maps()).collect();
+    let jobs: Vec<&Job> = recipes.iter().flat_map(|r| r.job_list()).collect();
+    let maps: Vec<&MapJob> = recipes.iter().flat_map(|r| r.map_list()).collect();
     let mut out: Vec<PlannedJob> = jobs
         .iter()
         .map(|j| PlannedJob {

@@ -73,7 +73,7 @@ pub(super) fn instances(
     j: &RawJob,
     d: &RawJob,
     opened: &Opened,
-) -> Result<Option<Vec<Instance>>, RecipeError> {
+) -> Result<Option<Matches>, RecipeError> {
     let Some(m) = pick(&j.model, &d.model) else {
         return Ok(None);
     };
@@ -175,26 +175,56 @@ pub(super) fn instances(
     // One order whichever source held each file, so a folder and the
     // archive it was extracted from give the same instances in turn.
     found.sort_by(|a, b| path_order(&a.0.path, &b.0.path));
-    let mut out = Vec::with_capacity(found.len());
-    for (hit, file) in &found {
+    for (hit, _) in &found {
         if hit.below_base.contains(['{', '}']) {
             return Err(err(format!(
                 "`{}` has `{{` or `}}` in its name, which output names cannot hold; leave it out with `exclude`",
                 hit.path
             )));
         }
+    }
+    Ok(Some(Matches {
+        job: name.to_string(),
+        at: *at,
+        model_at: (m.referenced, m.defined),
+        found,
+    }))
+}
+
+/// What a catalogue job's glob matched, in instance order. Instances are
+/// made one at a time ([`Matches::instance`]): each carries a copy of the
+/// job's keys, far larger than the match, so a catalogue of thousands
+/// never holds them all.
+pub(super) struct Matches {
+    job: String,
+    at: Location,
+    model_at: (Location, Location),
+    found: Vec<(Matched, FileRef)>,
+}
+
+impl Matches {
+    /// How many instances there are.
+    pub(super) fn len(&self) -> usize {
+        self.found.len()
+    }
+
+    /// Instance `i` of job keys `j` over defaults `d`.
+    pub(super) fn instance(&self, i: usize, j: &RawJob, d: &RawJob) -> Instance {
+        let (hit, file) = &self.found[i];
+        let name = &self.job;
         let (stem, path) = stem_and_path(&hit.below_base);
         let mut job = j.clone();
         let mut defaults = d.clone();
-        job.model = Some(Spanned::new(hit.path.clone(), m.referenced, m.defined));
-        if pick(
-            &j.output.as_ref().and_then(|o| o.dir.clone()),
-            &d.output.as_ref().and_then(|o| o.dir.clone()),
-        )
-        .is_none()
-        {
+        let (referenced, defined) = self.model_at;
+        job.model = Some(Spanned::new(hit.path.clone(), referenced, defined));
+        let dir_of = |r: &RawJob| r.output.as_ref().and_then(|o| o.dir.as_ref().map(|_| ()));
+        if dir_of(j).or(dir_of(d)).is_none() {
             let o = job.output.get_or_insert_with(RawOutput::default);
-            o.dir = Some(Spanned::new(format!("out/{name}/{{path}}"), *at, *at));
+            o.dir = Some(Spanned::new(
+                format!("out/{name}/{{path}}"),
+                self.at,
+                self.at,
+            ));
         }
         for o in [job.output.as_mut(), defaults.output.as_mut()]
             .into_iter()
@@ -202,15 +232,14 @@ pub(super) fn instances(
         {
             fill(o, &path);
         }
-        out.push(Instance {
+        Instance {
             name: format!("{name}/{}", hit.below_base),
             stem,
             job,
             defaults,
             model: file.clone(),
-        });
+        }
     }
-    Ok(Some(out))
 }
 
 /// An absolute glob is walked from its file system root, a relative one

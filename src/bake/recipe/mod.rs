@@ -95,6 +95,14 @@ impl Recipe {
         Recipe::from_str(&text, path)
     }
 
+    /// Reads and validates a recipe file with its output folders below
+    /// `out_dir`: [`Recipe::load`] then [`Recipe::below`], parsed once.
+    pub fn load_below(path: &Path, out_dir: &Path) -> Result<Recipe, RecipeError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| RecipeError::whole_file(path, format!("cannot read recipe: {e}")))?;
+        Recipe::parse(&text, path, Some(out_dir))
+    }
+
     /// Parses and validates recipe `text`; `path` names the file in messages
     /// and its folder is the base for every relative path in the recipe.
     #[allow(clippy::should_implement_trait)]
@@ -179,6 +187,22 @@ impl Recipe {
     pub fn maps(&self) -> Vec<MapJob> {
         self.maps.clone()
     }
+
+    /// [`Recipe::jobs`] without a copy: a catalogue's thousands of jobs
+    /// are held once.
+    pub(crate) fn job_list(&self) -> &[Job] {
+        &self.jobs
+    }
+
+    /// [`Recipe::maps`] without a copy.
+    pub(crate) fn map_list(&self) -> &[MapJob] {
+        &self.maps
+    }
+
+    /// The output root its folders lie below, if any.
+    pub(crate) fn out_dir(&self) -> Option<&Path> {
+        self.out_dir.as_deref()
+    }
 }
 
 /// The `defaults:` block, which may hold any job key but `name`.
@@ -256,7 +280,7 @@ impl Entry<'_> {
         }
         self.names
             .insert(name.value.clone(), name.referenced.line());
-        let Some(instances) =
+        let Some(matches) =
             catalogue::instances(ctx, &label, &name.value, at, j, defaults, self.opened)?
         else {
             let who = job::Who {
@@ -269,8 +293,9 @@ impl Entry<'_> {
             self.claim(ctx, &label, at, &job)?;
             return Ok(vec![job]);
         };
-        let mut jobs = Vec::with_capacity(instances.len());
-        for inst in instances {
+        let mut jobs = Vec::with_capacity(matches.len());
+        for i in 0..matches.len() {
+            let inst = matches.instance(i, j, defaults);
             let label = format!("{label} ({})", inst.model.written);
             let who = job::Who {
                 label: &label,
