@@ -181,6 +181,13 @@ pub(crate) fn bake_into(
     });
     if options.mode == OutputMode::Write {
         keep_newer_than_inputs(&mut report, started);
+        // A gallery shows every job of its recipe: a bake of some of them
+        // (--only, one shard) would write a page missing the others, so
+        // only a whole bake writes it (after shards, a no-op bake does).
+        if options.only.is_empty() && options.shard.is_none() {
+            let recipes: Vec<&Recipe> = recipes.iter().map(|r| r.as_ref()).collect();
+            crate::bake::gallery::write_galleries(&recipes, &report)?;
+        }
     }
     Ok(report)
 }

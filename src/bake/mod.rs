@@ -25,6 +25,7 @@
 pub mod batch;
 pub mod emit;
 pub mod encode;
+mod gallery;
 mod job;
 pub mod map_run;
 mod need;

@@ -24,6 +24,7 @@ mod export_root_motion;
 mod extract_rule;
 mod flag_bake;
 mod fuzz_regressions;
+mod gallery;
 mod gltf_clips;
 mod gltf_eval;
 mod gltf_read;

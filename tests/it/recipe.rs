@@ -304,7 +304,7 @@ fn errors_name_file_line_column_and_job() {
         ),
         (
             "jobs:\n  - name: a\n    model: m.rsm\nfoo: 1\n",
-            "recipe.yaml:4:1: unknown key `foo`, expected one of defaults, jobs, maps",
+            "recipe.yaml:4:1: unknown key `foo`, expected one of defaults, jobs, maps, gallery",
         ),
         (
             "jobs:\n  - name: a\n    model: m.rsm\n    camera: {zom: 2}\n",

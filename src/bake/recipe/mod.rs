@@ -39,6 +39,7 @@ mod clips;
 pub mod defaults;
 mod directions;
 mod error;
+mod gallery;
 mod job;
 mod look;
 mod maps;
@@ -55,6 +56,7 @@ pub use client_sprite::{ClientSpriteSpec, SpriteImages};
 pub use clips::ClipSpec;
 pub use directions::Direction;
 pub use error::RecipeError;
+pub use gallery::GallerySpec;
 pub use job::{FramingGroup, Job};
 pub use maps::{GifSpec, MapJob, MapViewCamera, MapViewSpec};
 pub use metadata::{page_path, MetaFormat};
@@ -81,6 +83,8 @@ pub struct Recipe {
     out_dir: Option<PathBuf>,
     jobs: Vec<Job>,
     maps: Vec<MapJob>,
+    /// Its page of every job, if it asks for one.
+    gallery: Option<GallerySpec>,
     /// The archives catalogue globs searched, kept open so the instances'
     /// loads find their tables read.
     #[allow(dead_code)]
@@ -163,7 +167,12 @@ impl Recipe {
         let raw_maps = raw.maps.as_ref().map_or(&[][..], |m| m.value.as_slice());
         let maps = maps::resolve_maps(&ctx, raw_maps, &mut names)?;
         claim_map_views(path, &maps, &mut claimed)?;
+        let gallery = match &raw.gallery {
+            Some(g) => Some(gallery::resolve_gallery(&ctx, g)?),
+            None => None,
+        };
         Ok(Recipe {
+            gallery,
             path: path.to_path_buf(),
             text: text.to_string(),
             out_dir: out.map(Path::to_path_buf),
@@ -197,6 +206,11 @@ impl Recipe {
     /// [`Recipe::maps`] without a copy.
     pub(crate) fn map_list(&self) -> &[MapJob] {
         &self.maps
+    }
+
+    /// Its `gallery:`, if it has one.
+    pub fn gallery(&self) -> Option<&GallerySpec> {
+        self.gallery.as_ref()
     }
 
     /// The output root its folders lie below, if any.

@@ -21,6 +21,16 @@ pub struct RawRecipe {
     pub jobs: Option<S<Vec<S<RawJob>>>>,
     #[serde(default)]
     pub maps: Option<S<Vec<S<RawMap>>>>,
+    #[serde(default)]
+    pub gallery: Option<S<RawGallery>>,
+}
+
+/// `gallery: { file: out/gallery.html, page_size: 500 }`.
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RawGallery {
+    pub file: Option<S<String>>,
+    pub page_size: Option<S<Int>>,
 }
 
 #[derive(Deserialize, Default, Clone)]

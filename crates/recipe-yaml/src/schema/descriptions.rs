@@ -7,6 +7,9 @@
 pub(crate) const DESCRIPTIONS: &[(&str, &str, &str)] = &[
     ("RawRecipe", "jobs", "The jobs, baked in file order."),
     ("RawRecipe", "maps", "Ragnarok map previews, baked after the jobs."),
+    ("RawRecipe", "gallery", "One static HTML page (paged when large) showing every job's sheet, animations, sizes, warnings and sources."),
+    ("RawGallery", "file", "The page, relative to the recipe (or below the output root); further pages take `-2`, `-3`, … before `.html`."),
+    ("RawGallery", "page_size", "Jobs a page shows, 1..=10000 (default 500)."),
     ("RawRecipe", "defaults", "Values used by every job that does not set them; nested keys merge key by key."),
     ("RawJob", "name", "Unique across the recipe; used in messages and output names."),
     ("RawJob", "model", "The model file, relative to the recipe; a glob (`data/model/**/*.rsm`) makes one job instance per file it matches in the recipe's folder and the `data` sources."),
