@@ -70,6 +70,7 @@ mod error;
 mod export;
 mod extract;
 mod formats;
+mod html;
 mod inspect;
 mod load;
 mod look;

@@ -12,9 +12,10 @@ use crate::bake::recipe::{GallerySpec, Job, Recipe};
 use crate::bake::report::{BakeReport, JobKind, JobOutcome};
 use crate::confined::{Contents, Root};
 use crate::error::Result;
+use crate::html::{esc, relative, url};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 /// Images an entry shows at most; the rest are counted.
 const MAX_IMAGES: usize = 24;
@@ -272,60 +273,6 @@ fn meta_facts(meta: &Path) -> Option<(usize, Option<(f64, f64)>)> {
     Some((frames, pivot))
 }
 
-/// `to` as seen from folder `from`, `/` between parts; both are made
-/// absolute first, and a path on another drive stays absolute.
-fn relative(from: &Path, to: &Path) -> String {
-    let abs = |p: &Path| {
-        crate::paths::normalize(&std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()))
-    };
-    let (f, t) = (abs(from), abs(to));
-    let fc: Vec<Component> = f.components().collect();
-    let tc: Vec<Component> = t.components().collect();
-    let common = fc.iter().zip(&tc).take_while(|(a, b)| a == b).count();
-    if common == 0 {
-        return t.to_string_lossy().replace('\\', "/");
-    }
-    let mut parts: Vec<String> = vec!["..".into(); fc.len() - common];
-    parts.extend(
-        tc[common..]
-            .iter()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
-    );
-    parts.join("/")
-}
-
-/// A relative link, its characters that mean something in a URL escaped.
-fn url(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    for b in path.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'.' | b'-' | b'_' | b'~' => {
-                out.push(b as char)
-            }
-            _ => {
-                let _ = write!(out, "%{b:02X}");
-            }
-        }
-    }
-    out
-}
-
-/// Text for HTML, element content or quoted attribute.
-fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:0;background:#f4f4f4;color:#222}header{position:sticky;top:0;background:#fff;padding:8px 16px;border-bottom:1px solid #ccc;z-index:1}h1{font-size:18px;margin:0 0 4px}main{padding:8px 16px}.entry{background:#fff;border:1px solid #ddd;border-radius:4px;margin:8px 0;padding:8px 12px}.entry h2{font-size:15px;margin:0 0 4px}.facts{color:#555;margin:0 0 6px}.images{display:flex;flex-wrap:wrap;gap:8px}figure{margin:0;text-align:center}img{max-width:256px;max-height:256px;image-rendering:pixelated;background:repeating-conic-gradient(#ddd 0 25%,#fff 0 50%) 0 0/16px 16px}figcaption{font-size:12px;color:#666}.warnings{color:#8a5a00}.error{color:#b00020}.hidden{display:none}nav{margin-top:4px}";
 
 const SCRIPT: &str = "(function(){var f=document.getElementById('filter'),s=document.getElementById('shown'),e=document.querySelectorAll('.entry');f.addEventListener('input',function(){var q=f.value.trim().toLowerCase(),n=0;e.forEach(function(x){var hit=x.getAttribute('data-name').indexOf(q)>=0;x.classList.toggle('hidden',!hit);if(hit)n++;});s.textContent=n;});})();";
@@ -335,17 +282,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn links_are_relative_and_escaped() {
-        assert_eq!(
-            relative(Path::new("/a/b/gallery"), Path::new("/a/b/out/x y.png")),
-            "../out/x y.png"
-        );
-        assert_eq!(url("../out/x y#1.png"), "../out/x%20y%231.png");
-        assert_eq!(url("몬"), "%EB%AA%AC");
-        assert_eq!(
-            esc("<a href=\"x\">&'"),
-            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
-        );
+    fn pages_are_numbered_from_the_second() {
         assert_eq!(page_name("index.html", 0), "index.html");
         assert_eq!(page_name("index.html", 2), "index-3.html");
     }

@@ -34,6 +34,9 @@ pub struct VerifyArgs {
     /// Write a JUnit XML report
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
+    /// Write an HTML report to DIR/index.html: every file's verdict, each mismatch's reference, actual and difference side by side
+    #[arg(long, value_name = "DIR")]
+    report: Option<PathBuf>,
     /// Print the result as JSON on standard output
     #[arg(long)]
     json: bool,
@@ -71,6 +74,7 @@ pub fn run(a: VerifyArgs) -> ExitCode {
         },
         diff_dir: Some(a.diff_dir.clone()),
         update: a.update,
+        report: a.report.clone(),
     };
     let report = match kiln::verify(&recipes, &options, &progress) {
         Ok(r) => r,
@@ -96,6 +100,9 @@ pub fn run(a: VerifyArgs) -> ExitCode {
                 );
             }
         }
+    }
+    if let Some(page) = &report.page {
+        say!("kiln: report {}", page.display());
     }
     if let Some(path) = &a.junit {
         if let Err(e) = kiln::write_file(path, report.junit().as_bytes()) {

@@ -152,53 +152,119 @@ pub fn diff_image(expected: &RgbaImage, actual: &RgbaImage, diff: Option<&ImageD
     let w = expected.width().max(actual.width());
     let h = expected.height().max(actual.height());
     let mut out = RgbaImage::from_pixel(w * 3, h, Rgba([0, 0, 0, 255]));
-    let checker = |x: u32, y: u32| {
-        if (x / 8 + y / 8).is_multiple_of(2) {
-            200u8
-        } else {
-            160
-        }
-    };
-    // Panels show transparency over a checker so alpha differences show.
-    let over = |p: &Rgba<u8>, x: u32, y: u32| {
-        let bg = checker(x, y) as u32;
-        let a = p[3] as u32;
-        let mix = |c: u8| ((c as u32 * a + bg * (255 - a)) / 255) as u8;
-        Rgba([mix(p[0]), mix(p[1]), mix(p[2]), 255])
-    };
     for (x, y, p) in expected.enumerate_pixels() {
-        out.put_pixel(x, y, over(p, x, y));
+        out.put_pixel(x, y, over_checker(p, x, y));
     }
     for (x, y, p) in actual.enumerate_pixels() {
-        out.put_pixel(w + x, y, over(p, x, y));
+        out.put_pixel(w + x, y, over_checker(p, x, y));
     }
-    for y in 0..h {
-        for x in 0..w {
-            let bad = match diff {
-                Some(d) if d.size == (w, h) => d.mask[(y * w + x) as usize],
-                // Different sizes: every pixel outside the other is a difference.
-                _ => {
-                    x >= expected.width().min(actual.width())
-                        || y >= expected.height().min(actual.height())
-                }
-            };
-            let base = actual
-                .get_pixel_checked(x, y)
-                .map(|p| over(p, x, y))
-                .unwrap_or(Rgba([0, 0, 0, 255]));
-            let grey = ((base[0] as u32 + base[1] as u32 + base[2] as u32) / 3 / 3 + 40) as u8;
-            out.put_pixel(
-                2 * w + x,
-                y,
-                if bad {
-                    Rgba([255, 0, 0, 255])
-                } else {
-                    Rgba([grey, grey, grey, 255])
-                },
-            );
-        }
+    for (x, y, p) in difference_image(expected, actual, diff).enumerate_pixels() {
+        out.put_pixel(2 * w + x, y, *p);
     }
     out
+}
+
+/// The actual image greyed, its differing pixels red (every pixel outside
+/// the smaller image when the sizes differ): the third panel on its own.
+pub fn difference_image(
+    expected: &RgbaImage,
+    actual: &RgbaImage,
+    diff: Option<&ImageDiff>,
+) -> RgbaImage {
+    let w = expected.width().max(actual.width());
+    let h = expected.height().max(actual.height());
+    RgbaImage::from_fn(w, h, |x, y| {
+        let bad = match diff {
+            Some(d) if d.size == (w, h) => d.mask[(y * w + x) as usize],
+            _ => {
+                x >= expected.width().min(actual.width())
+                    || y >= expected.height().min(actual.height())
+            }
+        };
+        if bad {
+            return Rgba([255, 0, 0, 255]);
+        }
+        let base = actual
+            .get_pixel_checked(x, y)
+            .map(|p| over_checker(p, x, y))
+            .unwrap_or(Rgba([0, 0, 0, 255]));
+        let grey = ((base[0] as u32 + base[1] as u32 + base[2] as u32) / 3 / 3 + 40) as u8;
+        Rgba([grey, grey, grey, 255])
+    })
+}
+
+/// A pixel over a grey checker, so transparency (and alpha differences)
+/// show in an opaque picture.
+fn over_checker(p: &Rgba<u8>, x: u32, y: u32) -> Rgba<u8> {
+    let bg = if (x / 8 + y / 8).is_multiple_of(2) {
+        200u32
+    } else {
+        160
+    };
+    let a = p[3] as u32;
+    let mix = |c: u8| ((c as u32 * a + bg * (255 - a)) / 255) as u8;
+    Rgba([mix(p[0]), mix(p[1]), mix(p[2]), 255])
+}
+
+/// One frame of a file beside the same frame of its reference.
+#[derive(Debug, Clone)]
+pub struct FramePair {
+    /// The reference's frame and its delay (ms); `None` past its last.
+    pub reference: Option<Frame>,
+    /// The baked file's frame and its delay; `None` past its last.
+    pub actual: Option<Frame>,
+    /// How they differ, when both exist and have one size.
+    pub diff: Option<ImageDiff>,
+}
+
+impl FramePair {
+    /// Whether this frame counts as matching: both present, one size,
+    /// one delay, pixels within the tolerance.
+    pub fn matches(&self) -> bool {
+        match (&self.reference, &self.actual, &self.diff) {
+            (Some((_, rd)), Some((_, ad)), Some(d)) => rd == ad && d.matches,
+            _ => false,
+        }
+    }
+}
+
+/// Every frame of two images (PNG, APNG or GIF) paired up, for a report
+/// to show frame by frame; `None` when either is not an image kiln reads.
+pub fn frame_pairs(expected: &[u8], actual: &[u8], tol: &Tolerance) -> Option<Vec<FramePair>> {
+    let e = frames_of(expected)?.ok()?;
+    let a = frames_of(actual)?.ok()?;
+    let n = e.len().max(a.len());
+    let mut e = e.into_iter();
+    let mut a = a.into_iter();
+    Some(
+        (0..n)
+            .map(|_| {
+                let (reference, actual) = (e.next(), a.next());
+                let diff = match (&reference, &actual) {
+                    (Some((ei, _)), Some((ai, _))) if ei.dimensions() == ai.dimensions() => {
+                        Some(compare_images(ei, ai, tol))
+                    }
+                    _ => None,
+                };
+                FramePair {
+                    reference,
+                    actual,
+                    diff,
+                }
+            })
+            .collect(),
+    )
+}
+
+/// The frames of a PNG, APNG or GIF; `None` for anything else.
+pub fn frames_of(bytes: &[u8]) -> Option<Result<Vec<Frame>, String>> {
+    if is_png(bytes) {
+        Some(frames_png(bytes))
+    } else if bytes.starts_with(b"GIF8") {
+        Some(frames_gif(bytes))
+    } else {
+        None
+    }
 }
 
 /// What a comparison found.
@@ -274,7 +340,7 @@ fn is_png(b: &[u8]) -> bool {
 }
 
 /// One frame of an animation: the image and how long it shows (ms).
-type Frame = (RgbaImage, u32);
+pub type Frame = (RgbaImage, u32);
 
 fn frames_png(bytes: &[u8]) -> Result<Vec<Frame>, String> {
     use image::codecs::png::PngDecoder;

@@ -22,7 +22,8 @@ pub(super) fn report(r: &VerifyReport) -> String {
             Ok(_) => {
                 for rec in &job.records {
                     let out = crate::paths::normalize(&rec.path);
-                    let Some(f) = r.files.iter().find(|f| f.output == out) else {
+                    let Some((n, f)) = r.files.iter().enumerate().find(|(_, f)| f.output == out)
+                    else {
                         continue;
                     };
                     let name = esc(&f.output.display().to_string());
@@ -37,10 +38,34 @@ pub(super) fn report(r: &VerifyReport) -> String {
                                 .as_ref()
                                 .map(|d| format!(" (diff: {})", d.display()))
                                 .unwrap_or_default();
+                            // The page's anchor for a reader, and the
+                            // `[[ATTACHMENT|path]]` lines GitLab and
+                            // Jenkins show as pictures of the test case.
+                            let page = r
+                                .page
+                                .as_ref()
+                                .map(|p| {
+                                    format!(
+                                        "\nreport: {}#{}",
+                                        p.display(),
+                                        super::report::anchor(n)
+                                    )
+                                })
+                                .unwrap_or_default();
+                            let attached: String = f
+                                .diff
+                                .iter()
+                                .map(|d| format!("[[ATTACHMENT|{}]]\n", absolute(d)))
+                                .collect();
+                            let out = if attached.is_empty() {
+                                String::new()
+                            } else {
+                                format!("\n      <system-out>{}</system-out>", esc(&attached))
+                            };
                             cases.push_str(&format!(
-                                "    <testcase classname=\"{class}\" name=\"{name}\">\n      <failure message=\"{}\">{}</failure>\n    </testcase>\n",
+                                "    <testcase classname=\"{class}\" name=\"{name}\">\n      <failure message=\"{}\">{}</failure>{out}\n    </testcase>\n",
                                 esc(&format!("{}: {}", f.status.as_str(), f.detail)),
-                                esc(&format!("reference {}{diff}", f.reference.display()))
+                                esc(&format!("reference {}{diff}{page}", f.reference.display()))
                             ));
                         }
                     }
@@ -52,6 +77,15 @@ pub(super) fn report(r: &VerifyReport) -> String {
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"kiln verify\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\">\n{cases}  </testsuite>\n</testsuites>\n"
     )
+}
+
+/// Attachment paths are read by the CI server from its checkout, so they
+/// are absolute.
+fn absolute(p: &std::path::Path) -> String {
+    std::path::absolute(p)
+        .unwrap_or_else(|_| p.to_path_buf())
+        .display()
+        .to_string()
 }
 
 /// Text as XML attribute or element content.

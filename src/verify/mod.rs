@@ -7,6 +7,7 @@
 
 pub mod compare;
 mod junit;
+pub mod report;
 
 use crate::bake::batch::bake_into;
 use crate::bake::options::{BakeOptions, OutputMode, Progress};
@@ -37,6 +38,9 @@ pub struct VerifyOptions {
     pub diff_dir: Option<PathBuf>,
     /// Rewrite references that differ or are missing instead of failing.
     pub update: bool,
+    /// Write an HTML report here (`index.html` and the pictures of every
+    /// file that did not match).
+    pub report: Option<PathBuf>,
 }
 
 /// What became of one file.
@@ -81,6 +85,8 @@ pub struct FileCheck {
     pub detail: String,
     /// The diff image written for a pixel mismatch.
     pub diff: Option<PathBuf>,
+    /// What `--report` kept of a file that did not match.
+    pub attachments: Option<report::Attachments>,
 }
 
 /// What a verify found.
@@ -90,6 +96,8 @@ pub struct VerifyReport {
     pub bake: BakeReport,
     /// Every file, in the order the bake made them.
     pub files: Vec<FileCheck>,
+    /// The HTML report written (`--report`).
+    pub page: Option<PathBuf>,
 }
 
 impl VerifyReport {
@@ -133,6 +141,7 @@ impl VerifyReport {
         serde_json::json!({
             "passed": self.passed(),
             "files": files,
+            "report": self.page.as_ref().map(|p| p.display().to_string()),
             "bake": self.bake.to_json(),
         })
     }
@@ -178,24 +187,35 @@ pub fn verify(
     // Jobs check their files side by side; the report lists them job by
     // job in recipe order, each job's in the order it wrote them, so two
     // runs print the same lines in the same order.
-    let order: std::collections::HashMap<&Path, usize> = bake
+    // Checks hold normalized paths; the report's may be spelled
+    // `recipes/../out/x`, so both are normalized to match.
+    let order: std::collections::HashMap<PathBuf, usize> = bake
         .files()
         .into_iter()
         .enumerate()
-        .map(|(i, f)| (f, i))
+        .map(|(i, f)| (crate::paths::normalize(f), i))
         .collect();
     let mut keyed: Vec<(usize, FileCheck)> = files
         .drain(..)
-        .map(|f| {
-            (
-                order.get(f.output.as_path()).copied().unwrap_or(usize::MAX),
-                f,
-            )
-        })
+        .map(|f| (order.get(&f.output).copied().unwrap_or(usize::MAX), f))
         .collect();
     keyed.sort_by_key(|(i, _)| *i);
     let files = keyed.into_iter().map(|(_, f)| f).collect();
-    Ok(VerifyReport { bake, files })
+    let report = VerifyReport {
+        bake,
+        files,
+        page: None,
+    };
+    match &options.report {
+        None => Ok(report),
+        Some(dir) => {
+            let page = report::write_index(dir, &report, &options.tolerance)?;
+            Ok(VerifyReport {
+                page: Some(page),
+                ..report
+            })
+        }
+    }
 }
 
 /// Where an output's counterpart goes below another folder (a reference
@@ -274,8 +294,10 @@ impl Sink for CompareSink {
             worst_delta: 0,
             detail: String::new(),
             diff: None,
+            attachments: None,
         };
         let limit = crate::source::disk::input_limit(crate::source::disk::DEFAULT_INPUT_LIMIT);
+        let mut old = None;
         match ref_root.read(&ref_name, limit)? {
             Contents::Missing => {
                 check.status = CheckStatus::Missing;
@@ -285,30 +307,41 @@ impl Sink for CompareSink {
                 check.status = CheckStatus::Mismatch;
                 check.detail = format!("the reference is {n} bytes, more than kiln reads");
             }
-            Contents::Bytes(old) => match compare_files(&old, bytes, &self.options.tolerance) {
-                Verdict::Match => {}
-                Verdict::Pixels {
-                    differing,
-                    worst,
-                    frame,
-                    panels,
-                } => {
-                    check.status = CheckStatus::Mismatch;
-                    check.differing_pixels = differing;
-                    check.worst_delta = worst;
-                    check.detail = match frame {
+            Contents::Bytes(b) => {
+                match compare_files(old.insert(b), bytes, &self.options.tolerance) {
+                    Verdict::Match => {}
+                    Verdict::Pixels {
+                        differing,
+                        worst,
+                        frame,
+                        panels,
+                    } => {
+                        check.status = CheckStatus::Mismatch;
+                        check.differing_pixels = differing;
+                        check.worst_delta = worst;
+                        check.detail = match frame {
                         Some(f) => format!("{differing} pixels differ (first in frame {f}), worst channel delta {worst}"),
                         None => format!("{differing} pixels differ, worst channel delta {worst}"),
                     };
-                    let (diff_root, diff_name) = self.diff(path)?;
-                    diff_root.write(&diff_name, &encode_png(&panels)?)?;
-                    check.diff = Some(diff_root.path_of(&diff_name));
+                        let (diff_root, diff_name) = self.diff(path)?;
+                        diff_root.write(&diff_name, &encode_png(&panels)?)?;
+                        check.diff = Some(diff_root.path_of(&diff_name));
+                    }
+                    Verdict::Other(why) => {
+                        check.status = CheckStatus::Mismatch;
+                        check.detail = why;
+                    }
                 }
-                Verdict::Other(why) => {
-                    check.status = CheckStatus::Mismatch;
-                    check.detail = why;
-                }
-            },
+            }
+        }
+        if let (Some(dir), true) = (&self.options.report, check.status != CheckStatus::Match) {
+            check.attachments = Some(report::attach(
+                &Root::new(dir),
+                &mirrored(path)?,
+                old.as_deref(),
+                bytes,
+                &self.options.tolerance,
+            )?);
         }
         if self.options.update && check.status != CheckStatus::Match {
             ref_root.write(&ref_name, bytes)?;

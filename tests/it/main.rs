@@ -79,4 +79,5 @@ mod sprite_preview;
 mod sprite_versions;
 mod stream;
 mod textures;
+mod verify_report;
 mod write_rule;
