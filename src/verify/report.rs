@@ -54,7 +54,7 @@ pub struct FrameCheck {
     /// Within the tolerance, delay included.
     pub matches: bool,
     /// Reference, actual and difference PNGs, for the first
-    /// [`MAX_PICTURED_FRAMES`] frames that differ.
+    /// 32 frames that differ.
     pub pictures: Option<[String; 3]>,
 }
 
