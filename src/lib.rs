@@ -168,6 +168,7 @@ pub use verify::compare::{
     compare_files, compare_images, ImageDiff, PixelBudget, Tolerance, Verdict,
 };
 pub use verify::{verify, verify_files, CheckStatus, FileCheck, VerifyOptions, VerifyReport};
+pub use verify::{Attachments, FrameCheck};
 
 /// kiln's inner modules, for kiln's own tests, benchmarks, examples and
 /// fuzz targets. Not part of the API: anything here may change in any

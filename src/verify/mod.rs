@@ -7,7 +7,8 @@
 
 pub mod compare;
 mod junit;
-pub mod report;
+mod report;
+pub use report::{Attachments, FrameCheck};
 
 use crate::bake::batch::bake_into;
 use crate::bake::options::{BakeOptions, OutputMode, Progress};
