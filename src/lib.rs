@@ -145,9 +145,9 @@ pub use source::{
 pub mod limits {
     pub use crate::bake::recipe::defaults::*;
     pub use crate::look::{
-        CEL_BANDS, DROP_BLUR, DROP_COLOR, DROP_OFFSET, MAX_BLUR, MAX_CEL_BANDS, MAX_OFFSET,
-        MAX_OUTLINE, MIN_CEL_BANDS, MIN_COLORS, OUTLINE_COLOR, OUTLINE_WIDTH, SHADOW_OPACITY,
-        SHADOW_SOFTNESS,
+        check_cel_bands, check_rim, check_shading, CEL_BANDS, DROP_BLUR, DROP_COLOR, DROP_OFFSET,
+        MAX_BLUR, MAX_CEL_BANDS, MAX_OFFSET, MAX_OUTLINE, MIN_CEL_BANDS, MIN_COLORS, OUTLINE_COLOR,
+        OUTLINE_WIDTH, SHADOW_OPACITY, SHADOW_SOFTNESS,
     };
     pub use crate::palette::MAX_COLORS;
 }

@@ -50,7 +50,7 @@ pub struct LookArgs {
     #[arg(long, value_name = "N", default_value_t = limits::CEL_BANDS, value_parser = clap::value_parser!(u32).range(limits::MIN_CEL_BANDS as i64..=limits::MAX_CEL_BANDS as i64))]
     cel_bands: u32,
     /// Cel shading: rim light strength (0-1)
-    #[arg(long, value_name = "STRENGTH", default_value_t = 0.0, value_parser = number(Shading::check_rim))]
+    #[arg(long, value_name = "STRENGTH", default_value_t = 0.0, value_parser = number(kiln::limits::check_rim))]
     rim: f32,
     /// Ground shadow from the model's geometry, cast along the light or straight down
     #[arg(long, value_enum, value_name = "FROM")]
@@ -171,7 +171,7 @@ impl LookArgs {
     /// The look's own checks (those a recipe's `look:` makes), each error
     /// naming its flag; and `--rim` only with cel shading.
     pub fn check(&self) -> Result<(), Error> {
-        Shading::check_rim(self.rim).map_err(|e| flag_error("--rim", e))?;
+        kiln::limits::check_rim(self.rim).map_err(|e| flag_error("--rim", e))?;
         GroundShadow::check_opacity(self.shadow_opacity)
             .map_err(|e| flag_error("--shadow-opacity", e))?;
         if let Some(j) = self.outline_inner {

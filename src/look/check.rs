@@ -24,7 +24,7 @@ impl Look {
         if let Some(p) = &self.palette {
             p.check()?;
         }
-        self.shading.check()?;
+        check_shading(&self.shading)?;
         if let Some(g) = &self.ground_shadow {
             g.check()?;
         }
@@ -95,25 +95,24 @@ impl PaletteLook {
     }
 }
 
-impl Shading {
-    /// Light levels of cel shading, [`MIN_CEL_BANDS`]..=[`MAX_CEL_BANDS`].
-    pub fn check_cel_bands(bands: i64) -> Result<u32, ValueError> {
-        range::whole("look.cel.bands", bands, MIN_CEL_BANDS, MAX_CEL_BANDS)
-    }
+/// Light levels of cel shading, [`MIN_CEL_BANDS`]..=[`MAX_CEL_BANDS`].
+/// ([`Shading`] is the rasterizer's type, so its checks are functions here.)
+pub fn check_cel_bands(bands: i64) -> Result<u32, ValueError> {
+    range::whole("look.cel.bands", bands, MIN_CEL_BANDS, MAX_CEL_BANDS)
+}
 
-    /// Rim light strength of cel shading, in [0, 1].
-    pub fn check_rim(rim: f32) -> Result<f32, ValueError> {
-        range::closed("look.cel.rim", rim, 0.0, 1.0)
-    }
+/// Rim light strength of cel shading, in [0, 1].
+pub fn check_rim(rim: f32) -> Result<f32, ValueError> {
+    range::closed("look.cel.rim", rim, 0.0, 1.0)
+}
 
-    /// Every field of this shading.
-    pub fn check(&self) -> Result<(), ValueError> {
-        if let Shading::Cel { bands, rim } = *self {
-            Shading::check_cel_bands(bands.into())?;
-            Shading::check_rim(rim)?;
-        }
-        Ok(())
+/// Every field of a shading.
+pub fn check_shading(shading: &Shading) -> Result<(), ValueError> {
+    if let Shading::Cel { bands, rim } = *shading {
+        check_cel_bands(bands.into())?;
+        check_rim(rim)?;
     }
+    Ok(())
 }
 
 impl GroundShadow {
@@ -176,11 +175,11 @@ mod tests {
         );
         assert_eq!(DropShadow::check_offset([-256, 256]), Ok([-256, 256]));
         assert_eq!(
-            Shading::check_rim(f32::NAN).unwrap_err().message,
+            check_rim(f32::NAN).unwrap_err().message,
             "must be a finite number, got NaN"
         );
         let cel = Shading::Cel { bands: 9, rim: 0.0 };
-        assert_eq!(cel.check().unwrap_err().field, "look.cel.bands");
+        assert_eq!(check_shading(&cel).unwrap_err().field, "look.cel.bands");
         let ground = GroundShadow {
             from: ShadowFrom::Down,
             opacity: 1.5,

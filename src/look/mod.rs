@@ -11,6 +11,7 @@
 
 pub mod blur;
 mod check;
+pub use check::{check_cel_bands, check_rim, check_shading};
 pub mod dither;
 pub mod drop_shadow;
 pub mod frames;

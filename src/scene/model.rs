@@ -1,6 +1,7 @@
 use super::track::Track;
 use crate::texture::Texture;
 use glam::{Mat3, Mat4, Quat, Vec2, Vec3, Vec4};
+pub use kiln_raster::material::{AlphaMode, Filter, Sampler, Wrap};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -240,17 +241,6 @@ impl Skin {
     }
 }
 
-/// How a material's alpha is drawn.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum AlphaMode {
-    /// Alpha ignored.
-    Opaque,
-    /// Alpha test: texels below the cutoff are discarded (colour keys).
-    Mask(f32),
-    /// Blended after opaque geometry, back to front.
-    Blend,
-}
-
 /// How a primitive's triangles are shaded.
 #[derive(Debug, Clone)]
 pub struct Material {
@@ -283,39 +273,4 @@ pub struct TextureSlot {
     pub image: Arc<Texture>,
     /// How the image is sampled.
     pub sampler: Sampler,
-}
-
-/// How a texture is sampled: what lies outside 0..1 on each axis, and the
-/// filter. The default is what kiln did before samplers existed: repeat,
-/// bilinear.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Sampler {
-    /// Along u.
-    pub wrap_u: Wrap,
-    /// Along v.
-    pub wrap_v: Wrap,
-    /// Between texels.
-    pub filter: Filter,
-}
-
-/// What a texture coordinate outside 0..1 samples.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Wrap {
-    /// The texture tiles.
-    #[default]
-    Repeat,
-    /// The edge texels extend.
-    Clamp,
-    /// The texture tiles, every other copy mirrored.
-    Mirror,
-}
-
-/// How a texture is filtered between texel centres.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Filter {
-    /// The four nearest texels, weighted.
-    #[default]
-    Bilinear,
-    /// The texel under the coordinate alone (pixel art).
-    Nearest,
 }

@@ -119,11 +119,11 @@ pub(super) fn resolve_look(
                 Some(c) => {
                     let l = lab.of(jl.cel.is_some());
                     let bands = match &c.value.bands {
-                        Some(b) => checked(ctx, &l, b, Shading::check_cel_bands(b.value.0))?,
+                        Some(b) => checked(ctx, &l, b, crate::look::check_cel_bands(b.value.0))?,
                         None => CEL_BANDS,
                     };
                     let rim = match &c.value.rim {
-                        Some(r) => checked(ctx, &l, r, Shading::check_rim(r.value.0))?,
+                        Some(r) => checked(ctx, &l, r, crate::look::check_rim(r.value.0))?,
                         None => 0.0,
                     };
                     (bands, rim)

@@ -343,9 +343,9 @@ mod tests {
         blocks: &'a [([f32; 8], [f32; 8], [f32; 8])],
     }
 
-    impl crate::raster::simd::Kernel for SnapAll<'_> {
+    impl crate::simd::Kernel for SnapAll<'_> {
         type Output = Vec<([i64; 8], [i64; 8])>;
-        fn run<S: crate::raster::simd::Simd>(self, s: S) -> Self::Output {
+        fn run<S: crate::simd::Simd>(self, s: S) -> Self::Output {
             self.blocks
                 .iter()
                 .map(|&(x, y, w)| self.vp.snap_block(s, x, y, w))
@@ -355,7 +355,7 @@ mod tests {
 
     #[test]
     fn a_block_snaps_every_vertex_as_one_at_a_time_at_every_level() {
-        use crate::raster::simd::{dispatch, Level};
+        use crate::simd::{dispatch, Level};
         // A fixed pseudo-random sequence, so failures reproduce.
         let mut state = 0x9e37_79b9_u32;
         let mut next = move || {

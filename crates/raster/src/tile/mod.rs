@@ -590,7 +590,7 @@ mod tests {
     impl Entries {
         /// [`Entries::push`] keeping the length in the queue.
         fn add(&mut self, lanes: u32, block: i32, slot: i32) {
-            self.len = self.push(crate::raster::simd::Portable, self.len, lanes, block, slot);
+            self.len = self.push(crate::simd::Portable, self.len, lanes, block, slot);
         }
     }
 
@@ -655,7 +655,7 @@ mod tests {
         q.add(0x7f, 8, 1);
         q.add(0b1010_0011, 48, 2);
         assert_eq!(q.len, PAIR + 3);
-        let s = crate::raster::simd::Portable;
+        let s = crate::simd::Portable;
         let first = q.packet(s, 0);
         let second = q.packet(s, LANES);
         assert_eq!(first.at.to_array(), [0, 1, 2, 3, 4, 5, 6, 7]);

@@ -7,7 +7,7 @@
 
 use super::simd::{FloatLanes, IntLanes, Simd};
 use super::LightmapLayer;
-use crate::scene::{Filter, Sampler, Wrap};
+use crate::material::{Filter, Sampler, Wrap};
 use crate::texture::Texture;
 
 /// Keeps coordinates where the lane floor ([`FloatLanes::floor`]) is exact;
@@ -370,7 +370,7 @@ fn clamp_axis<S: Simd>(s: S, u: S::F, size: i32) -> Axis<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::raster::simd::Portable;
+    use crate::simd::Portable;
     use crate::texture::TextureAlpha;
 
     fn tex2x2() -> Texture {
@@ -458,7 +458,7 @@ mod tests {
         v: [f32; 8],
     }
 
-    impl crate::raster::simd::Kernel for TapsAt<'_> {
+    impl crate::simd::Kernel for TapsAt<'_> {
         type Output = [[i32; 8]; 4];
         fn run<S: Simd>(self, s: S) -> [[i32; 8]; 4] {
             let t = self.view.taps(s, s.array(self.u), s.array(self.v));
@@ -473,7 +473,7 @@ mod tests {
         // around the row's end (fetched one texel at a time), on
         // power-of-two and other widths, at every level; sizes either side
         // of the row multiply's 16-bit limit (a side of 2^15).
-        use crate::raster::simd::{dispatch, Level};
+        use crate::simd::{dispatch, Level};
         let inside = [0.1, 0.3, 0.45, 0.52, 0.6, 0.7, 0.8, 0.66];
         let seam = [0.1, 0.3, 0.45, 0.52, 0.6, 0.7, 0.999, 0.01];
         let rows = [0.05, 0.2, 0.4, 0.5, 0.6, 0.75, 0.9, 0.99];

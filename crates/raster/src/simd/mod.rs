@@ -61,7 +61,9 @@ pub const SET_LANES: [[i32; LANES]; 256] = {
 /// loops make their lane vectors. A token exists only where the CPU runs
 /// its level.
 pub trait Simd: Copy + Send + Sync {
+    /// Its eight float lanes.
     type F: FloatLanes<Self>;
+    /// Its eight integer lanes (and masks).
     type I: IntLanes<Self>;
     /// Whether two packets are shaded in step (their chains interleaved)
     /// rather than one after the other: worth it where a lane vector is
@@ -75,9 +77,13 @@ pub trait Simd: Copy + Send + Sync {
     /// +3 % at the portable level (measured), whose extractions from
     /// two-register vectors cost more than the loop does.
     const UNROLLED_WRITES: bool;
+    /// `v` in every lane.
     fn splat(self, v: f32) -> Self::F;
+    /// `v` in every lane.
     fn splat_i(self, v: i32) -> Self::I;
+    /// The lanes `a`.
     fn array(self, a: [f32; LANES]) -> Self::F;
+    /// The lanes `a`.
     fn array_i(self, a: [i32; LANES]) -> Self::I;
     /// Eight floats from the front of `s` (panics if it is shorter).
     fn load(self, s: &[f32]) -> Self::F;
@@ -163,9 +169,13 @@ pub trait Simd: Copy + Send + Sync {
 /// The scales [`Simd::snap`] applies.
 #[derive(Debug, Clone, Copy)]
 pub struct SnapScale {
+    /// Half the image's width in pixels.
     pub half_w: f64,
+    /// Half its height in pixels.
     pub half_h: f64,
+    /// Sub-sample steps per pixel.
     pub sub: f64,
+    /// The largest magnitude a snapped coordinate may take.
     pub lim: f64,
 }
 
@@ -193,11 +203,13 @@ pub type SnapLanes = ([i32; LANES], [i32; LANES]);
 pub trait FloatLanes<S: Simd>:
     Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self>
 {
+    /// `self / o` per lane.
     fn div(self, o: Self) -> Self;
     /// `self < o ? self : o` (so NaN in `self` yields `o`).
     fn min(self, o: Self) -> Self;
     /// `self > o ? self : o`.
     fn max(self, o: Self) -> Self;
+    /// The square root per lane.
     fn sqrt(self) -> Self;
     /// Floor for |x| < 2^22; other lanes get an unspecified value, and a
     /// zero result may have either sign.
@@ -214,6 +226,7 @@ pub trait FloatLanes<S: Simd>:
     /// Lane i is lane `idx[i] & 7` of `self` (a table of eight values
     /// looked up by every lane at once).
     fn permute(self, idx: S::I) -> Self;
+    /// The lanes, in order.
     fn to_array(self) -> [f32; LANES];
 }
 
@@ -227,6 +240,7 @@ pub trait IntLanes<S: Simd>:
     + BitOr<Output = Self>
     + Not<Output = Self>
 {
+    /// Each lane as a float.
     fn to_f32(self) -> S::F;
     /// Lanes whose value is non-negative, as a mask.
     fn non_negative(self) -> Self;
@@ -234,7 +248,9 @@ pub trait IntLanes<S: Simd>:
     fn lt(self, o: Self) -> Self;
     /// `m ? self : o` per lane.
     fn select(self, o: Self, m: Self) -> Self;
+    /// The smaller per lane (signed).
     fn min(self, o: Self) -> Self;
+    /// The larger per lane (signed).
     fn max(self, o: Self) -> Self;
     /// Logical shift right of every lane by `N` bits.
     fn shr<const N: i32>(self) -> Self;
@@ -254,9 +270,11 @@ pub trait IntLanes<S: Simd>:
     fn permute(self, idx: Self) -> Self;
     /// The sign bit of lane i as bit i (a mask's set lanes).
     fn bits(self) -> u32;
+    /// Whether any lane's sign bit is set.
     fn any(self) -> bool {
         self.bits() != 0
     }
+    /// The lanes, in order.
     fn to_array(self) -> [i32; LANES];
 }
 
@@ -267,6 +285,7 @@ pub(super) const ROUND_MAGIC_BITS: i32 = 0x4B40_0000;
 
 /// Work that runs at any level: the hot loop, written once.
 pub trait Kernel {
+    /// What the work gives back.
     type Output;
     /// Must be `#[inline(always)]`, as everything it calls in the hot path,
     /// for the level to reach its body.

@@ -4,7 +4,7 @@
 use super::simd::{FloatLanes, IntLanes, Simd, LANES};
 use super::texel::{LightView, Taps, TexView};
 use super::{Batch, Light};
-use crate::scene::AlphaMode;
+use crate::material::AlphaMode;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Mode {

@@ -1,4 +1,8 @@
-//! kiln's own CPU rasterizer.
+//! kiln's own CPU rasterizer, and the decoded texture it samples.
+//!
+//! A crate of its own so that it is compiled optimised wherever kiln is
+//! built: kiln's tests build kiln itself unoptimised, and the rasterizer's
+//! lane code is nearly all the time they spend (docs/testing.md).
 //!
 //! Conventions: clip = `camera.proj · camera.view · world`; NDC x right, y up,
 //! z in [0, 1] (glam's `*_rh` projections), depth test "less". A triangle whose
@@ -7,11 +11,11 @@
 //! faces are lit with the flipped normal.
 //!
 //! Pipeline: vertices are transformed once per batch, triangles clipped in
-//! homogeneous space ([`clip`]), snapped to 8-bit sub-sample fixed point and
-//! set up as integer edge functions plus attribute planes ([`setup`]), binned
-//! to 32×32-sample tiles ([`bin`]). Each tile is then drawn on its own
-//! supersampled buffer ([`tile`], [`shade`], [`texel`]) and box-filtered
-//! straight into the output ([`resolve`]), so memory stays at one output
+//! homogeneous space (`clip`), snapped to 8-bit sub-sample fixed point and
+//! set up as integer edge functions plus attribute planes (`setup`), binned
+//! to 32×32-sample tiles (`bin`). Each tile is then drawn on its own
+//! supersampled buffer (`tile`, `shade`, `texel`) and box-filtered
+//! straight into the output (`resolve`), so memory stays at one output
 //! image plus one tile of samples however large the supersampling.
 //!
 //! Opaque and masked triangles draw first in submission order; blended ones
@@ -28,22 +32,29 @@
 //! A batch with a [`LightmapLayer`] then gets `rgb · lm.a + lm.rgb` (clamped
 //! to 1, alpha kept) from a second, straight, clamp-to-edge texture with its
 //! own perspective-correct UVs. A *layered* batch — a lightmap, vertex
-//! colours or emission — has its extra planes ([`setup::Layer`]) set up and
+//! colours or emission — has its extra planes (`setup::Layer`) set up and
 //! shaded by a separate instance of the tile loop, so plain batches run the
 //! loop they ran before layers existed.
 // Lane code indexes several same-length arrays in one loop on purpose: that
 // is the shape LLVM vectorises.
 #![allow(clippy::needless_range_loop)]
+// One module, `simd::avx2`, allows `unsafe` (to call code compiled for the
+// CPU's instruction set after checking the CPU has it); nothing else may.
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
 
 mod bin;
 mod clip;
 mod framebuffer;
+pub mod material;
+pub mod png_filter;
 mod prepare;
 mod resolve;
 mod setup;
 mod shade;
-pub(crate) mod simd;
+pub mod simd;
 mod texel;
+pub mod texture;
 mod tile;
 
 pub use simd::Level;
@@ -51,7 +62,7 @@ pub use simd::Level;
 /// The environment variable that picks the raster's instruction level.
 pub const SIMD_VARIABLE: &str = "KILN_SIMD";
 
-use crate::scene::{AlphaMode, Sampler};
+use crate::material::{AlphaMode, Sampler};
 use crate::texture::Texture;
 use glam::{Affine2, Mat4, Vec2, Vec3, Vec4};
 

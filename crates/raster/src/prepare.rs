@@ -107,7 +107,7 @@ fn set_up<S: simd::Simd>(
     let mut layers = Vec::new();
     let mut blended: Vec<(f32, u32, u32)> = Vec::new();
     for (bi, b) in batches.iter().enumerate() {
-        if b.alpha == crate::scene::AlphaMode::Blend {
+        if b.alpha == crate::material::AlphaMode::Blend {
             for (ti, t) in b.triangles.iter().enumerate() {
                 let Some(p) = fetch(b.positions, t) else {
                     continue;

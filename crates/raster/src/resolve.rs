@@ -214,8 +214,8 @@ fn to_u8<S: Simd>(s: S, v: S::F) -> S::I {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::raster::framebuffer::TILE_AREA;
-    use crate::raster::simd::Portable;
+    use crate::framebuffer::TILE_AREA;
+    use crate::simd::Portable;
 
     fn to_straight_u8(p: [f32; 4]) -> [u8; 4] {
         let s = Portable;
@@ -349,7 +349,7 @@ mod tests {
             .into_iter()
             .any(|q| ((q[0] + q[1]) + q[2]) + q[3] != in_pairs(q)));
         let bits = |v: f32| if v.is_nan() { u32::MAX } else { v.to_bits() };
-        for level in crate::raster::simd::Level::ALL
+        for level in crate::simd::Level::ALL
             .into_iter()
             .filter(|l| l.available())
         {
@@ -362,7 +362,7 @@ mod tests {
                             j,
                             i0,
                         };
-                        let (lanes, each) = crate::raster::simd::dispatch(level, boxes);
+                        let (lanes, each) = crate::simd::dispatch(level, boxes);
                         let name = level.name();
                         assert_eq!(
                             lanes.map(bits),
