@@ -177,7 +177,7 @@ pub(crate) fn bake_into(
     };
     run_in_order(place, work.len(), &task, &mut |outcome: JobOutcome| {
         progress.job_finished(&outcome);
-        report.jobs.push(outcome);
+        report.jobs.push(outcome.relocated());
     });
     if options.mode == OutputMode::Write {
         keep_newer_than_inputs(&mut report, started);

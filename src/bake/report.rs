@@ -100,6 +100,49 @@ impl JobOutcome {
         out
     }
 
+    /// The outcome with every part it owns copied into memory allocated by
+    /// the calling thread, the originals freed where they were made.
+    ///
+    /// A job's outcome is made on the worker that ran it, among the frame
+    /// buffers, sheets and encoders of that job; kept there until the bake
+    /// ends, its small strings would pin the worker's memory, which the
+    /// allocator could then neither reuse whole for the next job's large
+    /// buffers nor give back (glibc's per-thread arenas: peak memory grew
+    /// with the number of jobs baked). The bake keeps this copy instead,
+    /// made on the coordinating thread.
+    pub(crate) fn relocated(self) -> JobOutcome {
+        let path = |p: &PathBuf| PathBuf::from(p.as_os_str().to_os_string());
+        let paths = |v: &[PathBuf]| v.iter().map(path).collect::<Vec<_>>();
+        let result = match self.result {
+            Ok(r) => Ok(JobReport {
+                name: r.name.as_str().to_owned(),
+                images: r.images,
+                files: paths(&r.files),
+                warnings: r.warnings.iter().map(|w| w.as_str().to_owned()).collect(),
+                inputs: paths(&r.inputs),
+            }),
+            Err(e) => Err(e),
+        };
+        JobOutcome {
+            name: self.name.as_str().to_owned(),
+            kind: self.kind,
+            dir: path(&self.dir),
+            result,
+            records: self
+                .records
+                .iter()
+                .map(|r| OutputRecord {
+                    path: path(&r.path),
+                    len: r.len,
+                    outcome: r.outcome,
+                })
+                .collect(),
+            status: self.status,
+            key: self.key.as_deref().map(str::to_owned),
+            seconds: self.seconds,
+        }
+    }
+
     /// `job 'name'` or `map 'name'`, for messages.
     pub fn label(&self) -> String {
         match self.kind {

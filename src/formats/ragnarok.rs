@@ -64,12 +64,18 @@ fn texture_candidates(lookup: &Lookup, tree: &Tree, raw: &[u8]) -> Vec<(SourceRe
     out
 }
 
-/// Every place a texture is looked up, for messages.
+/// Every place a texture is looked up, for messages, each once (a model
+/// inside one of the sources has its tree's `data/texture` among the
+/// sources' own).
 fn texture_places(lookup: &Lookup, tree: &Tree) -> Vec<String> {
-    texture_candidates(lookup, tree, b"")
-        .into_iter()
-        .map(|(s, p)| place(&s, &p))
-        .collect()
+    let mut out: Vec<String> = Vec::new();
+    for (s, p) in texture_candidates(lookup, tree, b"") {
+        let place = place(&s, &p);
+        if !out.contains(&place) {
+            out.push(place);
+        }
+    }
+    out
 }
 
 fn place(source: &SourceRef, path: &GamePath) -> String {

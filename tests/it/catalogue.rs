@@ -313,3 +313,39 @@ fn globs_that_match_nothing_and_placeholders_without_a_glob_are_errors() {
     assert!(e.contains("is also written by job 'm'"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_missing_texture_names_each_place_looked_in_once() {
+    // The model inside the GRF it is read from: its tree's `data/texture`
+    // is also the archive's own, and the warning says so once.
+    let dir = tempdir("catalogue-missing-texture");
+    let beacon = std::fs::read(samples().join("model/kiln/beacon.rsm")).unwrap();
+    let entries: Vec<(&[u8], &[u8], WriteOptions)> = vec![(
+        b"data/model/kiln/beacon.rsm",
+        &beacon,
+        WriteOptions::default(),
+    )];
+    std::fs::write(dir.join("data.grf"), write_grf(GrfVersion::V200, &entries)).unwrap();
+    let r = dir.join("one.yaml");
+    std::fs::write(
+        &r,
+        "jobs:\n  - name: beacon\n    model: data/model/**/*.rsm\n    data: data.grf\n    size: 16x16\n    directions: 1\n    clip: { frames: 1 }\n    antialias: 1\n",
+    )
+    .unwrap();
+    let o = kiln(&["bake", r.to_str().unwrap()], &dir);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let g = dir.join("data.grf").display().to_string();
+    let places = format!("{g}, {g}/texture, {g}/data/texture, {g}/data/model/kiln");
+    for texture in ["kiln\\stone.bmp", "kiln\\sail.bmp"] {
+        let line = format!(
+            "kiln: warning: job 'beacon/kiln/beacon.rsm': texture \"{texture}\" of \
+             {g}:/data/model/kiln/beacon.rsm not found (looked in {places}); drawing a checker"
+        );
+        assert!(
+            stderr(&o).lines().any(|l| l == line),
+            "{line}\n{}",
+            stderr(&o)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
