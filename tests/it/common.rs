@@ -2,7 +2,7 @@
 //! paths, running the binary, scratch folders and deterministic noise.
 
 use image::{Rgba, RgbaImage};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Per-channel difference tolerated before a pixel counts as different.
 pub const TOLERANCE: u8 = 2;
@@ -156,10 +156,41 @@ pub fn kiln(args: &[&str], cwd: &std::path::Path) -> std::process::Output {
 /// A fresh, empty temporary folder for one test. All areas run in one
 /// process, so `tag` must be unique across the whole test binary.
 pub fn tempdir(tag: &str) -> PathBuf {
+    static SWEEP: std::sync::Once = std::sync::Once::new();
+    SWEEP.call_once(sweep_ended_runs);
     let d = std::env::temp_dir().join(format!("kiln-test-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
+}
+
+/// Removes the scratch folders of earlier runs of the suite whose process
+/// has ended. Many tests leave theirs (a failed test's folder is what one
+/// looks at), and each run names its own by its process id, so without
+/// this every run would add its folders to the temporary directory for
+/// good. A folder of a run still going (its process alive: another
+/// `cargo test` beside this one) is left alone. Where `/proc` is absent
+/// nothing is removed.
+fn sweep_ended_runs() {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix("kiln-test-")) else {
+            continue;
+        };
+        let Some(pid) = rest.rsplit('-').next().and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        if pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists() {
+            continue;
+        }
+        let _ = std::fs::remove_dir_all(e.path());
+    }
 }
 
 pub fn stderr(o: &std::process::Output) -> String {
