@@ -26,15 +26,7 @@ pub fn convert_texture(
     // The decoded texels are premultiplied; PNG keeps straight alpha. Undone
     // in place, and the texels become the image's bytes without a copy.
     let mut texels = t.texels;
-    for t in &mut texels {
-        let a = t[3] as u32;
-        let un = |c: u8| {
-            (c as u32 * 255 + a / 2)
-                .checked_div(a)
-                .map_or(0, |v| v.min(255) as u8)
-        };
-        *t = [un(t[0]), un(t[1]), un(t[2]), t[3]];
-    }
+    crate::texture::unpremultiply_all(&mut texels);
     let img = image::RgbaImage::from_raw(width, height, texels.into_flattened())
         .ok_or_else(|| crate::Error::Other(format!("{width}x{height}: texel count mismatch")))?;
     crate::output::write_png(out, &img)?;

@@ -46,17 +46,9 @@ pub(crate) fn straight_image(tex: &Texture) -> Option<image::RgbaImage> {
     if tex.texels.len() != n {
         return None;
     }
-    let mut raw = Vec::with_capacity(n * 4);
-    for &[r, g, b, a] in &tex.texels {
-        if a == 0 {
-            raw.extend_from_slice(&[0, 0, 0, 0]);
-        } else {
-            let a32 = u32::from(a);
-            let un = |c: u8| ((u32::from(c) * 255 + a32 / 2) / a32).min(255) as u8;
-            raw.extend_from_slice(&[un(r), un(g), un(b), a]);
-        }
-    }
-    image::RgbaImage::from_raw(tex.width, tex.height, raw)
+    let mut texels = tex.texels.clone();
+    crate::texture::unpremultiply_all(&mut texels);
+    image::RgbaImage::from_raw(tex.width, tex.height, texels.into_flattened())
 }
 
 /// PNG bytes of each texture slot that some material uses and that can be
