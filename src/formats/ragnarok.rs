@@ -43,39 +43,44 @@ impl LoadedTexture {
     }
 }
 
-/// Where a model's texture named `raw` may be: each of the caller's
-/// sources as `<name>`, `texture/<name>` and `data/texture/<name>`; then the
-/// model's own tree: `data/texture/<name>` at its root, and the model's own
-/// folder.
+/// Where a model's texture named `raw` may be, each place once: each of
+/// the caller's sources as `<name>`, `texture/<name>` and
+/// `data/texture/<name>`; then the model's own tree: `data/texture/<name>`
+/// at its root, and the model's own folder. Two that name one place (a
+/// model inside one of the sources has its tree's `data/texture` among the
+/// sources' own) are looked in, and named in a warning, once, where the
+/// first comes.
 fn texture_candidates(lookup: &Lookup, tree: &Tree, raw: &[u8]) -> Vec<(SourceRef, GamePath)> {
     let name = GamePath::new(raw);
-    let mut out = Vec::new();
+    let mut out: Vec<(SourceRef, GamePath)> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    let mut add = |source: &SourceRef, path: GamePath| {
+        let at = place(source, &path);
+        if !seen.contains(&at) {
+            seen.push(at);
+            out.push((source.clone(), path));
+        }
+    };
     for s in lookup.sources() {
-        out.push((s.clone(), name.clone()));
-        out.push((s.clone(), GamePath::new("texture").join(&name)));
-        out.push((s.clone(), GamePath::new("data/texture").join(&name)));
+        add(s, name.clone());
+        add(s, GamePath::new("texture").join(&name));
+        add(s, GamePath::new("data/texture").join(&name));
     }
     let root = tree.root(Layout::RAGNAROK_MODEL);
-    out.push((
-        tree.source.clone(),
+    add(
+        &tree.source,
         root.join(&GamePath::new("data/texture")).join(&name),
-    ));
-    out.push((tree.source.clone(), tree.folder().join(&name)));
+    );
+    add(&tree.source, tree.folder().join(&name));
     out
 }
 
-/// Every place a texture is looked up, for messages, each once (a model
-/// inside one of the sources has its tree's `data/texture` among the
-/// sources' own).
+/// Every place a texture is looked up, for messages.
 fn texture_places(lookup: &Lookup, tree: &Tree) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for (s, p) in texture_candidates(lookup, tree, b"") {
-        let place = place(&s, &p);
-        if !out.contains(&place) {
-            out.push(place);
-        }
-    }
-    out
+    texture_candidates(lookup, tree, b"")
+        .into_iter()
+        .map(|(s, p)| place(&s, &p))
+        .collect()
 }
 
 fn place(source: &SourceRef, path: &GamePath) -> String {
