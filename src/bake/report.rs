@@ -111,34 +111,20 @@ impl JobOutcome {
     /// with the number of jobs baked). The bake keeps this copy instead,
     /// made on the coordinating thread.
     pub(crate) fn relocated(self) -> JobOutcome {
-        let path = |p: &PathBuf| PathBuf::from(p.as_os_str().to_os_string());
-        let paths = |v: &[PathBuf]| v.iter().map(path).collect::<Vec<_>>();
+        // A clone allocates on the thread that makes it; the originals,
+        // dropped here, free the worker's copy.
         let result = match self.result {
-            Ok(r) => Ok(JobReport {
-                name: r.name.as_str().to_owned(),
-                images: r.images,
-                files: paths(&r.files),
-                warnings: r.warnings.iter().map(|w| w.as_str().to_owned()).collect(),
-                inputs: paths(&r.inputs),
-            }),
+            Ok(r) => Ok(r.clone()),
             Err(e) => Err(e),
         };
         JobOutcome {
-            name: self.name.as_str().to_owned(),
+            name: self.name.clone(),
             kind: self.kind,
-            dir: path(&self.dir),
+            dir: self.dir.clone(),
             result,
-            records: self
-                .records
-                .iter()
-                .map(|r| OutputRecord {
-                    path: path(&r.path),
-                    len: r.len,
-                    outcome: r.outcome,
-                })
-                .collect(),
+            records: self.records.clone(),
             status: self.status,
-            key: self.key.as_deref().map(str::to_owned),
+            key: self.key.clone(),
             seconds: self.seconds,
         }
     }
