@@ -172,7 +172,7 @@ impl<'a> InOrder<'a> {
         if let Some(e) = turn.failed {
             return Err(e);
         }
-        debug_assert_eq!(turn.next, self.paths.len(), "every file was put");
+        assert_eq!(turn.next, self.paths.len(), "every file was put");
         written.extend(self.paths);
         Ok(())
     }

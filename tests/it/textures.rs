@@ -580,6 +580,35 @@ fn tga_origins_and_depths() {
     assert_eq!(t.alpha, TextureAlpha::Opaque);
 }
 
+#[test]
+fn tga_runs_that_cross_rows_land_in_every_origin() {
+    // 3×2 grey, RLE: a run of 4 (wrapping onto the second stored row),
+    // then a raw packet of 2. Stored order is A A A A B C whatever the
+    // origin; bit 4 mirrors columns, bit 5 puts stored row 0 on top.
+    let (a, b, c) = ([40u8, 40, 40, 255], [90, 90, 90, 255], [200, 200, 200, 255]);
+    let stored = [a, a, a, a, b, c];
+    for descriptor in [0x00, 0x10, 0x20, 0x30] {
+        let t = decode(&tga(
+            11,
+            None,
+            3,
+            2,
+            8,
+            descriptor,
+            &[0x83, 40, 0x01, 90, 200],
+        ))
+        .unwrap();
+        let mut want = vec![[0u8; 4]; 6];
+        for (i, texel) in stored.iter().enumerate() {
+            let (col, row) = (i % 3, i / 3);
+            let x = if descriptor & 0x10 != 0 { 2 - col } else { col };
+            let y = if descriptor & 0x20 != 0 { row } else { 1 - row };
+            want[y * 3 + x] = *texel;
+        }
+        assert_eq!(t.texels, want, "descriptor {descriptor:#x}");
+    }
+}
+
 fn parse_error(r: kiln::Result<Texture>) -> kiln::ParseError {
     match r {
         Err(kiln::Error::Parse(p)) => p,

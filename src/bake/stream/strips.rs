@@ -198,7 +198,7 @@ pub(super) fn cell_rows<'a>(
                 continue;
             }
             let (x, w) = (c.x as usize * 4, c.w as usize * 4);
-            debug_assert!(x >= at, "cells overlap");
+            assert!(x >= at, "cells overlap");
             let (_, tail) = std::mem::take(&mut rest).split_at_mut(x - at);
             let (cell, tail) = tail.split_at_mut(w);
             out[k].push(cell);

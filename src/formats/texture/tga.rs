@@ -125,7 +125,8 @@ pub(crate) fn decode(data: &[u8], file: &Path, memory: &Allowance) -> Result<Tex
     // Each texel goes straight to its place (row 0 at the top, column 0 at
     // the left): one image-sized buffer, however the file is stored.
     let (mut texels, held) = texel_buffer(file, 12, width as u32, height as u32, memory)?;
-    texels.resize(count, [0; 4]);
+    texels.push([0; 4]);
+    fill_rest(&mut texels, count);
     let place = |i: usize| {
         let (sx, sy) = (i % width, i / width);
         let y = if h.top_to_bottom { sy } else { height - 1 - sy };
@@ -184,8 +185,20 @@ pub(crate) fn decode(data: &[u8], file: &Path, memory: &Allowance) -> Result<Tex
             }
             if head & 0x80 != 0 {
                 let t = convert(done, pixel_value(r2.bytes(bytes_pp, "pixels.packet")?))?;
-                for i in done..done + n {
-                    texels[place(i)] = t;
+                // A run is filled a row's stretch at a time, not texel by
+                // texel: a 16384² texture is mostly runs.
+                let mut i = done;
+                while i < done + n {
+                    let (sx, sy) = (i % width, i / width);
+                    let len = (width - sx).min(done + n - i);
+                    let y = if h.top_to_bottom { sy } else { height - 1 - sy };
+                    let x = if h.right_to_left {
+                        width - sx - len
+                    } else {
+                        sx
+                    };
+                    fill(&mut texels[y * width + x..][..len], t);
+                    i += len;
                 }
             } else {
                 let b = r2.bytes(n * bytes_pp, "pixels.packet")?;
@@ -209,6 +222,30 @@ pub(crate) fn decode(data: &[u8], file: &Path, memory: &Allowance) -> Result<Tex
     }
     held.keep();
     Ok(finish(file, width as u32, height as u32, texels))
+}
+
+/// Sets every texel of `span` to `t` with a doubling number of block
+/// copies, which stays fast in an unoptimised build (a build script's).
+fn fill(span: &mut [[u8; 4]], t: [u8; 4]) {
+    let Some(first) = span.first_mut() else {
+        return;
+    };
+    *first = t;
+    let mut filled = 1;
+    while filled < span.len() {
+        let k = filled.min(span.len() - filled);
+        span.copy_within(..k, filled);
+        filled += k;
+    }
+}
+
+/// Grows `texels` (holding at least one texel, with the capacity
+/// reserved) to `count` copies of its first texel, the same way.
+fn fill_rest(texels: &mut Vec<[u8; 4]>, count: usize) {
+    while texels.len() < count {
+        let k = texels.len().min(count - texels.len());
+        texels.extend_from_within(..k);
+    }
 }
 
 fn read_palette(r: &mut Reader, h: &Header) -> Result<Vec<[u8; 4]>, ParseError> {
