@@ -211,7 +211,7 @@ pub fn render(
     camera: &Camera,
     light: &Light,
     opts: &RenderOptions,
-) -> image::RgbaImage {
+) -> Image {
     render_at(batches, camera, light, opts, Level::detect())
 }
 
@@ -223,7 +223,7 @@ pub fn render_at(
     light: &Light,
     opts: &RenderOptions,
     level: Level,
-) -> image::RgbaImage {
+) -> Image {
     render_lit(batches, camera, &shade::Lighting::new(light), opts, level)
 }
 
@@ -239,7 +239,7 @@ pub fn render_shaded(
     light: &Light,
     opts: &RenderOptions,
     shading: Shading,
-) -> image::RgbaImage {
+) -> Image {
     let mode = match shading {
         Shading::Lambert | Shading::Flat => shade::LightMode::Lambert,
         Shading::Unlit => shade::LightMode::Unlit,
@@ -278,7 +278,7 @@ pub fn render_pass(
     camera: &Camera,
     opts: &RenderOptions,
     pass: Pass,
-) -> image::RgbaImage {
+) -> Image {
     let mode = match pass {
         Pass::Normal => {
             let v = camera.view;
@@ -313,13 +313,33 @@ fn render_lit(
     lighting: &shade::Lighting,
     opts: &RenderOptions,
     level: Level,
-) -> image::RgbaImage {
-    let mut img = image::RgbaImage::new(opts.width, opts.height);
+) -> Image {
+    let mut img = Image {
+        width: opts.width,
+        height: opts.height,
+        pixels: vec![0; opts.width as usize * opts.height as usize * 4],
+    };
     if opts.width > 0 {
-        let mut rows: Vec<&mut [u8]> = img.chunks_exact_mut(opts.width as usize * 4).collect();
+        let mut rows: Vec<&mut [u8]> = img
+            .pixels
+            .chunks_exact_mut(opts.width as usize * 4)
+            .collect();
         draw_lit(batches, camera, lighting, opts, level, &mut rows);
     }
     img
+}
+
+/// A rendered frame: straight-alpha RGBA, 8 bits a channel, rows from the
+/// top, `4 × width` bytes each. The crate's own type rather than `image`'s,
+/// so that it compiles without waiting for `image` (kiln wraps it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Image {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// `4 × width × height` bytes.
+    pub pixels: Vec<u8>,
 }
 
 /// [`render_at`] straight into `rows`, one slice per image row from the
