@@ -269,7 +269,7 @@ fn describe(work: Work) -> String {
             for c in &mut j.clips {
                 c.line = 0;
             }
-            j.output.sites.clear();
+            j.output.sites = Vec::new().into();
             let mut text = format!("{j:?}");
             // Likewise a job at the default PNG compression.
             if j.png == crate::output::PngCompression::Default {

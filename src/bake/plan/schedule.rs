@@ -19,7 +19,7 @@
 //! gives up before rendering (`Attempt::Deferred`) and the coordinator,
 //! on a thread outside the pool, starts it again once a job has ended.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::mpsc;
 use std::sync::Mutex;
@@ -139,7 +139,9 @@ fn coordinate<'s, T: Send + 's>(
     done: &mut dyn FnMut(T),
 ) {
     let (tx, rx) = mpsc::channel::<Message<T>>();
-    let mut results: Vec<Option<T>> = (0..count).map(|_| None).collect();
+    // Ended tasks waiting for an earlier one: at most the pool's width, so
+    // a map rather than a slot per task (a catalogue has thousands).
+    let mut results: BTreeMap<usize, T> = BTreeMap::new();
     let mut next = 0;
     let mut emitted = 0;
     let mut running = 0usize;
@@ -181,7 +183,7 @@ fn coordinate<'s, T: Send + 's>(
         running -= 1;
         match r {
             Ok(Attempt::Done(t)) => {
-                results[i] = Some(t);
+                results.insert(i, t);
                 retries += 1;
             }
             Ok(Attempt::Deferred) => deferred.push_front(i),
@@ -189,7 +191,7 @@ fn coordinate<'s, T: Send + 's>(
                 panic.get_or_insert(p);
             }
         }
-        while let Some(t) = results.get_mut(emitted).and_then(Option::take) {
+        while let Some(t) = results.remove(&emitted) {
             done(t);
             emitted += 1;
         }

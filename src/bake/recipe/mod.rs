@@ -161,7 +161,7 @@ impl Recipe {
                 claimed: &mut claimed,
                 opened: &opened,
             };
-            jobs.extend(entry.resolve(&ctx, i, sj, &defaults)?);
+            entry.resolve(&ctx, i, sj, &defaults, &mut jobs)?;
         }
         check_framing_groups(path, &jobs)?;
         let raw_maps = raw.maps.as_ref().map_or(&[][..], |m| m.value.as_slice());
@@ -270,14 +270,17 @@ struct Entry<'a> {
 impl Entry<'_> {
     /// Job `i`: its name checked and unique, resolved — into one job per
     /// file when its model is a glob — and its output files claimed against
-    /// every earlier job's.
+    /// every earlier job's; pushed onto `jobs`, which a catalogue's
+    /// instances join directly rather than through a list of their own (a
+    /// second copy of thousands of jobs at the plan's peak).
     fn resolve(
         &mut self,
         ctx: &Ctx,
         i: usize,
         sj: &S<RawJob>,
         defaults: &RawJob,
-    ) -> Result<Vec<Job>, RecipeError> {
+        jobs: &mut Vec<Job>,
+    ) -> Result<(), RecipeError> {
         let at = &sj.referenced;
         let j = &sj.value;
         let Some(name) = &j.name else {
@@ -305,9 +308,10 @@ impl Entry<'_> {
             };
             let job = job::resolve_job(ctx, &who, at, j, defaults)?;
             self.claim(ctx, &label, at, &job)?;
-            return Ok(vec![job]);
+            jobs.push(job);
+            return Ok(());
         };
-        let mut jobs = Vec::with_capacity(matches.len());
+        jobs.reserve_exact(matches.len());
         for i in 0..matches.len() {
             let inst = matches.instance(i, j, defaults);
             let label = format!("{label} ({})", inst.model.written);
@@ -317,11 +321,16 @@ impl Entry<'_> {
                 file_name: &inst.stem,
                 model: Some(inst.model),
             };
-            let job = job::resolve_job(ctx, &who, at, &inst.job, &inst.defaults)?;
+            let mut job = job::resolve_job(ctx, &who, at, &inst.job, &inst.defaults)?;
             self.claim(ctx, &label, at, &job)?;
+            // Resolved from one entry, instances mostly name their outputs
+            // at the same lines: one copy of those sites for all of them.
+            if let Some(prev) = jobs.last().filter(|p| p.output.sites == job.output.sites) {
+                job.output.sites = prev.output.sites.clone();
+            }
             jobs.push(job);
         }
-        Ok(jobs)
+        Ok(())
     }
 
     /// Claims `job`'s output files, refusing one an earlier job writes.

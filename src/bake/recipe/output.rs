@@ -50,9 +50,13 @@ pub struct Outputs {
     /// that output is on.
     pub ro_sprite: Option<PathBuf>,
     /// Where the recipe wrote each output's name (`None`: a default), for
-    /// messages about it.
-    pub(crate) sites: Vec<(&'static str, Option<Location>)>,
+    /// messages about it. Shared: a catalogue's instances, resolved from
+    /// one entry, hold one copy between them.
+    pub(crate) sites: Sites,
 }
+
+/// Each output key and where the recipe wrote its name.
+pub(crate) type Sites = std::sync::Arc<[(&'static str, Option<Location>)]>;
 
 impl Outputs {
     /// Where the recipe wrote `output.<key>`, if it did.
@@ -276,7 +280,7 @@ pub(super) fn resolve_output(
         prune: pick(&jo.prune, &do_.prune).is_some_and(|p| p.value),
         gltf,
         ro_sprite,
-        sites,
+        sites: sites.into(),
     })
 }
 
