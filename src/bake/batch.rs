@@ -8,6 +8,7 @@ use crate::bake::outputs::prune::Owned;
 use crate::bake::outputs::state::Cache;
 use crate::bake::plan::schedule::{run_in_order, Budget, Pool};
 use crate::bake::recipe::{Job, MapJob, Recipe};
+use crate::bake::report::Spent;
 use crate::bake::report::{BakeReport, JobOutcome, JobStatus};
 use crate::bake::run::{framing_points, plan_job};
 use crate::error::{Error, Result};
@@ -15,6 +16,7 @@ use crate::raster::Camera;
 use crate::source::SourceRef;
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Mutex;
 use std::time::SystemTime;
 
 /// Loads recipe files and bakes them; a recipe that cannot be read or is
@@ -148,7 +150,13 @@ pub(crate) fn bake_into(
         .iter()
         .map(|j| (j.name.as_str(), j.output.dir.as_path(), Owned::of_job(j)))
         .collect();
+    // The originals of relocated outcomes, dropped by the next task to
+    // start, on a worker (`JobOutcome::relocated`).
+    let spent: Mutex<Vec<Spent>> = Mutex::new(Vec::new());
     let task = |i: usize| {
+        drop(std::mem::take(
+            &mut *spent.lock().unwrap_or_else(|e| e.into_inner()),
+        ));
         let cameras = match work[i] {
             Work::Job(j) => j
                 .framing_group
@@ -177,7 +185,12 @@ pub(crate) fn bake_into(
     };
     run_in_order(place, work.len(), &task, &mut |outcome: JobOutcome| {
         progress.job_finished(&outcome);
-        report.jobs.push(outcome.relocated());
+        let (kept, originals) = outcome.relocated();
+        report.jobs.push(kept);
+        spent
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(originals);
     });
     if options.mode == OutputMode::Write {
         keep_newer_than_inputs(&mut report, started);

@@ -63,6 +63,18 @@ pub enum JobKind {
     Map,
 }
 
+/// What [`JobOutcome::relocated`] copied: the originals, dropped by a worker
+/// so that their blocks go back to the worker's own cache.
+pub(crate) struct Spent {
+    _parts: (
+        String,
+        PathBuf,
+        Option<JobReport>,
+        Vec<OutputRecord>,
+        Option<String>,
+    ),
+}
+
 /// What became of one job or map.
 #[derive(Debug)]
 pub struct JobOutcome {
@@ -101,7 +113,8 @@ impl JobOutcome {
     }
 
     /// The outcome with every part it owns copied into memory allocated by
-    /// the calling thread, the originals freed where they were made.
+    /// the calling thread, and the originals, to be dropped on the thread
+    /// that made them.
     ///
     /// A job's outcome is made on the worker that ran it, among the frame
     /// buffers, sheets and encoders of that job; kept there until the bake
@@ -109,15 +122,18 @@ impl JobOutcome {
     /// allocator could then neither reuse whole for the next job's large
     /// buffers nor give back (glibc's per-thread arenas: peak memory grew
     /// with the number of jobs baked). The bake keeps this copy instead,
-    /// made on the coordinating thread.
-    pub(crate) fn relocated(self) -> JobOutcome {
-        // A clone allocates on the thread that makes it; the originals,
-        // dropped here, free the worker's copy.
-        let result = match self.result {
-            Ok(r) => Ok(r.clone()),
-            Err(e) => Err(e),
+    /// made on the coordinating thread. The originals must not be freed
+    /// there either: glibc's per-thread cache takes small blocks freed by a
+    /// thread whatever arena they came from and hands them to that
+    /// thread's next allocations, so the coordinator's copies of later
+    /// outcomes would land in the worker's arena again.
+    pub(crate) fn relocated(self) -> (JobOutcome, Spent) {
+        // A clone allocates on the thread that makes it.
+        let (result, report) = match self.result {
+            Ok(r) => (Ok(r.clone()), Some(r)),
+            Err(e) => (Err(e), None),
         };
-        JobOutcome {
+        let copy = JobOutcome {
             name: self.name.clone(),
             kind: self.kind,
             dir: self.dir.clone(),
@@ -126,7 +142,11 @@ impl JobOutcome {
             status: self.status,
             key: self.key.clone(),
             seconds: self.seconds,
-        }
+        };
+        let spent = Spent {
+            _parts: (self.name, self.dir, report, self.records, self.key),
+        };
+        (copy, spent)
     }
 
     /// `job 'name'` or `map 'name'`, for messages.
