@@ -7,44 +7,38 @@ use crate::bake::recipe::pattern::{job_patterns, map_patterns, FilePattern, Patt
 use crate::bake::recipe::{Job, MapJob};
 use crate::error::{Error, Result};
 use std::path::{Component, Path, PathBuf};
+use std::rc::Rc;
 
 /// Refuses the bake when two jobs or maps can write the same file.
 pub fn check(jobs: &[&Job], maps: &[&MapJob]) -> Result<()> {
     // Each claim's (who, where).
-    let mut claimed: PatternIndex<(String, String)> = PatternIndex::default();
-    let mut add = |who: String, at: String, what: String, pattern: FilePattern| -> Result<()> {
+    // One (who, where) per job or map, shared by its claims.
+    let mut claimed: PatternIndex<(Rc<str>, Rc<str>)> = PatternIndex::default();
+    let mut add = |who: &Rc<str>, at: &Rc<str>, what: String, pattern: FilePattern| -> Result<()> {
         if let Some((name, (other, other_at))) =
-            claimed.first_overlap(&pattern, |(other, _)| *other == who)
+            claimed.first_overlap(&pattern, |(other, _)| other == who)
         {
             return Err(Error::Usage(format!(
                 "{at}: {who}: {what} can write `{name}`, which {other} ({other_at}) also writes"
             )));
         }
-        claimed.push(pattern, (who, at));
+        claimed.push(pattern, (who.clone(), at.clone()));
         Ok(())
     };
     for j in jobs {
         let dir = resolved(&j.output.dir);
-        let at = format!("{}:{}", j.recipe.display(), j.line);
+        let at: Rc<str> = format!("{}:{}", j.recipe.display(), j.line).into();
+        let who: Rc<str> = format!("job '{}'", j.name).into();
         for (key, p) in job_patterns(j, &dir) {
-            add(
-                format!("job '{}'", j.name),
-                at.clone(),
-                format!("`output.{key}`"),
-                p,
-            )?;
+            add(&who, &at, format!("`output.{key}`"), p)?;
         }
     }
     for m in maps {
         let dir = resolved(&m.dir);
-        let at = format!("{}:{}", m.recipe.display(), m.line);
+        let at: Rc<str> = format!("{}:{}", m.recipe.display(), m.line).into();
+        let who: Rc<str> = format!("map '{}'", m.name).into();
         for (view, p) in map_patterns(m, &dir) {
-            add(
-                format!("map '{}'", m.name),
-                at.clone(),
-                format!("view '{view}'"),
-                p,
-            )?;
+            add(&who, &at, format!("view '{view}'"), p)?;
         }
     }
     Ok(())

@@ -192,7 +192,7 @@ pub(super) fn instances(
 }
 
 /// What a catalogue job's glob matched, in instance order. Instances are
-/// made one at a time ([`Matches::instance`]): each carries a copy of the
+/// made one at a time ([`Matches::into_instances`]): each carries a copy of the
 /// job's keys, far larger than the match, so a catalogue of thousands
 /// never holds them all.
 pub(super) struct Matches {
@@ -208,37 +208,44 @@ impl Matches {
         self.found.len()
     }
 
-    /// Instance `i` of job keys `j` over defaults `d`.
-    pub(super) fn instance(&self, i: usize, j: &RawJob, d: &RawJob) -> Instance {
-        let (hit, file) = &self.found[i];
-        let name = &self.job;
-        let (stem, path) = stem_and_path(&hit.below_base);
-        let mut job = j.clone();
-        let mut defaults = d.clone();
-        let (referenced, defined) = self.model_at;
-        job.model = Some(Spanned::new(hit.path.clone(), referenced, defined));
-        let dir_of = |r: &RawJob| r.output.as_ref().and_then(|o| o.dir.as_ref().map(|_| ()));
-        if dir_of(j).or(dir_of(d)).is_none() {
-            let o = job.output.get_or_insert_with(RawOutput::default);
-            o.dir = Some(Spanned::new(
-                format!("out/{name}/{{path}}"),
-                self.at,
-                self.at,
-            ));
-        }
-        for o in [job.output.as_mut(), defaults.output.as_mut()]
-            .into_iter()
-            .flatten()
-        {
-            fill(o, &path);
-        }
-        Instance {
-            name: format!("{name}/{}", hit.below_base),
-            stem,
-            job,
-            defaults,
-            model: file.clone(),
-        }
+    /// The instances of job keys `j` over defaults `d`, in order; each
+    /// match is consumed as its instance is made, so its memory serves the
+    /// jobs resolved after it.
+    pub(super) fn into_instances<'a>(
+        self,
+        j: &'a RawJob,
+        d: &'a RawJob,
+    ) -> impl Iterator<Item = Instance> + 'a {
+        let Matches {
+            job: name,
+            at,
+            model_at: (referenced, defined),
+            found,
+        } = self;
+        found.into_iter().map(move |(hit, file)| {
+            let (stem, path) = stem_and_path(&hit.below_base);
+            let mut job = j.clone();
+            let mut defaults = d.clone();
+            job.model = Some(Spanned::new(hit.path, referenced, defined));
+            let dir_of = |r: &RawJob| r.output.as_ref().and_then(|o| o.dir.as_ref().map(|_| ()));
+            if dir_of(j).or(dir_of(d)).is_none() {
+                let o = job.output.get_or_insert_with(RawOutput::default);
+                o.dir = Some(Spanned::new(format!("out/{name}/{{path}}"), at, at));
+            }
+            for o in [job.output.as_mut(), defaults.output.as_mut()]
+                .into_iter()
+                .flatten()
+            {
+                fill(o, &path);
+            }
+            Instance {
+                name: format!("{name}/{}", hit.below_base),
+                stem,
+                job,
+                defaults,
+                model: file,
+            }
+        })
     }
 }
 

@@ -152,7 +152,7 @@ impl Recipe {
         // Names shared by jobs and maps (`--only` picks by name) → first line.
         let mut names: BTreeMap<String, u64> = BTreeMap::new();
         // Every output so far, and the job or map that writes it.
-        let mut claimed: PatternIndex<String> = PatternIndex::default();
+        let mut claimed: PatternIndex<Claimant> = PatternIndex::default();
         let mut jobs = Vec::with_capacity(raw_jobs.len());
         let opened = catalogue::Opened::default();
         for (i, sj) in raw_jobs.iter().enumerate() {
@@ -262,7 +262,7 @@ struct Entry<'a> {
     /// Names shared by jobs and maps (`--only` picks by name) → first line.
     names: &'a mut BTreeMap<String, u64>,
     /// Every output so far, and the job or map that writes it.
-    claimed: &'a mut PatternIndex<String>,
+    claimed: &'a mut PatternIndex<Claimant>,
     /// The data sources catalogue globs have opened.
     opened: &'a catalogue::Opened,
 }
@@ -312,8 +312,7 @@ impl Entry<'_> {
             return Ok(());
         };
         jobs.reserve_exact(matches.len());
-        for i in 0..matches.len() {
-            let inst = matches.instance(i, j, defaults);
+        for inst in matches.into_instances(j, defaults) {
             let label = format!("{label} ({})", inst.model.written);
             let who = job::Who {
                 label: &label,
@@ -341,6 +340,7 @@ impl Entry<'_> {
         at: &Location,
         job: &Job,
     ) -> Result<(), RecipeError> {
+        let who: std::rc::Rc<str> = label.into();
         for (key, pattern) in job_patterns(job, &job.output.dir) {
             if let Some((name, other)) = self.claimed.first_overlap(&pattern, |_| false) {
                 return Err(ctx.err(
@@ -350,7 +350,7 @@ impl Entry<'_> {
                 ));
             }
             self.claimed
-                .push(pattern, format!("{label} (`output.{key}`)"));
+                .push(pattern, Claimant::Output(who.clone(), key));
         }
         Ok(())
     }
@@ -400,12 +400,30 @@ fn check_framing_groups(file: &Path, jobs: &[Job]) -> Result<(), RecipeError> {
     Ok(())
 }
 
+/// Who claimed an output, worded only when a later claim meets it: a
+/// catalogue claims thousands, and one label serves all of a job's.
+enum Claimant {
+    /// A job (its label) and the output key.
+    Output(std::rc::Rc<str>, &'static str),
+    /// A map, by name.
+    Map(std::rc::Rc<str>),
+}
+
+impl std::fmt::Display for Claimant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Claimant::Output(label, key) => write!(f, "{label} (`output.{key}`)"),
+            Claimant::Map(name) => write!(f, "map '{name}'"),
+        }
+    }
+}
+
 /// A map view may not write a file a job writes (views among themselves are
 /// checked by [`maps::resolve_maps`]).
 fn claim_map_views(
     file: &Path,
     maps: &[MapJob],
-    claimed: &mut PatternIndex<String>,
+    claimed: &mut PatternIndex<Claimant>,
 ) -> Result<(), RecipeError> {
     for m in maps {
         for (v, (_, pattern)) in m.views.iter().zip(map_patterns(m, &m.dir)) {
@@ -418,7 +436,7 @@ fn claim_map_views(
                     message: format!("output `{name}` is also written by {other}"),
                 });
             }
-            claimed.push(pattern, format!("map '{}'", m.name));
+            claimed.push(pattern, Claimant::Map(m.name.as_str().into()));
         }
     }
     Ok(())

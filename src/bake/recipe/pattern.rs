@@ -131,9 +131,29 @@ impl FilePattern {
 /// other's (every name of each starts with its own). A catalogue's jobs,
 /// each in its own folder, then meet none, and the check grows with the
 /// number of outputs instead of its square.
+///
+/// A literal name (most of a catalogue's) is kept once, as its prefix:
+/// the pattern is made again from it only when a new claim comes near.
 pub struct PatternIndex<T> {
-    entries: Vec<(FilePattern, T)>,
-    by_prefix: BTreeMap<String, Vec<usize>>,
+    /// Each claim in order: its pattern (`None`: the literal name its
+    /// prefix spells) and its owner.
+    entries: Vec<(Option<FilePattern>, T)>,
+    by_prefix: BTreeMap<String, Slots>,
+}
+
+/// The claims under one prefix: almost always one, kept without a list.
+enum Slots {
+    One(usize),
+    Many(Vec<usize>),
+}
+
+impl Slots {
+    fn as_slice(&self) -> &[usize] {
+        match self {
+            Slots::One(i) => std::slice::from_ref(i),
+            Slots::Many(v) => v,
+        }
+    }
 }
 
 impl<T> Default for PatternIndex<T> {
@@ -149,11 +169,20 @@ impl<T> PatternIndex<T> {
     /// Claims `pattern` for `owner`.
     pub fn push(&mut self, pattern: FilePattern, owner: T) {
         let key = pattern.fixed_prefix();
-        self.by_prefix
-            .entry(key)
-            .or_default()
-            .push(self.entries.len());
-        self.entries.push((pattern, owner));
+        let i = self.entries.len();
+        match self.by_prefix.entry(key) {
+            std::collections::btree_map::Entry::Vacant(v) => {
+                v.insert(Slots::One(i));
+            }
+            std::collections::btree_map::Entry::Occupied(mut o) => {
+                let slots = o.get_mut();
+                let mut all = slots.as_slice().to_vec();
+                all.push(i);
+                *slots = Slots::Many(all);
+            }
+        }
+        let literal = pattern.toks.iter().all(|t| matches!(t, Tok::Lit(_)));
+        self.entries.push(((!literal).then_some(pattern), owner));
     }
 
     /// The earliest claim (in the order claimed) not `skip`ped that can
@@ -165,11 +194,12 @@ impl<T> PatternIndex<T> {
         skip: impl Fn(&T) -> bool,
     ) -> Option<(String, &T)> {
         let prefix = pattern.fixed_prefix();
-        let mut near: Vec<usize> = Vec::new();
+        // Each near claim with its prefix.
+        let mut near: Vec<(usize, &str)> = Vec::new();
         // Claims whose prefix starts this one's ...
         for (i, _) in prefix.char_indices().chain([(prefix.len(), ' ')]) {
-            if let Some(v) = self.by_prefix.get(&prefix[..i]) {
-                near.extend(v);
+            if let Some((k, v)) = self.by_prefix.get_key_value(&prefix[..i]) {
+                near.extend(v.as_slice().iter().map(|&j| (j, k.as_str())));
             }
         }
         // ... and claims whose prefix this one starts (longer ones).
@@ -177,17 +207,24 @@ impl<T> PatternIndex<T> {
             .by_prefix
             .range::<str, _>((Bound::Excluded(prefix.as_str()), Bound::Unbounded))
             .take_while(|(k, _)| k.starts_with(prefix.as_str()));
-        for (_, v) in longer {
-            near.extend(v);
+        for (k, v) in longer {
+            near.extend(v.as_slice().iter().map(|&j| (j, k.as_str())));
         }
         near.sort_unstable();
         near.dedup();
-        near.into_iter().find_map(|i| {
+        near.into_iter().find_map(|(i, key)| {
             let (p, owner) = &self.entries[i];
             if skip(owner) {
                 return None;
             }
-            p.overlap(pattern).map(|name| (name, owner))
+            let name = match p {
+                Some(p) => p.overlap(pattern),
+                None => FilePattern {
+                    toks: vec![Tok::Lit(key.to_string())],
+                }
+                .overlap(pattern),
+            };
+            name.map(|name| (name, owner))
         })
     }
 }
