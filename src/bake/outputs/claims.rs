@@ -11,8 +11,8 @@ use std::rc::Rc;
 
 /// Refuses the bake when two jobs or maps can write the same file.
 pub fn check(jobs: &[&Job], maps: &[&MapJob]) -> Result<()> {
-    // Each claim's (who, where).
-    // One (who, where) per job or map, shared by its claims.
+    // Each claim's (who, where): one pair per job or map, shared by its
+    // claims.
     let mut claimed: PatternIndex<(Rc<str>, Rc<str>)> = PatternIndex::default();
     let mut add = |who: &Rc<str>, at: &Rc<str>, what: String, pattern: FilePattern| -> Result<()> {
         if let Some((name, (other, other_at))) =

@@ -176,9 +176,10 @@ impl<T> PatternIndex<T> {
             }
             std::collections::btree_map::Entry::Occupied(mut o) => {
                 let slots = o.get_mut();
-                let mut all = slots.as_slice().to_vec();
-                all.push(i);
-                *slots = Slots::Many(all);
+                match slots {
+                    Slots::Many(all) => all.push(i),
+                    Slots::One(first) => *slots = Slots::Many(vec![*first, i]),
+                }
             }
         }
         let literal = pattern.toks.iter().all(|t| matches!(t, Tok::Lit(_)));
