@@ -9,18 +9,22 @@
 //! compressed entries are refused (encrypted mods).
 //!
 //! The table keeps hashes, not names: a file is found by hashing the path
-//! asked for (as given, then lower-cased), and folders cannot be listed.
+//! asked for (as given, then lower-cased). Folders are listed from the
+//! names the archive's own scripts spell (`super::dat_names`), recovered
+//! the first time a folder is listed.
 //! No archive is public to test against, so this reader follows the
 //! community's descriptions and kiln's own writer; it is unverified on real
 //! archives.
 
+use super::dat_names;
 use super::disk::RandomAccess;
-use super::entries::{self, Archive, Item};
+use super::entries::{self, Archive, Item, NameIndex};
 use super::zlib::{inflate_exact, looks_like_zlib};
 use super::{DataSource, Entry, GamePath, Listed};
 use crate::error::{Error, Result};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// FNV-1a, 32 bits, over the path's bytes.
 pub fn fnv1a(path: &[u8]) -> u32 {
@@ -56,6 +60,16 @@ pub struct GrimrockDat {
     items: Vec<Item>,
     by_hash: BTreeMap<u32, usize>,
     warnings: Vec<String>,
+    named: OnceLock<Named>,
+}
+
+/// The entries the archive's scripts name: their items under those names,
+/// the row each is, and a case-folded index over them.
+#[derive(Debug, Default)]
+struct Named {
+    items: Vec<Item>,
+    rows: Vec<usize>,
+    index: NameIndex,
 }
 
 impl GrimrockDat {
@@ -176,6 +190,7 @@ impl GrimrockDat {
             items,
             by_hash,
             warnings,
+            named: OnceLock::new(),
         })
     }
 
@@ -228,7 +243,62 @@ impl GrimrockDat {
             })
     }
 
+    /// The first bytes of entry `index` once extracted, without extracting
+    /// the rest; `None` when it cannot be read.
+    fn head(&self, index: usize) -> Option<Vec<u8>> {
+        let row = self.rows[index];
+        if self.items[index].refused.is_some() {
+            return None;
+        }
+        let want = (dat_names::HEAD as u64).min(row.size);
+        if row.compressed == 0 {
+            return self.file.read_at(row.offset, want, "entry").ok();
+        }
+        // 1 KiB of deflate yields far more than HEAD bytes of any script.
+        let take = (row.compressed - 4).min(1024);
+        let body = self.file.read_at(row.offset + 4, take, "entry").ok()?;
+        use std::io::Read;
+        let mut out = Vec::new();
+        let read = if looks_like_zlib(&body) {
+            flate2::read::ZlibDecoder::new(&body[..])
+                .take(want)
+                .read_to_end(&mut out)
+        } else {
+            flate2::read::DeflateDecoder::new(&body[..])
+                .take(want)
+                .read_to_end(&mut out)
+        };
+        // A stream cut at `take` bytes ends in an error after what it gave.
+        (read.is_ok() || !out.is_empty()).then_some(out)
+    }
+
+    /// Names the entries the archive's own scripts spell.
+    fn recover_names(&self) -> Named {
+        let scripts = (0..self.rows.len())
+            .filter(|&i| self.rows[i].size <= dat_names::MAX_SCRIPT)
+            .filter(|&i| {
+                self.head(i)
+                    .is_some_and(|h| dat_names::looks_like_script(&h))
+            })
+            .filter_map(|i| self.extract(i).ok());
+        let mut named = Named::default();
+        for (row, name) in dat_names::recover(&self.by_hash, scripts) {
+            let mut item = self.items[row].clone();
+            item.raw_name = name.clone().into_bytes();
+            item.name = name;
+            named.items.push(item);
+            named.rows.push(row);
+        }
+        named.index = NameIndex::new(named.items.iter().map(|i| i.raw_name.as_slice()));
+        named
+    }
+
     fn index_of_path(&self, path: &GamePath) -> Option<usize> {
+        if let Some(named) = self.named.get() {
+            if let Some(k) = named.index.find(path) {
+                return Some(named.rows[k]);
+            }
+        }
         let text = path
             .parts()
             .iter()
@@ -272,8 +342,20 @@ impl DataSource for GrimrockDat {
         self.extract(i)
     }
 
-    fn list(&self, _dir: &GamePath) -> Option<(PathBuf, Vec<Listed>)> {
-        None
+    fn list(&self, dir: &GamePath) -> Option<(PathBuf, Vec<Listed>)> {
+        let named = self.named.get_or_init(|| self.recover_names());
+        let listed = named.index.list(dir, &named.items)?;
+        Some((entries::location(self.path(), &dir.to_string()), listed))
+    }
+
+    fn listing_note(&self) -> Option<String> {
+        let named = self.named.get_or_init(|| self.recover_names());
+        Some(format!(
+            "{} keeps hashes of its names: it lists only the {} of its {} files its own scripts name",
+            self.path().display(),
+            named.items.len(),
+            self.items.len()
+        ))
     }
 }
 
@@ -295,7 +377,7 @@ impl Archive for GrimrockDat {
 
     fn warnings(&self) -> Vec<String> {
         let mut w = self.warnings.clone();
-        w.push("entry names are FNV-1a hashes: files are found by the path asked for, folders cannot be listed".into());
+        w.push("entry names are FNV-1a hashes: files are found by the path asked for, and a glob lists only the files the archive's own scripts name".into());
         w
     }
 }

@@ -17,6 +17,7 @@
 //! ([`open_data`]).
 
 pub mod archive;
+mod dat_names;
 pub mod disk;
 pub mod entries;
 mod folder;
@@ -59,6 +60,11 @@ pub trait DataSource: Send + Sync + fmt::Debug {
     /// The folder at `dir`: its location and its entries sorted bytewise
     /// by name; `None` when there is no such folder.
     fn list(&self, dir: &GamePath) -> Option<(PathBuf, Vec<Listed>)>;
+    /// What a listing of this source leaves out, for messages about a
+    /// glob that found nothing; `None` when it lists every file.
+    fn listing_note(&self) -> Option<String> {
+        None
+    }
 }
 
 /// A shared data source.

@@ -152,6 +152,7 @@ fn grimrock_dats_are_found_by_hashed_paths() {
                 for i in 0..d.items().len() {
                     let _ = d.read_item(i);
                 }
+                let _ = d.list(&GamePath::new("mod_assets"));
             }
         }
     }

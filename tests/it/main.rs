@@ -16,6 +16,7 @@ mod budgets;
 mod build_tools;
 mod bundled_looks;
 mod catalogue;
+mod catalogue_dat;
 mod cfg;
 mod cli;
 mod colour_key;

@@ -165,8 +165,13 @@ pub(super) fn instances(
             0 => "matches no file".to_string(),
             n => format!("matches {n} file(s), all left out by `exclude`"),
         };
+        let notes: String = sources
+            .iter()
+            .filter_map(|(s, _)| s.listing_note())
+            .map(|n| format!("; {n}"))
+            .collect();
         return Err(err(format!(
-            "`model` glob `{}` {why} in {} (searched below `{}`)",
+            "`model` glob `{}` {why} in {} (searched below `{}`){notes}",
             m.value,
             searched.join(", "),
             glob.base()
