@@ -3,18 +3,20 @@
 
 use crate::bake::job::{one, Env, Work};
 use crate::bake::options::{BakeOptions, OutputMode, Progress, Sinks, DEFAULT_MEMORY_LIMIT};
+use crate::bake::outputs::claims::Claims;
 use crate::bake::outputs::incremental::{newest_time, refresh_times};
 use crate::bake::outputs::prune::Owned;
 use crate::bake::outputs::state::Cache;
-use crate::bake::plan::schedule::{run_in_order, Budget, Pool};
-use crate::bake::recipe::{Job, MapJob, Recipe};
+use crate::bake::plan::schedule::{run_in_order, Attempt, Budget, Pool};
+use crate::bake::plan::shard::map_cost;
+use crate::bake::recipe::{MapJob, Recipe};
 use crate::bake::report::{BakeReport, JobOutcome, JobStatus, Spent};
 use crate::bake::run::{framing_points, plan_job};
 use crate::error::{Error, Result};
 use crate::raster::Camera;
 use crate::source::SourceRef;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::SystemTime;
 
@@ -60,6 +62,20 @@ fn picks(only: &str, name: &str) -> bool {
             .is_some_and(|rest| rest.starts_with('/'))
 }
 
+/// A job of a bake: its recipe and its place there.
+#[derive(Clone, Copy)]
+struct JobAt {
+    recipe: usize,
+    k: usize,
+}
+
+/// What a bake's task runs: a job, resolved when it starts, or a map.
+#[derive(Clone, Copy)]
+enum Item<'a> {
+    Job(JobAt),
+    Map(&'a MapJob),
+}
+
 /// [`bake`], each job's files handed to a sink `sinks` makes for its
 /// folder.
 pub(crate) fn bake_into(
@@ -82,28 +98,78 @@ pub(crate) fn bake_into(
             _ => Ok(std::borrow::Cow::Borrowed(r)),
         })
         .collect::<Result<_>>()?;
-    let jobs: Vec<&Job> = recipes.iter().flat_map(|r| r.job_list()).collect();
+    let all: Vec<JobAt> = recipes
+        .iter()
+        .enumerate()
+        .flat_map(|(r, rec)| (0..rec.job_count()).map(move |k| JobAt { recipe: r, k }))
+        .collect();
+    let name_of = |a: &JobAt| recipes[a.recipe].job_name(a.k);
     let maps: Vec<&MapJob> = recipes.iter().flat_map(|r| r.map_list()).collect();
     for name in &options.only {
-        if !jobs.iter().any(|j| picks(name, &j.name)) && !maps.iter().any(|m| &m.name == name) {
+        if !all.iter().any(|a| picks(name, &name_of(a))) && !maps.iter().any(|m| &m.name == name) {
             return Err(Error::Usage(format!(
                 "--only {name}: no job of that name in the recipe(s)"
             )));
         }
     }
-    crate::bake::outputs::claims::check(&jobs, &maps)?;
     let wanted =
         |name: &str| options.only.is_empty() || options.only.iter().any(|n| picks(n, name));
-    let every_job = &jobs;
-    let jobs: Vec<&Job> = jobs.iter().copied().filter(|j| wanted(&j.name)).collect();
     let maps: Vec<&MapJob> = maps
         .into_iter()
         .filter(|m| options.only.is_empty() || options.only.contains(&m.name))
         .collect();
-    let (jobs, maps) = match options.shard {
-        Some(shard) => crate::bake::plan::shard::select(&jobs, &maps, shard)?,
-        None => (jobs, maps),
+    // One pass over every job, each catalogue instance resolved and dropped
+    // in turn: the claims of all (also those --only or the shard leave
+    // out), what each can write (for prune to keep other jobs' files), the
+    // cost of each wanted one (for the shard) and the framing groups'
+    // members. An instance that no longer resolves claims and owns nothing
+    // and fails when its turn comes.
+    let mut claims = Claims::default();
+    let mut owners: Vec<(String, PathBuf, Owned)> = Vec::with_capacity(all.len());
+    let mut jobs: Vec<JobAt> = Vec::new();
+    let mut costs: Vec<f64> = Vec::new();
+    // Each wanted job's framing group, if it has one.
+    let mut group_of: Vec<Option<String>> = Vec::new();
+    let mut members: BTreeMap<String, Vec<JobAt>> = BTreeMap::new();
+    for a in &all {
+        let Ok(j) = recipes[a.recipe].job(a.k) else {
+            if wanted(&name_of(a)) {
+                jobs.push(*a);
+                costs.push(0.0);
+                group_of.push(None);
+            }
+            continue;
+        };
+        claims.job(&j)?;
+        owners.push((j.name.clone(), j.output.dir.clone(), Owned::of_job(&j)));
+        if let Some(g) = &j.framing_group {
+            members.entry(g.name.clone()).or_default().push(*a);
+        }
+        if wanted(&j.name) {
+            jobs.push(*a);
+            costs.push(crate::bake::plan::shard::job_cost(&j));
+            group_of.push(j.framing_group.as_ref().map(|g| g.name.clone()));
+        }
+    }
+    for m in &maps {
+        claims.map(m)?;
+    }
+    drop(claims);
+    let (picked, maps): (Vec<usize>, Vec<&MapJob>) = match options.shard {
+        Some(shard) => {
+            let map_costs: Vec<f64> = maps.iter().map(|m| map_cost(m)).collect();
+            let (j, m) = crate::bake::plan::shard::select(&costs, &map_costs, shard)?;
+            (j, m.into_iter().map(|i| maps[i]).collect())
+        }
+        None => ((0..jobs.len()).collect(), maps),
     };
+    // The groups of the jobs this bake runs.
+    let mut used: Vec<&str> = picked
+        .iter()
+        .filter_map(|&i| group_of[i].as_deref())
+        .collect();
+    used.sort_unstable();
+    used.dedup();
     let cache = options.cache.as_ref().map(Cache::new);
     let pool = match options.threads {
         None => None,
@@ -114,27 +180,20 @@ pub(crate) fn bake_into(
                 .map_err(|e| Error::Other(format!("cannot start {n} worker threads: {e}")))?,
         ),
     };
-    let work: Vec<Work> = jobs
+    let work: Vec<Item> = picked
         .iter()
-        .map(|j| Work::Job(j))
-        .chain(maps.iter().map(|m| Work::Map(m)))
+        .map(|&i| Item::Job(jobs[i]))
+        .chain(maps.iter().map(|m| Item::Map(m)))
         .collect();
     // Framing groups' cameras, fitted over every job of the group (also
     // those --only or the shard leave out, so sizes stay relative whatever
     // is baked) before any job runs: jobs run side by side, and a group's
     // fitting loads every member.
     let fit_groups = || -> BTreeMap<String, std::result::Result<Vec<Camera>, String>> {
-        let mut names: Vec<&str> = jobs
-            .iter()
-            .filter_map(|j| j.framing_group.as_ref().map(|g| g.name.as_str()))
-            .collect();
-        names.sort_unstable();
-        names.dedup();
         use rayon::prelude::*;
-        names
-            .par_iter()
+        used.par_iter()
             .map(|&g| {
-                let cameras = group_cameras(g, every_job, &options.sources);
+                let cameras = group_cameras(g, &recipes, &members[g], &options.sources);
                 (g.to_string(), cameras)
             })
             .collect()
@@ -144,11 +203,6 @@ pub(crate) fn bake_into(
         None => fit_groups(),
     };
     let budget = Budget::new(options.memory_limit.unwrap_or(DEFAULT_MEMORY_LIMIT));
-    // What each job can write, for prune to keep other jobs' files.
-    let owners: Vec<(&str, &Path, Owned)> = every_job
-        .iter()
-        .map(|j| (j.name.as_str(), j.output.dir.as_path(), Owned::of_job(j)))
-        .collect();
     // The originals of relocated outcomes, dropped by the next task to
     // start, on a worker (`JobOutcome::relocated`).
     let spent: Mutex<Vec<Spent>> = Mutex::new(Vec::new());
@@ -156,13 +210,6 @@ pub(crate) fn bake_into(
         drop(std::mem::take(
             &mut *spent.lock().unwrap_or_else(|e| e.into_inner()),
         ));
-        let cameras = match work[i] {
-            Work::Job(j) => j
-                .framing_group
-                .as_ref()
-                .and_then(|g| groups.get(&g.name).cloned()),
-            Work::Map(_) => None,
-        };
         let env = Env {
             options,
             cache: cache.as_ref(),
@@ -171,7 +218,25 @@ pub(crate) fn bake_into(
             owners: &owners,
             budget: &budget,
         };
-        one(&env, work[i], cameras)
+        match work[i] {
+            // A catalogue instance is resolved here, on the worker that
+            // bakes it, and dropped when its bake ends.
+            Item::Job(a) => match recipes[a.recipe].job(a.k) {
+                Ok(j) => {
+                    let cameras = j
+                        .framing_group
+                        .as_ref()
+                        .and_then(|g| groups.get(&g.name).cloned());
+                    one(&env, Work::Job(&j), cameras)
+                }
+                Err(e) => Attempt::Done(JobOutcome::unresolved(
+                    name_of(&a).into_owned(),
+                    recipes[a.recipe].path(),
+                    Error::from(e),
+                )),
+            },
+            Item::Map(m) => one(&env, Work::Map(m), None),
+        }
     };
     let mut report = BakeReport {
         jobs: Vec::with_capacity(work.len()),
@@ -238,18 +303,17 @@ fn keep_newer_than_inputs(report: &mut BakeReport, started: SystemTime) {
 /// framing, so the first job's view serves all.
 fn group_cameras(
     group: &str,
-    jobs: &[&Job],
+    recipes: &[std::borrow::Cow<Recipe>],
+    members: &[JobAt],
     sources: &[SourceRef],
 ) -> std::result::Result<Vec<Camera>, String> {
-    let members: Vec<&Job> = jobs
-        .iter()
-        .copied()
-        .filter(|j| j.framing_group.as_ref().is_some_and(|g| g.name == group))
-        .collect();
     let mut points = Vec::new();
     let mut view = None;
-    for m in &members {
-        let plan = plan_job(m, sources)
+    for a in members {
+        let m = recipes[a.recipe]
+            .job(a.k)
+            .map_err(|e| format!("framing group `{group}`: {e}"))?;
+        let plan = plan_job(&m, sources)
             .map_err(|e| format!("framing group `{group}`: job '{}': {e}", m.name))?;
         points.extend(framing_points(&plan));
         view.get_or_insert(plan.view);

@@ -39,12 +39,10 @@ pub(crate) fn write_galleries(recipes: &[&Recipe], report: &BakeReport) -> Resul
         let Some(spec) = r.gallery() else {
             continue;
         };
-        let entries: Vec<(&Job, &JobOutcome)> = r
-            .job_list()
-            .iter()
-            .filter_map(|j| outcomes.get(j.name.as_str()).map(|o| (j, *o)))
+        let entries: Vec<(usize, &JobOutcome)> = (0..r.job_count())
+            .filter_map(|k| outcomes.get(&*r.job_name(k)).map(|o| (k, *o)))
             .collect();
-        written.extend(write_pages(spec, r.path(), &entries)?);
+        written.extend(write_pages(spec, r, &entries)?);
     }
     Ok(written)
 }
@@ -58,10 +56,12 @@ fn page_name(first: &str, k: usize) -> String {
     format!("{stem}-{}.html", k + 1)
 }
 
+/// The pages of `entries` (jobs of `recipe` by place, with their
+/// outcomes), one page at a time.
 fn write_pages(
     spec: &GallerySpec,
-    recipe: &Path,
-    entries: &[(&Job, &JobOutcome)],
+    recipe: &Recipe,
+    entries: &[(usize, &JobOutcome)],
 ) -> Result<Vec<PathBuf>> {
     let dir = spec.path.parent().unwrap_or(Path::new("")).to_path_buf();
     let first = spec
@@ -92,13 +92,27 @@ fn write_pages(
 
 fn page(
     dir: &Path,
-    recipe: &Path,
+    recipe: &Recipe,
     first: &str,
     k: usize,
     pages: usize,
     total: usize,
-    part: &[(&Job, &JobOutcome)],
+    part: &[(usize, &JobOutcome)],
 ) -> String {
+    // Each entry made as its job is resolved (a catalogue instance), the
+    // job dropped before the next.
+    let mut body = String::new();
+    let mut images = 0;
+    for &(at, outcome) in part {
+        match recipe.job(at) {
+            Ok(job) => {
+                images += shown_images(&job, outcome).len().min(MAX_IMAGES);
+                entry(&mut body, dir, &job, outcome);
+            }
+            Err(e) => failed_entry(&mut body, &recipe.job_name(at), &e.to_string()),
+        }
+    }
+    let recipe = recipe.path();
     let mut h = String::new();
     let title = format!(
         "kiln gallery: {}",
@@ -113,10 +127,6 @@ fn page(
         esc(&title),
         esc(&title)
     );
-    let images: usize = part
-        .iter()
-        .map(|(j, o)| shown_images(j, o).len().min(MAX_IMAGES))
-        .sum();
     let _ = writeln!(
         h,
         "<p>Page {} of {pages}: <span id=\"count\">{}</span> of {total} jobs, <span id=\"images\">{images}</span> images. <label>Filter <input id=\"filter\" type=\"search\" placeholder=\"job name\"></label> <span id=\"shown\">{}</span> shown.</p>",
@@ -141,9 +151,7 @@ fn page(
         h.push_str("</nav>\n");
     }
     h.push_str("</header>\n<main>\n");
-    for (job, outcome) in part {
-        entry(&mut h, dir, job, outcome);
-    }
+    h.push_str(&body);
     let _ = write!(h, "</main>\n<script>{SCRIPT}</script>\n</body>\n</html>\n");
     h
 }
@@ -254,6 +262,17 @@ fn entry(h: &mut String, dir: &Path, job: &Job, outcome: &JobOutcome) {
         }
     }
     h.push_str("</article>\n");
+}
+
+/// The entry of a job that no longer resolves (its instance failed too).
+fn failed_entry(h: &mut String, name: &str, error: &str) {
+    let _ = write!(
+        h,
+        "<article class=\"entry\" data-name=\"{}\">\n<h2>{}</h2>\n<p class=\"error\">failed: {}</p>\n</article>\n",
+        esc(&name.to_lowercase()),
+        esc(name),
+        esc(error)
+    );
 }
 
 /// The frame count and pivot a job's metadata file records.

@@ -62,7 +62,7 @@ pub(super) struct Env<'a> {
     pub(super) progress: &'a dyn Progress,
     pub(super) sinks: &'a Sinks<'a>,
     /// Every job of the bake: its name, folder and what it can write.
-    pub(super) owners: &'a [(&'a str, &'a Path, Owned)],
+    pub(super) owners: &'a [(String, PathBuf, Owned)],
     pub(super) budget: &'a Budget,
 }
 

@@ -149,6 +149,22 @@ impl JobOutcome {
         (copy, spent)
     }
 
+    /// The outcome of a catalogue instance that could not be resolved
+    /// again when its turn came (`clips: all` over a model changed since
+    /// the recipe was read): failed, nothing written.
+    pub(crate) fn unresolved(name: String, recipe: &Path, error: Error) -> JobOutcome {
+        JobOutcome {
+            name,
+            kind: JobKind::Job,
+            dir: crate::paths::normalize(recipe.parent().unwrap_or(Path::new(""))),
+            result: Err(error),
+            records: Vec::new(),
+            status: JobStatus::Failed,
+            key: None,
+            seconds: 0.0,
+        }
+    }
+
     /// `job 'name'` or `map 'name'`, for messages.
     pub fn label(&self) -> String {
         match self.kind {

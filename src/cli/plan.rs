@@ -20,7 +20,7 @@ pub struct PlanArgs {
 
 pub fn run(a: PlanArgs) -> Result<(), Error> {
     let recipes = load_recipes(&a.recipes, None)?;
-    let plan = kiln::plan(&recipes, a.shards as usize);
+    let plan = kiln::plan(&recipes, a.shards as usize).map_err(Error::from)?;
     let mut text = String::new();
     if a.json {
         text = serde_json::to_string_pretty(&kiln::plan_json(&plan)).unwrap_or_default();

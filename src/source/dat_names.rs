@@ -89,17 +89,18 @@ pub fn spellings(name: &str) -> Vec<String> {
     out
 }
 
-/// Names for the entries whose hashes `by_hash` maps to a row, from the
-/// scripts `scripts` yields in table order.
+/// Names for the entries whose hashes (by `hash`, the archive's) `by_hash`
+/// maps to a row, from the scripts `scripts` yields in table order.
 pub fn recover(
     by_hash: &BTreeMap<u32, usize>,
+    hash: fn(&[u8]) -> u32,
     scripts: impl Iterator<Item = Vec<u8>>,
 ) -> BTreeMap<usize, String> {
     let mut names = BTreeMap::new();
     for script in scripts {
         for candidate in candidates(&script) {
             for spelling in spellings(&candidate) {
-                if let Some(&row) = by_hash.get(&super::grimrock_dat::fnv1a(spelling.as_bytes())) {
+                if let Some(&row) = by_hash.get(&hash(spelling.as_bytes())) {
                     names.entry(row).or_insert(spelling);
                 }
             }
@@ -170,7 +171,7 @@ mod tests {
         let bytecode =
             b"\x1bLuaQ\x00\x01\x04\x1e\x00\x00\x00Mod_Assets/Models/Axe.fbx\x00".to_vec();
         let text = b"diffuseMap = \"mod_assets/textures/axe_dif.tga\"".to_vec();
-        let names = recover(&by_hash, [bytecode, text].into_iter());
+        let names = recover(&by_hash, fnv1a, [bytecode, text].into_iter());
         assert_eq!(
             names,
             BTreeMap::from([

@@ -282,7 +282,7 @@ impl GrimrockDat {
             })
             .filter_map(|i| self.extract(i).ok());
         let mut named = Named::default();
-        for (row, name) in dat_names::recover(&self.by_hash, scripts) {
+        for (row, name) in dat_names::recover(&self.by_hash, fnv1a, scripts) {
             let mut item = self.items[row].clone();
             item.raw_name = name.clone().into_bytes();
             item.name = name;

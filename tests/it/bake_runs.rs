@@ -287,7 +287,11 @@ fn write_outputs_names_files_by_clip() {
     let dir = scratch("clips");
     let recipe = dir.join("r.yaml");
     let text = "jobs:\n  - name: orc\n    model: orc.model\n    size: 4x3\n    directions: [0, 90]\n    clips:\n      - {name: walk, frames: 3, end: 0.3}\n      - {name: idle, frames: 2, end: 1}\n    output: {dir: out, frames: '{clip}/{dir}_{frame}.png', gif: '{name}_{clip}_{yaw}.gif'}\n";
-    let job = Recipe::from_str(text, &recipe).unwrap().jobs().remove(0);
+    let job = Recipe::from_str(text, &recipe)
+        .unwrap()
+        .jobs()
+        .unwrap()
+        .remove(0);
     let clips: Vec<ClipFrames> = job
         .clips
         .iter()
@@ -402,6 +406,7 @@ fn clips_of_a_job_share_one_framing() {
     let job = Recipe::from_str(&text, &dir.join("r.yaml"))
         .unwrap()
         .jobs()
+        .unwrap()
         .remove(0);
     let plan = kiln::internals::bake::run::plan_job(&job, &[]).unwrap();
     assert_eq!(plan.images(), 4);
@@ -470,6 +475,7 @@ fn a_missing_animation_file_fails_the_job_naming_it() {
     let job = Recipe::from_str(&text, Path::new("r/x.yaml"))
         .unwrap()
         .jobs()
+        .unwrap()
         .remove(0);
     let e = kiln::internals::bake::run::plan_job(&job, &[]).unwrap_err();
     assert!(
@@ -500,6 +506,7 @@ fn hero(dir: &Path) -> (kiln::internals::bake::recipe::Job, Vec<ClipFrames>) {
     let job = Recipe::from_str(text, &dir.join("r.yaml"))
         .unwrap()
         .jobs()
+        .unwrap()
         .remove(0);
     let times = job.clips[0].clip.frame_times(5.0).unwrap();
     let clips = vec![ClipFrames::new(times, vec![anim(), anim()], [0.5, 1.0])];
@@ -592,7 +599,7 @@ fn runs_hand_every_file_to_the_sink() {
         samples.display(),
     );
     let recipe = Recipe::from_str(&text, &dir.join("r.yaml")).unwrap();
-    let job = recipe.jobs().remove(0);
+    let job = recipe.jobs().unwrap().remove(0);
     let map = recipe.maps().remove(0);
     let plan = kiln::internals::bake::run::plan_job(&job, &[]).unwrap();
     let map_plan =

@@ -400,7 +400,8 @@ fn shard_counts_are_bounded_as_plan_shards_is() {
     let plan = kiln::plan(
         &[kiln::Recipe::load(&dir.join("r.yaml")).unwrap()],
         kiln::MAX_SHARDS,
-    );
+    )
+    .unwrap();
     assert_eq!(plan.len(), 1);
     assert_eq!(plan[0].shard, 1);
     let _ = std::fs::remove_dir_all(&dir);

@@ -458,7 +458,7 @@ fn clips_all_and_embedded_in_a_recipe() {
         ),
     )
     .unwrap();
-    let jobs = kiln::Recipe::load(&recipe).unwrap().jobs();
+    let jobs = kiln::Recipe::load(&recipe).unwrap().jobs().unwrap();
     let all: Vec<&str> = jobs[0].clips.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(all.len(), 9);
     assert_eq!(all[0], "Step Scale");

@@ -57,7 +57,7 @@ maps:
 #[test]
 fn full_recipe_resolves_every_key() {
     let r = Recipe::from_str(FULL, Path::new("recipes/demo.yaml")).unwrap();
-    assert_eq!(r.jobs().len(), 1);
+    assert_eq!(r.jobs().unwrap().len(), 1);
     let m = r.maps();
     assert_eq!(m.len(), 2);
     let d = &m[0];

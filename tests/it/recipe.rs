@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 pub(crate) fn parse(text: &str) -> Vec<Job> {
     match Recipe::from_str(text, Path::new("recipes/demo.yaml")) {
-        Ok(r) => r.jobs(),
+        Ok(r) => r.jobs().unwrap(),
         Err(e) => panic!("unexpected error: {e}"),
     }
 }
@@ -552,7 +552,8 @@ fn readme_recipe_example_holds(section: &str) {
     let len = section[start..].find("```").unwrap();
     let jobs = Recipe::from_str(&section[start..start + len], Path::new("r/demo.yaml"))
         .unwrap_or_else(|e| panic!("README example: {e}"))
-        .jobs();
+        .jobs()
+        .unwrap();
     let names: Vec<&str> = jobs.iter().map(|j| j.name.as_str()).collect();
     assert_eq!(names, ["windmill", "tower"]);
     // `output` from defaults merges with the job's own output keys.

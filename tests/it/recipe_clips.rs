@@ -336,7 +336,8 @@ fn readme_clips_example_holds(section: &str) {
     let len = rest[start..].find("```").unwrap();
     let jobs = Recipe::from_str(&rest[start..start + len], Path::new("r/demo.yaml"))
         .unwrap_or_else(|e| panic!("README clips example: {e}"))
-        .jobs();
+        .jobs()
+        .unwrap();
     let w = &jobs[0];
     let names: Vec<&str> = w.clips.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, ["walk", "idle", "still"]);
@@ -367,7 +368,10 @@ fn readme_clips_example_holds(section: &str) {
 #[test]
 fn skeleton_inline_bones_and_their_errors() {
     let ok = "jobs:\n  - name: a\n    model: m.p3d\n    skeleton: { bones: [[Pelvis, \"\"], [Spine, Pelvis]] }\n";
-    let jobs = Recipe::from_str(ok, Path::new("r/x.yaml")).unwrap().jobs();
+    let jobs = Recipe::from_str(ok, Path::new("r/x.yaml"))
+        .unwrap()
+        .jobs()
+        .unwrap();
     assert_eq!(
         jobs[0].model.animation.skeleton,
         Some(SkeletonSpec::Bones(vec![

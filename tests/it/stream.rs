@@ -73,6 +73,7 @@ fn job_sized(dir: &Path, size: &str, keys: &str) -> Job {
     Recipe::from_str(&text, &dir.join("r.yaml"))
         .unwrap()
         .jobs()
+        .unwrap()
         .remove(0)
 }
 
@@ -281,6 +282,7 @@ fn memory_is_the_sheet_and_the_frames_in_flight() {
         let job = Recipe::from_str(&text, &dir.join("r.yaml"))
             .unwrap()
             .jobs()
+            .unwrap()
             .remove(0);
         let plan = kiln::internals::bake::run::plan_job(&job, &[]).unwrap();
         rayon::ThreadPoolBuilder::new()

@@ -9,39 +9,68 @@ use crate::error::{Error, Result};
 use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
 
-/// Refuses the bake when two jobs or maps can write the same file.
-pub fn check(jobs: &[&Job], maps: &[&MapJob]) -> Result<()> {
-    // Each claim's (who, where): one pair per job or map, shared by its
-    // claims.
-    let mut claimed: PatternIndex<(Rc<str>, Rc<str>)> = PatternIndex::default();
-    let mut add = |who: &Rc<str>, at: &Rc<str>, what: String, pattern: FilePattern| -> Result<()> {
-        if let Some((name, (other, other_at))) =
-            claimed.first_overlap(&pattern, |(other, _)| other == who)
+/// Every output claimed so far and who claims it: jobs and maps are added
+/// one at a time (a catalogue's instances are resolved, claimed and
+/// dropped in turn); the first file two of them can write refuses the
+/// bake.
+#[derive(Default)]
+pub struct Claims {
+    /// Each claim's (who, where): one pair per job or map, shared by its
+    /// claims.
+    claimed: PatternIndex<(Rc<str>, Rc<str>)>,
+    /// The last `recipe:line` seen: a catalogue's instances share theirs.
+    at: Option<Rc<str>>,
+}
+
+impl Claims {
+    fn add(
+        &mut self,
+        who: &Rc<str>,
+        at: &Rc<str>,
+        what: String,
+        pattern: FilePattern,
+    ) -> Result<()> {
+        if let Some((name, (other, other_at))) = self
+            .claimed
+            .first_overlap(&pattern, |(other, _)| other == who)
         {
             return Err(Error::Usage(format!(
                 "{at}: {who}: {what} can write `{name}`, which {other} ({other_at}) also writes"
             )));
         }
-        claimed.push(pattern, (who.clone(), at.clone()));
+        self.claimed.push(pattern, (who.clone(), at.clone()));
         Ok(())
-    };
-    for j in jobs {
+    }
+
+    fn at(&mut self, recipe: &Path, line: u64) -> Rc<str> {
+        let text = format!("{}:{line}", recipe.display());
+        match &self.at {
+            Some(at) if **at == *text => at.clone(),
+            _ => self.at.insert(text.into()).clone(),
+        }
+    }
+
+    /// Claims job `j`'s outputs.
+    pub fn job(&mut self, j: &Job) -> Result<()> {
         let dir = resolved(&j.output.dir);
-        let at: Rc<str> = format!("{}:{}", j.recipe.display(), j.line).into();
+        let at = self.at(&j.recipe, j.line);
         let who: Rc<str> = format!("job '{}'", j.name).into();
         for (key, p) in job_patterns(j, &dir) {
-            add(&who, &at, format!("`output.{key}`"), p)?;
+            self.add(&who, &at, format!("`output.{key}`"), p)?;
         }
+        Ok(())
     }
-    for m in maps {
+
+    /// Claims map `m`'s views.
+    pub fn map(&mut self, m: &MapJob) -> Result<()> {
         let dir = resolved(&m.dir);
-        let at: Rc<str> = format!("{}:{}", m.recipe.display(), m.line).into();
+        let at = self.at(&m.recipe, m.line);
         let who: Rc<str> = format!("map '{}'", m.name).into();
         for (view, p) in map_patterns(m, &dir) {
-            add(&who, &at, format!("view '{view}'"), p)?;
+            self.add(&who, &at, format!("view '{view}'"), p)?;
         }
+        Ok(())
     }
-    Ok(())
 }
 
 /// `dir` with its deepest existing folder resolved through links (the rest

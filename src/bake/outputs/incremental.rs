@@ -78,7 +78,7 @@ pub(crate) struct Ending<'a> {
     /// Save the state (a real bake; not a dry run or a comparison).
     pub save: bool,
     /// Every job of the bake: its name, folder and the names it writes.
-    pub others: &'a [(&'a str, &'a Path, Owned)],
+    pub others: &'a [(String, std::path::PathBuf, Owned)],
     /// This job's name among them (`None` for a map).
     pub me: Option<&'a str>,
 }

@@ -118,7 +118,7 @@ pub fn stale(
     earlier: &JobState,
     written: &[OutputState],
     dir: &Path,
-    jobs: &[(&str, &Path, Owned)],
+    jobs: &[(String, std::path::PathBuf, Owned)],
     me: Option<&str>,
 ) -> Vec<OutputState> {
     let mut out: Vec<OutputState> = Vec::new();
@@ -127,7 +127,7 @@ pub fn stale(
             continue;
         }
         let theirs = jobs.iter().any(|(name, their_dir, owned)| {
-            Some(*name) != me
+            Some(name.as_str()) != me
                 && relative(&dir.join(&o.path), their_dir).is_some_and(|r| owned.contains(&r))
         });
         if !theirs {

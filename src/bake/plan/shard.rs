@@ -101,31 +101,20 @@ pub fn assign(costs: &[f64], count: usize) -> Vec<usize> {
     out
 }
 
-/// The jobs and maps of `shard`.
-pub fn select<'a>(
-    jobs: &[&'a Job],
-    maps: &[&'a MapJob],
+/// The jobs and maps of `shard`, as indices into the jobs' and maps'
+/// estimated costs.
+pub fn select(
+    job_costs: &[f64],
+    map_costs: &[f64],
     shard: Shard,
-) -> Result<(Vec<&'a Job>, Vec<&'a MapJob>)> {
+) -> Result<(Vec<usize>, Vec<usize>)> {
     check(shard.index, shard.count).map_err(Error::Usage)?;
-    let costs: Vec<f64> = jobs
-        .iter()
-        .map(|j| job_cost(j))
-        .chain(maps.iter().map(|m| map_cost(m)))
-        .collect();
+    let costs: Vec<f64> = job_costs.iter().chain(map_costs).copied().collect();
     let at = assign(&costs, shard.count);
     let mine = |i: usize| at[i] == shard.index - 1;
-    let j = jobs
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| mine(*i))
-        .map(|(_, j)| *j)
-        .collect();
-    let m = maps
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| mine(jobs.len() + *i))
-        .map(|(_, m)| *m)
+    let j = (0..job_costs.len()).filter(|&i| mine(i)).collect();
+    let m = (0..map_costs.len())
+        .filter(|&i| mine(job_costs.len() + i))
         .collect();
     Ok((j, m))
 }
@@ -149,33 +138,39 @@ pub struct PlannedJob {
 
 /// Every job and map of `recipes` with its estimated cost and the shard it
 /// falls in when split `shards` ways.
-pub fn plan(recipes: &[crate::bake::recipe::Recipe], shards: usize) -> Vec<PlannedJob> {
-    let jobs: Vec<&Job> = recipes.iter().flat_map(|r| r.job_list()).collect();
-    let maps: Vec<&MapJob> = recipes.iter().flat_map(|r| r.map_list()).collect();
-    let mut out: Vec<PlannedJob> = jobs
-        .iter()
-        .map(|j| PlannedJob {
-            name: j.name.clone(),
-            kind: "job",
-            recipe: j.recipe.clone(),
-            line: j.line,
-            cost: job_cost(j),
-            shard: 0,
-        })
-        .chain(maps.iter().map(|m| PlannedJob {
-            name: m.name.clone(),
-            kind: "map",
-            recipe: m.recipe.clone(),
-            line: m.line,
-            cost: map_cost(m),
-            shard: 0,
-        }))
-        .collect();
+pub fn plan(
+    recipes: &[crate::bake::recipe::Recipe],
+    shards: usize,
+) -> std::result::Result<Vec<PlannedJob>, crate::bake::recipe::RecipeError> {
+    let mut out: Vec<PlannedJob> = Vec::new();
+    for r in recipes {
+        // A catalogue's instances resolved one at a time.
+        for k in 0..r.job_count() {
+            let j = r.job(k)?;
+            out.push(PlannedJob {
+                name: j.name.clone(),
+                kind: "job",
+                recipe: j.recipe.clone(),
+                line: j.line,
+                cost: job_cost(&j),
+                shard: 0,
+            });
+        }
+    }
+    let maps = recipes.iter().flat_map(|r| r.map_list());
+    out.extend(maps.map(|m| PlannedJob {
+        name: m.name.clone(),
+        kind: "map",
+        recipe: m.recipe.clone(),
+        line: m.line,
+        cost: map_cost(m),
+        shard: 0,
+    }));
     let costs: Vec<f64> = out.iter().map(|p| p.cost).collect();
     for (p, s) in out.iter_mut().zip(assign(&costs, shards.max(1))) {
         p.shard = s + 1;
     }
-    out
+    Ok(out)
 }
 
 /// A plan as JSON: the jobs, and each shard's total cost.

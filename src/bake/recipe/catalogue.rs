@@ -196,10 +196,11 @@ pub(super) fn instances(
     }))
 }
 
-/// What a catalogue job's glob matched, in instance order. Instances are
-/// made one at a time ([`Matches::into_instances`]): each carries a copy of the
-/// job's keys, far larger than the match, so a catalogue of thousands
-/// never holds them all.
+/// What a catalogue job's glob matched, in instance order. An instance is
+/// made when it is asked for ([`Matches::instance`]): each carries a copy
+/// of the job's keys, far larger than the match, so a catalogue of
+/// thousands never holds them all.
+#[derive(Debug, Clone)]
 pub(super) struct Matches {
     job: String,
     at: Location,
@@ -213,44 +214,41 @@ impl Matches {
         self.found.len()
     }
 
-    /// The instances of job keys `j` over defaults `d`, in order; each
-    /// match is consumed as its instance is made, so its memory serves the
-    /// jobs resolved after it.
-    pub(super) fn into_instances<'a>(
-        self,
-        j: &'a RawJob,
-        d: &'a RawJob,
-    ) -> impl Iterator<Item = Instance> + 'a {
-        let Matches {
-            job: name,
-            at,
-            model_at: (referenced, defined),
-            found,
-        } = self;
-        found.into_iter().map(move |(hit, file)| {
-            let (stem, path) = stem_and_path(&hit.below_base);
-            let mut job = j.clone();
-            let mut defaults = d.clone();
-            job.model = Some(Spanned::new(hit.path, referenced, defined));
-            let dir_of = |r: &RawJob| r.output.as_ref().and_then(|o| o.dir.as_ref().map(|_| ()));
-            if dir_of(j).or(dir_of(d)).is_none() {
-                let o = job.output.get_or_insert_with(RawOutput::default);
-                o.dir = Some(Spanned::new(format!("out/{name}/{{path}}"), at, at));
-            }
-            for o in [job.output.as_mut(), defaults.output.as_mut()]
-                .into_iter()
-                .flatten()
-            {
-                fill(o, &path);
-            }
-            Instance {
-                name: format!("{name}/{}", hit.below_base),
-                stem,
-                job,
-                defaults,
-                model: file,
-            }
-        })
+    /// Instance `n`'s name, `<job>/<path below the base>`.
+    pub(super) fn name(&self, n: usize) -> String {
+        format!("{}/{}", self.job, self.found[n].0.below_base)
+    }
+
+    /// Instance `n` of job keys `j` over defaults `d`.
+    pub(super) fn instance(&self, n: usize, j: &RawJob, d: &RawJob) -> Instance {
+        let (hit, file) = &self.found[n];
+        let (referenced, defined) = self.model_at;
+        let (stem, path) = stem_and_path(&hit.below_base);
+        let mut job = j.clone();
+        let mut defaults = d.clone();
+        job.model = Some(Spanned::new(hit.path.clone(), referenced, defined));
+        let dir_of = |r: &RawJob| r.output.as_ref().and_then(|o| o.dir.as_ref().map(|_| ()));
+        if dir_of(j).or(dir_of(d)).is_none() {
+            let o = job.output.get_or_insert_with(RawOutput::default);
+            o.dir = Some(Spanned::new(
+                format!("out/{}/{{path}}", self.job),
+                self.at,
+                self.at,
+            ));
+        }
+        for o in [job.output.as_mut(), defaults.output.as_mut()]
+            .into_iter()
+            .flatten()
+        {
+            fill(o, &path);
+        }
+        Instance {
+            name: self.name(n),
+            stem,
+            job,
+            defaults,
+            model: file.clone(),
+        }
     }
 }
 

@@ -722,13 +722,16 @@ mod tests {
     #[test]
     fn a_job_that_sets_nothing_has_the_default_view() {
         let text = "jobs:\n  - name: a\n    model: a.rsm\n";
-        let jobs = Recipe::from_str(text, Path::new("r.yaml")).unwrap().jobs();
+        let jobs = Recipe::from_str(text, Path::new("r.yaml"))
+            .unwrap()
+            .jobs()
+            .unwrap();
         assert_eq!(jobs[0].view, crate::render::ViewSpec::default());
     }
 
     fn camera(block: &str) -> Result<Framing, RecipeError> {
         let text = format!("jobs:\n  - name: a\n    model: a.rsm\n    camera: {block}\n");
-        Ok(Recipe::from_str(&text, Path::new("r.yaml"))?.jobs()[0]
+        Ok(Recipe::from_str(&text, Path::new("r.yaml"))?.jobs()?[0]
             .view
             .framing)
     }

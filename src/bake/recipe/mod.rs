@@ -41,6 +41,7 @@ mod directions;
 mod error;
 mod gallery;
 mod job;
+mod jobs;
 mod look;
 mod maps;
 mod metadata;
@@ -81,7 +82,7 @@ pub struct Recipe {
     text: String,
     /// The output root its folders lie below, if any.
     out_dir: Option<PathBuf>,
-    jobs: Vec<Job>,
+    jobs: jobs::JobList,
     maps: Vec<MapJob>,
     /// Its page of every job, if it asks for one.
     gallery: Option<GallerySpec>,
@@ -153,17 +154,18 @@ impl Recipe {
         let mut names: BTreeMap<String, u64> = BTreeMap::new();
         // Every output so far, and the job or map that writes it.
         let mut claimed: PatternIndex<Claimant> = PatternIndex::default();
-        let mut jobs = Vec::with_capacity(raw_jobs.len());
+        let mut jobs = jobs::JobList::default();
+        let mut groups = FramingGroups::default();
         let opened = catalogue::Opened::default();
         for (i, sj) in raw_jobs.iter().enumerate() {
             let mut entry = Entry {
                 names: &mut names,
                 claimed: &mut claimed,
+                groups: &mut groups,
                 opened: &opened,
             };
             entry.resolve(&ctx, i, sj, &defaults, &mut jobs)?;
         }
-        check_framing_groups(path, &jobs)?;
         let raw_maps = raw.maps.as_ref().map_or(&[][..], |m| m.value.as_slice());
         let maps = maps::resolve_maps(&ctx, raw_maps, &mut names)?;
         claim_map_views(path, &maps, &mut claimed)?;
@@ -187,9 +189,13 @@ impl Recipe {
         &self.path
     }
 
-    /// The resolved jobs, in file order.
-    pub fn jobs(&self) -> Vec<Job> {
-        self.jobs.clone()
+    /// The resolved jobs, in file order, catalogue instances one by one.
+    /// An instance is resolved again here, which fails only if `clips:
+    /// all` now finds a different model.
+    pub fn jobs(&self) -> Result<Vec<Job>, RecipeError> {
+        (0..self.job_count())
+            .map(|k| self.job(k).map(std::borrow::Cow::into_owned))
+            .collect()
     }
 
     /// The resolved map previews, in file order.
@@ -197,10 +203,26 @@ impl Recipe {
         self.maps.clone()
     }
 
-    /// [`Recipe::jobs`] without a copy: a catalogue's thousands of jobs
-    /// are held once.
-    pub(crate) fn job_list(&self) -> &[Job] {
-        &self.jobs
+    /// How many jobs it has, each catalogue instance counted.
+    pub(crate) fn job_count(&self) -> usize {
+        self.jobs.len()
+    }
+
+    /// Job `k`'s name (`k < job_count()`), without resolving it.
+    pub(crate) fn job_name(&self, k: usize) -> std::borrow::Cow<'_, str> {
+        self.jobs.name(k)
+    }
+
+    /// Job `k` (`k < job_count()`): a catalogue instance is resolved now,
+    /// on the calling thread, and lives as long as the caller keeps it.
+    pub(crate) fn job(&self, k: usize) -> Result<std::borrow::Cow<'_, Job>, RecipeError> {
+        let ctx = Ctx {
+            text: &self.text,
+            file: &self.path,
+            base: self.path.parent().unwrap_or(Path::new("")),
+            out: self.out_dir.as_deref(),
+        };
+        self.jobs.get(&ctx, k)
     }
 
     /// [`Recipe::maps`] without a copy.
@@ -263,23 +285,25 @@ struct Entry<'a> {
     names: &'a mut BTreeMap<String, u64>,
     /// Every output so far, and the job or map that writes it.
     claimed: &'a mut PatternIndex<Claimant>,
+    /// The first job of each framing group so far.
+    groups: &'a mut FramingGroups,
     /// The data sources catalogue globs have opened.
     opened: &'a catalogue::Opened,
 }
 
 impl Entry<'_> {
     /// Job `i`: its name checked and unique, resolved — into one job per
-    /// file when its model is a glob — and its output files claimed against
-    /// every earlier job's; pushed onto `jobs`, which a catalogue's
-    /// instances join directly rather than through a list of their own (a
-    /// second copy of thousands of jobs at the plan's peak).
+    /// file when its model is a glob — its output files claimed against
+    /// every earlier job's and its framing group checked; pushed onto
+    /// `jobs`. A catalogue's instances are resolved one at a time, checked
+    /// and dropped: the list keeps their matches (`jobs::JobList`).
     fn resolve(
         &mut self,
         ctx: &Ctx,
         i: usize,
         sj: &S<RawJob>,
         defaults: &RawJob,
-        jobs: &mut Vec<Job>,
+        jobs: &mut jobs::JobList,
     ) -> Result<(), RecipeError> {
         let at = &sj.referenced;
         let j = &sj.value;
@@ -308,27 +332,28 @@ impl Entry<'_> {
             };
             let job = job::resolve_job(ctx, &who, at, j, defaults)?;
             self.claim(ctx, &label, at, &job)?;
-            jobs.push(job);
+            self.groups.check(ctx.file, &job)?;
+            jobs.push_one(job);
             return Ok(());
         };
-        jobs.reserve_exact(matches.len());
-        for inst in matches.into_instances(j, defaults) {
-            let label = format!("{label} ({})", inst.model.written);
-            let who = job::Who {
-                label: &label,
-                name: &inst.name,
-                file_name: &inst.stem,
-                model: Some(inst.model),
-            };
-            let mut job = job::resolve_job(ctx, &who, at, &inst.job, &inst.defaults)?;
+        let mut catalogue = jobs::Catalogue {
+            label,
+            at: *at,
+            keys: j.clone(),
+            defaults: defaults.clone(),
+            matches,
+            sites: None,
+        };
+        for n in 0..catalogue.matches.len() {
+            let job = catalogue.resolve(ctx, n)?;
+            let label = format!("{} ({})", catalogue.label, job.model.model.written);
             self.claim(ctx, &label, at, &job)?;
-            // Resolved from one entry, instances mostly name their outputs
-            // at the same lines: one copy of those sites for all of them.
-            if let Some(prev) = jobs.last().filter(|p| p.output.sites == job.output.sites) {
-                job.output.sites = prev.output.sites.clone();
-            }
-            jobs.push(job);
+            self.groups.check(ctx.file, &job)?;
+            catalogue
+                .sites
+                .get_or_insert_with(|| job.output.sites.clone());
         }
+        jobs.push_catalogue(catalogue);
         Ok(())
     }
 
@@ -359,21 +384,26 @@ impl Entry<'_> {
 /// Jobs of one framing group are drawn with one set of cameras, so they
 /// must agree on everything a camera depends on: directions, pitch, frame
 /// size, projection and framing. Reported at the `group` of the first job
-/// that differs from the group's first.
-fn check_framing_groups(file: &Path, jobs: &[Job]) -> Result<(), RecipeError> {
-    for (i, job) in jobs.iter().enumerate() {
+/// that differs from the group's first. Checked job by job as the recipe
+/// is read, against the first job of each group so far.
+#[derive(Default)]
+struct FramingGroups {
+    first: BTreeMap<String, (String, Vec<f32>, crate::render::ViewSpec)>,
+}
+
+impl FramingGroups {
+    fn check(&mut self, file: &Path, job: &Job) -> Result<(), RecipeError> {
         let Some(g) = &job.framing_group else {
-            continue;
+            return Ok(());
         };
-        let Some(first) = jobs[..i]
-            .iter()
-            .find(|o| o.framing_group.as_ref().is_some_and(|h| h.name == g.name))
-        else {
-            continue;
+        let yaws: Vec<f32> = job.directions.iter().map(|d| d.yaw).collect();
+        let Some((first, first_yaws, a)) = self.first.get(&g.name) else {
+            self.first
+                .insert(g.name.clone(), (job.name.clone(), yaws, job.view));
+            return Ok(());
         };
-        let (a, b) = (&first.view, &job.view);
-        let yaws = |j: &Job| j.directions.iter().map(|d| d.yaw).collect::<Vec<f32>>();
-        let differs = if yaws(first) != yaws(job) {
+        let b = &job.view;
+        let differs = if *first_yaws != yaws {
             Some("`directions`")
         } else if a.pitch != b.pitch {
             Some("`pitch`")
@@ -384,20 +414,20 @@ fn check_framing_groups(file: &Path, jobs: &[Job]) -> Result<(), RecipeError> {
         } else {
             None
         };
-        if let Some(what) = differs {
-            return Err(RecipeError {
+        match differs {
+            Some(what) => Err(RecipeError {
                 file: file.to_path_buf(),
                 line: g.line,
                 column: g.column,
                 context: Some(format!("job '{}'", job.name)),
                 message: format!(
-                    "framing group `{}` shares one camera, but {what} differs from job '{}' in the same group",
-                    g.name, first.name
+                    "framing group `{}` shares one camera, but {what} differs from job '{first}' in the same group",
+                    g.name
                 ),
-            });
+            }),
+            None => Ok(()),
         }
     }
-    Ok(())
 }
 
 /// Who claimed an output, worded only when a later claim meets it: a
