@@ -10,7 +10,7 @@ use crate::bake::outputs::state::Cache;
 use crate::bake::plan::schedule::{run_in_order, Attempt, Budget, Pool};
 use crate::bake::plan::shard::map_cost;
 use crate::bake::recipe::{MapJob, Recipe};
-use crate::bake::report::{BakeReport, JobOutcome, JobStatus, Spent};
+use crate::bake::report::{BakeReport, Interned, JobOutcome, JobStatus, Spent};
 use crate::bake::run::{framing_points, plan_job};
 use crate::error::{Error, Result};
 use crate::raster::Camera;
@@ -118,14 +118,25 @@ pub(crate) fn bake_into(
         .into_iter()
         .filter(|m| options.only.is_empty() || options.only.contains(&m.name))
         .collect();
-    // One pass over every job, each catalogue instance resolved and dropped
-    // in turn: the claims of all (also those --only or the shard leave
-    // out), what each can write (for prune to keep other jobs' files), the
-    // cost of each wanted one (for the shard) and the framing groups'
-    // members. An instance that no longer resolves claims and owns nothing
-    // and fails when its turn comes.
-    let mut claims = Claims::default();
-    let mut owners: Vec<(String, PathBuf, Owned)> = Vec::with_capacity(all.len());
+    // Every output of every job and map claimed (also those --only or the
+    // shard leave out), each catalogue instance resolved, claimed and
+    // dropped in turn. The index goes before the next pass starts, so the
+    // two never take memory together. An instance that no longer
+    // resolves claims and owns nothing and fails when its turn comes.
+    {
+        let mut claims = Claims::default();
+        for a in &all {
+            if let Ok(j) = recipes[a.recipe].job(a.k) {
+                claims.job(&j)?;
+            }
+        }
+        for m in &maps {
+            claims.map(m)?;
+        }
+    }
+    // Then each job's folder (for prune), the cost of each wanted one (for
+    // the shard) and the framing groups' members.
+    let mut dirs: Vec<Option<PathBuf>> = Vec::with_capacity(all.len());
     let mut jobs: Vec<JobAt> = Vec::new();
     let mut costs: Vec<f64> = Vec::new();
     // Each wanted job's framing group, if it has one.
@@ -133,6 +144,7 @@ pub(crate) fn bake_into(
     let mut members: BTreeMap<String, Vec<JobAt>> = BTreeMap::new();
     for a in &all {
         let Ok(j) = recipes[a.recipe].job(a.k) else {
+            dirs.push(None);
             if wanted(&name_of(a)) {
                 jobs.push(*a);
                 costs.push(0.0);
@@ -140,8 +152,7 @@ pub(crate) fn bake_into(
             }
             continue;
         };
-        claims.job(&j)?;
-        owners.push((j.name.clone(), j.output.dir.clone(), Owned::of_job(&j)));
+        dirs.push(Some(crate::paths::normalize(&j.output.dir)));
         if let Some(g) = &j.framing_group {
             members.entry(g.name.clone()).or_default().push(*a);
         }
@@ -151,10 +162,16 @@ pub(crate) fn bake_into(
             group_of.push(j.framing_group.as_ref().map(|g| g.name.clone()));
         }
     }
-    for m in &maps {
-        claims.map(m)?;
+    // What each job can write, for prune to keep other jobs' files: only
+    // those sharing a folder tree with another job can be asked.
+    let shared = shared_folders(&dirs);
+    drop(dirs);
+    let mut owners: Vec<(String, PathBuf, Owned)> = Vec::new();
+    for (a, _) in all.iter().zip(&shared).filter(|(_, s)| **s) {
+        if let Ok(j) = recipes[a.recipe].job(a.k) {
+            owners.push((j.name.clone(), j.output.dir.clone(), Owned::of_job(&j)));
+        }
     }
-    drop(claims);
     let (picked, maps): (Vec<usize>, Vec<&MapJob>) = match options.shard {
         Some(shard) => {
             let map_costs: Vec<f64> = maps.iter().map(|m| map_cost(m)).collect();
@@ -247,9 +264,11 @@ pub(crate) fn bake_into(
         Some(p) => Pool::Own(p),
         None => Pool::Global,
     };
+    let mut interned = Interned::default();
+    let summary = options.summary_only && recipes.iter().all(|r| r.gallery().is_none());
     run_in_order(place, work.len(), &task, &mut |outcome: JobOutcome| {
         progress.job_finished(&outcome);
-        let (kept, originals) = outcome.relocated();
+        let (kept, originals) = outcome.relocated(&mut interned, summary);
         report.jobs.push(kept);
         spent
             .lock()
@@ -267,6 +286,34 @@ pub(crate) fn bake_into(
         }
     }
     Ok(report)
+}
+
+/// Which of the jobs' folders (`None`: a job that no longer resolves) is,
+/// holds or lies in another job's folder: prune asks who else can write a
+/// file in a job's folder, and only those can. A catalogue's instances,
+/// each in its own folder, need no entry (thousands of them would take
+/// megabytes).
+fn shared_folders(dirs: &[Option<PathBuf>]) -> Vec<bool> {
+    use std::collections::{HashMap, HashSet};
+    let mut count: HashMap<&Path, usize> = HashMap::new();
+    for d in dirs.iter().flatten() {
+        *count.entry(d.as_path()).or_default() += 1;
+    }
+    let mut shared: HashSet<&Path> = HashSet::new();
+    for d in dirs.iter().flatten() {
+        if count[d.as_path()] > 1 {
+            shared.insert(d);
+        }
+        for above in d.ancestors().skip(1) {
+            if let Some((&a, _)) = count.get_key_value(above) {
+                shared.insert(d);
+                shared.insert(a);
+            }
+        }
+    }
+    dirs.iter()
+        .map(|d| d.as_deref().is_some_and(|d| shared.contains(d)))
+        .collect()
 }
 
 /// Makes every file a job kept — skipped, or restored over bytes already

@@ -253,7 +253,11 @@ impl Planned {
             images: 0,
             files: outputs.iter().map(|o| dir.join(&o.path)).collect(),
             warnings,
-            inputs: self.reads().iter().map(|(p, _)| p.clone()).collect(),
+            inputs: self
+                .reads()
+                .iter()
+                .map(|(p, _)| p.as_path().into())
+                .collect(),
         }
     }
 }

@@ -160,6 +160,6 @@ pub fn run_map(
         images,
         files,
         warnings: plan.scene.notes(),
-        inputs: plan.reads.iter().map(|(p, _)| p.clone()).collect(),
+        inputs: plan.reads.iter().map(|(p, _)| p.as_path().into()).collect(),
     })
 }

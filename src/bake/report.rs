@@ -5,6 +5,7 @@
 use crate::bake::outputs::sink::{OutputRecord, OutputStatus};
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// What one finished job (or map) did.
 #[derive(Debug, Clone)]
@@ -19,8 +20,10 @@ pub struct JobReport {
     /// tracks, a map's missing models.
     pub warnings: Vec<String>,
     /// Every file and folder read to make it (sorted): the recipe's inputs
-    /// for `cargo:rerun-if-changed` lines and dependency files.
-    pub inputs: Vec<PathBuf>,
+    /// for `cargo:rerun-if-changed` lines and dependency files. Shared:
+    /// the jobs of a bake read many of the same files (the recipe, an
+    /// archive's textures), and the report holds each path once.
+    pub inputs: Vec<Arc<Path>>,
 }
 
 /// The `version` of [`BakeReport::to_json`]'s summary.
@@ -75,6 +78,25 @@ pub(crate) struct Spent {
     ),
 }
 
+/// The input paths a bake's report holds, each once.
+#[derive(Default)]
+pub(crate) struct Interned {
+    paths: std::collections::HashSet<Arc<Path>>,
+}
+
+impl Interned {
+    /// The held copy of `path`, made (on the calling thread) the first
+    /// time it is asked for.
+    fn get(&mut self, path: &Path) -> Arc<Path> {
+        if let Some(p) = self.paths.get(path) {
+            return p.clone();
+        }
+        let p: Arc<Path> = Arc::from(path);
+        self.paths.insert(p.clone());
+        p
+    }
+}
+
 /// What became of one job or map.
 #[derive(Debug)]
 pub struct JobOutcome {
@@ -113,8 +135,9 @@ impl JobOutcome {
     }
 
     /// The outcome with every part it owns copied into memory allocated by
-    /// the calling thread, and the originals, to be dropped on the thread
-    /// that made them.
+    /// the calling thread (without warnings, records and key for a
+    /// `summary`),
+    /// and the originals, to be dropped on the thread that made them.
     ///
     /// A job's outcome is made on the worker that ran it, among the frame
     /// buffers, sheets and encoders of that job; kept there until the bake
@@ -127,10 +150,23 @@ impl JobOutcome {
     /// thread whatever arena they came from and hands them to that
     /// thread's next allocations, so the coordinator's copies of later
     /// outcomes would land in the worker's arena again.
-    pub(crate) fn relocated(self) -> (JobOutcome, Spent) {
-        // A clone allocates on the thread that makes it.
+    pub(crate) fn relocated(self, paths: &mut Interned, summary: bool) -> (JobOutcome, Spent) {
+        // A clone allocates on the thread that makes it; a shared input is
+        // taken from the paths the bake already holds.
         let (result, report) = match self.result {
-            Ok(r) => (Ok(r.clone()), Some(r)),
+            Ok(r) => {
+                let kept = JobReport {
+                    name: r.name.clone(),
+                    images: r.images,
+                    files: r.files.clone(),
+                    warnings: match summary {
+                        true => Vec::new(),
+                        false => r.warnings.clone(),
+                    },
+                    inputs: r.inputs.iter().map(|p| paths.get(p)).collect(),
+                };
+                (Ok(kept), Some(r))
+            }
             Err(e) => (Err(e), None),
         };
         let copy = JobOutcome {
@@ -138,9 +174,15 @@ impl JobOutcome {
             kind: self.kind,
             dir: self.dir.clone(),
             result,
-            records: self.records.clone(),
+            records: match summary {
+                true => Vec::new(),
+                false => self.records.clone(),
+            },
             status: self.status,
-            key: self.key.clone(),
+            key: match summary {
+                true => None,
+                false => self.key.clone(),
+            },
             seconds: self.seconds,
         };
         let spent = Spent {
@@ -238,7 +280,7 @@ impl BakeReport {
     pub fn inputs(&self) -> Vec<PathBuf> {
         let mut all: Vec<PathBuf> = self.recipes.clone();
         for r in self.reports() {
-            all.extend(r.inputs.iter().cloned());
+            all.extend(r.inputs.iter().map(|p| p.to_path_buf()));
         }
         all.sort();
         all.dedup();
@@ -261,9 +303,17 @@ impl BakeReport {
             if r.files.is_empty() {
                 continue;
             }
-            let tidy = |p: &PathBuf| make_escape(&crate::paths::normalize(p));
-            let targets = r.files.iter().map(tidy).collect::<Result<Vec<String>>>()?;
-            let mut inputs = r.inputs.iter().map(tidy).collect::<Result<Vec<String>>>()?;
+            let tidy = |p: &Path| make_escape(&crate::paths::normalize(p));
+            let targets = r
+                .files
+                .iter()
+                .map(|p| tidy(p))
+                .collect::<Result<Vec<String>>>()?;
+            let mut inputs = r
+                .inputs
+                .iter()
+                .map(|p| tidy(p))
+                .collect::<Result<Vec<String>>>()?;
             inputs.sort();
             inputs.dedup();
             out.push_str(&format!("{}: {}\n", targets.join(" "), inputs.join(" ")));
@@ -278,11 +328,11 @@ impl BakeReport {
             .jobs
             .iter()
             .map(|j| {
-                let path = |p: &PathBuf| crate::paths::normalize(p).display().to_string();
+                let path = |p: &Path| crate::paths::normalize(p).display().to_string();
                 let (files, inputs, warnings, images, error) = match &j.result {
                     Ok(r) => (
-                        r.files.iter().map(path).collect(),
-                        r.inputs.iter().map(path).collect(),
+                        r.files.iter().map(|p| path(p)).collect(),
+                        r.inputs.iter().map(|p| path(p)).collect(),
                         r.warnings.clone(),
                         r.images,
                         None,

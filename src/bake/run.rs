@@ -402,7 +402,7 @@ pub fn run_framed(
                 images: 0,
                 files: Vec::new(),
                 warnings: sprite.sprite.warnings().to_vec(),
-                inputs: plan.reads.iter().map(|(p, _)| p.clone()).collect(),
+                inputs: plan.reads.iter().map(|(p, _)| p.as_path().into()).collect(),
             });
         }
         return run_sprite(job, sprite, tick, sink);
@@ -421,7 +421,7 @@ pub fn run_framed(
         images: plan.images(),
         files,
         warnings,
-        inputs: plan.reads.iter().map(|(p, _)| p.clone()).collect(),
+        inputs: plan.reads.iter().map(|(p, _)| p.as_path().into()).collect(),
     })
 }
 

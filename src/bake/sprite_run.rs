@@ -201,7 +201,7 @@ pub fn run_sprite(
             i.push(job.recipe.clone());
             i.sort();
             i.dedup();
-            i
+            i.iter().map(|p| p.as_path().into()).collect()
         },
     })
 }

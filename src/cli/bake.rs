@@ -107,6 +107,9 @@ pub fn run(a: BakeArgs) -> ExitCode {
         prune: a.prune,
         memory_limit: a.memory_limit,
         out_dir: a.out_dir.clone(),
+        // Warnings are printed as each job ends; only --json and a dry
+        // run's list read the rest at the end.
+        summary_only: !a.json && mode != OutputMode::DryRun,
         ..BakeOptions::default()
     };
     let report = match kiln::bake(&recipes, &options, &progress) {

@@ -18,18 +18,31 @@ fn io(root: &Root, rel: &str, e: Errno) -> Error {
     Error::io(&root.path_of(rel), std::io::Error::from(e))
 }
 
-/// Folders already cleared of stale temporary files in this process, by
-/// path (a folder removed and made again since holds none).
-static CLEARED: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
+/// Folders already cleared of stale temporary files in this process, by a
+/// 128-bit hash of their path (a folder removed and made again since holds
+/// none): a catalogue's thousands of folders cost 16 bytes each, not their
+/// paths. Two paths meeting on one hash would leave the second uncleared
+/// until the next run, nothing worse.
+static CLEARED: Mutex<Option<HashSet<u128>>> = Mutex::new(None);
+
+fn path_hash(at: &std::path::Path) -> u128 {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    let half = |seed: u64| {
+        let mut h = DefaultHasher::new();
+        seed.hash(&mut h);
+        at.hash(&mut h);
+        h.finish() as u128
+    };
+    (half(0) << 64) | half(1)
+}
 
 fn clear_stale(dir: &OwnedFd, at: &std::path::Path) {
     {
         let mut seen = CLEARED.lock().unwrap_or_else(|e| e.into_inner());
         let seen = seen.get_or_insert_with(HashSet::new);
-        if seen.contains(at) {
+        if !seen.insert(path_hash(at)) {
             return;
         }
-        seen.insert(at.to_path_buf());
     }
     let Ok(list) = rustix::fs::Dir::read_from(dir) else {
         return;

@@ -60,10 +60,13 @@ pub trait Archive: DataSource {
 /// A shared archive.
 pub type ArchiveRef = Arc<dyn Archive>;
 
-/// Case-folded entry names → item index, and the folders they imply.
+/// Case-folded entry names → item index, and the folders they imply. A
+/// name is kept as its folded components joined by `/` (which no
+/// component holds): one allocation an entry, and a folder's entries lie
+/// together in the map's order.
 #[derive(Debug, Default)]
 pub struct NameIndex {
-    files: BTreeMap<Vec<Vec<u8>>, usize>,
+    files: BTreeMap<Box<[u8]>, usize>,
 }
 
 impl NameIndex {
@@ -74,7 +77,7 @@ impl NameIndex {
         for (i, name) in names.into_iter().enumerate() {
             let key = key(&GamePath::new(name));
             if !key.is_empty() {
-                files.entry(key).or_insert(i);
+                files.entry(key.into_boxed_slice()).or_insert(i);
             }
         }
         NameIndex { files }
@@ -84,7 +87,7 @@ impl NameIndex {
     /// path typed in UTF-8 (or in the Latin-1 mojibake extractors leave)
     /// finds them too.
     pub fn find(&self, path: &GamePath) -> Option<usize> {
-        if let Some(&i) = self.files.get(&key(path)) {
+        if let Some(&i) = self.files.get(key(path).as_slice()) {
             return Some(i);
         }
         let respelled = |f: fn(&[u8]) -> Option<Vec<u8>>| -> Option<GamePath> {
@@ -94,31 +97,38 @@ impl NameIndex {
         [respelled(utf8_to_cp949), respelled(latin1_to_bytes)]
             .into_iter()
             .flatten()
-            .find_map(|p| self.files.get(&key(&p)).copied())
+            .find_map(|p| self.files.get(key(&p).as_slice()).copied())
     }
 
     /// The names directly below folder `dir` (as stored in the first item
     /// that spells them), bytewise sorted; `None` when no item lies below.
     pub fn list(&self, dir: &GamePath, items: &[Item]) -> Option<Vec<Listed>> {
-        let prefix = key(dir);
+        let depth = dir.parts().len();
+        let mut prefix = key(dir);
+        if depth > 0 {
+            prefix.push(b'/');
+        }
         let mut out: BTreeMap<Vec<u8>, EntryKind> = BTreeMap::new();
-        for (k, &i) in self.files.range(prefix.clone()..) {
+        for (k, &i) in self.files.range::<[u8], _>((
+            std::ops::Bound::Included(prefix.as_slice()),
+            std::ops::Bound::Unbounded,
+        )) {
             if !k.starts_with(&prefix) {
                 break;
             }
-            if k.len() == prefix.len() {
-                continue;
-            }
+            let rest = &k[prefix.len()..];
             let stored = GamePath::new(&items[i].raw_name);
-            let name = stored.parts()[prefix.len()].clone();
-            let kind = if k.len() == prefix.len() + 1 {
-                EntryKind::File
-            } else {
-                EntryKind::Folder
+            let Some(name) = stored.parts().get(depth) else {
+                continue;
             };
-            out.entry(name).or_insert(kind);
+            let kind = if rest.contains(&b'/') {
+                EntryKind::Folder
+            } else {
+                EntryKind::File
+            };
+            out.entry(name.clone()).or_insert(kind);
         }
-        if out.is_empty() && !dir.is_empty() {
+        if out.is_empty() && depth > 0 {
             return None;
         }
         Some(
@@ -142,8 +152,15 @@ fn latin1_to_bytes(part: &[u8]) -> Option<Vec<u8>> {
     text.chars().map(|c| u8::try_from(c).ok()).collect()
 }
 
-fn key(path: &GamePath) -> Vec<Vec<u8>> {
-    path.parts().iter().map(|p| fold(p)).collect()
+fn key(path: &GamePath) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (i, p) in path.parts().iter().enumerate() {
+        if i > 0 {
+            out.push(b'/');
+        }
+        out.extend(fold(p));
+    }
+    out
 }
 
 /// Where an archive entry is, for messages and reports: `archive:/name`.

@@ -349,3 +349,68 @@ fn a_missing_texture_names_each_place_looked_in_once() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A bake that keeps only its totals (`summary_only`, as `kiln bake`
+/// without `--json`) hands every warning to the progress as its job ends,
+/// keeps each instance's files and inputs but not its warnings, records
+/// and key — unless a gallery, which shows the warnings, needs them.
+#[test]
+fn a_summary_bake_keeps_totals_and_hands_warnings_on() {
+    let dir = tempdir("catalogue-summary");
+    // Beacons without their textures: each instance warns.
+    let beacon = std::fs::read(samples().join("model/kiln/beacon.rsm")).unwrap();
+    for n in ["a", "b", "c"] {
+        let p = dir.join(format!("bare/data/model/{n}.rsm"));
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, &beacon).unwrap();
+    }
+    struct Warnings(std::sync::Mutex<Vec<String>>);
+    impl kiln::Progress for Warnings {
+        fn job_finished(&self, o: &kiln::JobOutcome) {
+            if let Ok(r) = &o.result {
+                self.0.lock().unwrap().extend(r.warnings.iter().cloned());
+            }
+        }
+    }
+    for gallery in [false, true] {
+        let extra = match gallery {
+            true => "gallery: { file: out/index.html }\n",
+            false => "",
+        };
+        let r = recipe(&dir, "bare", "");
+        let text = format!("{extra}{}", std::fs::read_to_string(&r).unwrap());
+        std::fs::write(&r, text).unwrap();
+        let options = kiln::BakeOptions {
+            summary_only: true,
+            force: true,
+            ..kiln::BakeOptions::default()
+        };
+        let seen = Warnings(Default::default());
+        let report = kiln::bake_files(&[&r], &options, &seen).unwrap();
+        assert_eq!((report.succeeded(), report.failed()), (3, 0));
+        assert_eq!(report.images(), 3 * 2 * 2);
+        assert_eq!(report.files().len(), 3 * 2, "a sheet and its metadata each");
+        let handed = seen.0.lock().unwrap().clone();
+        assert!(
+            handed.len() >= 3 && handed.iter().all(|w| w.contains("not found")),
+            "{handed:?}"
+        );
+        let mut kept = Vec::new();
+        for o in &report.jobs {
+            let j = o.result.as_ref().unwrap();
+            assert_eq!(j.files.len(), 2, "{}", o.name);
+            assert!(j.inputs.iter().any(|i| i.ends_with(Path::new(&format!(
+                "data/model/{}",
+                o.name.rsplit('/').next().unwrap()
+            )))));
+            assert_eq!(o.records.is_empty(), !gallery, "{}", o.name);
+            assert_eq!(o.key.is_none(), !gallery, "{}", o.name);
+            kept.extend(j.warnings.iter().cloned());
+        }
+        match gallery {
+            false => assert!(kept.is_empty(), "{kept:?}"),
+            true => assert_eq!(kept, handed),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -14,7 +14,7 @@
 
 use super::error::{Ctx, RecipeError};
 use super::raw::{pick, RawJob, RawOutput};
-use crate::source::glob::{path_order, Glob, Matched};
+use crate::source::glob::{path_order, Glob};
 use crate::source::{open_data, Folder, SourceRef};
 use crate::spec::FileRef;
 use kiln_recipe_yaml::values::OutName;
@@ -128,7 +128,7 @@ pub(super) fn instances(
         sources.push((s, false));
     }
     let mut seen = BTreeSet::new();
-    let mut found: Vec<(Matched, FileRef)> = Vec::new();
+    let mut found: Vec<Found> = Vec::new();
     let mut matched = 0usize;
     for (source, on_disk) in &sources {
         for (hit, location) in glob.walk(source.as_ref()) {
@@ -143,14 +143,11 @@ pub(super) fn instances(
             }
             // A file found on disk is named by where it is, whatever
             // spelling of its name the disk uses.
-            let file = match on_disk {
-                true => FileRef {
-                    disk: location,
-                    written: hit.path.clone(),
-                },
-                false => FileRef::relative_to(ctx.base, &hit.path),
-            };
-            found.push((hit, file));
+            found.push(Found {
+                below: hit.path.len() - hit.below_base.len(),
+                path: hit.path,
+                disk: on_disk.then_some(location),
+            });
             if found.len() > MAX_INSTANCES {
                 return Err(err(format!(
                     "`model` glob `{}` matches more than {MAX_INSTANCES} files; narrow it",
@@ -179,9 +176,9 @@ pub(super) fn instances(
     }
     // One order whichever source held each file, so a folder and the
     // archive it was extracted from give the same instances in turn.
-    found.sort_by(|a, b| path_order(&a.0.path, &b.0.path));
-    for (hit, _) in &found {
-        if hit.below_base.contains(['{', '}']) {
+    found.sort_by(|a, b| path_order(&a.path, &b.path));
+    for hit in &found {
+        if hit.below_base().contains(['{', '}']) {
             return Err(err(format!(
                 "`{}` has `{{` or `}}` in its name, which output names cannot hold; leave it out with `exclude`",
                 hit.path
@@ -205,7 +202,38 @@ pub(super) struct Matches {
     job: String,
     at: Location,
     model_at: (Location, Location),
-    found: Vec<(Matched, FileRef)>,
+    found: Vec<Found>,
+}
+
+/// One file a glob matched, in one allocation or two: a catalogue holds
+/// one per instance.
+#[derive(Debug, Clone)]
+struct Found {
+    /// Its path: the glob's base as written, the rest as the source
+    /// spells it.
+    path: String,
+    /// Where the part below the glob's base starts in `path`.
+    below: usize,
+    /// Where it is, for a file found on disk (its name as the disk spells
+    /// it); `None` for one in a data source, found by `path`.
+    disk: Option<PathBuf>,
+}
+
+impl Found {
+    fn below_base(&self) -> &str {
+        &self.path[self.below..]
+    }
+
+    /// The model file, read from disk where it was found there.
+    fn file(&self, base: &Path) -> FileRef {
+        match &self.disk {
+            Some(d) => FileRef {
+                disk: d.clone(),
+                written: self.path.clone(),
+            },
+            None => FileRef::relative_to(base, &self.path),
+        }
+    }
 }
 
 impl Matches {
@@ -216,14 +244,15 @@ impl Matches {
 
     /// Instance `n`'s name, `<job>/<path below the base>`.
     pub(super) fn name(&self, n: usize) -> String {
-        format!("{}/{}", self.job, self.found[n].0.below_base)
+        format!("{}/{}", self.job, self.found[n].below_base())
     }
 
-    /// Instance `n` of job keys `j` over defaults `d`.
-    pub(super) fn instance(&self, n: usize, j: &RawJob, d: &RawJob) -> Instance {
-        let (hit, file) = &self.found[n];
+    /// Instance `n` of job keys `j` over defaults `d`, paths relative to
+    /// the recipe's folder `base`.
+    pub(super) fn instance(&self, n: usize, j: &RawJob, d: &RawJob, base: &Path) -> Instance {
+        let hit = &self.found[n];
         let (referenced, defined) = self.model_at;
-        let (stem, path) = stem_and_path(&hit.below_base);
+        let (stem, path) = stem_and_path(hit.below_base());
         let mut job = j.clone();
         let mut defaults = d.clone();
         job.model = Some(Spanned::new(hit.path.clone(), referenced, defined));
@@ -247,7 +276,7 @@ impl Matches {
             stem,
             job,
             defaults,
-            model: file.clone(),
+            model: hit.file(base),
         }
     }
 }

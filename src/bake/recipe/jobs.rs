@@ -64,7 +64,9 @@ impl std::fmt::Debug for Catalogue {
 impl Catalogue {
     /// Instance `n`, resolved.
     pub(super) fn resolve(&self, ctx: &Ctx, n: usize) -> Result<Job, RecipeError> {
-        let inst = self.matches.instance(n, &self.keys, &self.defaults);
+        let inst = self
+            .matches
+            .instance(n, &self.keys, &self.defaults, ctx.base);
         let label = format!("{} ({})", self.label, inst.model.written);
         let who = Who {
             label: &label,
