@@ -118,60 +118,13 @@ pub(crate) fn bake_into(
         .into_iter()
         .filter(|m| options.only.is_empty() || options.only.contains(&m.name))
         .collect();
-    // Every output of every job and map claimed (also those --only or the
-    // shard leave out), each catalogue instance resolved, claimed and
-    // dropped in turn. The index goes before the next pass starts, so the
-    // two never take memory together. An instance that no longer
-    // resolves claims and owns nothing and fails when its turn comes.
-    {
-        let mut claims = Claims::default();
-        for a in &all {
-            if let Ok(j) = recipes[a.recipe].job(a.k) {
-                claims.job(&j)?;
-            }
-        }
-        for m in &maps {
-            claims.map(m)?;
-        }
-    }
-    // Then each job's folder (for prune), the cost of each wanted one (for
-    // the shard) and the framing groups' members.
-    let mut dirs: Vec<Option<PathBuf>> = Vec::with_capacity(all.len());
-    let mut jobs: Vec<JobAt> = Vec::new();
-    let mut costs: Vec<f64> = Vec::new();
-    // Each wanted job's framing group, if it has one.
-    let mut group_of: Vec<Option<String>> = Vec::new();
-    let mut members: BTreeMap<String, Vec<JobAt>> = BTreeMap::new();
-    for a in &all {
-        let Ok(j) = recipes[a.recipe].job(a.k) else {
-            dirs.push(None);
-            if wanted(&name_of(a)) {
-                jobs.push(*a);
-                costs.push(0.0);
-                group_of.push(None);
-            }
-            continue;
-        };
-        dirs.push(Some(crate::paths::normalize(&j.output.dir)));
-        if let Some(g) = &j.framing_group {
-            members.entry(g.name.clone()).or_default().push(*a);
-        }
-        if wanted(&j.name) {
-            jobs.push(*a);
-            costs.push(crate::bake::plan::shard::job_cost(&j));
-            group_of.push(j.framing_group.as_ref().map(|g| g.name.clone()));
-        }
-    }
-    // What each job can write, for prune to keep other jobs' files: only
-    // those sharing a folder tree with another job can be asked.
-    let shared = shared_folders(&dirs);
-    drop(dirs);
-    let mut owners: Vec<(String, PathBuf, Owned)> = Vec::new();
-    for (a, _) in all.iter().zip(&shared).filter(|(_, s)| **s) {
-        if let Ok(j) = recipes[a.recipe].job(a.k) {
-            owners.push((j.name.clone(), j.output.dir.clone(), Owned::of_job(&j)));
-        }
-    }
+    let Survey {
+        jobs,
+        costs,
+        group_of,
+        members,
+        owners,
+    } = survey(&recipes, &all, &maps, &wanted)?;
     let (picked, maps): (Vec<usize>, Vec<&MapJob>) = match options.shard {
         Some(shard) => {
             let map_costs: Vec<f64> = maps.iter().map(|m| map_cost(m)).collect();
@@ -286,6 +239,82 @@ pub(crate) fn bake_into(
         }
     }
     Ok(report)
+}
+
+/// What the bake needs to know of every job before any runs.
+struct Survey {
+    /// The jobs `--only` wants, in order.
+    jobs: Vec<JobAt>,
+    /// Each wanted job's estimated cost, for the shard.
+    costs: Vec<f64>,
+    /// Each wanted job's framing group, if it has one.
+    group_of: Vec<Option<String>>,
+    /// Every framing group's members, wanted or not.
+    members: BTreeMap<String, Vec<JobAt>>,
+    /// For prune: what the jobs that share a folder tree can write.
+    owners: Vec<(String, PathBuf, Owned)>,
+}
+
+/// Walks every job — each catalogue instance resolved and dropped in turn
+/// — once for the output claims of every job and map (also those --only
+/// or the shard leave out), whose index goes before the next walk starts,
+/// so the two never take memory together; then for the rest of
+/// [`Survey`]. An instance that no longer resolves claims and owns nothing
+/// and fails when its turn comes.
+fn survey(
+    recipes: &[std::borrow::Cow<Recipe>],
+    all: &[JobAt],
+    maps: &[&MapJob],
+    wanted: &dyn Fn(&str) -> bool,
+) -> Result<Survey> {
+    let job = |a: &JobAt| recipes[a.recipe].job(a.k);
+    {
+        let mut claims = Claims::default();
+        for j in all.iter().filter_map(|a| job(a).ok()) {
+            claims.job(&j)?;
+        }
+        for m in maps {
+            claims.map(m)?;
+        }
+    }
+    let mut s = Survey {
+        jobs: Vec::new(),
+        costs: Vec::new(),
+        group_of: Vec::new(),
+        members: BTreeMap::new(),
+        owners: Vec::new(),
+    };
+    let mut dirs: Vec<Option<PathBuf>> = Vec::with_capacity(all.len());
+    for a in all {
+        let Ok(j) = job(a) else {
+            dirs.push(None);
+            if wanted(&recipes[a.recipe].job_name(a.k)) {
+                s.jobs.push(*a);
+                s.costs.push(0.0);
+                s.group_of.push(None);
+            }
+            continue;
+        };
+        dirs.push(Some(crate::paths::normalize(&j.output.dir)));
+        if let Some(g) = &j.framing_group {
+            s.members.entry(g.name.clone()).or_default().push(*a);
+        }
+        if wanted(&j.name) {
+            s.jobs.push(*a);
+            s.costs.push(crate::bake::plan::shard::job_cost(&j));
+            s.group_of
+                .push(j.framing_group.as_ref().map(|g| g.name.clone()));
+        }
+    }
+    let shared = shared_folders(&dirs);
+    drop(dirs);
+    for (a, _) in all.iter().zip(&shared).filter(|(_, s)| **s) {
+        if let Ok(j) = job(a) {
+            s.owners
+                .push((j.name.clone(), j.output.dir.clone(), Owned::of_job(&j)));
+        }
+    }
+    Ok(s)
 }
 
 /// Which of the jobs' folders (`None`: a job that no longer resolves) is,

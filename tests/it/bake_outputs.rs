@@ -432,11 +432,8 @@ fn write_outputs_writes_every_requested_file() {
     let dir = scratch("outputs");
     let recipe = dir.join("r.yaml");
     let text = "jobs:\n  - name: hero\n    model: hero.rsm\n    size: 4x3\n    directions: [0, 90]\n    clip: {frames: 3, end: 0.3}\n    output: {dir: out, frames: '{name}_{yaw}_{frame}.png', gif: '{name}_{dir}.gif'}\n";
-    let job = Recipe::from_str(text, &recipe)
-        .unwrap()
-        .jobs()
-        .unwrap()
-        .remove(0);
+    let mut jobs = Recipe::from_str(text, &recipe).unwrap().jobs().unwrap();
+    let job = jobs.remove(0);
     let times = job.clips[0].clip.frame_times(5.0).unwrap();
     let clips = vec![ClipFrames::new(times, vec![anim(), anim()], [0.5, 1.0])];
     let written = write_outputs(&job, &clips, &FileSink::new(Root::new(&job.output.dir))).unwrap();
