@@ -414,3 +414,52 @@ fn a_summary_bake_keeps_totals_and_hands_warnings_on() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An archive's names are its maker's: an entry that climbs out of its
+/// folder with `..` (or names a device) would steer `{path}` out of the
+/// output folder. The glob refuses it by name before anything is written,
+/// and `exclude` leaves it out.
+#[test]
+fn an_archive_name_climbing_out_is_refused_before_anything_is_written() {
+    let dir = tempdir("catalogue-climb");
+    let beacon = std::fs::read(samples().join("model/kiln/beacon.rsm")).unwrap();
+    let entries: Vec<(&[u8], &[u8], WriteOptions)> = vec![
+        (b"data/model/ok.rsm", &beacon, WriteOptions::default()),
+        (
+            b"data\\model\\..\\..\\escaped.rsm",
+            &beacon,
+            WriteOptions::default(),
+        ),
+        (b"data/model/con.rsm", &beacon, WriteOptions::default()),
+    ];
+    std::fs::write(dir.join("evil.grf"), write_grf(GrfVersion::V200, &entries)).unwrap();
+    std::fs::create_dir_all(dir.join("r")).unwrap();
+    let r = dir.join("r/evil.yaml");
+    let recipe = |exclude: &str| {
+        let text = format!(
+            "jobs:\n  - name: m\n    model: data/model/**/*.rsm\n    data: [../evil.grf]\n    exclude: [{exclude}]\n    size: 8x8\n    directions: 1\n    antialias: 1\n    output: {{ dir: \"out/{{path}}\", sheet: \"{{stem}}.png\" }}\n"
+        );
+        std::fs::write(&r, text).unwrap();
+    };
+    recipe("");
+    let o = kiln(&["bake", "-q", r.to_str().unwrap()], &dir);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        e.contains("cannot name an output") && e.contains("exclude"),
+        "{e}"
+    );
+    // `out/{path}` would have been `r/out/../../escaped`: this folder.
+    assert!(!dir.join("escaped").exists() && !dir.join("r/out").exists());
+    recipe("\"**/escaped.rsm\", \"**/con.rsm\"");
+    let o = kiln(&["plan", "--json", r.to_str().unwrap()], &dir);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let names: Vec<String> = json(&o)["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(names, ["m/ok.rsm"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -184,6 +184,14 @@ pub(super) fn instances(
                 hit.path
             )));
         }
+        // An archive's names are its maker's: one climbing with `..` would
+        // steer `{path}` out of the output folder.
+        if !crate::source::entries::safe_relative(hit.below_base().as_bytes()) {
+            return Err(err(format!(
+                "`{}` cannot name an output (a `..`, a drive, a device name or a control character in its name); leave it out with `exclude`",
+                hit.path
+            )));
+        }
     }
     Ok(Some(Matches {
         job: name.to_string(),
