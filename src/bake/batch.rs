@@ -260,7 +260,8 @@ struct Survey {
 /// or the shard leave out), whose index goes before the next walk starts,
 /// so the two never take memory together; then for the rest of
 /// [`Survey`]. An instance that no longer resolves claims and owns nothing
-/// and fails when its turn comes.
+/// and fails when its turn comes. (`clips: all` reads each model to
+/// resolve it: such a catalogue reads its models in both walks.)
 fn survey(
     recipes: &[std::borrow::Cow<Recipe>],
     all: &[JobAt],
