@@ -57,19 +57,23 @@ pub struct GrimrockDat {
     file: RandomAccess,
     version: DatVersion,
     rows: Vec<Row>,
-    items: Vec<Item>,
+    /// The entries as the table has them, named by their hashes.
+    hashed: Vec<Item>,
     by_hash: BTreeMap<u32, usize>,
     warnings: Vec<String>,
     named: OnceLock<Named>,
 }
 
 /// The entries the archive's scripts name: their items under those names,
-/// the row each is, and a case-folded index over them.
+/// the row each is, and a case-folded index over them; and every entry in
+/// table order, under its recovered name where it has one (what `kiln
+/// inspect` lists and `kiln extract` writes).
 #[derive(Debug, Default)]
 struct Named {
-    items: Vec<Item>,
+    found: Vec<Item>,
     rows: Vec<usize>,
     index: NameIndex,
+    table: Vec<Item>,
 }
 
 impl GrimrockDat {
@@ -187,7 +191,7 @@ impl GrimrockDat {
             file,
             version,
             rows,
-            items,
+            hashed: items,
             by_hash,
             warnings,
             named: OnceLock::new(),
@@ -205,7 +209,7 @@ impl GrimrockDat {
     }
 
     fn extract(&self, index: usize) -> Result<Vec<u8>> {
-        let (_, location) = entries::readable(self.path(), &self.items, index)?;
+        let (_, location) = entries::readable(self.path(), &self.hashed, index)?;
         let row = self.rows[index];
         if row.compressed == 0 {
             return self.file.read_at(row.offset, row.size, "entry");
@@ -247,7 +251,7 @@ impl GrimrockDat {
     /// the rest; `None` when it cannot be read.
     fn head(&self, index: usize) -> Option<Vec<u8>> {
         let row = self.rows[index];
-        if self.items[index].refused.is_some() {
+        if self.hashed[index].refused.is_some() {
             return None;
         }
         let want = (dat_names::HEAD as u64).min(row.size);
@@ -283,14 +287,22 @@ impl GrimrockDat {
             .filter_map(|i| self.extract(i).ok());
         let mut named = Named::default();
         for (row, name) in dat_names::recover(&self.by_hash, fnv1a, scripts) {
-            let mut item = self.items[row].clone();
+            let mut item = self.hashed[row].clone();
             item.raw_name = name.clone().into_bytes();
             item.name = name;
-            named.items.push(item);
+            named.found.push(item);
             named.rows.push(row);
         }
-        named.index = NameIndex::new(named.items.iter().map(|i| i.raw_name.as_slice()));
+        named.index = NameIndex::new(named.found.iter().map(|i| i.raw_name.as_slice()));
+        named.table = self.hashed.clone();
+        for (item, &row) in named.found.iter().zip(&named.rows) {
+            named.table[row] = item.clone();
+        }
         named
+    }
+
+    fn named(&self) -> &Named {
+        self.named.get_or_init(|| self.recover_names())
     }
 
     fn index_of_path(&self, path: &GamePath) -> Option<usize> {
@@ -319,7 +331,7 @@ impl DataSource for GrimrockDat {
 
     fn find(&self, path: &GamePath) -> Option<Entry> {
         let i = self.index_of_path(path)?;
-        let mut e = entries::entry(self.path(), &self.items, i);
+        let mut e = entries::entry(self.path(), &self.hashed, i);
         // Name the file as asked: the table has only its hash.
         e.location = entries::location(self.path(), &path.to_string());
         Some(e)
@@ -333,7 +345,7 @@ impl DataSource for GrimrockDat {
             .strip_prefix(&prefix)
             .and_then(|p| self.index_of_path(&GamePath::new(p)))
             == Some(i);
-        if !named && entries::index_of(self.path(), &self.items, entry).is_err() {
+        if !named && entries::index_of(self.path(), &self.hashed, entry).is_err() {
             return Err(Error::io(
                 &entry.location,
                 std::io::Error::new(std::io::ErrorKind::NotFound, "not in this archive"),
@@ -343,18 +355,18 @@ impl DataSource for GrimrockDat {
     }
 
     fn list(&self, dir: &GamePath) -> Option<(PathBuf, Vec<Listed>)> {
-        let named = self.named.get_or_init(|| self.recover_names());
-        let listed = named.index.list(dir, &named.items)?;
+        let named = self.named();
+        let listed = named.index.list(dir, &named.found)?;
         Some((entries::location(self.path(), &dir.to_string()), listed))
     }
 
     fn listing_note(&self) -> Option<String> {
-        let named = self.named.get_or_init(|| self.recover_names());
+        let named = self.named();
         Some(format!(
             "{} keeps hashes of its names: it lists only the {} of its {} files its own scripts name",
             self.path().display(),
-            named.items.len(),
-            self.items.len()
+            named.found.len(),
+            self.hashed.len()
         ))
     }
 }
@@ -367,8 +379,10 @@ impl Archive for GrimrockDat {
         }
     }
 
+    /// Every entry, named where the archive's scripts name it, else by
+    /// `#` and its hash.
     fn items(&self) -> &[Item] {
-        &self.items
+        &self.named().table
     }
 
     fn read_item(&self, index: usize) -> Result<Vec<u8>> {
@@ -377,7 +391,11 @@ impl Archive for GrimrockDat {
 
     fn warnings(&self) -> Vec<String> {
         let mut w = self.warnings.clone();
-        w.push("entry names are FNV-1a hashes: files are found by the path asked for, and a glob lists only the files the archive's own scripts name".into());
+        w.push(format!(
+            "entry names are FNV-1a hashes: {} of the {} entries are named by the archive's own scripts; the rest are found only by the path asked for",
+            self.named().found.len(),
+            self.hashed.len()
+        ));
         w
     }
 }

@@ -95,8 +95,40 @@ fn a_dat_lists_the_files_its_scripts_name_as_the_folder_does() {
             ["m/skeleton_warrior_axe/textures/corrupt_great_axe_dif.dds"]
         );
     }
-    // Baked from the archive, the models draw what they draw from the folder.
+    // Extracted, the named entries land under their names with their bytes;
+    // the rest keep their hashes.
     let dat = dir.join("mod.dat");
+    let o = kiln(&["extract", dat.to_str().unwrap(), "-o", "extracted"], &dir);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for (name, bytes) in &packed {
+        let named = dir.join("extracted").join(name);
+        let hashed = dir
+            .join("extracted")
+            .join(format!("#{:08x}", kiln::archives::fnv1a(name.as_bytes())));
+        match named.is_file() {
+            true => assert_eq!(&std::fs::read(&named).unwrap(), bytes, "{name}"),
+            false => assert_eq!(&std::fs::read(&hashed).unwrap(), bytes, "{name}"),
+        }
+    }
+    let named: Vec<&str> = packed
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .filter(|n| dir.join("extracted").join(n).is_file())
+        .collect();
+    assert_eq!(
+        named,
+        [
+            "mod_assets/plugins/skeleton_warrior_axe/animations/skeleton_warrior_axe_attack.animation",
+            "mod_assets/plugins/skeleton_warrior_axe/animations/skeleton_warrior_axe_hit_back.animation",
+            "mod_assets/plugins/skeleton_warrior_axe/animations/skeleton_warrior_axe_idle.animation",
+            "mod_assets/plugins/skeleton_warrior_axe/animations/skeleton_warrior_axe_walk.animation",
+            "mod_assets/plugins/skeleton_warrior_axe/models/rusted_great_axe.model",
+            "mod_assets/plugins/skeleton_warrior_axe/models/skeleton_warrior_axe.model",
+            "mod_assets/plugins/skeleton_warrior_axe/skeleton_warrior_axe.lua",
+            "mod_assets/plugins/skeleton_warrior_axe/textures/corrupt_great_axe_dif.dds",
+        ]
+    );
+    // Baked from the archive, the models draw what they draw from the folder.
     for (name, data, glob) in [
         ("dat", dat.as_path(), "mod_assets/**/*.model"),
         ("folder", root.as_path(), "mod_assets/plugins/**/*.model"),
