@@ -177,3 +177,51 @@ fn a_dat_whose_scripts_name_nothing_matches_nothing() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every byte of an archive with scripts, compressed and stored, damaged in
+/// turn: opening, listing by recovered names, naming and reading its
+/// entries give errors or data, never a panic.
+#[test]
+fn a_damaged_dat_with_scripts_never_panics() {
+    use kiln::archives::GrimrockDat;
+    use kiln::{Archive, DataSource, GamePath};
+    let dir = tempdir("catalogue-dat-damaged");
+    let script = b"defineObject{ model = \"mod_assets/models/x.fbx\", diffuseMap = \"mod_assets/textures/x.tga\" }\n";
+    let model = b"MDL1 not really a model".repeat(4);
+    let path = dir.join("mod.dat");
+    for version in [DatVersion::Grar, DatVersion::Gra2] {
+        let good = write_dat(
+            version,
+            &[
+                ("mod_assets/scripts/init.lua", script, true),
+                ("mod_assets/scripts/more.lua", script, false),
+                ("mod_assets/models/x.model", &model, true),
+                ("mod_assets/textures/x.dds", b"DDS ", false),
+            ],
+        );
+        std::fs::write(&path, &good).unwrap();
+        let whole = GrimrockDat::open_path(&path).unwrap();
+        let listed = whole.list(&GamePath::new("mod_assets/models")).unwrap().1;
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].name, b"x.model");
+        for at in 0..good.len() {
+            for flip in [0x01u8, 0x80, 0xff] {
+                let mut bad = good.clone();
+                bad[at] ^= flip;
+                std::fs::write(&path, &bad).unwrap();
+                let Ok(d) = GrimrockDat::open_path(&path) else {
+                    continue;
+                };
+                let _ = (d.warnings(), d.list(&GamePath::root()));
+                let _ = d.list(&GamePath::new("mod_assets/models"));
+                for i in 0..d.items().len() {
+                    let _ = d.read_item(i);
+                    if let Some(e) = d.find(&GamePath::new(&d.items()[i].raw_name)) {
+                        let _ = d.read(&e);
+                    }
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
