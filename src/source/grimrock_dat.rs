@@ -64,16 +64,15 @@ pub struct GrimrockDat {
     named: OnceLock<Named>,
 }
 
-/// The entries the archive's scripts name: their items under those names,
-/// the row each is, and a case-folded index over them; and every entry in
-/// table order, under its recovered name where it has one (what `kiln
-/// inspect` lists and `kiln extract` writes).
+/// Every entry in table order under the name the archive's scripts give
+/// it, or its hash where they give none (what `kiln inspect` lists and
+/// `kiln extract` writes), and a case-folded index over the named ones.
 #[derive(Debug, Default)]
 struct Named {
-    found: Vec<Item>,
-    rows: Vec<usize>,
-    index: NameIndex,
     table: Vec<Item>,
+    index: NameIndex,
+    /// How many entries are named.
+    count: usize,
 }
 
 impl GrimrockDat {
@@ -285,20 +284,26 @@ impl GrimrockDat {
                     .is_some_and(|h| dat_names::looks_like_script(&h))
             })
             .filter_map(|i| self.extract(i).ok());
-        let mut named = Named::default();
-        for (row, name) in dat_names::recover(&self.by_hash, fnv1a, scripts) {
-            let mut item = self.hashed[row].clone();
-            item.raw_name = name.clone().into_bytes();
-            item.name = name;
-            named.found.push(item);
-            named.rows.push(row);
+        let names = dat_names::recover(&self.by_hash, fnv1a, scripts);
+        let mut table = self.hashed.clone();
+        for (&row, name) in &names {
+            table[row].raw_name = name.clone().into_bytes();
+            table[row].name = name.clone();
         }
-        named.index = NameIndex::new(named.found.iter().map(|i| i.raw_name.as_slice()));
-        named.table = self.hashed.clone();
-        for (item, &row) in named.found.iter().zip(&named.rows) {
-            named.table[row] = item.clone();
+        // An entry without a name is left out of the index (an empty name
+        // is never indexed), so the index's numbers are table rows.
+        let index =
+            NameIndex::new(table.iter().enumerate().map(
+                |(row, item)| match names.contains_key(&row) {
+                    true => item.raw_name.as_slice(),
+                    false => &[][..],
+                },
+            ));
+        Named {
+            table,
+            index,
+            count: names.len(),
         }
-        named
     }
 
     fn named(&self) -> &Named {
@@ -307,8 +312,8 @@ impl GrimrockDat {
 
     fn index_of_path(&self, path: &GamePath) -> Option<usize> {
         if let Some(named) = self.named.get() {
-            if let Some(k) = named.index.find(path) {
-                return Some(named.rows[k]);
+            if let Some(row) = named.index.find(path) {
+                return Some(row);
             }
         }
         let text = path
@@ -356,7 +361,7 @@ impl DataSource for GrimrockDat {
 
     fn list(&self, dir: &GamePath) -> Option<(PathBuf, Vec<Listed>)> {
         let named = self.named();
-        let listed = named.index.list(dir, &named.found)?;
+        let listed = named.index.list(dir, &named.table)?;
         Some((entries::location(self.path(), &dir.to_string()), listed))
     }
 
@@ -365,7 +370,7 @@ impl DataSource for GrimrockDat {
         Some(format!(
             "{} keeps hashes of its names: it lists only the {} of its {} files its own scripts name",
             self.path().display(),
-            named.found.len(),
+            named.count,
             self.hashed.len()
         ))
     }
@@ -393,7 +398,7 @@ impl Archive for GrimrockDat {
         let mut w = self.warnings.clone();
         w.push(format!(
             "entry names are FNV-1a hashes: {} of the {} entries are named by the archive's own scripts; the rest are found only by the path asked for",
-            self.named().found.len(),
+            self.named().count,
             self.hashed.len()
         ));
         w
