@@ -287,24 +287,23 @@ fn survey(
     };
     let mut dirs: Vec<Option<PathBuf>> = Vec::with_capacity(all.len());
     for a in all {
-        let Ok(j) = job(a) else {
-            dirs.push(None);
-            if wanted(&recipes[a.recipe].job_name(a.k)) {
-                s.jobs.push(*a);
-                s.costs.push(0.0);
-                s.group_of.push(None);
-            }
-            continue;
-        };
-        dirs.push(Some(crate::paths::normalize(&j.output.dir)));
-        if let Some(g) = &j.framing_group {
+        let j = job(a).ok();
+        let group = j.as_ref().and_then(|j| j.framing_group.as_ref());
+        dirs.push(j.as_ref().map(|j| crate::paths::normalize(&j.output.dir)));
+        if let Some(g) = group {
             s.members.entry(g.name.clone()).or_default().push(*a);
         }
-        if wanted(&j.name) {
+        let name = match &j {
+            Some(j) => std::borrow::Cow::Borrowed(j.name.as_str()),
+            None => recipes[a.recipe].job_name(a.k),
+        };
+        if wanted(&name) {
             s.jobs.push(*a);
-            s.costs.push(crate::bake::plan::shard::job_cost(&j));
-            s.group_of
-                .push(j.framing_group.as_ref().map(|g| g.name.clone()));
+            s.costs.push(
+                j.as_ref()
+                    .map_or(0.0, |j| crate::bake::plan::shard::job_cost(j)),
+            );
+            s.group_of.push(group.map(|g| g.name.clone()));
         }
     }
     let shared = shared_folders(&dirs);

@@ -185,13 +185,23 @@ fn shown_images(job: &Job, outcome: &JobOutcome) -> Vec<PathBuf> {
     out
 }
 
-fn entry(h: &mut String, dir: &Path, job: &Job, outcome: &JobOutcome) {
+/// An entry's opening: the element the filter matches by name, and its
+/// heading.
+fn entry_head(h: &mut String, name: &str) {
     let _ = write!(
         h,
         "<article class=\"entry\" data-name=\"{}\">\n<h2>{}</h2>\n",
-        esc(&job.name.to_lowercase()),
-        esc(&job.name)
+        esc(&name.to_lowercase()),
+        esc(name)
     );
+}
+
+fn entry_error(h: &mut String, error: &str) {
+    let _ = writeln!(h, "<p class=\"error\">failed: {}</p>", esc(error));
+}
+
+fn entry(h: &mut String, dir: &Path, job: &Job, outcome: &JobOutcome) {
+    entry_head(h, &job.name);
     let clips: Vec<&str> = job.clips.iter().map(|c| c.name.as_str()).collect();
     let _ = write!(
         h,
@@ -210,9 +220,7 @@ fn entry(h: &mut String, dir: &Path, job: &Job, outcome: &JobOutcome) {
     }
     h.push_str("</p>\n");
     match &outcome.result {
-        Err(e) => {
-            let _ = writeln!(h, "<p class=\"error\">failed: {}</p>", esc(&e.to_string()));
-        }
+        Err(e) => entry_error(h, &e.to_string()),
         Ok(r) => {
             let images = shown_images(job, outcome);
             h.push_str("<div class=\"images\">\n");
@@ -266,13 +274,9 @@ fn entry(h: &mut String, dir: &Path, job: &Job, outcome: &JobOutcome) {
 
 /// The entry of a job that no longer resolves (its instance failed too).
 fn failed_entry(h: &mut String, name: &str, error: &str) {
-    let _ = write!(
-        h,
-        "<article class=\"entry\" data-name=\"{}\">\n<h2>{}</h2>\n<p class=\"error\">failed: {}</p>\n</article>\n",
-        esc(&name.to_lowercase()),
-        esc(name),
-        esc(error)
-    );
+    entry_head(h, name);
+    entry_error(h, error);
+    h.push_str("</article>\n");
 }
 
 /// The frame count and pivot a job's metadata file records.

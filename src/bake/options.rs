@@ -47,8 +47,9 @@ pub struct BakeOptions {
     pub out_dir: Option<PathBuf>,
     /// Keep in the report only what its totals read: each job's name,
     /// status, folder, files, inputs and error, not its warnings, its
-    /// per-file records ([`JobOutcome::records`]) or its content key. [`Progress::job_finished`]
-    /// still gets every outcome whole as its job ends. For a caller that
+    /// per-file records ([`JobOutcome::records`]) or its content key.
+    /// [`Progress::job_finished`] still gets every outcome whole as its job
+    /// ends. For a caller that
     /// prints as jobs end and counts at the end (`kiln bake` without
     /// `--json` or `--dry-run`): a catalogue's thousands of instances then
     /// hold a kilobyte or so less each. A recipe with a gallery, which

@@ -136,8 +136,8 @@ impl JobOutcome {
 
     /// The outcome with every part it owns copied into memory allocated by
     /// the calling thread (without warnings, records and key for a
-    /// `summary`),
-    /// and the originals, to be dropped on the thread that made them.
+    /// `summary`), and the originals, to be dropped on the thread that
+    /// made them.
     ///
     /// A job's outcome is made on the worker that ran it, among the frame
     /// buffers, sheets and encoders of that job; kept there until the bake

@@ -62,12 +62,17 @@ impl std::fmt::Debug for Catalogue {
 }
 
 impl Catalogue {
+    /// How messages name the instance of model `written`.
+    pub(super) fn label_of(&self, written: &str) -> String {
+        format!("{} ({written})", self.label)
+    }
+
     /// Instance `n`, resolved.
     pub(super) fn resolve(&self, ctx: &Ctx, n: usize) -> Result<Job, RecipeError> {
         let inst = self
             .matches
             .instance(n, &self.keys, &self.defaults, ctx.base);
-        let label = format!("{} ({})", self.label, inst.model.written);
+        let label = self.label_of(&inst.model.written);
         let who = Who {
             label: &label,
             name: &inst.name,

@@ -346,7 +346,7 @@ impl Entry<'_> {
         };
         for n in 0..catalogue.matches.len() {
             let job = catalogue.resolve(ctx, n)?;
-            let label = format!("{} ({})", catalogue.label, job.model.model.written);
+            let label = catalogue.label_of(&job.model.model.written);
             self.claim(ctx, &label, at, &job)?;
             self.groups.check(ctx.file, &job)?;
             catalogue
